@@ -1,0 +1,28 @@
+#include "config.h"
+
+#include <string.h>
+
+#include "registry.h"
+
+/* One line per collector, in display order. Optional ones sit under the
+ * HAVE_ of the library they need. No constructors: they would vanish when
+ * linked from a static library. */
+extern const struct collector cpu_collector;
+extern const struct collector mem_collector;
+
+const struct collector *const collector_registry[] = {
+	/* ppu */
+	/* nic */
+	&cpu_collector,
+	&mem_collector,
+	/* gpurt */
+	NULL,
+};
+
+const struct collector *collector_find(const char *name)
+{
+	for (size_t i = 0; collector_registry[i]; i++)
+		if (!strcmp(collector_registry[i]->name, name))
+			return collector_registry[i];
+	return NULL;
+}

@@ -1,0 +1,10 @@
+#ifndef ASYS_REGISTRY_H
+#define ASYS_REGISTRY_H
+
+#include "collector.h"
+
+/* NULL-terminated, in display order. */
+extern const struct collector *const collector_registry[];
+const struct collector *collector_find(const char *name);
+
+#endif

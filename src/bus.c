@@ -1,0 +1,303 @@
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bus.h"
+#include "collector.h"
+#include "util.h"
+
+#define BUS_MAX_RINGS 64
+#define BUS_MAX_CONSUMERS 8
+
+struct bus_consumer {
+	const struct bus_consumer_ops *ops;
+	void *ctx;
+	int live;
+};
+
+/* The latest label or status of each (stream, entity), so that a consumer
+ * attached later (a recording started with R) can still name everything. */
+struct sticky {
+	struct rec *r; /* owned copy */
+};
+
+struct bus {
+	struct ring *rings[BUS_MAX_RINGS];
+	int nrings;
+	struct bus_consumer cons[BUS_MAX_CONSUMERS];
+	pthread_mutex_t lock; /* consumers, stickies, and one pump at a time */
+	pthread_t thread;
+	int running;
+	volatile int stop;
+	uint64_t period_ns;
+	struct sticky *sticky;
+	size_t nsticky, capsticky;
+	uint64_t delivered;
+};
+
+struct bus *bus_new(void)
+{
+	struct bus *b = calloc(1, sizeof(*b));
+
+	if (b)
+		pthread_mutex_init(&b->lock, NULL);
+	return b;
+}
+
+void bus_free(struct bus *b)
+{
+	if (!b)
+		return;
+	bus_stop(b);
+	for (size_t i = 0; i < b->nsticky; i++)
+		free(b->sticky[i].r);
+	free(b->sticky);
+	pthread_mutex_destroy(&b->lock);
+	free(b);
+}
+
+int bus_add_ring(struct bus *b, struct ring *r)
+{
+	if (b->nrings >= BUS_MAX_RINGS)
+		return -ENOSPC;
+	b->rings[b->nrings++] = r;
+	return 0;
+}
+
+static void consumer_deliver(struct bus_consumer *c, const struct rec *r)
+{
+	if (c->ops->begin)
+		c->ops->begin(c->ctx);
+	c->ops->consume(c->ctx, r);
+	if (c->ops->end)
+		c->ops->end(c->ctx);
+}
+
+int bus_attach(struct bus *b, const struct bus_consumer_ops *ops, void *ctx)
+{
+	int h = -ENOSPC;
+
+	pthread_mutex_lock(&b->lock);
+	for (int i = 0; i < BUS_MAX_CONSUMERS; i++) {
+		if (b->cons[i].live)
+			continue;
+		b->cons[i] = (struct bus_consumer){ ops, ctx, 1 };
+		for (size_t k = 0; k < b->nsticky; k++)
+			consumer_deliver(&b->cons[i], b->sticky[k].r);
+		h = i;
+		break;
+	}
+	pthread_mutex_unlock(&b->lock);
+	return h;
+}
+
+void bus_detach(struct bus *b, int handle)
+{
+	if (handle < 0 || handle >= BUS_MAX_CONSUMERS)
+		return;
+	pthread_mutex_lock(&b->lock);
+	b->cons[handle].live = 0;
+	pthread_mutex_unlock(&b->lock);
+}
+
+static void sticky_update(struct bus *b, const struct rec *r)
+{
+	size_t i;
+
+	for (i = 0; i < b->nsticky; i++) {
+		const struct rec *s = b->sticky[i].r;
+
+		if (s->stream == r->stream && s->entity == r->entity &&
+		    (s->kind == r->kind || r->kind == REC_GONE))
+			break;
+	}
+	if (r->kind == REC_GONE) {
+		/* drop every sticky of the entity (label and status) */
+		for (size_t k = 0; k < b->nsticky;) {
+			const struct rec *s = b->sticky[k].r;
+
+			if (s->stream == r->stream && s->entity == r->entity) {
+				free(b->sticky[k].r);
+				b->sticky[k] = b->sticky[--b->nsticky];
+			} else {
+				k++;
+			}
+		}
+		return;
+	}
+	if (i < b->nsticky) {
+		struct rec *c = malloc(r->len);
+
+		if (!c)
+			return;
+		memcpy(c, r, r->len);
+		free(b->sticky[i].r);
+		b->sticky[i].r = c;
+		return;
+	}
+	if (b->nsticky == b->capsticky) {
+		size_t cap = b->capsticky ? b->capsticky * 2 : 64;
+		struct sticky *ns = realloc(b->sticky, cap * sizeof(*ns));
+
+		if (!ns)
+			return;
+		b->sticky = ns;
+		b->capsticky = cap;
+	}
+	b->sticky[b->nsticky].r = malloc(r->len);
+	if (!b->sticky[b->nsticky].r)
+		return;
+	memcpy(b->sticky[b->nsticky].r, r, r->len);
+	b->nsticky++;
+}
+
+uint64_t bus_pump(struct bus *b)
+{
+	uint64_t n = 0;
+
+	pthread_mutex_lock(&b->lock);
+	for (int c = 0; c < BUS_MAX_CONSUMERS; c++)
+		if (b->cons[c].live && b->cons[c].ops->begin)
+			b->cons[c].ops->begin(b->cons[c].ctx);
+	for (int i = 0; i < b->nrings; i++) {
+		const struct rec *r;
+		size_t len;
+
+		/* bounded per ring per pump so one busy producer cannot starve the rest */
+		for (int k = 0; k < 65536 && (r = ring_peek(b->rings[i], &len)); k++) {
+			if (r->kind != REC_SAMPLE)
+				sticky_update(b, r);
+			for (int c = 0; c < BUS_MAX_CONSUMERS; c++)
+				if (b->cons[c].live)
+					b->cons[c].ops->consume(b->cons[c].ctx, r);
+			ring_pop(b->rings[i], len);
+			n++;
+		}
+	}
+	for (int c = 0; c < BUS_MAX_CONSUMERS; c++)
+		if (b->cons[c].live && b->cons[c].ops->end)
+			b->cons[c].ops->end(b->cons[c].ctx);
+	b->delivered += n;
+	pthread_mutex_unlock(&b->lock);
+	return n;
+}
+
+static void *bus_thread(void *arg)
+{
+	struct bus *b = arg;
+	struct timespec ts = { 0, (long)b->period_ns };
+
+	while (!b->stop) {
+		if (bus_pump(b) == 0)
+			nanosleep(&ts, NULL);
+	}
+	while (bus_pump(b))
+		;
+	return NULL;
+}
+
+int bus_start(struct bus *b, uint64_t period_ns)
+{
+	int rc;
+
+	if (b->running)
+		return -EALREADY;
+	b->period_ns = period_ns ? period_ns : 5000000;
+	b->stop = 0;
+	rc = pthread_create(&b->thread, NULL, bus_thread, b);
+	if (rc)
+		return -rc;
+	b->running = 1;
+	return 0;
+}
+
+void bus_stop(struct bus *b)
+{
+	if (!b || !b->running)
+		return;
+	b->stop = 1;
+	pthread_join(b->thread, NULL);
+	b->running = 0;
+}
+
+uint64_t bus_dropped(struct bus *b)
+{
+	uint64_t d = 0;
+
+	for (int i = 0; i < b->nrings; i++)
+		d += ring_dropped(b->rings[i]);
+	return d;
+}
+
+uint64_t bus_delivered(struct bus *b)
+{
+	uint64_t d;
+
+	pthread_mutex_lock(&b->lock);
+	d = b->delivered;
+	pthread_mutex_unlock(&b->lock);
+	return d;
+}
+
+/* ---- emit API (producer side) ---- */
+
+uint64_t asys_now_ns(void)
+{
+	return util_now_ns(CLOCK_MONOTONIC);
+}
+
+int emit_sample(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
+		const double *v, uint32_t nvals)
+{
+	_Alignas(8) uint8_t buf[sizeof(struct rec) + STREAM_MAX_FIELDS * sizeof(double)];
+	struct rec *r = (struct rec *)buf;
+
+	if (nvals > STREAM_MAX_FIELDS)
+		return -EINVAL;
+	*r = (struct rec){ .len = (uint32_t)(sizeof(*r) + nvals * sizeof(double)),
+			   .kind = REC_SAMPLE,
+			   .nvals = (uint16_t)nvals,
+			   .stream = stream,
+			   .entity = entity,
+			   .ts_ns = ts_ns };
+	memcpy(r + 1, v, nvals * sizeof(double));
+	return ring_push(e->ring, r, r->len);
+}
+
+static int emit_text(struct emitter *e, uint8_t kind, uint32_t stream, uint64_t entity,
+		     uint64_t ts_ns, const char *text)
+{
+	_Alignas(8) uint8_t buf[sizeof(struct rec) + REC_TEXT_MAX + 8];
+	struct rec *r = (struct rec *)buf;
+	size_t tl = text ? strnlen(text, REC_TEXT_MAX - 1) : 0;
+	size_t len = sizeof(*r) + ((tl + 1 + 7) & ~(size_t)7);
+
+	memset(buf, 0, len);
+	*r = (struct rec){
+		.len = (uint32_t)len, .kind = kind, .stream = stream, .entity = entity, .ts_ns = ts_ns
+	};
+	if (tl)
+		memcpy(r + 1, text, tl);
+	return ring_push(e->ring, r, len);
+}
+
+int emit_label(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
+	       const char *text)
+{
+	return emit_text(e, REC_LABEL, stream, entity, ts_ns, text);
+}
+
+int emit_gone(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns)
+{
+	return emit_text(e, REC_GONE, stream, entity, ts_ns, NULL);
+}
+
+int emit_status(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
+		const char *text)
+{
+	return emit_text(e, REC_STATUS, stream, entity, ts_ns, text);
+}

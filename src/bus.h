@@ -1,0 +1,39 @@
+/* The bus: drains the producers' rings on its own thread and hands each
+ * record to the attached consumers (store, recorder, exporters). Consumers
+ * can attach and detach at run time; a new one first gets the current labels
+ * and statuses, so a recording started late still names its entities. */
+#ifndef ASYS_BUS_H
+#define ASYS_BUS_H
+
+#include <stdint.h>
+#include "record.h"
+#include "ring.h"
+
+struct bus;
+
+struct emitter {
+	struct ring *ring;
+};
+
+struct bus_consumer_ops {
+	void (*begin)(void *ctx);                     /* before a batch; may be NULL */
+	void (*consume)(void *ctx, const struct rec *r);
+	void (*end)(void *ctx);                       /* after a batch; may be NULL */
+};
+
+struct bus *bus_new(void);
+void bus_free(struct bus *b); /* stops the thread; does not free rings */
+/* Rings are not owned. Add them before bus_start. -ENOSPC past 64. */
+int bus_add_ring(struct bus *b, struct ring *r);
+/* Returns a handle >= 0 or -errno. */
+int bus_attach(struct bus *b, const struct bus_consumer_ops *ops, void *ctx);
+void bus_detach(struct bus *b, int handle);
+int bus_start(struct bus *b, uint64_t period_ns);
+void bus_stop(struct bus *b); /* joins the thread after a last drain */
+/* Drain everything now, on the caller's thread; returns records handled. */
+uint64_t bus_pump(struct bus *b);
+/* Records lost to full rings, over all producers. */
+uint64_t bus_dropped(struct bus *b);
+uint64_t bus_delivered(struct bus *b);
+
+#endif

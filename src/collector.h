@@ -1,0 +1,52 @@
+/* The collector interface. One collector = one file exporting one const
+ * struct collector; collectors/registry.c lists them in display order. */
+#ifndef ASYS_COLLECTOR_H
+#define ASYS_COLLECTOR_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "options.h"
+#include "stream.h"
+
+struct emitter; /* where a sampling thread's records go (a ring) */
+struct stream_table;
+
+/* Given to init: the options, and where to register streams. */
+struct coll_ctx {
+	const struct asys_options *opts;
+	struct stream_table *streams;
+};
+
+struct collector {
+	const char *name; /* "cpu", "mem", "nic", "ppu", "gpurt" */
+	/* The streams it may produce (for docs, --help and export --streams);
+	 * a collector with run-time fields registers its real schema at init. */
+	const struct stream_desc *const *streams;
+	/* Sampling frequency in Hz for these options; 0 = do not run. */
+	double (*frequency)(const struct asys_options *o);
+	/* 0, or -errno with *state possibly set so last_error can explain.
+	 * Registers its streams with stream_table_add. */
+	int (*init)(const struct coll_ctx *ctx, void **state);
+	/* One tick: read sources, emit records. now_ns is the tick's deadline on
+	 * CLOCK_MONOTONIC; stamp samples with the time of the read itself. */
+	int (*sample)(void *state, struct emitter *out, uint64_t now_ns);
+	void (*fini)(void *state);
+	/* A sentence a user can act on, or NULL when all is well. */
+	const char *(*last_error)(const void *state);
+};
+
+/* Emit API, for collectors (and the player). All return 0 or -ENOBUFS when
+ * the ring is full (the record is dropped and counted). */
+int emit_sample(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
+		const double *v, uint32_t nvals);
+int emit_label(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
+	       const char *text);
+int emit_gone(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns);
+/* Status of a stream (entity STATUS_STREAM) or of one entity: why it has no
+ * data, in words a user can act on; "" clears it. */
+int emit_status(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
+		const char *text);
+
+uint64_t asys_now_ns(void); /* CLOCK_MONOTONIC */
+
+#endif

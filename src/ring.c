@@ -1,0 +1,102 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ring.h"
+
+/* Records never wrap: one that does not fit before the end of the buffer is
+ * preceded by a pad record (length with the top bit set) that the consumer
+ * skips, so ring_peek can hand out a contiguous pointer. */
+#define RING_PAD 0x80000000u
+
+struct ring *ring_new(size_t size_bytes)
+{
+	struct ring *r;
+	size_t size = 4096;
+
+	while (size < size_bytes && size < ((size_t)1 << 30))
+		size <<= 1;
+	r = aligned_alloc(64, sizeof(*r) + 63 - (sizeof(*r) + 63) % 64);
+	if (!r)
+		return NULL;
+	memset(r, 0, sizeof(*r));
+	r->buf = aligned_alloc(64, size);
+	if (!r->buf) {
+		free(r);
+		return NULL;
+	}
+	r->size = size;
+	return r;
+}
+
+void ring_free(struct ring *r)
+{
+	if (!r)
+		return;
+	free(r->buf);
+	free(r);
+}
+
+int ring_push(struct ring *r, const void *rec, size_t len)
+{
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
+	size_t off = head & (r->size - 1);
+	size_t room_to_end = r->size - off;
+	size_t need = len;
+
+	if (len < 8 || len % 8 || len >= r->size / 2 || len >= RING_PAD)
+		return -EINVAL;
+	if (room_to_end < len)
+		need += room_to_end;
+	if (r->size - (head - tail) < need) {
+		atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
+		return -ENOBUFS;
+	}
+	if (room_to_end < len) {
+		uint32_t pad = RING_PAD | (uint32_t)room_to_end;
+
+		memcpy(r->buf + off, &pad, sizeof(pad));
+		head += room_to_end;
+		off = 0;
+	}
+	memcpy(r->buf + off, rec, len);
+	atomic_store_explicit(&r->head, head + len, memory_order_release);
+	atomic_fetch_add_explicit(&r->pushed, 1, memory_order_relaxed);
+	return 0;
+}
+
+const void *ring_peek(struct ring *r, size_t *len)
+{
+	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+	uint32_t l;
+
+	while (tail != head) {
+		size_t off = tail & (r->size - 1);
+
+		memcpy(&l, r->buf + off, sizeof(l));
+		if (l & RING_PAD) {
+			tail += l & ~RING_PAD;
+			atomic_store_explicit(&r->tail, tail, memory_order_release);
+			continue;
+		}
+		*len = l;
+		return r->buf + off;
+	}
+	return NULL;
+}
+
+void ring_pop(struct ring *r, size_t len)
+{
+	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+	atomic_store_explicit(&r->tail, tail + len, memory_order_release);
+}
+
+uint64_t ring_dropped(const struct ring *r)
+{
+	return atomic_load_explicit(&((struct ring *)r)->dropped, memory_order_relaxed);
+}

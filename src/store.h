@@ -1,0 +1,66 @@
+/* The store keeps what the panes show: per (stream, entity) series with the
+ * latest sample, per-second rates of counters, and a bucketed history (fine
+ * buckets of one refresh each, then coarse ones of STORE_COARSE_FACTOR). It
+ * is fed by the bus (store_consumer_ops) and read by the TUI under its lock.
+ * Time is the samples' own time, so replay and live read the same way. */
+#ifndef ASYS_STORE_H
+#define ASYS_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include "bus.h"
+#include "record.h"
+#include "stream.h"
+
+#define STORE_FINE_BUCKETS 600
+#define STORE_COARSE_BUCKETS 360
+#define STORE_COARSE_FACTOR 10
+
+struct store;
+struct series;
+
+struct field_stats {
+	double avg;  /* gauge: mean; counter: mean rate per second */
+	double min;
+	double max;  /* counter: the peak of the per-sample rates */
+	uint64_t n;  /* samples behind the figures (0: all NaN) */
+};
+
+struct store *store_new(const struct stream_table *t, uint64_t bucket_ns);
+void store_free(struct store *s);
+extern const struct bus_consumer_ops store_consumer_ops; /* ctx = struct store * */
+void store_consume(struct store *s, const struct rec *r); /* takes the lock */
+void store_clear(struct store *s); /* replay seek: forget all series */
+
+void store_lock(struct store *s);
+void store_unlock(struct store *s);
+
+/* Everything below: call with the lock held. */
+uint64_t store_bucket_ns(const struct store *s);
+uint64_t store_latest_ns(const struct store *s); /* newest sample time seen */
+uint64_t store_records(const struct store *s);
+/* Live entities of a stream in first-seen order; returns the total count. */
+size_t store_entities(const struct store *s, uint32_t stream, uint64_t *out, size_t n);
+const struct series *store_series(const struct store *s, uint32_t stream, uint64_t entity);
+/* Status text of a stream (STATUS_STREAM) or an entity, or NULL. */
+const char *store_status(const struct store *s, uint32_t stream, uint64_t entity);
+
+const char *series_label(const struct series *se); /* NULL if none */
+uint64_t series_last_ns(const struct series *se);
+uint32_t series_nfields(const struct series *se);
+double series_last(const struct series *se, uint32_t field); /* raw value; NaN if unknown */
+/* Counter: rate per second between the last two samples; gauge: last value. */
+double series_rate(const struct series *se, uint32_t field);
+uint64_t series_resets(const struct series *se); /* counters seen to go backwards */
+/* Stats over the window of window_ns ending at end_ns (whole buckets). */
+int series_window(const struct series *se, uint32_t field, uint64_t end_ns, uint64_t window_ns,
+		  struct field_stats *out);
+/* Bucket averages (rates for counters), oldest first, ending at end_ns, one
+ * per step_ns (a multiple of the bucket); NaN where no data. Returns n. */
+size_t series_history(const struct series *se, uint32_t field, uint64_t end_ns,
+		      uint64_t step_ns, double *out, size_t n);
+size_t series_history_max(const struct series *se, uint32_t field, uint64_t end_ns,
+			  uint64_t step_ns, double *out, size_t n);
+
+#endif

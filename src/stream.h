@@ -1,0 +1,62 @@
+/* Streams: named, versioned schemas of samples. */
+#ifndef ASYS_STREAM_H
+#define ASYS_STREAM_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define STREAM_NAME_MAX 64
+#define STREAM_MAX_FIELDS 128
+#define STREAM_MAX 256
+
+/* How a field's value is to be read. A COUNTER is monotonic; the store turns
+ * it into a per-second rate (never negative: a step back is a reset). */
+enum field_kind {
+	FIELD_GAUGE = 0,
+	FIELD_COUNTER = 1,
+};
+
+struct field_desc {
+	const char *name;  /* "user", "rx_bytes" */
+	const char *unit;  /* "jiffies", "B", "%", "B/s", "W" */
+	enum field_kind kind;
+};
+
+/* What an entity id means for a stream, so panes and exports can name it. */
+enum entity_kind {
+	ENTITY_NONE = 0, /* one series per stream (entity 0) */
+	ENTITY_CPU,      /* CPU number; ENTITY_CPU_TOTAL is the sum */
+	ENTITY_PID,      /* process id */
+	ENTITY_DEVICE,   /* PPU index */
+	ENTITY_NIC,      /* interface index or RDMA port; named by a label */
+	ENTITY_KEY,      /* an opaque key named by a label (kernel, pid) */
+};
+
+#define ENTITY_CPU_TOTAL UINT64_MAX
+#define STATUS_STREAM (UINT64_MAX - 1) /* a REC_STATUS about the whole stream */
+
+struct stream_desc {
+	const char *name; /* "cpu.core", "mem.proc" */
+	uint16_t version; /* bump when fields change meaning */
+	enum entity_kind entity;
+	uint32_t nfields;
+	const struct field_desc *fields;
+	const char *help; /* one line for exports and --info */
+};
+
+/* The table of streams of one session. Live, collectors register their
+ * streams at init; in replay the player registers the file's schemas. Ids
+ * are indices, stable for the session. The table owns copies of all strings. */
+struct stream_table;
+
+struct stream_table *stream_table_new(void);
+void stream_table_free(struct stream_table *t);
+/* Returns the new id (>= 0), the existing id if an identical stream of the
+ * same name is registered, or -EEXIST / -E2BIG / -EINVAL. */
+int stream_table_add(struct stream_table *t, const struct stream_desc *d);
+int stream_table_find(const struct stream_table *t, const char *name);
+const struct stream_desc *stream_table_get(const struct stream_table *t, uint32_t id);
+uint32_t stream_table_count(const struct stream_table *t);
+int stream_field_index(const struct stream_desc *d, const char *name);
+
+#endif

@@ -1,0 +1,179 @@
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+int util_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(v))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int util_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+static int split_suffix(const char *s, double *num, const char **suffix)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s)
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(v))
+		return -ERANGE;
+	*num = v;
+	*suffix = end;
+	return 0;
+}
+
+int util_parse_duration(const char *s, double *seconds)
+{
+	static const struct {
+		const char *sfx;
+		double mul;
+	} units[] = { { "", 1 },      { "s", 1 },     { "ms", 1e-3 }, { "us", 1e-6 },
+		      { "m", 60 },    { "min", 60 },  { "h", 3600 },  { "d", 86400 } };
+	const char *sfx;
+	double v;
+	int rc = split_suffix(s, &v, &sfx);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (!strcmp(sfx, units[i].sfx)) {
+			*seconds = v * units[i].mul;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int util_parse_size(const char *s, uint64_t *bytes)
+{
+	static const char sfx[] = "KMGTP";
+	const char *suffix;
+	double v, mul = 1;
+	int rc = split_suffix(s, &v, &suffix);
+
+	if (rc)
+		return rc;
+	if (*suffix) {
+		const char *p = strchr(sfx, suffix[0] & ~0x20);
+
+		if (!p || !suffix[0])
+			return -EINVAL;
+		for (long i = 0; i <= p - sfx; i++)
+			mul *= 1024;
+		suffix++;
+		if (*suffix == 'i')
+			suffix++;
+		if (*suffix == 'B' || *suffix == 'b')
+			suffix++;
+		if (*suffix)
+			return -EINVAL;
+	}
+	v *= mul;
+	if (v >= 1.8e19)
+		return -ERANGE;
+	*bytes = (uint64_t)v;
+	return 0;
+}
+
+void util_fmt_si(char *buf, size_t n, double v)
+{
+	static const char sfx[] = " KMGTPE";
+	int i = 0;
+
+	if (isnan(v)) {
+		snprintf(buf, n, "n/a");
+		return;
+	}
+	while (fabs(v) >= 999.5 && i < 6) {
+		v /= 1000;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, fabs(v) < 9.95 ? "%.1f%c" : "%.0f%c", v, sfx[i]);
+}
+
+void util_fmt_bytes(char *buf, size_t n, double v)
+{
+	static const char sfx[] = "BKMGTPE";
+	int i = 0;
+
+	if (isnan(v)) {
+		snprintf(buf, n, "n/a");
+		return;
+	}
+	while (fabs(v) >= 1023.5 && i < 6) {
+		v /= 1024;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, n, "%.0fB", v);
+	else
+		snprintf(buf, n, fabs(v) < 9.95 ? "%.1f%c" : "%.0f%c", v, sfx[i]);
+}
+
+uint64_t util_now_ns(int clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+char *util_strdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+size_t util_strlcpy(char *dst, const char *src, size_t n)
+{
+	size_t len = strlen(src);
+
+	if (n) {
+		size_t c = len < n - 1 ? len : n - 1;
+
+		memcpy(dst, src, c);
+		dst[c] = '\0';
+	}
+	return len;
+}

@@ -1,0 +1,23 @@
+#ifndef ASYS_UTIL_H
+#define ASYS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Strict number parsing: whole string, no overflow. 0 or -EINVAL/-ERANGE. */
+int util_parse_double(const char *s, double *out);
+int util_parse_u64(const char *s, uint64_t *out);
+/* "10s", "5m", "1h", "250ms", plain seconds. */
+int util_parse_duration(const char *s, double *seconds);
+/* "512", "64K", "10M", "2G" (powers of 1024). */
+int util_parse_size(const char *s, uint64_t *bytes);
+/* Human formats: "1.2K", "3.4 GiB"; buf gets at most n bytes. */
+void util_fmt_si(char *buf, size_t n, double v);
+void util_fmt_bytes(char *buf, size_t n, double bytes);
+uint64_t util_now_ns(int clock);
+char *util_strdup(const char *s); /* NULL-safe */
+size_t util_strlcpy(char *dst, const char *src, size_t n);
+
+#endif

@@ -1,0 +1,46 @@
+/* The ncurses front end. It reads the store, never a collector, so the same
+ * code shows live data and a replay. */
+#ifndef ASYS_TUI_H
+#define ASYS_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+
+struct store;
+struct stream_table;
+struct engine;
+
+/* What the caller (live top, or replay) adds to the screen: the right side of
+ * the header, its own keys, and how far the view has got. */
+struct tui_driver {
+	void *ctx;
+	/* Header text after the host line: "● REC run3.asys 412 MB 00:21:13",
+	 * "REPLAY run3.asys 14:03:10 / 00:21:13 x4 ▶". May be NULL. */
+	void (*status)(void *ctx, char *buf, size_t n);
+	/* A key the TUI does not use itself (R, replay keys). true if taken. */
+	bool (*key)(void *ctx, int ch);
+	/* Workload line ("workload: python x.py (pid 42) exited with 0"), or
+	 * false when there is none. */
+	bool (*workload)(void *ctx, char *buf, size_t n);
+	/* Progress 0..1 for replay, or NaN for live. */
+	double (*progress)(void *ctx);
+	const char *hint; /* extra key hint for the bottom line */
+	bool replay;
+};
+
+struct tui_ctx {
+	const struct asys_options *opts;
+	struct store *store;
+	const struct stream_table *streams;
+	struct engine *engine; /* NULL in replay */
+	const struct tui_driver *driver;
+};
+
+/* Runs until q, F10 or a terminating signal; restores the terminal.
+ * Returns 0, or -errno when the terminal cannot be used. */
+int tui_run(const struct tui_ctx *ctx);
+
+#endif
