@@ -1,0 +1,64 @@
+/* Panes: one file per pane (tui/pane_NAME.c) exporting one const struct
+ * pane_class; tui/panes.c lists them in display order. A pane draws inside
+ * its box from the store, as of v->end_ns, and never calls a collector. */
+#ifndef ASYS_PANE_H
+#define ASYS_PANE_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "options.h"
+
+struct store;
+struct stream_table;
+
+/* What every pane sees for one frame. The store is locked while panes draw. */
+struct view {
+	struct store *store;
+	const struct stream_table *streams;
+	const struct asys_options *opts;
+	uint64_t end_ns;    /* the instant shown (frozen while paused) */
+	uint64_t window_ns; /* one refresh: averages and peaks are over this */
+	bool utf8;          /* braille and block glyphs, else ASCII # = . */
+	bool color;
+	bool bits;          /* rates in bit/s instead of B/s ('u' toggles) */
+	bool overlay;       /* PPU metric groups overlaid ('o') or stacked ('s') */
+	char status[256];   /* a pane may set the status line (n/a reasons) */
+};
+
+struct pane {
+	const struct pane_class *cls;
+	void *priv;         /* the pane's own state, from cls->init */
+	bool focused;
+	int rows, cols;     /* inner size of the last layout */
+};
+
+struct pane_class {
+	const char *name;   /* "cpu" */
+	const char *title;  /* "CPU" */
+	char hotkey;        /* '3': jumps focus here */
+	void *(*init)(const struct view *v);      /* may return NULL when no state */
+	void (*fini)(void *priv);
+	/* Whether to show the pane at all (e.g. no PPU stream and none expected). */
+	bool (*visible)(const struct pane *p, const struct view *v);
+	/* Inner rows: the least that still says something useful, and what it
+	 * would fill given room. The focused pane takes the spare rows. */
+	int (*min_rows)(const struct pane *p, const struct view *v, int cols);
+	int (*want_rows)(const struct pane *p, const struct view *v, int cols);
+	/* Title text beside the name in the top border ("192 cores avg 41%"). */
+	void (*title_extra)(const struct pane *p, const struct view *v, char *buf, int n);
+	/* Text in the bottom border, right-aligned ("sort: RSS ▼"). */
+	void (*footer)(const struct pane *p, const struct view *v, char *buf, int n);
+	/* Draw into w, which is exactly the inner area (rows x cols). */
+	void (*draw)(struct pane *p, WINDOW *w, struct view *v);
+	/* A key while focused; true if used. */
+	bool (*key)(struct pane *p, int ch, struct view *v);
+	/* Extra help lines for this pane's keys ("/  filter kernels"); NULL-ended. */
+	const char *const *help;
+};
+
+/* NULL-terminated, in display order (tui/panes.c). */
+extern const struct pane_class *const pane_registry[];
+
+#endif

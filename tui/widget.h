@@ -1,0 +1,81 @@
+/* Drawing helpers shared by panes: colours that mean something, bars,
+ * sparklines, scaled numbers, sortable tables. ASCII when not UTF-8. */
+#ifndef ASYS_WIDGET_H
+#define ASYS_WIDGET_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pane.h"
+
+enum tui_color {
+	TC_DEFAULT = 0,
+	TC_USER,    /* green */
+	TC_NICE,    /* blue-ish / cyan */
+	TC_SYSTEM,  /* red */
+	TC_IOWAIT,  /* blue */
+	TC_IRQ,     /* yellow */
+	TC_STEAL,   /* magenta */
+	TC_WARN,    /* yellow */
+	TC_CRIT,    /* red, bold */
+	TC_GOOD,    /* green */
+	TC_DIM,     /* grey / A_DIM */
+	TC_TITLE,   /* pane titles, header */
+	TC_SELECT,  /* selected table row */
+	TC_ACCENT,  /* cyan: values, sparklines */
+	TC_COUNT
+};
+
+void widget_colors_init(bool color);
+void widget_attr_on(WINDOW *w, const struct view *v, enum tui_color c);
+void widget_attr_off(WINDOW *w, const struct view *v, enum tui_color c);
+
+/* A horizontal bar of width cells, filled left to right by n segments whose
+ * fractions (0..1 of the whole bar) are fracs[i], each in colors[i]. NaN
+ * fractions draw nothing. Uses eighth blocks in UTF-8, '#' '=' in ASCII. */
+void widget_bar(WINDOW *w, const struct view *v, int y, int x, int width, const double *fracs,
+		const enum tui_color *colors, int n);
+/* A sparkline of the last `width` values (braille, 2 values per cell, or
+ * ASCII "_.-=#"); max <= 0 scales to the largest value. NaN is a gap. */
+void widget_spark(WINDOW *w, const struct view *v, int y, int x, int width, const double *vals,
+		  int nvals, double max, enum tui_color c);
+/* One block glyph (▁..█ or " .:-=+*#%@") for a 0..1 level. */
+const char *widget_level_glyph(const struct view *v, double level);
+
+/* Scaled numbers into buf: "92.4 Gb/s" / "11.6 GB/s" by v->bits; "n/a" for NaN. */
+void widget_fmt_rate(char *buf, size_t n, const struct view *v, double bytes_per_s);
+void widget_fmt_bytes(char *buf, size_t n, double bytes);   /* "41.2G" */
+void widget_fmt_count(char *buf, size_t n, double v);       /* "57.4k" */
+void widget_fmt_pct(char *buf, size_t n, double pct);       /* "93%" / "n/a" */
+
+/* Print s at (y,x) clipped to width; right-aligned if right. Multibyte-safe. */
+void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right);
+
+/* A sortable, scrollable table whose rows the pane draws itself. */
+struct tui_col {
+	const char *title;
+	int width;        /* 0 = takes the remaining width (last column) */
+	bool right;       /* right-aligned (numbers) */
+};
+
+struct tui_table {
+	const struct tui_col *cols;
+	int ncols;
+	int sort_col;
+	bool sort_desc;
+	int top;          /* first row shown */
+	int selected;     /* selected row index */
+	int nrows;        /* set by the pane before drawing */
+};
+
+/* Header line with the sort column marked; returns the x of each column in xs. */
+void widget_table_header(WINDOW *w, const struct view *v, int y, const struct tui_table *t,
+			 int *xs);
+/* Arrows, PgUp/PgDn, Home/End move the selection; < > change the sort
+ * column; 'I' inverts the order. page = rows visible. true if used. */
+bool widget_table_key(struct tui_table *t, int ch, int page);
+/* Keeps the selection visible given page rows. */
+void widget_table_clamp(struct tui_table *t, int page);
+
+#endif
