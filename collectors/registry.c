@@ -9,6 +9,9 @@
  * linked from a static library. */
 extern const struct collector cpu_collector;
 extern const struct collector mem_collector;
+#ifdef HAVE_BPF
+extern const struct collector gpurt_collector;
+#endif
 
 const struct collector *const collector_registry[] = {
 	/* ppu */
@@ -16,6 +19,9 @@ const struct collector *const collector_registry[] = {
 	&cpu_collector,
 	&mem_collector,
 	/* gpurt */
+#ifdef HAVE_BPF
+	&gpurt_collector,
+#endif
 	NULL,
 };
 
