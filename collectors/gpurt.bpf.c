@@ -68,17 +68,20 @@ struct {
 	__type(value, struct inflight);
 } calls SEC(".maps");
 
+/* Argument n (1..6) of a call. All six are read first: a switch would let
+ * clang compute a variable context offset, which the verifier rejects. */
 static __always_inline __u64 arg(struct pt_regs *ctx, __u32 n)
 {
-	switch (n) {
-	case 1: return PT_REGS_PARM1(ctx);
-	case 2: return PT_REGS_PARM2(ctx);
-	case 3: return PT_REGS_PARM3(ctx);
-	case 4: return PT_REGS_PARM4(ctx);
-	case 5: return PT_REGS_PARM5(ctx);
-	case 6: return ctx->r9; /* libbpf 1.1 has no PT_REGS_PARM6; x86-64 */
-	}
-	return 0;
+	__u64 v1 = PT_REGS_PARM1(ctx), v2 = PT_REGS_PARM2(ctx), v3 = PT_REGS_PARM3(ctx);
+	__u64 v4 = PT_REGS_PARM4(ctx), v5 = PT_REGS_PARM5(ctx);
+	__u64 v6 = ctx->r9; /* libbpf 1.1 has no PT_REGS_PARM6; x86-64 */
+	barrier_var(v1);
+	barrier_var(v2);
+	barrier_var(v3);
+	barrier_var(v4);
+	barrier_var(v5);
+	barrier_var(v6);
+	return n == 1 ? v1 : n == 2 ? v2 : n == 3 ? v3 : n == 4 ? v4 : n == 5 ? v5 : n == 6 ? v6 : 0;
 }
 
 static __always_inline bool wanted(__u32 tgid)

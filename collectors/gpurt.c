@@ -3,11 +3,11 @@
  * gpurt.bpf.c). This side finds the libraries in /proc/PID/maps, attaches
  * the probe table once per library file, and turns the BPF maps into
  * samples each refresh. */
+#include "config.h"
+
 #ifndef HAVE_BPF
 #error "gpurt.c needs libbpf: configure found no libbpf, clang or bpftool"
 #endif
-
-#include "config.h"
 
 #include <errno.h>
 #include <math.h>
@@ -89,8 +89,14 @@ static __thread char libbpf_last[256];
 
 static int gpurt_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	/* never on the terminal (the TUI owns it); keep the last warning for
-	 * the error sentence */
+	/* never on the terminal (the TUI owns it) unless asked for with
+	 * ASYS_BPF_DEBUG; keep the last warning for the error sentence */
+	if (getenv("ASYS_BPF_DEBUG")) {
+		va_list aq;
+		va_copy(aq, ap);
+		vfprintf(stderr, fmt, aq);
+		va_end(aq);
+	}
 	if (level != LIBBPF_DEBUG) {
 		vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, ap);
 		libbpf_last[strcspn(libbpf_last, "\n")] = '\0';
@@ -222,7 +228,7 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	s->skel->rodata->filter_pids = options_scope(o) == SCOPE_PROCESS_TREE;
 	r = gpurt_bpf__load(s->skel);
 	if (r) {
-		if (r == -EPERM || r == -EACCES)
+		if (r == -EPERM)
 			snprintf(s->err, sizeof(s->err),
 				 "runtime probes: the kernel refused to load BPF programs (%s): "
 				 "run asys with sudo, or once: sudo setcap cap_bpf,cap_perfmon+ep "
@@ -231,7 +237,7 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 		else
 			snprintf(s->err, sizeof(s->err),
 				 "runtime probes: loading the BPF programs failed: %s (the kernel "
-				 "needs BTF and uprobes)",
+				 "needs BTF, uprobes and tp_btf; ASYS_BPF_DEBUG=1 shows the log)",
 				 libbpf_last[0] ? libbpf_last : strerror(-r));
 		return r;
 	}

@@ -1,8 +1,8 @@
+#include "config.h"
+
 #ifndef HAVE_BPF
 #error "gpurt_scan.c needs libbpf"
 #endif
-
-#include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -96,7 +96,7 @@ static size_t list_procs(uint32_t **pids, uint32_t **ppids)
 		if (util_parse_u64(de->d_name, &pid) || pid > UINT32_MAX)
 			continue;
 		char rel[64], buf[1024];
-		snprintf(rel, sizeof(rel), "/proc/%s/stat", de->d_name);
+		snprintf(rel, sizeof(rel), "/proc/%u/stat", (unsigned)pid);
 		if (sysroot_read_file(rel, buf, sizeof(buf)) <= 0)
 			continue;
 		char *p = strrchr(buf, ')');

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #define FAKE_API __attribute__((noinline, used, visibility("default")))
@@ -20,13 +21,13 @@ typedef void *CUmodule, *CUlibrary, *CUstream;
 typedef struct { unsigned gx, gy, gz, bx, by, bz, shmem; CUstream stream; void *attrs;
 		 unsigned nattrs; } CUlaunchConfig;
 
-FAKE_API unsigned long fake_cuda_launches;
+__attribute__((used, visibility("default"))) unsigned long fake_cuda_launches;
 
 static struct fake_fn *fn_new(const char *name)
 {
 	struct fake_fn *f = calloc(1, sizeof(*f));
 	if (f)
-		strncpy(f->name, name, sizeof(f->name) - 1);
+		snprintf(f->name, sizeof(f->name), "%s", name);
 	return f;
 }
 

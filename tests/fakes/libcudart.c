@@ -19,7 +19,7 @@ typedef struct { dim3 gridDim, blockDim; size_t dynamicSmemBytes; cudaStream_t s
 		 void *attrs; unsigned numAttrs; } cudaLaunchConfig_t;
 
 /* launches seen, so a test can tell the calls really happened */
-FAKE_API unsigned long fake_cudart_launches;
+__attribute__((used, visibility("default"))) unsigned long fake_cudart_launches;
 
 static int dev_alloc(void **p, size_t n)
 {
