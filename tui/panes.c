@@ -16,7 +16,8 @@
 extern const struct pane_class cpu_pane;
 extern const struct pane_class mem_pane;
 
-/* kernels: extern const struct pane_class kernels_pane; */
+/* kernels */
+extern const struct pane_class kernels_pane;
 
 const struct pane_class *const pane_registry[] = {
 	/* ppu: &ppu_pane, (hotkey '1') */
@@ -26,7 +27,7 @@ const struct pane_class *const pane_registry[] = {
 	&cpu_pane, /* '3' */
 	&mem_pane, /* '4' */
 
-	/* kernels: &kernels_pane, (hotkey '5') */
+	&kernels_pane, /* '5' */
 
 	NULL,
 };
