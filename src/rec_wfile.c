@@ -481,8 +481,6 @@ static bool need_rotate(struct rec_writer *w, size_t next_len)
 
 	if (w->seg_frames == 0)
 		return false;
-	if (o->max_size && after > o->max_size)
-		return true;
 	if (o->rotate_size && after > o->rotate_size)
 		return true;
 	return o->rotate_s > 0 &&
@@ -533,6 +531,15 @@ void wfile_chunk(struct rec_writer *w, struct wchunk *c)
 	w->enc.len = 0;
 	if (rec_data_encode(&w->enc, c->stream, c->recs.p, c->recs.len, c->nrecs))
 		return;
+	if (w->opts.max_size &&
+	    w->stats.bytes + w->enc.len + REC_FRAME_OVERHEAD + REC_TRAILER_RESERVE > w->opts.max_size) {
+		/* --max-size: stop here, leaving room for the trailer */
+		pthread_mutex_lock(&w->slock);
+		w->stats.limit_reached = true;
+		pthread_mutex_unlock(&w->slock);
+		pause_extend(w, c->t_min, c->t_max, c->nrecs);
+		return;
+	}
 	if (need_rotate(w, w->enc.len / 2))
 		rotate(w);
 	if (w->paused) {

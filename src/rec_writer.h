@@ -21,7 +21,7 @@ struct rec_writer;
 struct rec_writer_opts {
 	const char *path;
 	bool force;           /* replace an existing file */
-	uint64_t max_size;    /* start a new segment before a file passes this; 0 = none */
+	uint64_t max_size;    /* stop recording before all segments pass this; 0 = none */
 	uint64_t rotate_size; /* same, for --rotate SIZE */
 	double rotate_s;      /* new segment every so many seconds; 0 = never */
 	double fsync_s;       /* fdatasync period; 0 = 1 s */
@@ -42,6 +42,7 @@ struct rec_writer_stats {
 	uint64_t start_ns;    /* CLOCK_MONOTONIC when recording began */
 	uint32_t segment;
 	bool paused;          /* the disk is full; retrying */
+	bool limit_reached;   /* --max-size reached: recording stopped */
 	int error;            /* last write errno, 0 if none */
 };
 
@@ -59,6 +60,10 @@ void rec_writer_free(struct rec_writer *w); /* closes first if needed */
 void rec_writer_get_stats(struct rec_writer *w, struct rec_writer_stats *out);
 /* "● REC run.asys 12.3 MiB 00:01:02" or "recording paused: disk full". */
 void rec_writer_status_line(struct rec_writer *w, char *buf, size_t n);
+struct asys_options;
+/* The writer options from -o, --force, --max-size, --rotate, --fsync-interval. */
+void rec_writer_opts_from(struct rec_writer_opts *w, const struct asys_options *o,
+			  const char *command);
 /* Segment file name: path itself for 0, else "run.1.asys" / "path.1". */
 void rec_segment_path(char *buf, size_t n, const char *path, uint32_t seg);
 
