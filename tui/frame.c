@@ -34,13 +34,13 @@ static void fmt_hz(char *buf, size_t n, double hz)
 		snprintf(buf, n, "%.1f Hz", hz);
 }
 
-/* Appends at most n-len bytes: the header is built piece by piece. */
-static void append(char *buf, size_t n, const char *fmt, const char *s)
+/* Appends what fits: the header is built piece by piece. */
+static void append(char *buf, size_t n, const char *s)
 {
 	size_t len = strlen(buf);
 
 	if (len < n)
-		snprintf(buf + len, n - len, fmt, s);
+		util_strlcpy(buf + len, s, n - len);
 }
 
 /* "sample 10 Hz" and, only where a sampling thread falls short of its
@@ -63,19 +63,23 @@ static void engine_text(struct tui *t, char *buf, size_t n, bool *short_of)
 		char hz[32];
 
 		fmt_hz(hz, sizeof(hz), top);
-		append(buf, n, "sample %s", hz);
+		append(buf, n, "sample ");
+		append(buf, n, hz);
 	}
 	for (int i = 0; i < k; i++) {
 		char a[32], piece[160];
 
 		/* a full second of ticks before judging */
+		/* a full second of ticks before judging; at low rates a one-second
+		 * count is off by a tick, which is no shortfall */
 		if (st[i].hz_requested <= 0 || (double)st[i].ticks < st[i].hz_requested ||
-		    st[i].hz_achieved >= st[i].hz_requested * 0.97)
+		    st[i].hz_achieved >= st[i].hz_requested * 0.97 ||
+		    st[i].hz_requested - st[i].hz_achieved < 1.5)
 			continue;
 		fmt_hz(a, sizeof(a), st[i].hz_achieved);
 		snprintf(piece, sizeof(piece), "  %s %s/%.0f Hz %.0f%% CPU", st[i].names, a,
 			 st[i].hz_requested, st[i].cpu_pct);
-		append(buf, n, "%s", piece);
+		append(buf, n, piece);
 		*short_of = true;
 	}
 }
@@ -140,57 +144,71 @@ static void draw_header(struct tui *t, WINDOW *w)
 
 struct hint {
 	const char *key, *what;
+	bool always; /* kept even when the line is short */
 };
 
 static const struct hint hints[] = {
-	{ "F1", "help" },	    { "Tab", "pane" },	    { "</>", "sort" },
-	{ "space", "pause" },	    { "u", "units" },	    { "o/s", "overlay/stacked" },
-	{ "q", "quit" },
+	{ "F1", "help", true },	     { "Tab", "pane", false },	     { "</>", "sort", false },
+	{ "space", "pause", false }, { "u", "units", false },	     { "o/s", "overlay/stacked", false },
+	{ "q", "quit", true },
 };
 
+static int hint_width(const struct hint *h)
+{
+	return 1 + widget_text_width(h->key) + 1 + widget_text_width(h->what) + 1;
+}
+
 /* The bottom line: the workload's fate and the focused pane's status on the
- * left, then as many key hints as fit. */
+ * left, clipped so that at least "F1 help q quit" stays, then as many key
+ * hints as fit, then the driver's own. */
 static void draw_bottom(struct tui *t, WINDOW *w)
 {
 	const struct tui_driver *d = t->ctx->driver;
 	char wl[256] = "", left[600] = "";
-	int cols = getmaxx(w), x = 0;
+	int cols = getmaxx(w), x = 0, must = 0, room;
 
 	mvwhline(w, 0, 0, ' ', cols);
+	for (size_t i = 0; i < ARRAY_SIZE(hints); i++)
+		if (hints[i].always)
+			must += hint_width(&hints[i]);
 	if (d && d->workload && d->workload(d->ctx, wl, sizeof(wl)) && *wl)
 		snprintf(left, sizeof(left), " %s", wl);
 	if (t->paused)
-		append(left, sizeof(left), "%s", " PAUSED");
-	if (*t->status)
-		append(left, sizeof(left), " %s", t->status);
+		append(left, sizeof(left), " PAUSED");
+	if (*t->status) {
+		append(left, sizeof(left), " ");
+		append(left, sizeof(left), t->status);
+	}
 	if (*left) {
-		widget_attr_on(w, &t->v, TC_WARN);
-		widget_text(w, 0, 0, cols, left, false);
-		widget_attr_off(w, &t->v, TC_WARN);
-		x = widget_text_width(left) + 2;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(hints) + 1 && x < cols; i++) {
-		const char *key = i < ARRAY_SIZE(hints) ? hints[i].key : NULL;
-		const char *what = i < ARRAY_SIZE(hints) ? hints[i].what : NULL;
-		int need;
+		int lw = cols - must - 1;
 
-		if (!key) {
-			if (!d || !d->hint || !*d->hint)
-				break;
-			widget_text(w, 0, x + 1, cols - x - 1, d->hint, false);
-			break;
-		}
-		need = 1 + widget_text_width(key) + 1 + widget_text_width(what);
-		/* keep room for the quit hint */
-		if (x + need > cols - (i + 1 < ARRAY_SIZE(hints) ? 8 : 0) && strcmp(key, "q"))
-			continue;
-		widget_attr_on(w, &t->v, TC_SELECT);
-		widget_text(w, 0, x + 1, cols - x - 1, key, false);
-		widget_attr_off(w, &t->v, TC_SELECT);
-		widget_text(w, 0, x + 2 + widget_text_width(key), cols - x - 2 - widget_text_width(key),
-			    what, false);
-		x += need + 1;
+		widget_attr_on(w, &t->v, TC_WARN);
+		widget_text(w, 0, 0, lw, left, false);
+		widget_attr_off(w, &t->v, TC_WARN);
+		x = widget_text_width(left);
+		x = (x < lw ? x : lw) + 1;
 	}
+	room = cols - x;
+	for (size_t i = 0; i < ARRAY_SIZE(hints); i++) {
+		const struct hint *h = &hints[i];
+		int need = hint_width(h);
+
+		if (!h->always && need > room - must)
+			continue;
+		if (need > cols - x)
+			break;
+		widget_attr_on(w, &t->v, TC_SELECT);
+		widget_text(w, 0, x + 1, cols - x - 1, h->key, false);
+		widget_attr_off(w, &t->v, TC_SELECT);
+		widget_text(w, 0, x + 2 + widget_text_width(h->key),
+			    cols - x - 2 - widget_text_width(h->key), h->what, false);
+		x += need;
+		room -= need;
+		if (h->always)
+			must -= need;
+	}
+	if (d && d->hint && *d->hint && x + 2 < cols)
+		widget_text(w, 0, x + 1, cols - x - 1, d->hint, false);
 }
 
 /* Box with "N Title extra" in the top border and the footer right-aligned in

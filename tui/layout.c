@@ -52,9 +52,10 @@ int layout_rows(const struct layout_req *req, int n, int avail, int *out)
 		spare -= add;
 	}
 	if (spare > 0) {
-		int to = focus;
+		int to = -1;
 
-		/* no focus among the shown: the last shown pane takes the rest */
+		/* every want is met: the bottom pane reaches down to the hint
+		 * line, so no blank band is left under it */
 		for (int i = n - 1; to < 0 && i >= 0; i--)
 			if (out[i])
 				to = i;

@@ -17,7 +17,7 @@ struct layout_req {
  * screen rows, borders included. Every pane first gets its minimum; when they
  * do not all fit, panes are dropped from the bottom, the focused one last
  * (out[i] = 0). Then the focused pane grows to its want, then the others in
- * order, and the focused pane takes what is left. Returns the rows used. */
+ * order; rows still left go to the bottom pane. Returns the rows used. */
 int layout_rows(const struct layout_req *req, int n, int avail, int *out);
 
 #endif

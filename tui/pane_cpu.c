@@ -118,6 +118,23 @@ static int row_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+static int grow_ents(struct cpu_state_priv *s, size_t need)
+{
+	if (need > s->ecap) {
+		uint64_t *e = realloc(s->ents, need * sizeof(*e));
+		struct cpu_row *r = realloc(s->rows, need * sizeof(*r));
+
+		if (e)
+			s->ents = e;
+		if (r)
+			s->rows = r;
+		if (!e || !r)
+			return -1;
+		s->ecap = s->cap = need;
+	}
+	return 0;
+}
+
 static void compute_ipc(struct cpu_state_priv *s, const struct view *v)
 {
 	int id = stream_table_find(v->streams, "cpu.perf");
@@ -136,6 +153,9 @@ static void compute_ipc(struct cpu_state_priv *s, const struct view *v)
 	}
 	st = store_status(v->store, (uint32_t)id, STATUS_STREAM);
 	if (st && *st) {
+		/* the collector may say "IPC n/a: ..." itself */
+		if (!strncmp(st, "IPC n/a: ", 9))
+			st += 9;
 		snprintf(s->ipc_why, sizeof(s->ipc_why), "IPC n/a: %s", st);
 		return;
 	}
@@ -166,23 +186,6 @@ static void compute_ipc(struct cpu_state_priv *s, const struct view *v)
 	}
 	if (cyc > 0)
 		s->ipc = ins / cyc;
-}
-
-static int grow_ents(struct cpu_state_priv *s, size_t need)
-{
-	if (need > s->ecap) {
-		uint64_t *e = realloc(s->ents, need * sizeof(*e));
-		struct cpu_row *r = realloc(s->rows, need * sizeof(*r));
-
-		if (e)
-			s->ents = e;
-		if (r)
-			s->rows = r;
-		if (!e || !r)
-			return -1;
-		s->ecap = s->cap = need;
-	}
-	return 0;
 }
 
 static void cpu_compute(struct cpu_state_priv *s, const struct view *v)
