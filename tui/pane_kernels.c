@@ -27,7 +27,7 @@ static const struct tui_col kcols[KC_N] = {
 static const struct tui_col kcols_grouped[KC_N] = {
 	[KC_PID] = { "PID", 7, true },	   [KC_RATE] = { "LAUNCH/s", 9, true },
 	[KC_TOTAL] = { "TOTAL", 8, true }, [KC_SHARE] = { "SHARE", 6, true },
-	[KC_NAME] = { "PROCESS (kernels)", 0, false },
+	[KC_NAME] = { "(KERNELS) PROCESS", 0, false },
 };
 
 struct krow {
@@ -278,7 +278,7 @@ static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
 		widget_fmt_count(c[KC_TOTAL], sizeof(c[KC_TOTAL]), r->total);
 		widget_fmt_pct(c[KC_SHARE], sizeof(c[KC_SHARE]), r->share);
 		if (s->grouped)
-			snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "%.200s (%d)", r->name, r->nkernels);
+			snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "(%d) %.200s", r->nkernels, r->name);
 		else
 			snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "%s", r->name);
 		if (sel) {

@@ -18,3 +18,24 @@ gpurt_need_bpf() {
 		[ -e "$f" ] || { echo "FAIL: $f was not built"; exit 1; }
 	done
 }
+
+# Waits (up to 20 s) until process $1 has uprobes on the fake libcudart and
+# libcuda, as bpftool lists them; without bpftool, waits 3 s.
+gpurt_wait_attached() {
+	bt=$(command -v bpftool || echo /usr/sbin/bpftool)
+	if [ ! -x "$bt" ]; then
+		sleep 3
+		return 0
+	fi
+	i=0
+	while [ $i -lt 200 ]; do
+		out=$("$bt" perf list 2>/dev/null | grep "^pid $1 ")
+		case "$out" in
+		*libcudart.so*libcuda.so* | *libcuda.so*libcudart.so*) return 0 ;;
+		esac
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
