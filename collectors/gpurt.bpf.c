@@ -54,7 +54,9 @@ struct {
 	__type(value, struct gpurt_name);
 } names SEC(".maps");
 
-/* arguments saved at entry for the return probe, per thread */
+/* Arguments saved at entry for the return probe, per thread. A runtime
+ * allocation that calls the driver's on the same thread overwrites the
+ * entry, and the inner return consumes it: the pair is counted once. */
 struct inflight {
 	__u64 a1;
 	__u64 a2;
@@ -211,6 +213,38 @@ int BPF_KPROBE(gpurt_on_free)
 	return 0;
 }
 
+/* A runtime launch (by stub) may call the driver's launch (by handle): that
+ * inner launch is the same kernel and is not counted again. It is told apart
+ * exactly by where it returns to: into a library with stub-launch probes
+ * (user space fills stub_libs with their device and inode). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, struct gpurt_file);
+	__type(value, __u8);
+} stub_libs SEC(".maps");
+
+static long in_stub_lib(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	struct file *f = vma->vm_file;
+	if (!f)
+		return 0;
+	struct gpurt_file key = { .dev = f->f_inode->i_sb->s_dev, .ino = f->f_inode->i_ino };
+	*(bool *)data = bpf_map_lookup_elem(&stub_libs, &key) != NULL;
+	return 0;
+}
+
+static __always_inline bool called_from_runtime(struct pt_regs *ctx)
+{
+	__u64 ret = 0;
+	bool nested = false;
+	/* at function entry the return address is on top of the stack */
+	if (bpf_probe_read_user(&ret, sizeof(ret), (const void *)PT_REGS_SP(ctx)))
+		return false;
+	bpf_find_vma(bpf_get_current_task_btf(), ret, in_stub_lib, &nested, 0);
+	return nested;
+}
+
 SEC("uprobe")
 int BPF_KPROBE(gpurt_on_launch)
 {
@@ -218,10 +252,12 @@ int BPF_KPROBE(gpurt_on_launch)
 	if (!wanted(tgid))
 		return 0;
 	__u64 c = bpf_get_attach_cookie(ctx);
+	bool by_handle = GPURT_COOKIE_ROLE(c) == GPURT_LAUNCH_HANDLE;
+	if (by_handle && called_from_runtime(ctx))
+		return 0;
 	struct gpurt_launch_key k = {
 		.pid = tgid,
-		.by = GPURT_COOKIE_ROLE(c) == GPURT_LAUNCH_HANDLE ? GPURT_LAUNCH_BY_HANDLE
-								   : GPURT_LAUNCH_BY_STUB,
+		.by = by_handle ? GPURT_LAUNCH_BY_HANDLE : GPURT_LAUNCH_BY_STUB,
 		.addr = arg(ctx, GPURT_COOKIE_A1(c)),
 	};
 	__u64 *n = bpf_map_lookup_elem(&launches, &k);

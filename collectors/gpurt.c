@@ -263,6 +263,7 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	sc->fd_ptrs = bpf_map__fd(s->skel->maps.ptrs);
 	sc->fd_launches = bpf_map__fd(s->skel->maps.launches);
 	sc->fd_names = bpf_map__fd(s->skel->maps.names);
+	sc->fd_stub_libs = bpf_map__fd(s->skel->maps.stub_libs);
 	return gpurt_scan_follow_roots(&s->scan, s->err, sizeof(s->err));
 }
 

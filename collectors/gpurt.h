@@ -69,6 +69,13 @@ struct gpurt_handle_key {
 	__u64 handle;
 };
 
+/* a library file, as the kernel names it (dev is the kernel's s_dev:
+ * major << 20 | minor) */
+struct gpurt_file {
+	__u64 dev;
+	__u64 ino;
+};
+
 struct gpurt_name {
 	char name[GPURT_NAME_MAX];
 };

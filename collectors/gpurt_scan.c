@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *e
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
+	sc->fd_stub_libs = -1;
 	sc->track_mem = o->hggc_memory_usage;
 	sc->track_launch = o->trace_hggc;
 	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
@@ -200,6 +202,15 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 		}
 		lib->probes++;
 		sc->nattached++;
+		if (p->role == GPURT_LAUNCH_STUB) {
+			/* the kernel's dev_t, as the BPF side reads it from the inode */
+			struct gpurt_file f = {
+				.dev = (uint64_t)major(lib->dev) << 20 | minor(lib->dev),
+				.ino = lib->ino,
+			};
+			__u8 one = 1;
+			bpf_map_update_elem(sc->fd_stub_libs, &f, &one, BPF_ANY);
+		}
 	}
 }
 

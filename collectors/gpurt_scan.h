@@ -25,7 +25,7 @@ struct gpurt_scan {
 	struct gpurt_probes probes;
 	/* set by the caller after the BPF object is loaded */
 	struct bpf_program *prog_save, *prog_return, *prog_free, *prog_launch;
-	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names;
+	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs;
 	struct gpurt_lib *libs;
 	size_t nlibs, caplibs;
 	struct bpf_link **links;
