@@ -4,7 +4,8 @@
  *   main     two workloads at once: exact totals, failures, launches per
  *            demangled name, per-pid split; a third started after attach is
  *            picked up; one that exits is removed
- *   tree     process-tree scope: only the followed workload is counted
+ *   tree     process-tree scope: only the followed workloads are counted,
+ *            including one a followed shell starts after attach
  *   nonroot  (run without privileges) init fails and says how to fix it
  * Exits 77 with the reason where BPF is not permitted. */
 #include "config.h"
@@ -262,20 +263,46 @@ static int mode_main(void)
 	return failures ? 1 : 0;
 }
 
+/* A followed shell that starts a workload (k = 3) only once told to, that
+ * is after the collector attached: the fork tracepoint must follow it. */
+static pid_t launcher_start(struct wl *c)
+{
+	char cmd[3000];
+	c->k = 3;
+	snprintf(c->ready, sizeof(c->ready), "%s/ready.3", tmpdir);
+	snprintf(c->go, sizeof(c->go), "%s/go.3", tmpdir);
+	snprintf(c->done, sizeof(c->done), "%s/done.3", tmpdir);
+	snprintf(c->end, sizeof(c->end), "%s/end.3", tmpdir);
+	snprintf(cmd, sizeof(cmd),
+		 "while [ ! -e %s/launch ]; do sleep 0.01; done; "
+		 "'%s' --lib-dir '%s' --scale 3 --ready-file %s --go-file %s --done-file %s "
+		 "--end-file %s & echo $! > %s/pid.3; wait",
+		 tmpdir, workload, libdir, c->ready, c->go, c->done, c->end, tmpdir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
 static int mode_tree(void)
 {
 	struct rig g = { 0 };
-	struct wl a, b;
+	struct wl a, b, c;
 	wl_start(&a, 1);
 	wl_start(&b, 2);
+	pid_t launcher = launcher_start(&c);
 	options_defaults(&g.o);
 	g.o.scope = SCOPE_PROCESS_TREE;
 	g.o.pids[0] = a.pid;
-	g.o.npids = 1;
+	g.o.pids[1] = launcher;
+	g.o.npids = 2;
 	int r = rig_init(&g);
 	if (r) {
 		touch(a.end);
 		touch(b.end);
+		kill(launcher, SIGTERM);
 		return r == -EPERM || r == -EACCES ? 77 : 1;
 	}
 	rig_sample(&g, true);
@@ -283,6 +310,30 @@ static int mode_tree(void)
 	struct wl *ab[] = { &a, &b };
 	run_work(&g, ab, 2, &t_go, &t_done);
 	verify(&g, &a, t_go, t_done);
+
+	/* the child the followed shell starts now is followed too */
+	char pidfile[300], launch[300];
+	snprintf(pidfile, sizeof(pidfile), "%s/pid.3", tmpdir);
+	snprintf(launch, sizeof(launch), "%s/launch", tmpdir);
+	touch(launch);
+	if (wait_file(c.ready, 20) || wait_file(pidfile, 5)) {
+		CHECK(0, "the launcher did not start its workload");
+	} else {
+		FILE *f = fopen(pidfile, "r");
+		int pid = 0;
+		if (!f || fscanf(f, "%d", &pid) != 1)
+			pid = 0;
+		if (f)
+			fclose(f);
+		c.pid = pid;
+		rig_sample(&g, true);
+		struct wl *cc[] = { &c };
+		run_work(&g, cc, 1, &t_go, &t_done);
+		verify(&g, &c, t_go, t_done);
+	}
+	touch(c.end);
+	int st;
+	waitpid(launcher, &st, 0);
 	CHECK(!sink_get(&g.sink, (uint32_t)g.s_mem, (uint64_t)b.pid),
 	      "pid %d is outside the followed tree but was counted", b.pid);
 	CHECK(sink_count_pid(&g.sink, (uint32_t)g.s_kern, (unsigned)b.pid) == 0,
