@@ -14,7 +14,7 @@
 #include "widget.h"
 
 /* The top kernels pane: kernels by launch rate from gpurt.kernels (label
- * "PID<TAB>name"). Sortable, filterable with '/', and 'g' groups the rows
+ * "PID<TAB>name"). Sortable, filterable with '/', and 'p' groups the rows
  * by process (the process's command from mem.proc when that runs). */
 
 enum kcol { KC_PID, KC_RATE, KC_TOTAL, KC_SHARE, KC_NAME, KC_N };
@@ -320,7 +320,7 @@ static bool kern_key(struct pane *p, int ch, struct view *v)
 		s->editing = true;
 		return true;
 	}
-	if (ch == 'g') {
+	if (ch == 'p') { /* not g: replay jumps with it */
 		s->grouped = !s->grouped;
 		s->table.top = s->table.selected = 0;
 		return true;
@@ -331,7 +331,7 @@ static bool kern_key(struct pane *p, int ch, struct view *v)
 
 static const char *const kern_help[] = {
 	"/             filter kernels by name (Enter keeps it, Esc clears it)",
-	"g             group the kernels by process, or not",
+	"p             group the kernels by process, or not",
 	"<, >          sort by PID, LAUNCH/s, TOTAL, SHARE or KERNEL; I inverts",
 	"SHARE         this row's part of all launches per second",
 	NULL,
