@@ -76,5 +76,6 @@ uint32_t fx_stream(const struct fx_coll *fc, const char *name);
 void fx_coll_fini(struct fx_coll *fc);
 
 Suite *procfs_coll_suite(void);
+Suite *procfs_real_suite(void);
 
 #endif
