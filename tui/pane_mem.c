@@ -198,6 +198,23 @@ static int grow(struct mem_priv *s, size_t need)
 	return 0;
 }
 
+/* A field as of the view: its mean over the refresh window ending at
+ * v->end_ns (so a paused view stands still), else the latest value when
+ * that is not newer than the view. NaN when there is nothing to show. */
+static double value_at(const struct series *se, uint32_t f, const struct view *v)
+{
+	struct field_stats fs;
+
+	if (!se)
+		return NAN;
+	if (v->window_ns && series_window(se, f, v->end_ns, v->window_ns, &fs) == 0 && fs.n > 0 &&
+	    !isnan(fs.avg))
+		return fs.avg;
+	if (v->end_ns && series_last_ns(se) > v->end_ns)
+		return NAN;
+	return series_rate(se, f);
+}
+
 static void load_sys(struct mem_priv *s, const struct view *v)
 {
 	int id = stream_table_find(v->streams, "mem.sys");
@@ -217,7 +234,7 @@ static void load_sys(struct mem_priv *s, const struct view *v)
 		int f = stream_field_index(d, sys_field_name[i]);
 
 		if (f >= 0)
-			s->sys[i] = series_last(se, (uint32_t)f);
+			s->sys[i] = value_at(se, (uint32_t)f, v);
 	}
 	s->have_sys = !isnan(s->sys[SF_TOTAL]);
 }
@@ -270,9 +287,10 @@ static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64
 	if (!se || f < 0)
 		return NAN;
 	(void)s;
-	if (c->kind == CK_FAIL) /* a total, not a rate */
-		return series_last(se, (uint32_t)f);
-	return series_rate(se, (uint32_t)f);
+	if (c->kind == CK_FAIL) /* gpurt: a total, not a rate */
+		return v->end_ns && series_last_ns(se) > v->end_ns ? NAN
+								     : series_last(se, (uint32_t)f);
+	return value_at(se, (uint32_t)f, v);
 }
 
 static const struct mem_priv *sort_ctx;
@@ -308,7 +326,7 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 {
 	int id = stream_table_find(v->streams, "mem.proc");
 	const struct stream_desc *d;
-	int fuid;
+	int fuid, frss;
 	size_t n;
 
 	s->nrows = 0;
@@ -316,6 +334,7 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 		return;
 	d = stream_table_get(v->streams, (uint32_t)id);
 	fuid = stream_field_index(d, "uid");
+	frss = stream_field_index(d, "rss");
 	n = store_entities(v->store, (uint32_t)id, NULL, 0);
 	if (grow(s, n + 1) < 0)
 		return;
@@ -327,6 +346,10 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 		struct proc_row *r;
 
 		if (!se)
+			continue;
+		/* a process that started after a paused view's instant */
+		if (v->end_ns && series_last_ns(se) > v->end_ns &&
+		    (frss < 0 || isnan(value_at(se, (uint32_t)frss, v))))
 			continue;
 		r = &s->rows[s->nrows++];
 		r->pid = s->ents[i];
@@ -401,6 +424,23 @@ static void draw_sys_bar(WINDOW *w, const struct view *v, int y, int x, int widt
 	widget_text(w, y, x + width - tw, tw, txt, false);
 }
 
+/* Why a stream has nothing to show: the collector's own words if it said
+ * any, else whether it runs at all. */
+static const char *why_no_data(const struct view *v, const char *stream, const char *what)
+{
+	static char buf[300];
+	int id = stream_table_find(v->streams, stream);
+	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
+
+	if (id < 0)
+		snprintf(buf, sizeof(buf), "no %s data: the mem collector is not running", what);
+	else if (st && *st)
+		snprintf(buf, sizeof(buf), "no %s data: %s", what, st);
+	else
+		snprintf(buf, sizeof(buf), "waiting for the first %s sample", what);
+	return buf;
+}
+
 static void draw_sys(WINDOW *w, struct mem_priv *s, const struct view *v, int lines)
 {
 	static const enum tui_color mem_colors[3] = { TC_USER, TC_IOWAIT, TC_IRQ };
@@ -415,11 +455,7 @@ static void draw_sys(WINDOW *w, struct mem_priv *s, const struct view *v, int li
 
 	if (!s->have_sys) {
 		widget_attr_on(w, v, TC_DIM);
-		widget_text(w, 0, 0, cols,
-			    stream_table_find(v->streams, "mem.sys") < 0
-				    ? "no system memory data: the mem collector is not running"
-				    : "waiting for the first memory sample",
-			    false);
+		widget_text(w, 0, 0, cols, why_no_data(v, "mem.sys", "system memory"), false);
 		widget_attr_off(w, v, TC_DIM);
 		return;
 	}
@@ -516,9 +552,7 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 	widget_table_clamp(&s->table, page);
 	widget_table_header(w, v, sl, &s->table, xs);
 	if (!s->nrows) {
-		const char *why = stream_table_find(v->streams, "mem.proc") < 0
-					  ? "no process data: the mem collector is not running"
-					  : "waiting for the first process sample";
+		const char *why = why_no_data(v, "mem.proc", "process");
 
 		widget_attr_on(w, v, TC_DIM);
 		widget_text(w, sl + 1, 1, cols - 1, why, false);

@@ -59,11 +59,28 @@ cap | grep -q 'sort: RSS' || fail "< changed the table while CPU was focused"
 keys 4 '<'
 wait_for 'sort: HWM|sort: USER' 5 || fail "4 did not focus Memory"
 
-# space pauses the view, space again resumes
+# space pauses the view: the CPU figures stand still while a core is busy,
+# and move again once space resumes
+cpu_pane() { cap | sed -n '/3 CPU/,/^[╰+]/p'; }
+sh -c 'end=$(($(date +%s) + 15)); while [ "$(date +%s)" -lt "$end" ]; do :; done' &
+burner=$!
+trap 'kill $burner 2>/dev/null; tui_cleanup' EXIT
 keys Space
 wait_for 'PAUSED' 5 || fail "space did not pause"
+sleep 0.6
+a=$(cpu_pane)
+sleep 2
+b=$(cpu_pane)
+[ "$a" = "$b" ] || fail "the CPU pane changed while paused"
 keys Space
 wait_gone 'PAUSED' 5 || fail "space did not resume"
+moved=no
+for i in 1 2 3 4 5 6; do
+	sleep 1
+	[ "$(cpu_pane)" != "$b" ] && moved=yes && break
+done
+[ "$moved" = yes ] || fail "the CPU pane did not move after resuming"
+kill $burner 2>/dev/null
 
 # arrows and paging do not break anything
 keys Down Down NPage End Home Up
