@@ -54,7 +54,7 @@ int cmd_replay(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+d:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': info = true; break;
 		case 'd':

@@ -317,7 +317,7 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 
 		it->kind = REC_ITEM_HOLE;
 		it->end = next;
-		it->why = next >= r->size ? "damaged bytes up to the end of the file"
+		it->why = next >= r->size ? "damaged or zero-filled bytes up to the end of the file"
 					  : "damaged bytes";
 		r->pos = next;
 		return 1;
@@ -775,8 +775,9 @@ void rec_hole_describe(const struct rec_reader *r, const struct rec_item *it, ch
 	char a[40], b[40];
 
 	if (!it->have_header) {
-		snprintf(buf, n, "bytes %llu-%llu: %s; skipped to the next frame",
-			 (unsigned long long)it->off, (unsigned long long)it->end, it->why);
+		snprintf(buf, n, "bytes %llu-%llu: %s%s", (unsigned long long)it->off,
+			 (unsigned long long)it->end, it->why,
+			 it->end >= r->size ? "" : "; skipped to the next frame");
 		return;
 	}
 	rec_fmt_time(r, it->h.t_min, a, sizeof(a), false);
@@ -784,7 +785,7 @@ void rec_hole_describe(const struct rec_reader *r, const struct rec_item *it, ch
 	if (it->h.type == REC_FT_DATA && it->h.stream < STREAM_MAX && r->map[it->h.stream] >= 0) {
 		const struct stream_desc *d = stream_table_get(r->tab, (uint32_t)r->map[it->h.stream]);
 
-		snprintf(buf, n, "bytes %llu-%llu: %s frame %llu of %s %s: data from %s to %s lost",
+		snprintf(buf, n, "bytes %llu-%llu: %s frame %llu of %s: %s; data from %s to %s lost",
 			 (unsigned long long)it->off, (unsigned long long)it->end,
 			 rec_frame_type_name(it->h.type), (unsigned long long)it->h.seq, d->name,
 			 it->why, a, b);
