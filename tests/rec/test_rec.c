@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collector.h"
 #include "rec_export.h"
+#include "session.h"
 #include "rec_testlib.h"
 
 static char *dir;
@@ -53,9 +55,9 @@ static void spit(const char *path, const void *p, size_t n)
 }
 
 /* Records equal, stream by stream in order (the file keeps per-stream order). */
-static void same_records(const struct rec_buf *a, const struct rec_buf *b)
+static void same_records_n(const struct rec_buf *a, const struct rec_buf *b, uint32_t nstreams)
 {
-	for (uint32_t s = 0; s < 3; s++) {
+	for (uint32_t s = 0; s < nstreams; s++) {
 		size_t ia = 0, ib = 0, n = 0;
 
 		for (;;) {
@@ -86,6 +88,11 @@ static void same_records(const struct rec_buf *a, const struct rec_buf *b)
 			n++;
 		}
 	}
+}
+
+static void same_records(const struct rec_buf *a, const struct rec_buf *b)
+{
+	same_records_n(a, b, 3);
 }
 
 START_TEST(crc32c_vectors)
@@ -552,6 +559,58 @@ END_TEST
 			tcase_add_test(tc, t);                                 \
 	} while (0)
 
+static void tap_consume(void *ctx, const struct rec *r)
+{
+	rec_buf_put(ctx, r, r->len);
+}
+
+static const struct bus_consumer_ops tap_ops = { .consume = tap_consume };
+
+/* Record 10 s of the real collectors; every record the bus delivered is in
+ * the file, in order, with the same values. */
+START_TEST(roundtrip_live)
+{
+	struct asys_options o;
+	struct session *s;
+	struct rec_buf tap = { 0 }, got = { 0 };
+	struct rec_writer_opts wo = { .force = true };
+	struct rec_writer *w;
+	char p[512], msg[256];
+	uint64_t holes, samples = 0;
+	int err, h1, h2;
+
+	path_in(p, sizeof(p), "live.asys");
+	options_defaults(&o);
+	o.delay_s = 0.25;
+	o.scope = SCOPE_SYSTEM_WIDE;
+	s = session_new(&o, false);
+	ck_assert_ptr_nonnull(s);
+	wo.path = p;
+	w = rec_writer_new(s->streams, &wo, &err, msg, sizeof(msg));
+	ck_assert_msg(w != NULL, "%s", msg);
+	h1 = bus_attach(s->bus, &tap_ops, &tap);
+	h2 = bus_attach(s->bus, &rec_writer_consumer_ops, w);
+	ck_assert_int_ge(h1, 0);
+	ck_assert_int_ge(h2, 0);
+	ck_assert_int_eq(session_start(s), 0);
+	sleep(10);
+	session_stop(s);
+	bus_detach(s->bus, h2);
+	bus_detach(s->bus, h1);
+	ck_assert_int_eq(rec_writer_close(w), 0);
+	ck_assert_int_eq(tl_read_all(p, &got, &holes), 0);
+	ck_assert_uint_eq(holes, 0);
+	for (size_t off = 0; off < tap.len; off += ((struct rec *)(tap.p + off))->len)
+		samples += ((struct rec *)(tap.p + off))->kind == REC_SAMPLE;
+	ck_assert_uint_gt(samples, 40); /* 10 s of cpu and mem at 4 Hz at least */
+	same_records_n(&tap, &got, stream_table_count(s->streams));
+	rec_writer_free(w);
+	session_free(s);
+	rec_buf_free(&tap);
+	rec_buf_free(&got);
+}
+END_TEST
+
 static Suite *rec_suite(void)
 {
 	Suite *s = suite_create("rec");
@@ -569,6 +628,10 @@ static Suite *rec_suite(void)
 	ADD(queue_overflow_gap);
 	ADD(rotate_segments);
 	ADD(time_expressions);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("live");
+	tcase_set_timeout(tc, 60);
+	ADD(roundtrip_live);
 	suite_add_tcase(s, tc);
 	return s;
 }
