@@ -249,7 +249,8 @@ static void cpu_compute(struct cpu_state_priv *s, const struct view *v)
 	}
 	if (!have_total)
 		shares_from_rates(&s->total, tot_rate);
-	qsort(s->rows, s->n, sizeof(*s->rows), row_cmp);
+	if (s->n)
+		qsort(s->rows, s->n, sizeof(*s->rows), row_cmp);
 	if (!s->n) {
 		const char *st = store_status(v->store, (uint32_t)s->stream, STATUS_STREAM);
 

@@ -286,12 +286,10 @@ static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64
 	return value_at(se, (uint32_t)f, v);
 }
 
-static const struct mem_priv *sort_ctx;
-
-static int row_cmp(const void *a, const void *b)
+static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct proc_row *x = a, *y = b;
-	const struct mem_priv *s = sort_ctx;
+	const struct mem_priv *s = ctx;
 	int id = s->sort_id, r = 0;
 	enum col_kind k = mem_cols[id].kind;
 
@@ -351,9 +349,8 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 		for (int c = 0; c < NCOLS; c++)
 			r->val[c] = col_value(s, v, c, r->pid, se);
 	}
-	sort_ctx = s;
-	qsort(s->rows, s->nrows, sizeof(*s->rows), row_cmp);
-	sort_ctx = NULL;
+	if (s->nrows)
+		qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }
 
 static int sys_lines(int rows)
