@@ -580,8 +580,10 @@ static void cpu_footer(const struct pane *p, const struct view *v, char *buf, in
 }
 
 static const char *const cpu_help[] = {
-	"bars: green user, cyan nice, red system, yellow irq, blue iowait, magenta steal",
-	"a narrow pane shows one cell per core: colour = dominant state, height = busy",
+	"bars          green user, cyan nice, red system, yellow irq,",
+	"              blue iowait, magenta steal; the % is busy time",
+	"many cores    one cell per core: colour = main state, height = busy",
+	"IPC           instructions per cycle, all cores (n/a: see bottom line)",
 	NULL,
 };
 

@@ -571,10 +571,11 @@ static bool mem_key(struct pane *p, int ch, struct view *v)
 }
 
 static const char *const mem_help[] = {
-	"<, >          sort by PID, USER, RSS, HWM, THR or COMMAND; I inverts",
-	"Up, Down      select a process (the selection follows it when re-sorted)",
-	"RSS           resident memory now (VmRSS); HWM: its peak (VmHWM)",
-	"Mem bar       green used, blue buffers, yellow cache; Swp: red used",
+	"<, >          sort by PID, USER, RSS, HWM, THR or COMMAND",
+	"I             invert the sort order",
+	"Up, Down      select a process (followed when re-sorted)",
+	"RSS, HWM      resident memory (VmRSS) and its peak (VmHWM)",
+	"Mem, Swp      green used, blue buffers, yellow cache; red swap",
 	NULL,
 };
 
