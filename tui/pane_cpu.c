@@ -31,6 +31,7 @@ static const enum tui_color seg_color[SEG_N] = { TC_USER, TC_NICE,   TC_SYSTEM,
 #define BAR_MIN 4 /* narrowest bar worth drawing */
 #define PCT_W 4   /* "100%" */
 #define WANT_UNFOCUSED_MAX 8
+#define STRIP_HEIGHT_MAX 6
 
 struct cpu_row {
 	uint64_t id;
@@ -248,7 +249,8 @@ static void cpu_compute(struct cpu_state_priv *s, const struct view *v)
 	}
 	if (!have_total)
 		shares_from_rates(&s->total, tot_rate);
-	qsort(s->rows, s->n, sizeof(*s->rows), row_cmp);
+	if (s->n)
+		qsort(s->rows, s->n, sizeof(*s->rows), row_cmp);
 	if (!s->n) {
 		const char *st = store_status(v->store, (uint32_t)s->stream, STATUS_STREAM);
 
@@ -274,8 +276,20 @@ struct cpu_plan {
 	int ncol;     /* bar mode: columns of cells */
 	int cellw;    /* bar mode: cell width */
 	int per_row;  /* strip mode: cores per row */
-	int rows;     /* rows needed */
+	int height;   /* strip mode: screen rows per strip row */
+	int rows;     /* rows needed (strip rows in strip mode) */
 };
+
+/* Cores per strip row after the label: a multiple of 8 when there is room,
+ * so rows start at round core numbers. */
+static int strip_per_row(int cols, int lw)
+{
+	int n = cols - lw - 1;
+
+	if (n >= 16)
+		n -= n % 8;
+	return n > 0 ? n : 1;
+}
 
 static int div_up(int a, int b)
 {
@@ -304,10 +318,14 @@ static void plan_layout(const struct cpu_state_priv *s, int rows, int cols, stru
 		}
 	}
 	p->strip = true;
-	p->per_row = cols - lw - 1;
-	if (p->per_row < 1)
-		p->per_row = 1;
+	p->per_row = strip_per_row(cols, lw);
 	p->rows = div_up(n, p->per_row);
+	/* spare rows make each strip row taller: a column graph per core */
+	p->height = rows / p->rows;
+	if (p->height > STRIP_HEIGHT_MAX)
+		p->height = STRIP_HEIGHT_MAX;
+	if (p->height < 1)
+		p->height = 1;
 }
 
 static int cpu_min_rows(const struct pane *p, const struct view *v, int cols)
@@ -321,8 +339,8 @@ static int cpu_min_rows(const struct pane *p, const struct view *v, int cols)
 	if (s->n == 0)
 		return 1;
 	/* the strip: one cell per core after the label */
-	per_row = cols - label_width(s) - 1;
-	return div_up((int)s->n, per_row > 0 ? per_row : 1);
+	per_row = strip_per_row(cols, label_width(s));
+	return div_up((int)s->n, per_row);
 }
 
 static int cpu_want_rows(const struct pane *p, const struct view *v, int cols)
@@ -350,12 +368,18 @@ static double pct_of(double share)
 	return isnan(share) ? NAN : share * 100;
 }
 
+/* A state the kernel does not report counts as none in a sum. */
+static double pct_nz(double share)
+{
+	return isnan(share) ? 0 : share * 100;
+}
+
 static void cpu_title(const struct pane *p, const struct view *v, char *buf, int n)
 {
 	struct cpu_state_priv *s = p->priv;
 	const struct cpu_row *t;
 	size_t online = 0;
-	char avg[16], ipc[16];
+	char avg[16], ipc[16], cores[48];
 
 	buf[0] = '\0';
 	if (!s)
@@ -372,16 +396,17 @@ static void cpu_title(const struct pane *p, const struct view *v, char *buf, int
 	else
 		snprintf(ipc, sizeof(ipc), "%.2f", s->ipc);
 	if (online == s->n)
-		snprintf(buf, (size_t)n, "%zu cores  avg %s  us %.0f sy %.0f wa %.0f st %.0f  IPC %s",
-			 s->n, avg, pct_of(t->share[CS_USER] + t->share[CS_NICE]),
-			 pct_of(t->share[CS_SYSTEM] + t->share[CS_IRQ] + t->share[CS_SOFTIRQ]),
-			 pct_of(t->share[CS_IOWAIT]), pct_of(t->share[CS_STEAL]), ipc);
+		snprintf(cores, sizeof(cores), "%zu cores", s->n);
 	else
-		snprintf(buf, (size_t)n,
-			 "%zu/%zu cores online  avg %s  us %.0f sy %.0f wa %.0f st %.0f  IPC %s",
-			 online, s->n, avg, pct_of(t->share[CS_USER] + t->share[CS_NICE]),
-			 pct_of(t->share[CS_SYSTEM] + t->share[CS_IRQ] + t->share[CS_SOFTIRQ]),
-			 pct_of(t->share[CS_IOWAIT]), pct_of(t->share[CS_STEAL]), ipc);
+		snprintf(cores, sizeof(cores), "%zu/%zu cores online", online, s->n);
+	if (isnan(t->busy))
+		snprintf(buf, (size_t)n, "%s  avg n/a  IPC %s", cores, ipc);
+	else
+		snprintf(buf, (size_t)n, "%s  avg %s  us %.0f sy %.0f wa %.0f st %.0f  IPC %s", cores,
+			 avg, pct_nz(t->share[CS_USER]) + pct_nz(t->share[CS_NICE]),
+			 pct_nz(t->share[CS_SYSTEM]) + pct_nz(t->share[CS_IRQ]) +
+				 pct_nz(t->share[CS_SOFTIRQ]),
+			 pct_nz(t->share[CS_IOWAIT]), pct_nz(t->share[CS_STEAL]), ipc);
 }
 
 static void row_segments(const struct cpu_row *r, double *seg)
@@ -446,33 +471,53 @@ static enum tui_color dominant(const struct cpu_row *r)
 	return best > 0.005 ? c : TC_DIM;
 }
 
+/* The glyph for screen row j (0 = bottom) of a column h rows high filled to
+ * level (0..1); a one-row column is the level glyph itself. */
+static const char *column_glyph(const struct view *v, double level, int j, int h)
+{
+	double fill;
+
+	if (isnan(level))
+		return " ";
+	if (h <= 1)
+		return widget_level_glyph(v, level);
+	fill = level * h - j;
+	if (fill >= 1)
+		return v->utf8 ? "\u2588" : "#";
+	if (fill <= 0)
+		return j == 0 ? widget_level_glyph(v, 0) : " ";
+	return widget_level_glyph(v, fill);
+}
+
 static void draw_strip(WINDOW *w, const struct cpu_state_priv *s, const struct view *v,
 		       const struct cpu_plan *plan, int rows)
 {
-	int lw = label_width(s);
+	int lw = label_width(s), h = plan->height;
 
-	for (int row = 0; row < rows; row++) {
+	for (int row = 0; (row + 1) * h <= rows; row++) {
 		size_t first = (size_t)row * (size_t)plan->per_row;
+		int base = (row + 1) * h - 1; /* the bottom screen row of this strip row */
 		char label[24];
 
 		if (first >= s->n)
 			break;
 		snprintf(label, sizeof(label), "%*llu", lw, (unsigned long long)s->rows[first].id);
 		widget_attr_on(w, v, TC_DIM);
-		widget_text(w, row, 0, lw, label, true);
+		widget_text(w, base, 0, lw, label, true);
 		widget_attr_off(w, v, TC_DIM);
 		for (int k = 0; k < plan->per_row && first + (size_t)k < s->n; k++) {
 			const struct cpu_row *r = &s->rows[first + (size_t)k];
 			enum tui_color c = r->offline ? TC_DIM : dominant(r);
 			double level = r->offline ? 0 : r->busy;
-			const char *g;
 
 			/* an idle core is still a visible cell */
-			if (!v->utf8 && !isnan(level) && level < 1.0 / 9)
+			if (!v->utf8 && !isnan(level) && level < 1.0 / 9 && h == 1)
 				level = 1.0 / 9;
-			g = r->offline ? "x" : widget_level_glyph(v, level);
 			widget_attr_on(w, v, c);
-			widget_text(w, row, lw + 1 + k, 1, g, false);
+			for (int j = 0; j < h; j++)
+				widget_text(w, base - j, lw + 1 + k, 1,
+					    r->offline ? (j ? " " : "x") : column_glyph(v, level, j, h),
+					    false);
 			widget_attr_off(w, v, c);
 		}
 	}
@@ -520,7 +565,7 @@ static void cpu_footer(const struct pane *p, const struct view *v, char *buf, in
 		return;
 	plan_layout(s, p->rows, p->cols, &plan);
 	if (plan.strip) {
-		int hidden = (int)s->n - p->rows * plan.per_row;
+		int hidden = (int)s->n - p->rows / plan.height * plan.per_row;
 
 		if (hidden > 0)
 			snprintf(buf, (size_t)n, "%d cores not shown (focus: 3)", hidden);
@@ -535,8 +580,10 @@ static void cpu_footer(const struct pane *p, const struct view *v, char *buf, in
 }
 
 static const char *const cpu_help[] = {
-	"bars: green user, cyan nice, red system, yellow irq, blue iowait, magenta steal",
-	"a narrow pane shows one cell per core: colour = dominant state, height = busy",
+	"bars          green user, cyan nice, red system, yellow irq,",
+	"              blue iowait, magenta steal; the % is busy time",
+	"many cores    one cell per core: colour = main state, height = busy",
+	"IPC           instructions per cycle, all cores (n/a: see bottom line)",
 	NULL,
 };
 

@@ -194,6 +194,23 @@ static int grow(struct mem_priv *s, size_t need)
 	return 0;
 }
 
+/* A field as of the view: its mean over the refresh window ending at
+ * v->end_ns (so a paused view stands still), else the latest value when
+ * that is not newer than the view. NaN when there is nothing to show. */
+static double value_at(const struct series *se, uint32_t f, const struct view *v)
+{
+	struct field_stats fs;
+
+	if (!se)
+		return NAN;
+	if (v->window_ns && series_window(se, f, v->end_ns, v->window_ns, &fs) == 0 && fs.n > 0 &&
+	    !isnan(fs.avg))
+		return fs.avg;
+	if (v->end_ns && series_last_ns(se) > v->end_ns)
+		return NAN;
+	return series_rate(se, f);
+}
+
 static void load_sys(struct mem_priv *s, const struct view *v)
 {
 	int id = stream_table_find(v->streams, "mem.sys");
@@ -213,7 +230,7 @@ static void load_sys(struct mem_priv *s, const struct view *v)
 		int f = stream_field_index(d, sys_field_name[i]);
 
 		if (f >= 0)
-			s->sys[i] = series_last(se, (uint32_t)f);
+			s->sys[i] = value_at(se, (uint32_t)f, v);
 	}
 	s->have_sys = !isnan(s->sys[SF_TOTAL]);
 }
@@ -266,15 +283,13 @@ static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64
 	if (!se || f < 0)
 		return NAN;
 	(void)s;
-	return series_rate(se, (uint32_t)f);
+	return value_at(se, (uint32_t)f, v);
 }
 
-static const struct mem_priv *sort_ctx;
-
-static int row_cmp(const void *a, const void *b)
+static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct proc_row *x = a, *y = b;
-	const struct mem_priv *s = sort_ctx;
+	const struct mem_priv *s = ctx;
 	int id = s->sort_id, r = 0;
 	enum col_kind k = mem_cols[id].kind;
 
@@ -302,7 +317,7 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 {
 	int id = stream_table_find(v->streams, "mem.proc");
 	const struct stream_desc *d;
-	int fuid;
+	int fuid, frss;
 	size_t n;
 
 	s->nrows = 0;
@@ -310,6 +325,7 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 		return;
 	d = stream_table_get(v->streams, (uint32_t)id);
 	fuid = stream_field_index(d, "uid");
+	frss = stream_field_index(d, "rss");
 	n = store_entities(v->store, (uint32_t)id, NULL, 0);
 	if (grow(s, n + 1) < 0)
 		return;
@@ -322,6 +338,10 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 
 		if (!se)
 			continue;
+		/* a process that started after a paused view's instant */
+		if (v->end_ns && series_last_ns(se) > v->end_ns &&
+		    (frss < 0 || isnan(value_at(se, (uint32_t)frss, v))))
+			continue;
 		r = &s->rows[s->nrows++];
 		r->pid = s->ents[i];
 		r->label = series_label(se);
@@ -329,9 +349,8 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 		for (int c = 0; c < NCOLS; c++)
 			r->val[c] = col_value(s, v, c, r->pid, se);
 	}
-	sort_ctx = s;
-	qsort(s->rows, s->nrows, sizeof(*s->rows), row_cmp);
-	sort_ctx = NULL;
+	if (s->nrows)
+		qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }
 
 static int sys_lines(int rows)
@@ -395,6 +414,23 @@ static void draw_sys_bar(WINDOW *w, const struct view *v, int y, int x, int widt
 	widget_text(w, y, x + width - tw, tw, txt, false);
 }
 
+/* Why a stream has nothing to show: the collector's own words if it said
+ * any, else whether it runs at all. */
+static const char *why_no_data(const struct view *v, const char *stream, const char *what)
+{
+	static char buf[300];
+	int id = stream_table_find(v->streams, stream);
+	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
+
+	if (id < 0)
+		snprintf(buf, sizeof(buf), "no %s data: the mem collector is not running", what);
+	else if (st && *st)
+		snprintf(buf, sizeof(buf), "no %s data: %s", what, st);
+	else
+		snprintf(buf, sizeof(buf), "waiting for the first %s sample", what);
+	return buf;
+}
+
 static void draw_sys(WINDOW *w, struct mem_priv *s, const struct view *v, int lines)
 {
 	static const enum tui_color mem_colors[3] = { TC_USER, TC_IOWAIT, TC_IRQ };
@@ -409,11 +445,7 @@ static void draw_sys(WINDOW *w, struct mem_priv *s, const struct view *v, int li
 
 	if (!s->have_sys) {
 		widget_attr_on(w, v, TC_DIM);
-		widget_text(w, 0, 0, cols,
-			    stream_table_find(v->streams, "mem.sys") < 0
-				    ? "no system memory data: the mem collector is not running"
-				    : "waiting for the first memory sample",
-			    false);
+		widget_text(w, 0, 0, cols, why_no_data(v, "mem.sys", "system memory"), false);
 		widget_attr_off(w, v, TC_DIM);
 		return;
 	}
@@ -478,9 +510,7 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 	widget_table_clamp(&s->table, page);
 	widget_table_header(w, v, sl, &s->table, xs);
 	if (!s->nrows) {
-		const char *why = stream_table_find(v->streams, "mem.proc") < 0
-					  ? "no process data: the mem collector is not running"
-					  : "waiting for the first process sample";
+		const char *why = why_no_data(v, "mem.proc", "process");
 
 		widget_attr_on(w, v, TC_DIM);
 		widget_text(w, sl + 1, 1, cols - 1, why, false);
@@ -541,10 +571,11 @@ static bool mem_key(struct pane *p, int ch, struct view *v)
 }
 
 static const char *const mem_help[] = {
-	"<, >          sort by PID, USER, RSS, HWM, THR or COMMAND; I inverts",
-	"Up, Down      select a process (the selection follows it when re-sorted)",
-	"RSS           resident memory now (VmRSS); HWM: its peak (VmHWM)",
-	"Mem bar       green used, blue buffers, yellow cache; Swp: red used",
+	"<, >          sort by PID, USER, RSS, HWM, THR or COMMAND",
+	"I             invert the sort order",
+	"Up, Down      select a process (followed when re-sorted)",
+	"RSS, HWM      resident memory (VmRSS) and its peak (VmHWM)",
+	"Mem, Swp      green used, blue buffers, yellow cache; red swap",
 	NULL,
 };
 

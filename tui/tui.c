@@ -140,7 +140,7 @@ static void handle_resize(void)
 
 static bool help_key(struct tui *t, int ch)
 {
-	int page = LINES - 2;
+	int page = LINES - 4; /* the help body: below the header and its title */
 
 	switch (ch) {
 	case KEY_UP:
