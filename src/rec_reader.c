@@ -795,3 +795,47 @@ void rec_hole_describe(const struct rec_reader *r, const struct rec_item *it, ch
 		 (unsigned long long)it->end, rec_frame_type_name(it->h.type),
 		 (unsigned long long)it->h.seq, it->why, a, b);
 }
+
+int rec_reader_time_bounds(struct rec_reader *r, uint64_t *t0, uint64_t *t1)
+{
+	struct rec_frame_header h;
+	uint64_t pos, from;
+	bool found = false;
+
+	if (rec_reader_span(r, t0, t1))
+		return 0;
+	rec_reader_size(r);
+	*t0 = UINT64_MAX;
+	*t1 = 0;
+	/* the first DATA frame starts it (within the first few frames) */
+	pos = find_frame(r, r->data_start, r->size);
+	for (int i = 0; i < 1024 && pos < r->size; i++) {
+		if (read_header(r, pos, &h)) {
+			pos = find_frame(r, pos + 1, r->size);
+			continue;
+		}
+		if (h.type == REC_FT_DATA) {
+			*t0 = h.t_min;
+			found = true;
+			break;
+		}
+		pos += REC_FRAME_OVERHEAD + h.stored_len;
+	}
+	/* the high-water mark of the last frame ends it: walk the last few MiB */
+	from = r->size > (4u << 20) + r->data_start ? r->size - (4u << 20) : r->data_start;
+	pos = find_frame(r, from, r->size);
+	while (pos < r->size) {
+		if (read_header(r, pos, &h)) {
+			pos = find_frame(r, pos + 1, r->size);
+			continue;
+		}
+		if (h.type == REC_FT_DATA || h.type == REC_FT_GAP)
+			*t1 = h.hwm;
+		pos += REC_FRAME_OVERHEAD + h.stored_len;
+	}
+	if (!found || *t1 < *t0) {
+		*t0 = *t1 = 0;
+		return -ENODATA;
+	}
+	return 0;
+}
