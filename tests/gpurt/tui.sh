@@ -26,6 +26,8 @@ pid=$(tui_pid)
 [ -n "$pid" ] || fail "no asys top process"
 gpurt_wait_attached "$pid" || fail "asys top did not attach to the fake runtime"
 touch "$TDIR/go"
+# the pane shows up with the first kernel
+wait_for 'Top kernels' 10 || fail "no kernels pane"
 keys 5
 wait_for 'mykern::saxpy\(float, float\*, float\*, int\)' 10 || fail "no saxpy in the kernels pane"
 s=$(cap)
@@ -54,7 +56,8 @@ keys 4
 wait_for 'DEVICE' 5 || fail "the memory pane has no DEVICE column"
 keys '>' '>' '>'
 wait_for 'DEVICE.' 5 || fail "could not sort by DEVICE"
-row=$(cap | grep -E "^[^0-9]*$P1 " | head -n 1)
+wait_for "^[^0-9a-z]*$P1 .* 7\.0M " 10 || fail "pid $P1 is not listed with 7.0M of device memory"
+row=$(cap | grep -E "^[^0-9a-z]*$P1 " | head -n 1)
 case "$row" in
 *7.0M*) ;;
 *) fail "pid $P1 row lacks 7.0M of device memory: $row" ;;
