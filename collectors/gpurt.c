@@ -110,6 +110,10 @@ static double gpurt_frequency(const struct asys_options *o)
 {
 	if (options_scope(o) == SCOPE_NONE || (!o->hggc_memory_usage && !o->trace_hggc))
 		return 0;
+	/* a fixture root (ASYS_SYSROOT) has no processes to put uprobes in */
+	const char *root = sysroot_get();
+	if (root && strcmp(root, "/") && *root)
+		return 0;
 	return o->delay_s > 0 ? 1.0 / o->delay_s : 1.0;
 }
 

@@ -85,6 +85,7 @@ wait_for 'REPLAY|not built yet' 10 || fail "asys replay drew nothing"
 if cap | grep -q 'not built yet'; then
 	echo "note: this asys has no interactive replay yet; replay check not run"
 else
+	wait_for 'Top kernels' 15 || fail "the replay shows no kernels pane"
 	keys 5
 	wait_for "$P2 .*mykern::saxpy" 15 || fail "the replay's kernels pane lacks saxpy of pid $P2"
 	cap | grep -E "$P2 .*mykern::saxpy" | grep -q ' 200 ' ||
