@@ -343,6 +343,11 @@ static void mem_scan_system(struct memproc *st)
 			size_t before = st->ncur;
 
 			mem_add_cur(st, c->pid);
+			if (st->ncur > before && !(st->cur[before].v[MP_RSS] > 0)) {
+				/* it turned zombie after its statm was read */
+				mem_close_fd(st, &st->cur[before].fd);
+				st->ncur--;
+			}
 			taken += st->ncur > before;
 		}
 	}

@@ -352,6 +352,9 @@ START_TEST(mem_top64_and_vanish)
 		fx_write_proc(root, 1000 + i, "p", 1, 0, (i + 1) * 1000, (i + 1) * 1000, "p\0", 2);
 	/* listed and its statm read, but gone before its status was */
 	fx_write(root, "proc/1070/statm", "999999 999999 0 0 0 0 0\n");
+	/* and one that turned zombie between its statm and its status */
+	fx_write(root, "proc/1071/statm", "999998 999998 0 0 0 0 0\n");
+	fx_write(root, "proc/1071/status", "Name:\tz\nState:\tZ (zombie)\nPPid:\t1\n");
 	sysroot_set(root);
 	opts(&o, SCOPE_SYSTEM_WIDE);
 	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
@@ -360,6 +363,7 @@ START_TEST(mem_top64_and_vanish)
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 64);
 	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 1005));
 	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 1070));
+	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 1071));
 	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 1006));
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_STATUS, proc), 0); /* vanishing is silent */
 
