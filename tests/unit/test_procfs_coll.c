@@ -7,9 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <grp.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -533,78 +531,6 @@ START_TEST(mem_label_change)
 }
 END_TEST
 
-/* Runs the system-wide scan over root and reports: 0 = pid 701 skipped and
- * counted; 1.. = what went wrong. Used as a dropped-privilege child. */
-static int unreadable_check(const char *root, bool expect_hidden)
-{
-	struct asys_options o;
-	struct fx_coll fc;
-	const struct fx_rec *st;
-	uint32_t proc;
-	int rc = 0;
-
-	sysroot_set(root);
-	opts(&o, SCOPE_SYSTEM_WIDE);
-	if (fx_coll_init(&fc, &mem_collector, &o))
-		return 10;
-	proc = fx_stream(&fc, "mem.proc");
-	fx_coll_sample(&fc, SEC);
-	st = fx_find(&fc.recs, REC_STATUS, proc, STATUS_STREAM);
-	if (!fx_find(&fc.recs, REC_SAMPLE, proc, 700))
-		rc = 11;
-	else if (expect_hidden && fx_find(&fc.recs, REC_SAMPLE, proc, 701))
-		rc = 12;
-	else if (expect_hidden &&
-		 (!st || strcmp(st->text, "1 process unreadable (run as root to see all)")))
-		rc = 13;
-	else if (!expect_hidden && (st || !fx_find(&fc.recs, REC_SAMPLE, proc, 701)))
-		rc = 14;
-	fx_coll_fini(&fc);
-	return rc;
-}
-
-START_TEST(mem_unreadable)
-{
-	char *root = fx_tmpdir();
-	char path[4096];
-	pid_t child;
-	int status;
-
-	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
-	fx_write_proc(root, 700, "ok", 1, 0, 100, 100, "ok\0", 3);
-	fx_write_proc(root, 701, "secret", 1, 0, 200, 200, "secret\0", 7);
-	snprintf(path, sizeof(path), "%s/proc/701/statm", root);
-	ck_assert_int_eq(chmod(path, 0), 0);
-	snprintf(path, sizeof(path), "%s/proc/701/status", root);
-	ck_assert_int_eq(chmod(path, 0), 0);
-	ck_assert_int_eq(chmod(root, 0755), 0);
-
-	if (geteuid() != 0) {
-		ck_assert_int_eq(unreadable_check(root, true), 0);
-		goto done;
-	}
-	/* root reads a mode-000 file: the row is there and nothing is counted */
-	ck_assert_int_eq(unreadable_check(root, false), 0);
-	/* and without root's privileges it is skipped and counted */
-	child = fork();
-	ck_assert_int_ge(child, 0);
-	if (child == 0) {
-		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-		    setresuid(65534, 65534, 65534))
-			_exit(77);
-		_exit(unreadable_check(root, true));
-	}
-	ck_assert_int_eq(waitpid(child, &status, 0), child);
-	ck_assert(WIFEXITED(status));
-	if (WEXITSTATUS(status) == 77)
-		fprintf(stderr, "mem_unreadable: cannot drop to uid 65534; checked as root only\n");
-	else
-		ck_assert_int_eq(WEXITSTATUS(status), 0);
-done:
-	fx_rmtree(root);
-}
-END_TEST
-
 Suite *procfs_coll_suite(void)
 {
 	Suite *s = suite_create("procfs collectors");
@@ -622,7 +548,6 @@ Suite *procfs_coll_suite(void)
 	tcase_add_test(tc, mem_tree_ppid_fallback);
 	tcase_add_test(tc, mem_tree_growth);
 	tcase_add_test(tc, mem_label_change);
-	tcase_add_test(tc, mem_unreadable);
 	suite_add_tcase(s, tc);
 	return s;
 }
