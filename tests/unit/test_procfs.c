@@ -316,7 +316,7 @@ START_TEST(parsers_fuzz)
 
 	for (size_t i = 0; i < ARRAY_SIZE(seeds); i++)
 		files[i] = strdup(slurp("basic", seeds[i]));
-	for (int iter = 0; iter < 20000; iter++) {
+	for (int iter = 0; iter < 10000; iter++) {
 		char buf[600];
 		const char *src = files[iter % 4];
 		size_t len = strlen(src), n;
@@ -420,6 +420,8 @@ static Suite *procfs_parser_suite(void)
 {
 	Suite *s = suite_create("procfs parsers");
 	TCase *tc = tcase_create("parsers");
+
+	tcase_set_timeout(tc, 60);
 
 	tcase_add_test(tc, stat_basic);
 	tcase_add_test(tc, stat_odd);

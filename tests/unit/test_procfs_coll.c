@@ -507,6 +507,44 @@ START_TEST(mem_tree_growth)
 }
 END_TEST
 
+/* A tree larger than the first allocation: rows grow, kept fds move along. */
+START_TEST(mem_tree_big)
+{
+	char *root = fx_tmpdir();
+	char kids[1024] = "";
+	struct asys_options o;
+	struct fx_coll fc;
+	uint32_t proc;
+	size_t off = 0;
+
+	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
+	fx_write_proc(root, 900, "root", 1, 0, 100, 100, "root\0", 5);
+	for (int i = 901; i <= 1000; i++) {
+		fx_write_proc(root, i, "kid", 900, 0, i, i, "kid\0", 4);
+		off += (size_t)snprintf(kids + off, sizeof(kids) - off, "%d ", i);
+	}
+	/* half of them first, so the rows grow while a report is held */
+	fx_write(root, "proc/900/task/900/children", "%.200s", kids);
+	sysroot_set(root);
+	opts(&o, SCOPE_PROCESS_TREE);
+	o.pids[o.npids++] = 900;
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	proc = fx_stream(&fc, "mem.proc");
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 51);
+	/* newcomers listed first: at the refresh the rows grow in the middle of
+	 * the known ones */
+	fx_write(root, "proc/900/task/900/children", "%s%.200s", kids + 200, kids);
+	for (int tick = 1; tick < 4; tick++) {
+		ck_assert_int_eq(fx_coll_sample(&fc, SEC + (uint64_t)tick * SEC), 0);
+		ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 101);
+		ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, proc, 1000)->v[0], 1000 * KB);
+	}
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
 START_TEST(mem_label_change)
 {
 	char *root = fx_tmpdir();
@@ -536,6 +574,8 @@ Suite *procfs_coll_suite(void)
 	Suite *s = suite_create("procfs collectors");
 	TCase *tc = tcase_create("collectors");
 
+	tcase_set_timeout(tc, 60); /* a loaded 2-core machine, sanitizers */
+
 	tcase_add_test(tc, cpu_basic);
 	tcase_add_test(tc, cpu_hotplug);
 	tcase_add_test(tc, cpu_huge_backwards);
@@ -547,6 +587,7 @@ Suite *procfs_coll_suite(void)
 	tcase_add_test(tc, mem_tree);
 	tcase_add_test(tc, mem_tree_ppid_fallback);
 	tcase_add_test(tc, mem_tree_growth);
+	tcase_add_test(tc, mem_tree_big);
 	tcase_add_test(tc, mem_label_change);
 	suite_add_tcase(s, tc);
 	return s;

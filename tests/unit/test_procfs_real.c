@@ -312,6 +312,8 @@ Suite *procfs_real_suite(void)
 	Suite *s = suite_create("procfs on the real /proc");
 	TCase *tc = tcase_create("real");
 
+	tcase_set_timeout(tc, 60);
+
 	tcase_add_test(tc, cpu_real);
 	tcase_add_test(tc, mem_real_tree);
 	tcase_add_test(tc, mem_real_system);
