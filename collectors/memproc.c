@@ -49,6 +49,14 @@ struct mem_cand {
 	int cur;    /* its row in cur when its status was read already, else -1 */
 };
 
+/* A kernel thread seen in an earlier scan. A reused pid comes with a new
+ * /proc inode (the old dentries are flushed at exit), so (pid, ino) names
+ * the thread itself. */
+struct mem_kthread {
+	pid_t pid;
+	ino_t ino;
+};
+
 struct memproc {
 	DIR *procdir; /* sysroot /proc, rewound for each scan */
 	char buf[8192];
@@ -66,6 +74,11 @@ struct memproc {
 	bool no_children; /* the kernel has no /proc/PID/task/TID/children */
 	int nfds;         /* status fds kept open */
 	unsigned unreadable, unreadable_sent;
+	/* kernel threads are most of /proc on big machines (per-CPU workers):
+	 * once known they are skipped without a read. kt: last scan's, sorted
+	 * by pid; ktn: this scan's */
+	struct mem_kthread *kt, *ktn;
+	size_t nkt, nktn, ktcap;
 };
 
 /* Reads a small file below /proc/ into st->buf. Bytes, or -errno. */
@@ -275,6 +288,56 @@ static struct mem_cand *mem_cand_next(struct memproc *st)
 	return &st->cand[st->ncand++];
 }
 
+static int mem_cmp_kthread(const void *a, const void *b)
+{
+	const struct mem_kthread *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+static bool mem_kt_known(const struct memproc *st, pid_t pid, ino_t ino)
+{
+	struct mem_kthread key = { pid, ino };
+
+	return st->nkt &&
+	       bsearch(&key, st->kt, st->nkt, sizeof(key), mem_cmp_kthread) != NULL;
+}
+
+static void mem_kt_keep(struct memproc *st, pid_t pid, ino_t ino)
+{
+	if (st->nktn == st->ktcap) {
+		size_t cap = st->ktcap ? st->ktcap * 2 : 256;
+		struct mem_kthread *a, *b;
+
+		if (cap > (1u << 20))
+			return;
+		a = realloc(st->kt, cap * sizeof(*a));
+		if (a)
+			st->kt = a;
+		b = realloc(st->ktn, cap * sizeof(*b));
+		if (b)
+			st->ktn = b;
+		if (!a || !b)
+			return;
+		st->ktcap = cap;
+	}
+	st->ktn[st->nktn++] = (struct mem_kthread){ pid, ino };
+}
+
+/* Whether a process without resident memory is a kernel thread (not a
+ * zombie, nor a process swapped out whole). */
+static bool mem_is_kthread(struct memproc *st, pid_t pid)
+{
+	struct procfs_pid_stat ps;
+	char rel[48];
+
+	snprintf(rel, sizeof(rel), "%d/stat", (int)pid);
+	return mem_read_rel(st, rel, st->buf, sizeof(st->buf)) > 0 &&
+	       procfs_parse_pid_stat(st->buf, &ps) == 0 && (ps.flags & PROCFS_PF_KTHREAD);
+}
+
 /* Every /proc/PID once: the rows of the last report through their kept
  * status fds, the others through the cheaper statm; then status (kept
  * open) for those that entered the top MEM_TOP_N. */
@@ -284,6 +347,7 @@ static void mem_scan_system(struct memproc *st)
 	size_t k, taken;
 
 	st->ncand = 0;
+	st->nktn = 0;
 	rewinddir(st->procdir);
 	while ((de = readdir(st->procdir))) {
 		pid_t pid = procfs_pid_from_name(de->d_name);
@@ -297,6 +361,10 @@ static void mem_scan_system(struct memproc *st)
 
 		if (pid <= 0)
 			continue;
+		if (mem_kt_known(st, pid, de->d_ino)) {
+			mem_kt_keep(st, pid, de->d_ino);
+			continue;
+		}
 		old = mem_old(st, pid);
 		if (old && old->fd >= 0) {
 			size_t before = st->ncur;
@@ -318,14 +386,27 @@ static void mem_scan_system(struct memproc *st)
 				mem_note_error(st, len);
 				continue;
 			}
-			if (procfs_parse_statm_resident(st->buf, &pages) || pages == 0)
-				continue; /* gone, or a kernel thread: no memory of its own */
+			if (procfs_parse_statm_resident(st->buf, &pages))
+				continue; /* gone */
+			if (pages == 0) {
+				if (mem_is_kthread(st, pid))
+					mem_kt_keep(st, pid, de->d_ino);
+				continue; /* no memory of its own */
+			}
 			rss = (double)pages * st->page_size;
 		}
 		c = mem_cand_next(st);
 		if (!c)
 			break;
 		*c = (struct mem_cand){ pid, 0, rss, row };
+	}
+	{
+		struct mem_kthread *t = st->kt;
+
+		qsort(st->ktn, st->nktn, sizeof(*st->ktn), mem_cmp_kthread);
+		st->kt = st->ktn;
+		st->nkt = st->nktn;
+		st->ktn = t;
 	}
 	qsort(st->cand, st->ncand, sizeof(*st->cand), mem_cmp_cand);
 	/* in rank order: keep rows read already, read status for newcomers
@@ -588,6 +669,8 @@ void memproc_free(struct memproc *st)
 	free(st->cur);
 	free(st->cand);
 	free(st->tree);
+	free(st->kt);
+	free(st->ktn);
 	free(st);
 }
 

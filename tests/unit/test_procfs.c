@@ -240,6 +240,7 @@ START_TEST(pid_stat)
 	ck_assert_str_eq(s.comm, "grand) (child");
 	ck_assert_int_eq(s.state, 'S');
 	ck_assert_int_eq(s.ppid, 103);
+	ck_assert_uint_eq(s.flags, 4194560);
 	ck_assert_uint_eq(s.utime, 10);
 	ck_assert_uint_eq(s.stime, 5);
 	ck_assert_int_eq(s.num_threads, 1);

@@ -545,6 +545,55 @@ START_TEST(mem_tree_big)
 }
 END_TEST
 
+/* Kernel threads are recognised once and then skipped without a read; a
+ * process without resident memory that is not one is looked at again. */
+START_TEST(mem_kthread_cache)
+{
+	static const char kstat[] =
+		"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 1 1 0 0 20 0 1 0 100 0 0 0\n";
+	char *root = fx_tmpdir();
+	char from[4096], to[4096];
+	struct asys_options o;
+	struct fx_coll fc;
+	uint32_t proc;
+
+	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
+	fx_write_proc(root, 2, "kthreadd", 0, 0, -1, -1, "", 0);
+	fx_write(root, "proc/2/stat", "%s", kstat);
+	fx_write_proc(root, 3, "swapped", 1, 0, -1, -1, "swapped\0", 8); /* all swapped out */
+	fx_write_proc(root, 10, "normal", 1, 0, 100, 100, "normal\0", 7);
+	sysroot_set(root);
+	opts(&o, SCOPE_SYSTEM_WIDE);
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	proc = fx_stream(&fc, "mem.proc");
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 1);
+
+	/* both now show memory: only the one that is no kernel thread is read */
+	fx_write_proc(root, 2, "kthreadd", 0, 0, 100, 100, "", 0);
+	fx_write(root, "proc/2/stat", "%s", kstat);
+	fx_write_proc(root, 3, "swapped", 1, 0, 100, 100, "swapped\0", 8);
+	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 2);
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 3));
+	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 2));
+
+	/* pid 2 exits and is reused by a user process: a new /proc inode */
+	fx_write_proc(root, 99, "reuser", 1, 0, 300, 300, "reuser\0", 7);
+	snprintf(from, sizeof(from), "%s/proc/2", root);
+	snprintf(to, sizeof(to), "%s/proc/2.old", root);
+	ck_assert_int_eq(rename(from, to), 0);
+	snprintf(from, sizeof(from), "%s/proc/99", root);
+	snprintf(to, sizeof(to), "%s/proc/2", root);
+	ck_assert_int_eq(rename(from, to), 0);
+	ck_assert_int_eq(fx_coll_sample(&fc, 3 * SEC), 0);
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 2));
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 2)->text, "reuser");
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
 START_TEST(mem_label_change)
 {
 	char *root = fx_tmpdir();
@@ -588,6 +637,7 @@ Suite *procfs_coll_suite(void)
 	tcase_add_test(tc, mem_tree_ppid_fallback);
 	tcase_add_test(tc, mem_tree_growth);
 	tcase_add_test(tc, mem_tree_big);
+	tcase_add_test(tc, mem_kthread_cache);
 	tcase_add_test(tc, mem_label_change);
 	suite_add_tcase(s, tc);
 	return s;
