@@ -403,12 +403,14 @@ static void mem_scan_system(struct memproc *st)
 	{
 		struct mem_kthread *t = st->kt;
 
-		qsort(st->ktn, st->nktn, sizeof(*st->ktn), mem_cmp_kthread);
+		if (st->nktn)
+			qsort(st->ktn, st->nktn, sizeof(*st->ktn), mem_cmp_kthread);
 		st->kt = st->ktn;
 		st->nkt = st->nktn;
 		st->ktn = t;
 	}
-	qsort(st->cand, st->ncand, sizeof(*st->cand), mem_cmp_cand);
+	if (st->ncand)
+		qsort(st->cand, st->ncand, sizeof(*st->cand), mem_cmp_cand);
 	/* in rank order: keep rows read already, read status for newcomers
 	 * (one that vanished meanwhile gives its place to the next), and drop
 	 * rows that fell out of the top */
