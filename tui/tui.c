@@ -266,6 +266,14 @@ static void host_info(struct tui *t)
 	}
 }
 
+/* A terminal that cannot place the cursor ("dumb") would get a heap of text. */
+static bool can_address_cursor(void)
+{
+	const char *cup = tigetstr("cup");
+
+	return cup && cup != (const char *)-1;
+}
+
 static void panes_init(struct tui *t)
 {
 	for (int i = 0; pane_registry[i] && t->npanes < TUI_MAX_PANES; i++) {
@@ -331,6 +339,17 @@ int tui_run(const struct tui_ctx *ctx)
 		return -ENOTTY;
 	}
 	set_term(scr);
+	if (!can_address_cursor()) {
+		endwin();
+		delscreen(scr);
+		signals_restore(&old);
+		fprintf(stderr,
+			"asys top: terminal type '%s' cannot move the cursor: set TERM "
+			"(for example TERM=xterm-256color)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		free(t);
+		return -ENOTTY;
+	}
 	cbreak();
 	noecho();
 	nonl();
