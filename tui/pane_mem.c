@@ -261,8 +261,7 @@ static double sys_used(const struct mem_priv *s)
 	return s->sys[SF_TOTAL] - s->sys[SF_FREE] - b - (isnan(c) ? 0 : c);
 }
 
-static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64_t pid,
-			const struct series *proc)
+static double col_value(const struct view *v, int ci, uint64_t pid, const struct series *proc)
 {
 	const struct mem_col *c = &mem_cols[ci];
 	const struct series *se = proc;
@@ -282,7 +281,6 @@ static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64
 	f = stream_field_index(d, c->field);
 	if (!se || f < 0)
 		return NAN;
-	(void)s;
 	return value_at(se, (uint32_t)f, v);
 }
 
@@ -347,7 +345,7 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 		r->label = series_label(se);
 		r->user = user_name(s, fuid >= 0 ? series_last(se, (uint32_t)fuid) : NAN);
 		for (int c = 0; c < NCOLS; c++)
-			r->val[c] = col_value(s, v, c, r->pid, se);
+			r->val[c] = col_value(v, c, r->pid, se);
 	}
 	if (s->nrows)
 		qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
@@ -431,6 +429,17 @@ static const char *why_no_data(const struct view *v, const char *stream, const c
 	return buf;
 }
 
+/* A stream's status (e.g. "3 processes unreadable (run as root to see
+ * all)") goes on the status line while the pane is focused. */
+static void stream_note(struct view *v, const char *stream)
+{
+	int id = stream_table_find(v->streams, stream);
+	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
+
+	if (st && *st && !v->status[0])
+		util_strlcpy(v->status, st, sizeof(v->status));
+}
+
 static void draw_sys(WINDOW *w, struct mem_priv *s, const struct view *v, int lines)
 {
 	static const enum tui_color mem_colors[3] = { TC_USER, TC_IOWAIT, TC_IRQ };
@@ -495,6 +504,8 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 
 	if (!s)
 		return;
+	stream_note(v, "mem.proc");
+	stream_note(v, "mem.sys");
 	load_sys(s, v);
 	draw_sys(w, s, v, sl);
 	if (page < 1)
