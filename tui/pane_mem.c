@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "options.h"
 #include "pane.h"
 #include "store.h"
 #include "stream.h"
@@ -356,15 +357,24 @@ static int sys_lines(int rows)
 	return rows >= 5 ? 2 : 1;
 }
 
+/* -s none: no process is followed, so there is no table to draw. */
+static bool no_table(const struct view *v)
+{
+	return v->opts && options_scope(v->opts) == SCOPE_NONE;
+}
+
 static int mem_min_rows(const struct pane *p, const struct view *v, int cols)
 {
-	return 3; /* the system line, the table header, one process */
+	return no_table(v) ? 1 : 3; /* the system line, the table header, one process */
 }
 
 static int mem_want_rows(const struct pane *p, const struct view *v, int cols)
 {
 	int id = stream_table_find(v->streams, "mem.proc");
 	size_t n = id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
+
+	if (no_table(v))
+		return 2;
 
 	if (n > 1000)
 		n = 1000;
@@ -508,7 +518,7 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 	stream_note(v, "mem.sys");
 	load_sys(s, v);
 	draw_sys(w, s, v, sl);
-	if (page < 1)
+	if (page < 1 || no_table(v))
 		return;
 	choose_columns(s, v, cols);
 	load_rows(s, v);
@@ -557,6 +567,10 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 	buf[0] = '\0';
 	if (!s)
 		return;
+	if (no_table(v)) {
+		snprintf(buf, (size_t)n, "no processes followed (-s none)");
+		return;
+	}
 	snprintf(buf, (size_t)n, "%zu procs  sort: %s %s", s->nrows, mem_cols[s->sort_id].col.title,
 		 v->utf8 ? (s->sort_desc ? "\u25bc" : "\u25b2") : (s->sort_desc ? "v" : "^"));
 }

@@ -96,9 +96,9 @@ tui_stop
 tui_start 100 30 -- -d 10
 wait_for 'PID +USER +RSS' 10 || fail "-d 10: no process table"
 keys h
-wait_for 'asys top help' 1 || fail "-d 10: h took more than 1 s to show the help"
+wait_for 'asys top help' 2 || fail "-d 10: h took more than 2 s to show the help"
 keys h
-wait_for 'PID +USER' 1 || fail "-d 10: closing the help took more than 1 s"
+wait_for 'PID +USER' 2 || fail "-d 10: closing the help took more than 2 s"
 keys q
 st=$(wait_exit 2) || fail "-d 10: q took more than 2 s"
 [ "$st" = 0 ] || fail "-d 10: exit status $st after q"
