@@ -21,12 +21,13 @@ struct engine_group_stats {
 	double hz_achieved; /* ticks per second over the last measuring second */
 	double cpu_pct;     /* thread CPU time over wall time, percent of one core */
 	uint64_t ticks;
-	uint64_t late;      /* ticks that started a whole period late (skipped) */
+	uint64_t late;      /* ticks skipped after falling far behind */
 	uint64_t dropped;   /* records lost to a full ring */
 	char names[64];     /* "cpu,mem" */
 };
 
-/* Collectors not NULL: run exactly these (tests); NULL: the registry. */
+/* Runs the NULL-terminated collectors (collector_registry, or a test's list).
+ * Free the bus (or stop it) before the engine: it drains the engine's rings. */
 struct engine *engine_new(const struct asys_options *o, struct stream_table *t, struct bus *b,
 			  const struct collector *const *collectors);
 void engine_free(struct engine *e); /* stops, then fini for each collector */
