@@ -171,9 +171,9 @@ static double ppu_read(struct ppu_dev *d, ppu_ret_t r, double v)
 static void ppu_read_state(struct ppu_state *st, struct ppu_dev *d, double *v)
 {
 	const struct ppu_lib *l = st->lib;
-	struct ppu_utilization u;
-	struct ppu_memory m;
-	unsigned int x;
+	struct ppu_utilization u = {0, 0};
+	struct ppu_memory m = {0, 0, 0};
+	unsigned int x = 0;
 
 	for (int i = 0; i < F_COUNT; i++)
 		v[i] = NAN;
@@ -189,23 +189,22 @@ static void ppu_read_state(struct ppu_state *st, struct ppu_dev *d, double *v)
 		v[F_MEM_USED] = ppu_read(d, r, (double)m.used);
 		v[F_MEM_TOTAL] = ppu_read(d, r, (double)m.total);
 	}
-	if (l->device_get_clock_info && !d->lost) {
-		v[F_CLOCK_SM] = ppu_read(d, l->device_get_clock_info(d->h, PPU_CLOCK_SM, &x), x);
-		v[F_CLOCK_MEM] = ppu_read(d, l->device_get_clock_info(d->h, PPU_CLOCK_MEM, &x), x);
-	}
-	if (l->device_get_power_usage && !d->lost)
-		v[F_POWER] = ppu_read(d, l->device_get_power_usage(d->h, &x), x / 1000.0);
-	if (l->device_get_enforced_power_limit && !d->lost)
-		v[F_POWER_LIMIT] =
-			ppu_read(d, l->device_get_enforced_power_limit(d->h, &x), x / 1000.0);
-	if (l->device_get_temperature && !d->lost)
-		v[F_TEMP] = ppu_read(d, l->device_get_temperature(d->h, PPU_TEMPERATURE_GPU, &x),
-				     x);
-	if (l->device_get_curr_pcie_link_generation && !d->lost)
-		v[F_PCIE_GEN] =
-			ppu_read(d, l->device_get_curr_pcie_link_generation(d->h, &x), x);
-	if (l->device_get_curr_pcie_link_width && !d->lost)
-		v[F_PCIE_WIDTH] = ppu_read(d, l->device_get_curr_pcie_link_width(d->h, &x), x);
+	/* One call, then its value: argument order is unspecified in C. */
+#define PPU_U32(fn, i, scale, ...)                                                 \
+	do {                                                                       \
+		if (l->fn && !d->lost) {                                           \
+			ppu_ret_t r_ = l->fn(d->h, __VA_ARGS__);                   \
+			v[i] = ppu_read(d, r_, x * (scale));                       \
+		}                                                                  \
+	} while (0)
+	PPU_U32(device_get_clock_info, F_CLOCK_SM, 1.0, PPU_CLOCK_SM, &x);
+	PPU_U32(device_get_clock_info, F_CLOCK_MEM, 1.0, PPU_CLOCK_MEM, &x);
+	PPU_U32(device_get_power_usage, F_POWER, 1e-3, &x);
+	PPU_U32(device_get_enforced_power_limit, F_POWER_LIMIT, 1e-3, &x);
+	PPU_U32(device_get_temperature, F_TEMP, 1.0, PPU_TEMPERATURE_GPU, &x);
+	PPU_U32(device_get_curr_pcie_link_generation, F_PCIE_GEN, 1.0, &x);
+	PPU_U32(device_get_curr_pcie_link_width, F_PCIE_WIDTH, 1.0, &x);
+#undef PPU_U32
 }
 
 static uint64_t ppu_proc_key(unsigned int dev, unsigned int pid)

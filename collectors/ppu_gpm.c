@@ -27,7 +27,7 @@ struct gpm_dev {
 	ppu_device_t h;
 	struct ppu_dev_ident id;
 	enum gpm_state state;
-	bool set_up;
+	bool set_up, refused; /* refused: a refusal is shown as the status */
 	ppu_gpm_sample_t s[2];
 	int cur;
 	bool have_prev;
@@ -329,14 +329,15 @@ static void ppu_gpm_tick(struct gpm_state_all *st, struct gpm_dev *d, struct emi
 		} else {
 			ppu_gpm_refused(st, d, r, msg, sizeof(msg));
 			d->state = GPM_REFUSED;
+			d->refused = true;
 			d->retry_ns = now_ns + GPM_RETRY_NS;
 		}
 		d->have_prev = false;
 		emit_status(out, (uint32_t)st->stream, d->index, ts, msg);
 		return;
 	}
-	if (d->state == GPM_REFUSED) {
-		d->state = GPM_RUN;
+	if (d->refused) {
+		d->refused = false;
 		emit_status(out, (uint32_t)st->stream, d->index, ts, "");
 	}
 	if (d->have_prev) {

@@ -122,6 +122,7 @@ static unsigned int fk_count(void)
 	return n < 0 ? 0 : n > FK_MAX_DEV ? FK_MAX_DEV : (unsigned int)n;
 }
 
+#ifndef FAKE_HGML_OLD
 /* "all", or a comma list of indices. */
 static int fk_in_list(const char *env, unsigned int d)
 {
@@ -143,6 +144,7 @@ static int fk_in_list(const char *env, unsigned int d)
 	}
 	return 0;
 }
+#endif
 
 static int fk_dev_ok(const struct fk_dev *dv)
 {
