@@ -518,31 +518,23 @@ static void ppu_draw(struct pane *p, WINDOW *w, struct view *v)
 static bool ppu_key(struct pane *p, int ch, struct view *v)
 {
 	struct ppu_priv *s = p->priv;
+	int sel;
 
 	if (!s)
 		return false;
 	switch (ch) {
-	case KEY_UP:
-		s->sel = s->sel > 0 ? s->sel - 1 : 0;
-		return true;
-	case KEY_DOWN:
-		s->sel = s->sel + 1 < s->ndev ? s->sel + 1 : s->sel;
-		return true;
-	case KEY_PPAGE:
-		s->sel = s->sel > p->rows ? s->sel - p->rows : 0;
-		return true;
-	case KEY_NPAGE:
-		s->sel = s->sel + p->rows < s->ndev ? s->sel + p->rows : s->ndev - 1;
-		return true;
-	case KEY_HOME:
-		s->sel = 0;
-		return true;
-	case KEY_END:
-		s->sel = s->ndev ? s->ndev - 1 : 0;
-		return true;
-	default:
-		return false;
+	case KEY_UP: sel = s->sel - 1; break;
+	case KEY_DOWN: sel = s->sel + 1; break;
+	case KEY_PPAGE: sel = s->sel - p->rows; break;
+	case KEY_NPAGE: sel = s->sel + p->rows; break;
+	case KEY_HOME: sel = 0; break;
+	case KEY_END: sel = s->ndev; break;
+	default: return false;
 	}
+	s->sel = sel >= s->ndev ? s->ndev - 1 : sel;
+	if (s->sel < 0)
+		s->sel = 0;
+	return true;
 }
 
 static void ppu_title_extra(const struct pane *p, const struct view *v, char *buf, int n)
