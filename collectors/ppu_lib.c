@@ -242,7 +242,10 @@ const char *ppu_lib_strerror(const struct ppu_lib *l, ppu_ret_t r, char *buf, si
 int ppu_lib_processes(const struct ppu_lib *l, ppu_device_t d, struct ppu_process_info *out,
 		      unsigned int max, ppu_ret_t *ret)
 {
-	unsigned int n = max;
+	/* Ask for half of what out holds: a driver whose process record is
+	 * longer than ours (R530 added a field, later removed) then still
+	 * writes inside the buffer. */
+	unsigned int n = max / 2;
 
 	if (!l->device_get_compute_running_processes) {
 		*ret = PPU_ERR_NOT_SUPPORTED;
@@ -259,7 +262,7 @@ int ppu_lib_processes(const struct ppu_lib *l, ppu_device_t d, struct ppu_proces
 			return -1;
 		}
 		*ret = l->device_get_compute_running_processes(d, &n, v1);
-		for (unsigned int i = 0; *ret == PPU_OK && i < n && i < max; i++) {
+		for (unsigned int i = 0; *ret == PPU_OK && i < n && i < max / 2; i++) {
 			out[i].pid = v1[i].pid;
 			out[i].used_memory = v1[i].used_memory;
 			out[i].gpu_instance_id = out[i].compute_instance_id = ~0u;
@@ -268,7 +271,7 @@ int ppu_lib_processes(const struct ppu_lib *l, ppu_device_t d, struct ppu_proces
 	}
 	if (*ret != PPU_OK)
 		return -1;
-	return (int)(n < max ? n : max);
+	return (int)(n < max / 2 ? n : max / 2);
 }
 
 int ppu_lib_ident(const struct ppu_lib *l, ppu_device_t d, struct ppu_dev_ident *id)

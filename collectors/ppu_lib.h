@@ -146,7 +146,8 @@ void ppu_lib_close(struct ppu_lib *l); /* NULL is fine */
 const char *ppu_lib_strerror(const struct ppu_lib *l, ppu_ret_t r, char *buf, size_t n);
 /* The full symbol name for a base name ("GpmSampleGet" -> "hgmlGpmSampleGet"). */
 void ppu_lib_symbol(const struct ppu_lib *l, const char *base, char *buf, size_t n);
-/* Processes on d into out[max] (normalised to struct ppu_process_info);
+/* Processes on d into out[max], at most max / 2 of them (room for a longer
+ * record than ours), normalised to struct ppu_process_info;
  * returns the count, or -1 with *ret set. */
 int ppu_lib_processes(const struct ppu_lib *l, ppu_device_t d, struct ppu_process_info *out,
 		      unsigned int max, ppu_ret_t *ret);

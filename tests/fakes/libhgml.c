@@ -12,6 +12,7 @@
  *                              no_permission or not_supported says how;
  *                              FAKE_HGML_GPM_BUSY_MS=MS: only for the first MS ms
  *   FAKE_HGML_NO_GPM=LIST      devices without GPM support
+ *   FAKE_HGML_PROCS=N          N processes per device instead of 1 + d % 3
  * Built with -DFAKE_HGML_OLD it lacks the symbols an old library lacks
  * (_v3/_v2 processes, the enforced power limit, all GPM calls): a missing
  * symbol is a build of this file, since a library cannot hide an export.
@@ -172,7 +173,9 @@ static unsigned int fk_util_gpu(unsigned int d)
 
 static unsigned int fk_nproc(unsigned int d)
 {
-	return 1 + d % 3;
+	const char *s = getenv("FAKE_HGML_PROCS");
+
+	return s && *s ? (unsigned int)strtoul(s, NULL, 10) % 1000 : 1 + d % 3;
 }
 
 static void fk_proc_at(unsigned int d, unsigned int i, unsigned int *pid,

@@ -30,7 +30,8 @@ void tp_use_fake(int old)
 	static const char *const sw[] = {"FAKE_HGML_DEVICES", "FAKE_HGML_NAME",
 					 "FAKE_HGML_INIT_FAIL", "FAKE_HGML_LOST",
 					 "FAKE_HGML_GPM_BUSY", "FAKE_HGML_GPM_ERROR",
-					 "FAKE_HGML_GPM_BUSY_MS", "FAKE_HGML_NO_GPM"};
+					 "FAKE_HGML_GPM_BUSY_MS", "FAKE_HGML_NO_GPM",
+					 "FAKE_HGML_PROCS"};
 	char path[PATH_MAX];
 
 	tp_fake_path(path, sizeof(path), old);

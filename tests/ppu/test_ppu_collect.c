@@ -361,6 +361,22 @@ START_TEST(bad_device_id_is_explained)
 }
 END_TEST
 
+START_TEST(many_processes_grow_the_buffer)
+{
+	struct run r;
+
+	tp_use_fake(0);
+	setenv("FAKE_HGML_PROCS", "100", 1);
+	setenv("FAKE_HGML_DEVICES", "2", 1);
+	opts_for(&r, NULL, NULL, NULL, 100);
+	run_go(&r, 0.3);
+	ck_assert_uint_eq(store_entities(r.s, (uint32_t)r.proc, NULL, 0), 200);
+	ck_assert_double_eq(last(&r, r.proc, (1ull << 32) | 4000199, "mem_used"),
+			    100.0 * 2 * (1 << 30));
+	run_end(&r);
+}
+END_TEST
+
 TCase *tp_collect_tcase(void)
 {
 	TCase *tc = tcase_create("collect");
@@ -374,5 +390,6 @@ TCase *tp_collect_tcase(void)
 	tcase_add_test(tc, no_library_says_where_it_looked);
 	tcase_add_test(tc, old_library_degrades_per_symbol);
 	tcase_add_test(tc, bad_device_id_is_explained);
+	tcase_add_test(tc, many_processes_grow_the_buffer);
 	return tc;
 }
