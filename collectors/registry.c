@@ -7,11 +7,13 @@
 /* One line per collector, in display order. Optional ones sit under the
  * HAVE_ of the library they need. No constructors: they would vanish when
  * linked from a static library. */
+extern const struct collector ppu_collector;
+extern const struct collector ppu_metrics_collector;
 extern const struct collector cpu_collector;
 extern const struct collector mem_collector;
 
 const struct collector *const collector_registry[] = {
-	/* ppu */
+	/* ppu */ &ppu_collector, &ppu_metrics_collector,
 	/* nic */
 	&cpu_collector,
 	&mem_collector,

@@ -9,7 +9,7 @@
  * collectors/registry.c. The comment lines are where the later panes go; the
  * blank lines between them keep their merges apart. */
 
-/* ppu: extern const struct pane_class ppu_pane; */
+extern const struct pane_class ppu_pane;
 
 /* nic: extern const struct pane_class nic_pane; */
 
@@ -19,7 +19,7 @@ extern const struct pane_class mem_pane;
 /* kernels: extern const struct pane_class kernels_pane; */
 
 const struct pane_class *const pane_registry[] = {
-	/* ppu: &ppu_pane, (hotkey '1') */
+	&ppu_pane, /* '1' */
 
 	/* nic: &nic_pane, (hotkey '2') */
 
