@@ -9,10 +9,16 @@
  * linked from a static library. */
 extern const struct collector cpu_collector;
 extern const struct collector mem_collector;
+#ifdef HAVE_MNL
+extern const struct collector nic_collector;
+#endif
 
 const struct collector *const collector_registry[] = {
 	/* ppu */
 	/* nic */
+#ifdef HAVE_MNL
+	&nic_collector,
+#endif
 	&cpu_collector,
 	&mem_collector,
 	/* gpurt */
