@@ -26,7 +26,8 @@ struct engine_group_stats {
 	char names[64];     /* "cpu,mem" */
 };
 
-/* Collectors not NULL: run exactly these (tests); NULL: the registry. */
+/* Runs the NULL-terminated collectors (collector_registry, or a test's list).
+ * Free the bus (or stop it) before the engine: it drains the engine's rings. */
 struct engine *engine_new(const struct asys_options *o, struct stream_table *t, struct bus *b,
 			  const struct collector *const *collectors);
 void engine_free(struct engine *e); /* stops, then fini for each collector */

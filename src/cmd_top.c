@@ -1,0 +1,106 @@
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "session.h"
+#include "sysroot.h"
+#include "tui.h"
+#include "workload.h"
+
+#define TOP_GROUPS \
+	(CLI_G_COMMON | CLI_G_PPU | CLI_G_NIC | CLI_G_PROBES | CLI_G_OUTPUT | CLI_G_COMMAND)
+
+struct top_ctx {
+	struct workload wl;
+	bool have_workload;
+};
+
+static bool top_workload(void *ctx, char *buf, size_t n)
+{
+	struct top_ctx *t = ctx;
+
+	if (!t->have_workload)
+		return false;
+	workload_poll(&t->wl);
+	workload_describe(&t->wl, buf, n);
+	return true;
+}
+
+static void top_status(void *ctx, char *buf, size_t n)
+{
+	(void)ctx;
+	snprintf(buf, n, "REC idle");
+}
+
+static double top_progress(void *ctx)
+{
+	(void)ctx;
+	return NAN;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct asys_options o;
+	struct top_ctx t = { 0 };
+	struct session *s = NULL;
+	struct tui_driver drv = { 0 };
+	struct tui_ctx tc = { 0 };
+	const char *nc = getenv("NO_COLOR");
+	int rc, ret = 1;
+
+	options_defaults(&o);
+	rc = cli_parse("top", TOP_GROUPS, argc, argv, &o);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (nc && *nc)
+		o.no_color = true;
+	sysroot_set(getenv("ASYS_SYSROOT"));
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "asys top: needs a terminal; use 'asys record' to sample without one\n");
+		return 1;
+	}
+	if (o.command) {
+		if (workload_start(&t.wl, o.command) < 0)
+			return 1;
+		t.have_workload = true;
+		if (o.npids < OPT_MAX_PIDS)
+			o.pids[o.npids++] = t.wl.pid;
+	}
+	s = session_new(&o, true);
+	if (!s)
+		goto cleanup;
+	rc = session_start(s);
+	if (rc < 0) {
+		fprintf(stderr, "asys top: cannot start sampling threads: %s\n", strerror(-rc));
+		goto cleanup;
+	}
+	if (t.have_workload)
+		workload_release(&t.wl);
+	drv.ctx = &t;
+	drv.status = top_status;
+	drv.workload = top_workload;
+	drv.progress = top_progress;
+	tc.opts = &o;
+	tc.store = s->store;
+	tc.streams = s->streams;
+	tc.engine = s->engine;
+	tc.driver = &drv;
+	rc = tui_run(&tc);
+	if (rc < 0) {
+		fprintf(stderr, "asys top: cannot use this terminal: %s\n", strerror(-rc));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (t.have_workload)
+		workload_stop(&t.wl);
+	session_free(s);
+	return ret;
+}

@@ -1,0 +1,358 @@
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "util.h"
+
+#define ENGINE_MAX_COLLECTORS 32
+/* Below this period a wake-up costs more than the period: spin only. */
+#define ENGINE_PURE_SPIN_NS 200000ull
+/* How early a spinning thread wakes before its deadline. */
+#define ENGINE_SPIN_MARGIN_NS 120000ull
+
+struct engine_coll {
+	const struct collector *c;
+	void *state;
+	int rc; /* init result */
+	double hz;
+	int group;
+};
+
+struct engine_group {
+	struct engine *e;
+	double hz;
+	uint64_t period_ns;
+	int members[ENGINE_MAX_COLLECTORS];
+	int nmembers;
+	struct ring *ring;
+	struct emitter em;
+	pthread_t thread;
+	int started;
+	pthread_mutex_t stats_lock;
+	struct engine_group_stats stats;
+};
+
+struct engine {
+	const struct asys_options *o;
+	struct stream_table *t;
+	struct bus *bus;
+	struct engine_coll colls[ENGINE_MAX_COLLECTORS];
+	int ncolls;
+	struct engine_group groups[ENGINE_MAX_GROUPS];
+	int ngroups;
+	struct ring *control; /* statuses from init, before any thread runs */
+	struct emitter control_em;
+	int stop_fd; /* eventfd: wakes every sampling thread to stop */
+	int inited;
+};
+
+void engine_thread_setup(void)
+{
+	/* 1 ns slack: the default 50 us would smear a 10 kHz schedule */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+}
+
+struct engine *engine_new(const struct asys_options *o, struct stream_table *t, struct bus *b,
+			  const struct collector *const *collectors)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+	const struct collector *const *list = collectors;
+
+	if (!e || !list) {
+		free(e);
+		return NULL;
+	}
+	e->o = o;
+	e->t = t;
+	e->bus = b;
+	e->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	e->control = ring_new(256 * 1024);
+	if (e->stop_fd < 0 || !e->control) {
+		engine_free(e);
+		return NULL;
+	}
+	e->control_em.ring = e->control;
+	for (int i = 0; list[i] && e->ncolls < ENGINE_MAX_COLLECTORS; i++)
+		e->colls[e->ncolls++] = (struct engine_coll){ .c = list[i], .rc = -EAGAIN, .group = -1 };
+	return e;
+}
+
+static int group_for(struct engine *e, double hz)
+{
+	struct engine_group *g;
+
+	for (int i = 0; i < e->ngroups; i++)
+		if (fabs(e->groups[i].hz - hz) < 1e-9 * hz)
+			return i;
+	if (e->ngroups >= ENGINE_MAX_GROUPS)
+		return -ENOSPC;
+	g = &e->groups[e->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->e = e;
+	g->hz = hz;
+	g->period_ns = (uint64_t)llround(1e9 / hz);
+	/* a quarter second of records at this rate, at least 1 MiB */
+	g->ring = ring_new((size_t)fmax(1 << 20, hz * 0.25 * 4096));
+	if (!g->ring)
+		return -ENOMEM;
+	g->em.ring = g->ring;
+	pthread_mutex_init(&g->stats_lock, NULL);
+	g->stats.hz_requested = hz;
+	return e->ngroups++;
+}
+
+static void report_init_failure(struct engine *e, struct engine_coll *ec)
+{
+	const char *why = NULL;
+	char buf[REC_TEXT_MAX];
+
+	if (ec->state && ec->c->last_error)
+		why = ec->c->last_error(ec->state);
+	if (!why || !*why) {
+		snprintf(buf, sizeof(buf), "%s: %s", ec->c->name, strerror(-ec->rc));
+		why = buf;
+	}
+	for (int i = 0; ec->c->streams && ec->c->streams[i]; i++) {
+		int id = stream_table_find(e->t, ec->c->streams[i]->name);
+
+		if (id >= 0)
+			emit_status(&e->control_em, (uint32_t)id, STATUS_STREAM, asys_now_ns(), why);
+	}
+}
+
+int engine_init(struct engine *e)
+{
+	int rc;
+
+	if (e->inited)
+		return -EALREADY;
+	e->inited = 1;
+	rc = bus_add_ring(e->bus, e->control);
+	if (rc)
+		return rc;
+	for (int i = 0; i < e->ncolls; i++) {
+		struct engine_coll *ec = &e->colls[i];
+		struct coll_ctx ctx = { .opts = e->o, .streams = e->t };
+
+		ec->hz = ec->c->frequency ? ec->c->frequency(e->o) : 0;
+		if (!(ec->hz > 0))
+			continue;
+		/* static streams exist even when init fails, to carry the reason */
+		for (int k = 0; ec->c->streams && ec->c->streams[k]; k++)
+			stream_table_add(e->t, ec->c->streams[k]);
+		ec->rc = ec->c->init(&ctx, &ec->state);
+		if (ec->rc < 0) {
+			report_init_failure(e, ec);
+			continue;
+		}
+		rc = group_for(e, ec->hz);
+		if (rc < 0) {
+			ec->rc = rc;
+			report_init_failure(e, ec);
+			continue;
+		}
+		ec->group = rc;
+		e->groups[rc].members[e->groups[rc].nmembers++] = i;
+	}
+	for (int g = 0; g < e->ngroups; g++) {
+		struct engine_group *gr = &e->groups[g];
+		size_t off = 0;
+
+		for (int m = 0; m < gr->nmembers; m++)
+			off += (size_t)snprintf(gr->stats.names + off,
+						off < sizeof(gr->stats.names) ? sizeof(gr->stats.names) - off : 0,
+						"%s%s", m ? "," : "", e->colls[gr->members[m]].c->name);
+		rc = bus_add_ring(e->bus, gr->ring);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	return util_now_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+/* Sleep until deadline (CLOCK_MONOTONIC ns), or until asked to stop.
+ * Returns 1 to go on, 0 to stop. */
+static int wait_until(struct engine_group *g, int tfd, uint64_t deadline)
+{
+	uint64_t wake = deadline;
+	struct pollfd p[2] = { { tfd, POLLIN, 0 }, { g->e->stop_fd, POLLIN, 0 } };
+
+	if (g->hz > ENGINE_SPIN_HZ) {
+		if (g->period_ns <= ENGINE_PURE_SPIN_NS) {
+			wake = 0; /* pure spin */
+		} else {
+			wake = deadline - ENGINE_SPIN_MARGIN_NS;
+		}
+	}
+	if (wake && wake > asys_now_ns()) {
+		struct itimerspec its = { { 0, 0 }, { (time_t)(wake / 1000000000ull),
+						     (long)(wake % 1000000000ull) } };
+		uint64_t exp;
+
+		timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+		while (poll(p, 2, -1) < 0 && errno == EINTR)
+			;
+		if (p[1].revents)
+			return 0;
+		if (read(tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+			return 0;
+	}
+	if (g->hz > ENGINE_SPIN_HZ) {
+		uint64_t spins = 0;
+
+		while (asys_now_ns() < deadline) {
+			/* look at the stop flag now and then, not every spin */
+			if ((++spins & 1023) == 0) {
+				uint64_t v;
+
+				if (read(g->e->stop_fd, &v, sizeof(v)) == sizeof(v)) {
+					/* put it back for the other threads */
+					v = 1;
+					if (write(g->e->stop_fd, &v, sizeof(v)) < 0)
+						return 0;
+					return 0;
+				}
+			}
+		}
+	}
+	return 1;
+}
+
+static void *group_thread(void *arg)
+{
+	struct engine_group *g = arg;
+	struct engine *e = g->e;
+	int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	uint64_t now = asys_now_ns(), next, win_start, win_ticks = 0, win_cpu;
+
+	engine_thread_setup();
+	if (tfd < 0)
+		return NULL;
+	/* Deadlines sit mid-period on a grid of the period, so samples of
+	 * slow collectors fall well inside the store's buckets, not on their edges. */
+	next = (now / g->period_ns + 1) * g->period_ns + g->period_ns / 2;
+	win_start = now;
+	win_cpu = thread_cpu_ns();
+	for (;;) {
+		uint64_t t;
+
+		if (!wait_until(g, tfd, next))
+			break;
+		for (int m = 0; m < g->nmembers; m++) {
+			struct engine_coll *ec = &e->colls[g->members[m]];
+
+			ec->c->sample(ec->state, &g->em, next);
+		}
+		win_ticks++;
+		t = asys_now_ns();
+		next += g->period_ns;
+		if (t > next) {
+			/* a whole period late: skip the missed ticks, keep the grid */
+			uint64_t missed = (t - next) / g->period_ns + 1;
+
+			next += missed * g->period_ns;
+			pthread_mutex_lock(&g->stats_lock);
+			g->stats.late += missed;
+			pthread_mutex_unlock(&g->stats_lock);
+		}
+		if (t - win_start >= 1000000000ull) {
+			uint64_t cpu = thread_cpu_ns();
+
+			pthread_mutex_lock(&g->stats_lock);
+			g->stats.hz_achieved = (double)win_ticks * 1e9 / (double)(t - win_start);
+			g->stats.cpu_pct = 100.0 * (double)(cpu - win_cpu) / (double)(t - win_start);
+			g->stats.ticks += win_ticks;
+			pthread_mutex_unlock(&g->stats_lock);
+			win_start = t;
+			win_cpu = cpu;
+			win_ticks = 0;
+		}
+	}
+	pthread_mutex_lock(&g->stats_lock);
+	g->stats.ticks += win_ticks;
+	pthread_mutex_unlock(&g->stats_lock);
+	close(tfd);
+	return NULL;
+}
+
+int engine_start(struct engine *e)
+{
+	for (int i = 0; i < e->ngroups; i++) {
+		int rc = pthread_create(&e->groups[i].thread, NULL, group_thread, &e->groups[i]);
+
+		if (rc) {
+			engine_stop(e);
+			return -rc;
+		}
+		e->groups[i].started = 1;
+	}
+	return 0;
+}
+
+void engine_stop(struct engine *e)
+{
+	uint64_t one = 1;
+
+	if (!e)
+		return;
+	if (write(e->stop_fd, &one, sizeof(one)) < 0)
+		return;
+	for (int i = 0; i < e->ngroups; i++) {
+		if (e->groups[i].started)
+			pthread_join(e->groups[i].thread, NULL);
+		e->groups[i].started = 0;
+	}
+	/* re-arm for a later start */
+	while (read(e->stop_fd, &one, sizeof(one)) > 0)
+		;
+}
+
+int engine_stats(struct engine *e, struct engine_group_stats *out, int n)
+{
+	int i;
+
+	for (i = 0; i < e->ngroups && i < n; i++) {
+		pthread_mutex_lock(&e->groups[i].stats_lock);
+		out[i] = e->groups[i].stats;
+		out[i].dropped = ring_dropped(e->groups[i].ring);
+		pthread_mutex_unlock(&e->groups[i].stats_lock);
+	}
+	return i;
+}
+
+void engine_free(struct engine *e)
+{
+	if (!e)
+		return;
+	engine_stop(e);
+	for (int i = 0; i < e->ncolls; i++) {
+		struct engine_coll *ec = &e->colls[i];
+
+		if (ec->state && ec->c->fini)
+			ec->c->fini(ec->state);
+	}
+	for (int i = 0; i < e->ngroups; i++) {
+		ring_free(e->groups[i].ring);
+		pthread_mutex_destroy(&e->groups[i].stats_lock);
+	}
+	ring_free(e->control);
+	if (e->stop_fd >= 0)
+		close(e->stop_fd);
+	free(e);
+}

@@ -1,0 +1,90 @@
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "util.h"
+
+static int cmd_help(int argc, char **argv);
+
+struct subcommand {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+	{ "top", cmd_top, "live view of PPU, NIC, CPU and memory metrics" },
+	{ "help", cmd_help, "show this list, or the help of a subcommand" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: asys SUBCOMMAND [options]\n       asys --version\n\nSubcommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(subcommands); i++)
+		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(f, "\nEach subcommand takes --help. See asys(1).\n");
+}
+
+static const struct subcommand *find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(subcommands); i++)
+		if (!strcmp(subcommands[i].name, name))
+			return &subcommands[i];
+	return NULL;
+}
+
+static void unknown(const char *name)
+{
+	fprintf(stderr, "asys: unknown subcommand '%s': expected one of", name);
+	for (size_t i = 0; i < ARRAY_SIZE(subcommands); i++)
+		fprintf(stderr, "%s %s", i ? "," : "", subcommands[i].name);
+	fprintf(stderr, "\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct subcommand *s;
+	char *help_argv[] = { NULL, "--help", NULL };
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	s = find(argv[1]);
+	if (!s || s->run == cmd_help) {
+		if (!s)
+			unknown(argv[1]);
+		return s ? (usage(stdout), 0) : CLI_EXIT_USAGE;
+	}
+	help_argv[0] = argv[1];
+	return s->run(2, help_argv);
+}
+
+int main(int argc, char **argv)
+{
+	const struct subcommand *s;
+
+	setlocale(LC_ALL, "");
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("asys %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	s = find(argv[1]);
+	if (!s) {
+		unknown(argv[1]);
+		return CLI_EXIT_USAGE;
+	}
+	return s->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,502 @@
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+#include "store_int.h"
+
+static size_t hash_key(uint32_t stream, uint64_t entity, size_t size)
+{
+	uint64_t h = entity * 0x9E3779B97F4A7C15ull ^ ((uint64_t)stream << 32 | stream);
+
+	h ^= h >> 29;
+	return (size_t)(h & (size - 1));
+}
+
+struct store *store_new(const struct stream_table *t, uint64_t bucket_ns)
+{
+	struct store *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->hsize = 1024;
+	s->hash = calloc(s->hsize, sizeof(*s->hash));
+	if (!s->hash) {
+		free(s);
+		return NULL;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	s->t = t;
+	s->bucket_ns = bucket_ns ? bucket_ns : 1000000000ull;
+	return s;
+}
+
+static void series_free(struct series *se)
+{
+	if (!se)
+		return;
+	free(se->label);
+	free(se->status);
+	free(se->last);
+	free(se->rate);
+	free(se->open);
+	free(se->fine_tag);
+	free(se->fine);
+	free(se->copen);
+	free(se->coarse_tag);
+	free(se->coarse);
+	free(se);
+}
+
+static void store_drop_all(struct store *s)
+{
+	for (size_t i = 0; i < s->hsize; i++) {
+		struct series *se = s->hash[i], *nx;
+
+		for (; se; se = nx) {
+			nx = se->hnext;
+			series_free(se);
+		}
+		s->hash[i] = NULL;
+	}
+	for (size_t i = 0; i < STREAM_MAX; i++) {
+		free(s->streams[i].list);
+		free(s->streams[i].status);
+		memset(&s->streams[i], 0, sizeof(s->streams[i]));
+	}
+	s->count = 0;
+	s->latest_ns = 0;
+}
+
+void store_free(struct store *s)
+{
+	if (!s)
+		return;
+	store_drop_all(s);
+	free(s->hash);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+void store_clear(struct store *s)
+{
+	pthread_mutex_lock(&s->lock);
+	store_drop_all(s);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void store_lock(struct store *s)
+{
+	pthread_mutex_lock(&s->lock);
+}
+
+void store_unlock(struct store *s)
+{
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void acc_reset(struct acc *a, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		a[i] = (struct acc){ 0, 0, 0, INFINITY, -INFINITY, 0 };
+}
+
+static struct series *series_new(const struct stream_desc *d, uint32_t stream, uint64_t entity)
+{
+	struct series *se = calloc(1, sizeof(*se));
+	uint32_t nf = d->nfields ? d->nfields : 1;
+
+	if (!se)
+		return NULL;
+	se->stream = stream;
+	se->entity = entity;
+	se->nf = d->nfields;
+	se->fields = d->fields;
+	se->open_idx = -1;
+	se->coarse_open = -1;
+	se->last = malloc(nf * sizeof(double));
+	se->rate = malloc(nf * sizeof(double));
+	se->open = malloc(nf * sizeof(struct acc));
+	se->copen = malloc(nf * sizeof(struct acc));
+	se->fine_tag = malloc(STORE_FINE_BUCKETS * sizeof(int64_t));
+	se->fine = malloc((size_t)STORE_FINE_BUCKETS * nf * sizeof(struct bucket));
+	se->coarse_tag = malloc(STORE_COARSE_BUCKETS * sizeof(int64_t));
+	se->coarse = malloc((size_t)STORE_COARSE_BUCKETS * nf * sizeof(struct bucket));
+	if (!se->last || !se->rate || !se->open || !se->copen || !se->fine_tag || !se->fine ||
+	    !se->coarse_tag || !se->coarse) {
+		series_free(se);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < nf; i++)
+		se->last[i] = se->rate[i] = NAN;
+	acc_reset(se->open, nf);
+	acc_reset(se->copen, nf);
+	for (int i = 0; i < STORE_FINE_BUCKETS; i++)
+		se->fine_tag[i] = -1;
+	for (int i = 0; i < STORE_COARSE_BUCKETS; i++)
+		se->coarse_tag[i] = -1;
+	return se;
+}
+
+static struct series *store_lookup(const struct store *s, uint32_t stream, uint64_t entity)
+{
+	struct series *se = s->hash[hash_key(stream, entity, s->hsize)];
+
+	while (se && (se->stream != stream || se->entity != entity))
+		se = se->hnext;
+	return se;
+}
+
+static void store_rehash(struct store *s)
+{
+	size_t nsize = s->hsize * 2;
+	struct series **nh = calloc(nsize, sizeof(*nh));
+
+	if (!nh)
+		return; /* longer chains, still correct */
+	for (size_t i = 0; i < s->hsize; i++) {
+		struct series *se = s->hash[i], *nx;
+
+		for (; se; se = nx) {
+			size_t k = hash_key(se->stream, se->entity, nsize);
+
+			nx = se->hnext;
+			se->hnext = nh[k];
+			nh[k] = se;
+		}
+	}
+	free(s->hash);
+	s->hash = nh;
+	s->hsize = nsize;
+}
+
+static struct series *store_get(struct store *s, uint32_t stream, uint64_t entity)
+{
+	const struct stream_desc *d = stream_table_get(s->t, stream);
+	struct stream_slot *slot;
+	struct series *se;
+	size_t k;
+
+	if (!d || stream >= STREAM_MAX)
+		return NULL;
+	se = store_lookup(s, stream, entity);
+	if (se)
+		return se;
+	slot = &s->streams[stream];
+	if (slot->n == slot->cap) {
+		size_t cap = slot->cap ? slot->cap * 2 : 16;
+		struct series **nl = realloc(slot->list, cap * sizeof(*nl));
+
+		if (!nl)
+			return NULL;
+		slot->list = nl;
+		slot->cap = cap;
+	}
+	se = series_new(d, stream, entity);
+	if (!se)
+		return NULL;
+	se->bucket_ns = s->bucket_ns;
+	slot->list[slot->n++] = se;
+	k = hash_key(stream, entity, s->hsize);
+	se->hnext = s->hash[k];
+	s->hash[k] = se;
+	if (++s->count > s->hsize)
+		store_rehash(s);
+	return se;
+}
+
+static void store_remove(struct store *s, uint32_t stream, uint64_t entity)
+{
+	struct stream_slot *slot;
+	struct series **pp;
+
+	if (stream >= STREAM_MAX)
+		return;
+	pp = &s->hash[hash_key(stream, entity, s->hsize)];
+	while (*pp && ((*pp)->stream != stream || (*pp)->entity != entity))
+		pp = &(*pp)->hnext;
+	if (!*pp)
+		return;
+	slot = &s->streams[stream];
+	for (size_t i = 0; i < slot->n; i++) {
+		if (slot->list[i] == *pp) {
+			memmove(&slot->list[i], &slot->list[i + 1], (slot->n - i - 1) * sizeof(void *));
+			slot->n--;
+			break;
+		}
+	}
+	{
+		struct series *dead = *pp;
+
+		*pp = dead->hnext;
+		series_free(dead);
+	}
+	s->count--;
+}
+
+struct bucket store_acc_close(const struct acc *a, enum field_kind kind)
+{
+	struct bucket b = { NAN, NAN, NAN };
+
+	if (!a->n)
+		return b;
+	if (kind == FIELD_COUNTER)
+		b.avg = a->dtsum > 0 ? (float)(a->dsum / a->dtsum) : NAN;
+	else
+		b.avg = (float)(a->sum / (double)a->n);
+	b.max = (float)a->max;
+	b.min = (float)a->min;
+	return b;
+}
+
+/* Fold a closed fine bucket into the open coarse bucket, closing that first
+ * when the fine one belongs to a later coarse bucket. */
+static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket *fb)
+{
+	int64_t cidx = fine_idx / STORE_COARSE_FACTOR;
+	uint32_t nf = se->nf;
+
+	if (se->coarse_open >= 0 && cidx != se->coarse_open) {
+		size_t slot = (size_t)(se->coarse_open % STORE_COARSE_BUCKETS);
+
+		for (uint32_t f = 0; f < nf; f++) {
+			struct acc *a = &se->copen[f];
+			struct bucket *b = &se->coarse[slot * nf + f];
+
+			*b = (struct bucket){ NAN, NAN, NAN };
+			if (a->n) {
+				b->avg = (float)(a->sum / (double)a->n);
+				b->max = (float)a->max;
+				b->min = (float)a->min;
+			}
+		}
+		se->coarse_tag[slot] = se->coarse_open;
+		acc_reset(se->copen, nf);
+	}
+	se->coarse_open = cidx;
+	for (uint32_t f = 0; f < nf; f++) {
+		struct acc *a = &se->copen[f];
+		const struct bucket *b = &fb[f];
+
+		if (isnan(b->avg))
+			continue;
+		a->sum += b->avg;
+		a->n++;
+		if (b->max > a->max)
+			a->max = b->max;
+		if (b->min < a->min)
+			a->min = b->min;
+	}
+}
+
+static void series_close_open(struct series *se)
+{
+	size_t slot;
+	uint32_t nf = se->nf;
+
+	if (se->open_idx < 0)
+		return;
+	slot = (size_t)(se->open_idx % STORE_FINE_BUCKETS);
+	for (uint32_t f = 0; f < nf; f++)
+		se->fine[slot * nf + f] = store_acc_close(&se->open[f], se->fields[f].kind);
+	se->fine_tag[slot] = se->open_idx;
+	coarse_feed(se, se->open_idx, &se->fine[slot * nf]);
+	acc_reset(se->open, nf);
+}
+
+static void series_add(struct store *s, struct series *se, const struct rec *r)
+{
+	const double *v = rec_values(r);
+	uint32_t n = r->nvals < se->nf ? r->nvals : se->nf;
+	int64_t idx = (int64_t)(r->ts_ns / s->bucket_ns);
+	double dt;
+
+	if (se->open_idx >= 0 && r->ts_ns < se->last_ns)
+		return; /* out of order for this series: the history cannot take it */
+	if (idx != se->open_idx) {
+		series_close_open(se);
+		se->open_idx = idx;
+	}
+	dt = se->last_ns ? (double)(r->ts_ns - se->last_ns) / 1e9 : 0;
+	for (uint32_t f = 0; f < n; f++) {
+		struct acc *a = &se->open[f];
+		double x = v[f], prev = se->last[f], val;
+
+		if (se->fields[f].kind == FIELD_COUNTER) {
+			se->rate[f] = NAN;
+			se->last[f] = x;
+			if (isnan(x) || isnan(prev) || dt <= 0)
+				continue;
+			if (x < prev) {
+				se->resets++; /* wrap or reset: that interval has no rate */
+				continue;
+			}
+			val = (x - prev) / dt;
+			se->rate[f] = val;
+			a->dsum += x - prev;
+			a->dtsum += dt;
+		} else {
+			se->last[f] = x;
+			se->rate[f] = x;
+			if (isnan(x))
+				continue;
+			val = x;
+			a->sum += x;
+		}
+		a->n++;
+		if (val > a->max)
+			a->max = val;
+		if (val < a->min)
+			a->min = val;
+	}
+	for (uint32_t f = n; f < se->nf; f++)
+		se->last[f] = se->rate[f] = NAN;
+	se->prev_ns = se->last_ns;
+	se->last_ns = r->ts_ns;
+}
+
+static void set_text(char **dst, const char *text)
+{
+	free(*dst);
+	*dst = (text && *text) ? strdup(text) : NULL;
+}
+
+static void store_consume_locked(void *ctx, const struct rec *r)
+{
+	struct store *s = ctx;
+	struct series *se;
+
+	s->records++;
+	if (r->stream >= STREAM_MAX || !stream_table_get(s->t, r->stream))
+		return;
+	switch (r->kind) {
+	case REC_SAMPLE:
+		se = store_get(s, r->stream, r->entity);
+		if (!se)
+			return;
+		series_add(s, se, r);
+		if (r->ts_ns > s->latest_ns)
+			s->latest_ns = r->ts_ns;
+		break;
+	case REC_LABEL:
+		se = store_get(s, r->stream, r->entity);
+		if (se)
+			set_text(&se->label, rec_text(r));
+		break;
+	case REC_STATUS:
+		if (r->entity == STATUS_STREAM) {
+			set_text(&s->streams[r->stream].status, rec_text(r));
+		} else {
+			se = store_get(s, r->stream, r->entity);
+			if (se)
+				set_text(&se->status, rec_text(r));
+		}
+		break;
+	case REC_GONE:
+		store_remove(s, r->stream, r->entity);
+		break;
+	default:
+		break; /* unknown kinds are for newer consumers */
+	}
+}
+
+static void store_begin(void *ctx)
+{
+	store_lock(ctx);
+}
+
+static void store_end(void *ctx)
+{
+	store_unlock(ctx);
+}
+
+const struct bus_consumer_ops store_consumer_ops = {
+	.begin = store_begin,
+	.consume = store_consume_locked,
+	.end = store_end,
+};
+
+void store_consume(struct store *s, const struct rec *r)
+{
+	store_lock(s);
+	store_consume_locked(s, r);
+	store_unlock(s);
+}
+
+uint64_t store_bucket_ns(const struct store *s)
+{
+	return s->bucket_ns;
+}
+
+uint64_t store_latest_ns(const struct store *s)
+{
+	return s->latest_ns;
+}
+
+uint64_t store_records(const struct store *s)
+{
+	return s->records;
+}
+
+size_t store_entities(const struct store *s, uint32_t stream, uint64_t *out, size_t n)
+{
+	const struct stream_slot *slot;
+
+	if (stream >= STREAM_MAX)
+		return 0;
+	slot = &s->streams[stream];
+	for (size_t i = 0; i < slot->n && i < n; i++)
+		out[i] = slot->list[i]->entity;
+	return slot->n;
+}
+
+const struct series *store_series(const struct store *s, uint32_t stream, uint64_t entity)
+{
+	return stream < STREAM_MAX ? store_lookup(s, stream, entity) : NULL;
+}
+
+const char *store_status(const struct store *s, uint32_t stream, uint64_t entity)
+{
+	const struct series *se;
+
+	if (stream >= STREAM_MAX)
+		return NULL;
+	if (entity == STATUS_STREAM)
+		return s->streams[stream].status;
+	se = store_lookup(s, stream, entity);
+	return se ? se->status : NULL;
+}
+
+const char *series_label(const struct series *se)
+{
+	return se ? se->label : NULL;
+}
+
+uint64_t series_last_ns(const struct series *se)
+{
+	return se ? se->last_ns : 0;
+}
+
+uint32_t series_nfields(const struct series *se)
+{
+	return se ? se->nf : 0;
+}
+
+double series_last(const struct series *se, uint32_t field)
+{
+	return se && field < se->nf ? se->last[field] : NAN;
+}
+
+double series_rate(const struct series *se, uint32_t field)
+{
+	return se && field < se->nf ? se->rate[field] : NAN;
+}
+
+uint64_t series_resets(const struct series *se)
+{
+	return se ? se->resets : 0;
+}

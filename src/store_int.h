@@ -1,0 +1,67 @@
+/* Internals of the store shared by store.c (ingest) and store_query.c (reads). */
+#ifndef ASYS_STORE_INT_H
+#define ASYS_STORE_INT_H
+
+#include <pthread.h>
+#include "store.h"
+
+/* One closed bucket of one field: the mean (a rate for counters) and the
+ * largest value (the peak per-sample rate for counters). Floats halve the
+ * history's footprint; displays do not need more. */
+struct bucket {
+	float avg;
+	float max;
+	float min;
+};
+
+/* The open bucket of one field. For counters, dsum/dtsum give the exact mean
+ * rate over the bucket; min/max are over the per-sample rates. */
+struct acc {
+	double sum, dsum, dtsum, min, max;
+	uint64_t n;
+};
+
+struct series {
+	uint64_t bucket_ns;
+	uint32_t stream;
+	uint64_t entity;
+	struct series *hnext; /* hash chain */
+	char *label;
+	char *status;
+	uint32_t nf;
+	const struct field_desc *fields; /* the stream table's, not owned */
+	uint64_t last_ns, prev_ns;
+	double *last;  /* nf */
+	double *rate;  /* nf: last per-sample rate (counters) */
+	uint64_t resets;
+	int64_t open_idx; /* bucket being filled, -1 before the first sample */
+	struct acc *open;  /* nf */
+	int64_t *fine_tag; /* bucket index held in each fine slot, -1 = none */
+	struct bucket *fine; /* STORE_FINE_BUCKETS * nf */
+	int64_t coarse_open;
+	struct acc *copen;   /* nf: open coarse bucket, fed by closed fine buckets */
+	int64_t *coarse_tag;
+	struct bucket *coarse; /* STORE_COARSE_BUCKETS * nf */
+};
+
+struct stream_slot {
+	struct series **list; /* first-seen order */
+	size_t n, cap;
+	char *status;
+};
+
+struct store {
+	pthread_mutex_t lock;
+	const struct stream_table *t;
+	uint64_t bucket_ns;
+	uint64_t latest_ns;
+	uint64_t records;
+	struct series **hash;
+	size_t hsize, count;
+	struct stream_slot streams[STREAM_MAX];
+};
+
+/* A closed view of the open bucket (used by readers before it closes). */
+struct bucket store_acc_close(const struct acc *a, enum field_kind kind);
+
+#endif

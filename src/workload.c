@@ -1,0 +1,138 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "workload.h"
+
+int workload_start(struct workload *w, char **argv)
+{
+	int go[2] = { -1, -1 }, err[2] = { -1, -1 }, e = 0, logfd;
+	const char *tmp = getenv("TMPDIR");
+
+	memset(w, 0, sizeof(*w));
+	w->go_fd = w->err_fd = -1;
+	util_strlcpy(w->name, argv[0], sizeof(w->name));
+	snprintf(w->log, sizeof(w->log), "%s/asys-workload.%d.log", tmp && *tmp ? tmp : "/tmp",
+		 (int)getpid());
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		goto fail;
+	logfd = open(w->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (logfd < 0)
+		goto fail;
+	w->pid = fork();
+	if (w->pid < 0) {
+		close(logfd);
+		goto fail;
+	}
+	if (w->pid == 0) {
+		char c;
+
+		setpgid(0, 0);
+		close(go[1]);
+		close(err[0]);
+		/* wait until the parent has its collectors attached */
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		dup2(logfd, STDOUT_FILENO);
+		dup2(logfd, STDERR_FILENO);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(logfd);
+	setpgid(w->pid, w->pid);
+	close(go[0]);
+	close(err[1]);
+	w->go_fd = go[1];
+	w->err_fd = err[0];
+	return 0;
+fail:
+	e = errno;
+	fprintf(stderr, "asys: cannot start '%s': %s\n", argv[0], strerror(e));
+	for (int i = 0; i < 2; i++) {
+		if (go[i] >= 0)
+			close(go[i]);
+		if (err[i] >= 0)
+			close(err[i]);
+	}
+	return -e;
+}
+
+void workload_release(struct workload *w)
+{
+	int e = 0;
+	ssize_t r;
+
+	if (w->go_fd < 0)
+		return;
+	close(w->go_fd);
+	w->go_fd = -1;
+	/* the error pipe closes on a successful exec, or carries errno */
+	r = read(w->err_fd, &e, sizeof(e));
+	close(w->err_fd);
+	w->err_fd = -1;
+	if (r == sizeof(e)) {
+		fprintf(stderr, "asys: cannot run '%s': %s\n", w->name, strerror(e));
+		waitpid(w->pid, &w->status, 0);
+		w->exited = true;
+	}
+}
+
+bool workload_poll(struct workload *w)
+{
+	int st;
+
+	if (w->pid <= 0 || w->exited)
+		return w->exited;
+	if (waitpid(w->pid, &st, WNOHANG) == w->pid) {
+		w->exited = true;
+		w->status = st;
+	}
+	return w->exited;
+}
+
+void workload_describe(const struct workload *w, char *buf, size_t n)
+{
+	if (!w->exited)
+		snprintf(buf, n, "workload: %s (pid %d) running, output in %s", w->name, (int)w->pid, w->log);
+	else if (WIFEXITED(w->status))
+		snprintf(buf, n, "workload: %s (pid %d) exited with status %d; press q to quit", w->name,
+			 (int)w->pid, WEXITSTATUS(w->status));
+	else if (WIFSIGNALED(w->status))
+		snprintf(buf, n, "workload: %s (pid %d) exited, killed by signal %d (%s); press q to quit",
+			 w->name, (int)w->pid, WTERMSIG(w->status), strsignal(WTERMSIG(w->status)));
+	else
+		snprintf(buf, n, "workload: %s (pid %d) exited; press q to quit", w->name, (int)w->pid);
+}
+
+void workload_stop(struct workload *w)
+{
+	if (w->pid <= 0)
+		return;
+	if (w->go_fd >= 0)
+		workload_release(w);
+	if (!workload_poll(w)) {
+		kill(-w->pid, SIGTERM);
+		for (int i = 0; i < 50 && !workload_poll(w); i++) {
+			struct timespec ts = { 0, 20000000 };
+
+			nanosleep(&ts, NULL);
+		}
+		if (!w->exited) {
+			kill(-w->pid, SIGKILL);
+			waitpid(w->pid, &w->status, 0);
+			w->exited = true;
+		}
+	}
+}

@@ -1,0 +1,32 @@
+/* The command after `--`: started stopped, released once the collectors are
+ * attached, and watched until it exits. */
+#ifndef ASYS_WORKLOAD_H
+#define ASYS_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct workload {
+	pid_t pid;
+	int go_fd;       /* write end: closing it lets the child exec */
+	int err_fd;      /* read end: carries errno when exec fails */
+	bool exited;
+	int status;      /* wait status once exited */
+	char name[128];
+	char log[256];   /* where its stdout/stderr go */
+};
+
+/* Forks; the child waits for workload_release, then execs argv. stdout and
+ * stderr go to a log file so they do not tear the screen. 0 or -errno, with
+ * a message on stderr when the command cannot be run. */
+int workload_start(struct workload *w, char **argv);
+void workload_release(struct workload *w);
+/* Reaps without blocking; true once exited. */
+bool workload_poll(struct workload *w);
+/* "workload: make (pid 42) running, output in /tmp/..." / "... exited with 0" */
+void workload_describe(const struct workload *w, char *buf, size_t n);
+/* SIGTERM to its process group if still running; reaps. */
+void workload_stop(struct workload *w);
+
+#endif
