@@ -75,6 +75,7 @@ struct nic_link {
 	char name[IF_NAMESIZE];
 	char rdma[NIC_RDMA_NAME_MAX]; /* "" when no RDMA device maps here */
 	uint64_t seen;                /* dump generation it last appeared in */
+	uint64_t v[NIC_L_NFIELDS];    /* counters of that dump */
 	bool selected;
 	bool announced;               /* label sent; a removal then sends gone */
 };
@@ -95,6 +96,8 @@ struct nic_state {
 	uint64_t last_scan_ns;
 	double hz;
 	uint64_t rate_t0, rate_ticks;
+	double nl_cost_ns, rdma_cost_ns; /* running mean of one read, for the slow-read rule */
+	uint64_t slow_reads;
 	bool rate_told, rdma_told, nl_told;
 	int nl_err;
 	char err[256];
@@ -255,7 +258,6 @@ static void on_link_stats(void *ctx, uint32_t ifindex, const char *name,
 {
 	struct nic_state *s = ctx;
 	struct nic_link *l = link_find(s, ifindex);
-	double d[NIC_L_NFIELDS];
 
 	if (!l && name) { /* RTM_GETLINK fallback: names come with the stats */
 		on_link_name(s, ifindex, name);
@@ -266,13 +268,37 @@ static void on_link_stats(void *ctx, uint32_t ifindex, const char *name,
 		return;
 	}
 	l->seen = s->gen;
-	if (!l->selected || !s->out)
-		return;
-	if (!l->announced)
-		link_label(s, l);
-	for (int i = 0; i < NIC_L_NFIELDS; i++)
-		d[i] = (double)v[i];
-	emit_sample(s->out, (uint32_t)s->link_sid, ifindex, s->ts, d, NIC_L_NFIELDS);
+	memcpy(l->v, v, sizeof(l->v));
+}
+
+/* A read that took far longer than usual was preempted somewhere between the
+ * clock and the counters: its time stamp is unsure by that much, which at
+ * 1 kHz would show as a false peak. Such a sample is left out; counters are
+ * cumulative, so the next interval covers it. */
+static bool nic_read_ok(struct nic_state *s, double *mean, uint64_t cost)
+{
+	bool ok = !*mean || (double)cost <= 2.0 * *mean + 100000.0;
+
+	*mean = *mean ? 0.95 * *mean + 0.05 * (double)cost : (double)cost;
+	if (!ok)
+		s->slow_reads++;
+	return ok;
+}
+
+static void links_emit(struct nic_state *s)
+{
+	for (size_t i = 0; i < s->nlinks; i++) {
+		struct nic_link *l = &s->links[i];
+		double d[NIC_L_NFIELDS];
+
+		if (l->seen != s->gen || !l->selected)
+			continue;
+		if (!l->announced)
+			link_label(s, l);
+		for (int f = 0; f < NIC_L_NFIELDS; f++)
+			d[f] = (double)l->v[f];
+		emit_sample(s->out, (uint32_t)s->link_sid, l->ifindex, s->ts, d, NIC_L_NFIELDS);
+	}
 }
 
 /* Links missing from the last full dump are gone (deleted, moved away). */
@@ -430,6 +456,11 @@ static int nic_sample(void *state, struct emitter *out, uint64_t now_ns)
 		s->unknown_link = false;
 		rc = nic_nl_dump_stats(s->nl, on_link_stats, s);
 		if (rc == 0) {
+			uint64_t t1 = asys_now_ns();
+
+			s->ts = t0 + (t1 - t0) / 2;
+			if (nic_read_ok(s, &s->nl_cost_ns, t1 - t0))
+				links_emit(s);
 			links_reap(s);
 			if (s->unknown_link) { /* a new link: name it, sample it next tick */
 				s->cursor = 0;
@@ -464,15 +495,19 @@ static int nic_sample(void *state, struct emitter *out, uint64_t now_ns)
 		for (size_t i = 0; i < n; i++) {
 			struct nic_rdma_port *p = nic_rdma_port_at(s->rdma, i);
 			double v[NIC_R_NFIELDS];
+			uint64_t r0, r1;
 
 			if (!p->selected || !p->present)
 				continue;
 			if (!p->announced)
 				rdma_label(s, p);
+			r0 = asys_now_ns();
 			if (nic_rdma_read(p, v) < 0)
 				continue; /* every read failed: gone, the rescan will tell */
-			emit_sample(out, (uint32_t)s->rdma_sid, nic_rdma_entity(p), asys_now_ns(), v,
-				    NIC_R_NFIELDS);
+			r1 = asys_now_ns();
+			if (nic_read_ok(s, &s->rdma_cost_ns, r1 - r0))
+				emit_sample(out, (uint32_t)s->rdma_sid, nic_rdma_entity(p),
+					    r0 + (r1 - r0) / 2, v, NIC_R_NFIELDS);
 		}
 	}
 	nic_check_rate(s, now_ns);
