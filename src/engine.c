@@ -19,6 +19,9 @@
 #define ENGINE_MAX_COLLECTORS 32
 /* Below this period a wake-up costs more than the period: spin only. */
 #define ENGINE_PURE_SPIN_NS 200000ull
+/* A thread less than this late runs the missed ticks at once (a short
+ * preemption must not cost samples); later than this it skips them. */
+#define ENGINE_CATCHUP_NS 250000000ull
 /* How early a spinning thread wakes before its deadline. */
 #define ENGINE_SPIN_MARGIN_NS 120000ull
 
@@ -262,8 +265,8 @@ static void *group_thread(void *arg)
 		win_ticks++;
 		t = asys_now_ns();
 		next += g->period_ns;
-		if (t > next) {
-			/* a whole period late: skip the missed ticks, keep the grid */
+		if (t > next + ENGINE_CATCHUP_NS) {
+			/* far behind (suspended, starved): skip, keep the grid */
 			uint64_t missed = (t - next) / g->period_ns + 1;
 
 			next += missed * g->period_ns;

@@ -21,7 +21,7 @@ struct engine_group_stats {
 	double hz_achieved; /* ticks per second over the last measuring second */
 	double cpu_pct;     /* thread CPU time over wall time, percent of one core */
 	uint64_t ticks;
-	uint64_t late;      /* ticks that started a whole period late (skipped) */
+	uint64_t late;      /* ticks skipped after falling far behind */
 	uint64_t dropped;   /* records lost to a full ring */
 	char names[64];     /* "cpu,mem" */
 };

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole test suite from a fresh Debian 12 machine: installs what is
+# missing, then builds and runs `make check` twice, once plain and once under
+# ASan+UBSan, and `make distcheck`. Set ASYS_TEST_QUICK=1 to skip the last two.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/deps.sh"
+cd "$top"
+autoreconf -fi >/dev/null
+
+status=0
+run_check() {
+	local dir=$1; shift
+	echo "== make check in $dir ($*)"
+	mkdir -p "$dir"
+	(cd "$dir" && "$top/configure" -q "$@" && make -j"$(nproc)" >/dev/null &&
+		make check) || status=1
+	for log in "$dir"/tests/*.log "$dir"/tests/*/*.log; do
+		[ -f "$log" ] || continue
+		case "$log" in *test-suite.log) continue ;; esac
+		if grep -q '^:test-result: FAIL' "${log%.log}.trs" 2>/dev/null; then
+			echo "---- $log"; tail -n 40 "$log"
+		fi
+	done
+}
+
+run_check build/plain
+if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		run_check build/sanitizers --enable-sanitizers
+	echo "== make distcheck"
+	(cd build/plain && make distcheck >/dev/null 2>"$top/build/distcheck.err") ||
+		{ tail -n 40 "$top/build/distcheck.err"; status=1; }
+fi
+[ $status -eq 0 ] && echo "asys: all test runs passed" || echo "asys: some test runs failed"
+exit $status

@@ -1,0 +1,327 @@
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bus.h"
+#include "cli.h"
+#include "collector.h"
+#include "ring.h"
+#include "store.h"
+#include "stream.h"
+#include "util.h"
+
+static const struct field_desc t_fields[] = {
+	{ "bytes", "B", FIELD_COUNTER },
+	{ "temp", "C", FIELD_GAUGE },
+};
+static const struct stream_desc t_stream = { "t.s", 1, ENTITY_KEY, 2, t_fields, "test" };
+
+START_TEST(ring_roundtrip_and_wrap)
+{
+	struct ring *r = ring_new(4096);
+	uint64_t buf[64];
+	const void *p;
+	size_t len;
+	int pushed = 0, popped = 0;
+
+	ck_assert_ptr_nonnull(r);
+	/* push and pop 1000 records of varying size: wraps many times */
+	for (int i = 0; i < 1000; i++) {
+		size_t l = 8 * (size_t)(2 + i % 40);
+
+		memset(buf, 0, sizeof(buf));
+		buf[0] = (uint32_t)l;
+		buf[1] = (uint64_t)i;
+		ck_assert_int_eq(ring_push(r, buf, l), 0);
+		pushed++;
+		p = ring_peek(r, &len);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq(len, l);
+		ck_assert_uint_eq(((const uint64_t *)p)[1], (uint64_t)i);
+		ring_pop(r, len);
+		popped++;
+	}
+	ck_assert_ptr_null(ring_peek(r, &len));
+	ck_assert_int_eq(pushed, popped);
+	ring_free(r);
+}
+END_TEST
+
+START_TEST(ring_full_drops_and_counts)
+{
+	struct ring *r = ring_new(4096);
+	uint64_t buf[32] = { 256 };
+	int ok = 0;
+
+	for (int i = 0; i < 100; i++)
+		if (ring_push(r, buf, 256) == 0)
+			ok++;
+	ck_assert_int_eq(ok, 16);
+	ck_assert_uint_eq(ring_dropped(r), 84);
+	ck_assert_int_eq(ring_push(r, buf, 12), -EINVAL); /* not a multiple of 8 */
+	ring_free(r);
+}
+END_TEST
+
+START_TEST(stream_table_rules)
+{
+	struct stream_table *t = stream_table_new();
+	struct stream_desc other = t_stream;
+	struct field_desc f2[2] = { t_fields[0], { "temp", "K", FIELD_GAUGE } };
+
+	ck_assert_int_eq(stream_table_add(t, &t_stream), 0);
+	ck_assert_int_eq(stream_table_add(t, &t_stream), 0); /* identical: same id */
+	other.fields = f2;
+	ck_assert_int_eq(stream_table_add(t, &other), -EEXIST);
+	ck_assert_int_eq(stream_table_find(t, "t.s"), 0);
+	ck_assert_int_eq(stream_table_find(t, "nope"), -ENOENT);
+	ck_assert_int_eq(stream_field_index(stream_table_get(t, 0), "temp"), 1);
+	ck_assert_str_eq(stream_table_get(t, 0)->fields[0].unit, "B");
+	stream_table_free(t);
+	stream_table_free(NULL);
+}
+END_TEST
+
+/* Feed a store directly through an emitter ring drained by a bus. */
+struct fixture {
+	struct stream_table *t;
+	struct store *s;
+	struct bus *b;
+	struct ring *r;
+	struct emitter e;
+};
+
+static void fx_init(struct fixture *f, uint64_t bucket_ns)
+{
+	f->t = stream_table_new();
+	ck_assert_int_eq(stream_table_add(f->t, &t_stream), 0);
+	f->s = store_new(f->t, bucket_ns);
+	f->b = bus_new();
+	f->r = ring_new(1 << 22);
+	f->e.ring = f->r;
+	ck_assert_int_eq(bus_add_ring(f->b, f->r), 0);
+	ck_assert_int_ge(bus_attach(f->b, &store_consumer_ops, f->s), 0);
+}
+
+static void fx_free(struct fixture *f)
+{
+	bus_free(f->b);
+	ring_free(f->r);
+	store_free(f->s);
+	stream_table_free(f->t);
+}
+
+static void put(struct fixture *f, uint64_t ent, uint64_t ts, double bytes, double temp)
+{
+	double v[2] = { bytes, temp };
+
+	ck_assert_int_eq(emit_sample(&f->e, 0, ent, ts, v, 2), 0);
+}
+
+#define MS 1000000ull
+#define SEC 1000000000ull
+
+START_TEST(store_rates_windows_and_peaks)
+{
+	struct fixture f;
+	struct field_stats st;
+	const struct series *se;
+	double hist[4];
+
+	fx_init(&f, SEC);
+	/* 1 kHz for 3 s: 1000 B/ms quietly, plus a 5 ms burst of 100x in second 1 */
+	for (uint64_t i = 0; i <= 3000; i++) {
+		static double total;
+		uint64_t ms = i;
+
+		if (i)
+			total += (ms >= 1500 && ms < 1505) ? 100000 : 1000;
+		put(&f, 7, 10 * SEC + ms * MS, total, 40 + (double)(ms / 1000));
+	}
+	bus_pump(f.b);
+	store_lock(f.s);
+	se = store_series(f.s, 0, 7);
+	ck_assert_ptr_nonnull(se);
+	/* window = second 11.0..12.0 (bucket 11), complete */
+	ck_assert_int_eq(series_window(se, 0, 12 * SEC + 500 * MS, SEC, &st), 0);
+	ck_assert_double_eq_tol(st.avg, (995 * 1000.0 + 5 * 100000.0), 1.0);
+	ck_assert_double_eq_tol(st.max, 100000.0 * 1000, 1.0); /* the burst's per-ms rate */
+	ck_assert_double_eq_tol(st.min, 1000.0 * 1000, 1.0);
+	ck_assert_int_eq(series_window(se, 1, 12 * SEC + 500 * MS, SEC, &st), 0);
+	ck_assert_double_eq_tol(st.avg, 41.0, 1e-9);
+	ck_assert_double_eq_tol(series_rate(se, 0), 1e6, 1.0);
+	ck_assert_double_eq_tol(series_last(se, 1), 43.0, 1e-9);
+	/* history ending at 13.0: buckets 9 (none), 10, 11, 12 */
+	series_history(se, 1, 13 * SEC, SEC, hist, 4);
+	ck_assert(isnan(hist[0]));
+	ck_assert_double_eq_tol(hist[1], 40.0, 1e-9);
+	ck_assert_double_eq_tol(hist[2], 41.0, 1e-9);
+	ck_assert_double_eq_tol(hist[3], 42.0, 1e-9);
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(store_counter_backwards_is_never_negative)
+{
+	struct fixture f;
+	struct field_stats st;
+	const struct series *se;
+
+	fx_init(&f, SEC);
+	put(&f, 1, 1 * SEC + 100 * MS, 1e19, 1);
+	put(&f, 1, 1 * SEC + 200 * MS, 1.5e19, 1);
+	put(&f, 1, 1 * SEC + 300 * MS, 10, 1); /* reset (driver reload) */
+	put(&f, 1, 1 * SEC + 400 * MS, 110, 1);
+	put(&f, 1, 1 * SEC + 500 * MS, NAN, 1); /* unknown: no rate, no zero */
+	put(&f, 1, 2 * SEC + 100 * MS, 210, 1);
+	bus_pump(f.b);
+	store_lock(f.s);
+	se = store_series(f.s, 0, 1);
+	ck_assert_uint_eq(series_resets(se), 1);
+	ck_assert_int_eq(series_window(se, 0, 2 * SEC + 500 * MS, SEC, &st), 0);
+	ck_assert(st.min >= 0);
+	ck_assert_double_eq_tol(st.max, 5e19, 1e13);
+	ck_assert_uint_eq(st.n, 1);
+	ck_assert(isnan(series_rate(se, 0))); /* NaN before 210: no rate */
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(store_labels_status_gone_and_late_consumer)
+{
+	struct fixture f;
+	struct store *late;
+	uint64_t ents[8];
+
+	fx_init(&f, SEC);
+	ck_assert_int_eq(emit_label(&f.e, 0, 5, SEC, "eth0"), 0);
+	put(&f, 5, SEC, 1, 1);
+	put(&f, 6, SEC, 1, 1);
+	ck_assert_int_eq(emit_status(&f.e, 0, STATUS_STREAM, SEC, "no PMU"), 0);
+	ck_assert_int_eq(emit_status(&f.e, 0, 6, SEC, "lost"), 0);
+	bus_pump(f.b);
+	store_lock(f.s);
+	ck_assert_uint_eq(store_entities(f.s, 0, ents, 8), 2);
+	ck_assert_uint_eq(ents[0], 5);
+	ck_assert_str_eq(series_label(store_series(f.s, 0, 5)), "eth0");
+	ck_assert_str_eq(store_status(f.s, 0, STATUS_STREAM), "no PMU");
+	ck_assert_str_eq(store_status(f.s, 0, 6), "lost");
+	store_unlock(f.s);
+	/* a consumer attached now still learns the label and statuses */
+	late = store_new(f.t, SEC);
+	ck_assert_int_ge(bus_attach(f.b, &store_consumer_ops, late), 0);
+	store_lock(late);
+	ck_assert_str_eq(series_label(store_series(late, 0, 5)), "eth0");
+	ck_assert_str_eq(store_status(late, 0, STATUS_STREAM), "no PMU");
+	store_unlock(late);
+	ck_assert_int_eq(emit_gone(&f.e, 0, 5, 2 * SEC), 0);
+	ck_assert_int_eq(emit_status(&f.e, 0, STATUS_STREAM, 2 * SEC, ""), 0);
+	bus_pump(f.b);
+	store_lock(f.s);
+	ck_assert_uint_eq(store_entities(f.s, 0, ents, 8), 1);
+	ck_assert_ptr_null(store_series(f.s, 0, 5));
+	ck_assert_ptr_null(store_status(f.s, 0, STATUS_STREAM));
+	store_unlock(f.s);
+	fx_free(&f);
+	store_free(late);
+}
+END_TEST
+
+START_TEST(store_many_entities_and_clear)
+{
+	struct fixture f;
+	uint64_t ents[1];
+
+	fx_init(&f, SEC);
+	for (uint64_t e = 0; e < 5000; e++)
+		put(&f, e * 977, SEC, (double)e, 1);
+	bus_pump(f.b);
+	store_lock(f.s);
+	ck_assert_uint_eq(store_entities(f.s, 0, ents, 1), 5000);
+	for (uint64_t e = 0; e < 5000; e += 499)
+		ck_assert_double_eq(series_last(store_series(f.s, 0, e * 977), 0), (double)e);
+	store_unlock(f.s);
+	store_clear(f.s);
+	store_lock(f.s);
+	ck_assert_uint_eq(store_entities(f.s, 0, ents, 1), 0);
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(util_parsers)
+{
+	double d;
+	uint64_t u;
+
+	ck_assert_int_eq(util_parse_duration("5m", &d), 0);
+	ck_assert_double_eq(d, 300);
+	ck_assert_int_eq(util_parse_duration("250ms", &d), 0);
+	ck_assert_double_eq_tol(d, 0.25, 1e-12);
+	ck_assert_int_ne(util_parse_duration("5x", &d), 0);
+	ck_assert_int_ne(util_parse_duration("-5", &d), 0);
+	ck_assert_int_eq(util_parse_size("64M", &u), 0);
+	ck_assert_uint_eq(u, 64ull << 20);
+	ck_assert_int_eq(util_parse_size("2GiB", &u), 0);
+	ck_assert_uint_eq(u, 2ull << 30);
+	ck_assert_int_ne(util_parse_size("2Q", &u), 0);
+	ck_assert_int_eq(util_parse_u64("18446744073709551616", &u), -ERANGE);
+	ck_assert_int_eq(util_parse_double("1e999", &d), -ERANGE);
+	ck_assert_int_eq(util_parse_double("nan", &d), -ERANGE);
+}
+END_TEST
+
+START_TEST(cli_values)
+{
+	struct asys_options o;
+	char *ok[] = { "top", "-d", "0.5", "--host-memory-sampling=false", "-s", "none",
+		       "--nic-device-include", "bond,eth", "--", "sleep", "1", NULL };
+	char *badre[] = { "top", "--nic-device-include", "a(", NULL };
+	char *badd[] = { "top", "-d", "0.01", NULL };
+
+	options_defaults(&o);
+	ck_assert_int_eq(cli_parse("top", ~0u, 11, ok, &o), 0);
+	ck_assert_double_eq(o.delay_s, 0.5);
+	ck_assert(!o.host_memory_sampling);
+	ck_assert_int_eq(o.scope, SCOPE_NONE);
+	ck_assert_str_eq(o.command[0], "sleep");
+	options_defaults(&o);
+	ck_assert_int_eq(cli_parse("top", ~0u, 3, badre, &o), CLI_EXIT_USAGE);
+	ck_assert_int_eq(cli_parse("top", ~0u, 3, badd, &o), CLI_EXIT_USAGE);
+}
+END_TEST
+
+static Suite *core_suite(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, ring_roundtrip_and_wrap);
+	tcase_add_test(tc, ring_full_drops_and_counts);
+	tcase_add_test(tc, stream_table_rules);
+	tcase_add_test(tc, store_rates_windows_and_peaks);
+	tcase_add_test(tc, store_counter_backwards_is_never_negative);
+	tcase_add_test(tc, store_labels_status_gone_and_late_consumer);
+	tcase_add_test(tc, store_many_entities_and_clear);
+	tcase_add_test(tc, util_parsers);
+	tcase_add_test(tc, cli_values);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(core_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
