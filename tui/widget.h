@@ -51,6 +51,8 @@ void widget_fmt_pct(char *buf, size_t n, double pct);       /* "93%" / "n/a" */
 
 /* Print s at (y,x) clipped to width; right-aligned if right. Multibyte-safe. */
 void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right);
+/* Terminal columns s takes (multibyte-aware). */
+int widget_text_width(const char *s);
 
 /* A sortable, scrollable table whose rows the pane draws itself. */
 struct tui_col {

@@ -1,0 +1,133 @@
+# Drives the real `asys top` inside a private tmux server.
+# Source it: . "$top_srcdir/tests/e2e/tmux_lib.sh"; then tui_start W H [asys top args...].
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${ASYS:=$top_builddir/asys}"
+[ -n "$TMUX_BIN" ] && [ "$TMUX_BIN" != no ] || TMUX_BIN=$(command -v tmux 2>/dev/null)
+
+if [ -z "$TMUX_BIN" ] || ! [ -x "$TMUX_BIN" ]; then
+	echo "SKIP: tmux is not installed (apt-get install tmux)"
+	exit 77
+fi
+if ! [ -x "$ASYS" ]; then
+	echo "FAIL: no asys binary at $ASYS (run make first)"
+	exit 1
+fi
+
+TSOCK="asys-test-$$"
+TDIR=$(mktemp -d "${TMPDIR:-/tmp}/asys-tui.XXXXXX") || exit 1
+TSESS=asys
+# Locale for the session: a UTF-8 one when the system has it.
+TUI_LOCALE=${TUI_LOCALE:-C.UTF-8}
+unset TMUX # a test run inside tmux must still use its own server
+
+tmx() { "$TMUX_BIN" -L "$TSOCK" "$@"; }
+# Quotes one word for sh.
+shq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+tui_cleanup() {
+	tmx kill-server >/dev/null 2>&1
+	rm -rf "$TDIR"
+}
+trap tui_cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# Prints the screen.
+cap() { tmx capture-pane -p -t "$TSESS" 2>/dev/null; }
+# Prints the screen with colours and attributes as escape sequences.
+cap_e() { tmx capture-pane -p -e -t "$TSESS" 2>/dev/null; }
+
+fail() {
+	echo "FAIL: $*"
+	echo "---- screen ----"
+	cap
+	echo "----------------"
+	exit 1
+}
+
+# tui_start COLS ROWS [ENV=VAL ...] -- [asys top args...]: starts asys top in
+# a fresh session and records its exit status in $TDIR/exit. Waits until the
+# first frame is drawn.
+tui_start() {
+	local cols=$1 rows=$2 envs="" args="" a
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		envs="$envs $(shq "$1")"
+		shift
+	done
+	[ "$1" = -- ] && shift
+	for a in "$@"; do
+		args="$args $(shq "$a")"
+	done
+	rm -f "$TDIR/exit"
+	tmx new-session -d -s "$TSESS" -x "$cols" -y "$rows" \
+		"env LC_ALL=$TUI_LOCALE TERM=screen-256color $envs $(shq "$ASYS") top$args; echo EXIT=\$? > $TDIR/exit; sleep 600" ||
+		fail "tmux could not start a session"
+	tmx set-option -t "$TSESS" remain-on-exit on >/dev/null 2>&1
+	wait_for 'asys top' 10 || fail "asys top drew no header within 10 s"
+}
+
+# wait_for REGEX [SECONDS]: until the screen matches (grep -E).
+wait_for() {
+	local re=$1 t=${2:-10} i=0
+	while [ "$i" -lt $((t * 10)) ]; do
+		cap | grep -Eq -- "$re" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_gone REGEX [SECONDS]: until the screen no longer matches.
+wait_gone() {
+	local re=$1 t=${2:-10} i=0
+	while [ "$i" -lt $((t * 10)) ]; do
+		cap | grep -Eq -- "$re" || return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+keys() { tmx send-keys -t "$TSESS" "$@"; }
+
+# wait_exit [SECONDS]: prints asys top's exit status once it has exited.
+wait_exit() {
+	local t=${1:-10} i=0
+	while [ "$i" -lt $((t * 10)) ]; do
+		if [ -s "$TDIR/exit" ]; then
+			sed -n 's/^EXIT=//p' "$TDIR/exit"
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+tui_stop() {
+	tmx kill-session -t "$TSESS" >/dev/null 2>&1
+}
+
+# The pid of asys top in the session.
+tui_pid() {
+	local shell
+	shell=$(tmx display-message -p -t "$TSESS" '#{pane_pid}')
+	pgrep -P "$shell" -x asys 2>/dev/null || pgrep -P "$shell" 2>/dev/null | head -n 1
+}
+
+# check_layout COLS ROWS: the screen is exactly the size, every box that is
+# opened is closed, no line is longer than the screen, and the hint line is last.
+check_layout() {
+	local cols=$1 rows=$2 s
+	s=$(cap)
+	[ "$(printf '%s\n' "$s" | wc -l)" -eq "$rows" ] || fail "screen is not $rows lines"
+	[ "$(printf '%s\n' "$s" | LC_ALL=C.UTF-8 wc -L)" -le "$cols" ] ||
+		fail "a line is wider than $cols columns"
+	local open close
+	open=$(printf '%s\n' "$s" | grep -Ec '^(╭|\+)[0-9]')
+	close=$(printf '%s\n' "$s" | grep -Ec '^(╰|\+)[-─]')
+	[ "$open" -ge 2 ] || fail "fewer than two panes drawn"
+	[ "$open" -eq "$close" ] || fail "$open boxes opened but $close closed (overlap?)"
+	printf '%s\n' "$s" | tail -n 1 | grep -q 'quit' || fail "the hint line is not the last line"
+}

@@ -1,0 +1,85 @@
+#!/bin/sh
+# A 192-core machine fits: a fixture /proc/stat (through ASYS_SYSROOT) with
+# 192 CPUs whose counters move. At 80x24 the CPU pane shows one cell per
+# core; focused at 120x40 it shows bars in several columns.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+
+root=$TDIR/root
+mkdir -p "$root/proc" "$root/sys/devices/system/cpu"
+echo 0-191 > "$root/sys/devices/system/cpu/online"
+echo 0-191 > "$root/sys/devices/system/cpu/present"
+cat > "$root/proc/meminfo" <<'MEM'
+MemTotal:       263921180 kB
+MemFree:        101230000 kB
+MemAvailable:   201230000 kB
+Buffers:          1230000 kB
+Cached:          90230000 kB
+SwapCached:             0 kB
+Shmem:             123000 kB
+SReclaimable:     2300000 kB
+SwapTotal:        8388604 kB
+SwapFree:         8000000 kB
+MEM
+
+# stat TICK: cores differ in load and state, and every counter grows
+stat() {
+	awk -v t="$1" 'BEGIN {
+		for (c = 0; c < 192; c++) {
+			u[c] = t * (c % 10) * 8; s[c] = t * (c % 3) * 5
+			w[c] = t * (c % 4 == 0) * 3; st[c] = t * (c % 16 == 0) * 6
+			id[c] = t * 100 - u[c] - s[c] - w[c] - st[c]
+			U += u[c]; S += s[c]; W += w[c]; ST += st[c]; ID += id[c]
+		}
+		printf "cpu  %d 0 %d %d %d 0 0 %d 0 0\n", U, S, ID, W, ST
+		for (c = 0; c < 192; c++)
+			printf "cpu%d %d 0 %d %d %d 0 0 %d 0 0\n", c, u[c], s[c], id[c], w[c], st[c]
+		print "intr 0"; print "ctxt 0"; print "btime 1700000000"
+		print "processes 1"; print "procs_running 1"; print "procs_blocked 0"
+	}'
+}
+stat 1 > "$root/proc/stat"
+(
+	i=2
+	while [ "$i" -lt 400 ]; do
+		stat "$i" > "$TDIR/stat.new"
+		# same inode: the collector keeps the file open
+		cat "$TDIR/stat.new" > "$root/proc/stat"
+		sleep 0.2
+		i=$((i + 1))
+	done
+) &
+feeder=$!
+trap 'kill $feeder 2>/dev/null; tui_cleanup' EXIT
+
+tui_start 80 24 "ASYS_SYSROOT=$root" -- -d 0.5
+wait_for '3 CPU +192 cores' 10 || fail "80x24: the CPU title does not count 192 cores"
+wait_for 'one cell per core' 10 || fail "80x24: no one-cell-per-core strip"
+wait_for 'host 252G' 10 || fail "80x24: the fixture's memory total is not shown"
+check_layout 80 24
+# every core is on screen: the strip rows carry the first core of each row
+strip=$(cap | sed -n '/3 CPU/,/one cell per core/p' | sed -n '2,$p' | sed '$d')
+n=$(printf '%s\n' "$strip" | wc -l)
+[ "$n" -ge 3 ] || fail "80x24: the strip has $n rows, 192 cores need 3"
+printf '%s\n' "$strip" | grep -q '^│ *0 ' || fail "80x24: the strip does not start at core 0"
+cap | grep -q 'not shown' && fail "80x24: some cores are not shown"
+keys q
+st=$(wait_exit 10) || fail "80x24: no exit on q"
+[ "$st" = 0 ] || fail "80x24: exit status $st"
+tui_stop
+echo "ok: 80x24 strip"
+
+tui_start 120 40 "ASYS_SYSROOT=$root" -- -d 0.5
+wait_for '3 CPU +192 cores' 10 || fail "120x40: the CPU title does not count 192 cores"
+# focused, the CPU pane has room for bars with a percentage, several per row
+wait_for '191 .*[0-9]+%' 10 || fail "120x40: no bar for core 191"
+cells=$(cap | sed -n '3p' | grep -o '[0-9]\+%' | wc -l)
+[ "$cells" -ge 4 ] || fail "120x40: only $cells bars in a row, wanted several columns"
+check_layout 120 40
+# Memory focused: the CPU pane gives its rows back and becomes a strip
+keys 4
+wait_for 'one cell per core' 5 || fail "120x40: no strip once Memory has the focus"
+check_layout 120 40
+keys q
+st=$(wait_exit 10) || fail "120x40: no exit on q"
+[ "$st" = 0 ] || fail "120x40: exit status $st"
+echo "ok: 120x40 bars and strip"

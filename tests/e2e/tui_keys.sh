@@ -1,0 +1,107 @@
+#!/bin/sh
+# Keys: help opens and closes, Tab and the digit hotkeys move focus, < and >
+# change the sort order of the process table, space pauses, q exits 0, and
+# SIGTERM restores the terminal and exits 0.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+
+# The PID column of the process table, top to bottom.
+pids() {
+	cap | sed -n '/PID.*USER/,$p' | sed -n 's/^[│|] *\([0-9][0-9]*\) .*/\1/p'
+}
+
+tui_start 120 40 -- -d 0.5
+wait_for 'PID +USER +RSS' 10 || fail "no process table"
+wait_for '^[│|] +[0-9]+ ' 10 || fail "no process rows"
+
+# help: h opens, any key closes; F1 opens, Escape closes
+keys h
+wait_for 'asys top help' 5 || fail "h did not open the help screen"
+cap | grep -q 'Memory pane' || fail "the help screen lacks the Memory pane's keys"
+cap | grep -q 'F10' || fail "the help screen does not list q/F10"
+keys h
+wait_gone 'asys top help' 5 || fail "h did not close the help screen"
+wait_for 'PID +USER' 5 || fail "panes not back after closing help"
+keys F1
+wait_for 'asys top help' 5 || fail "F1 did not open the help screen"
+keys Escape
+wait_gone 'asys top help' 5 || fail "Escape did not close the help screen"
+
+# Tab moves focus from CPU to Memory: < then works on the table
+wait_for 'sort: RSS' 5 || fail "the table is not sorted by RSS at start"
+keys Tab
+sleep 0.3
+keys '<'
+wait_for 'sort: USER' 5 || fail "Tab + < did not sort by USER (focus not on Memory?)"
+keys '<'
+wait_for 'sort: PID' 5 || fail "< did not move the sort to PID"
+sleep 0.3
+by_pid=$(pids)
+[ "$(printf '%s\n' "$by_pid" | wc -l)" -ge 3 ] || fail "fewer than 3 process rows"
+printf '%s\n' "$by_pid" | sort -rn -c 2>/dev/null || fail "PID sort is not descending: $by_pid"
+keys I
+wait_for 'sort: PID ▲|sort: PID \^' 5 || fail "I did not invert the order"
+sleep 0.3
+printf '%s\n' "$(pids)" | sort -n -c 2>/dev/null || fail "inverted PID sort is not ascending"
+
+# back to RSS with >: the order differs from the PID order
+keys '>' '>'
+wait_for 'sort: RSS' 5 || fail "> > did not return to RSS"
+sleep 0.3
+by_rss=$(pids)
+[ "$by_rss" != "$by_pid" ] || fail "sorting by RSS gave the same order as by PID"
+
+# digit hotkey: 3 focuses CPU, where < is not a table key: the sort stays
+keys 3
+sleep 0.3
+keys '<'
+sleep 0.5
+cap | grep -q 'sort: RSS' || fail "< changed the table while CPU was focused"
+keys 4 '<'
+wait_for 'sort: HWM|sort: USER' 5 || fail "4 did not focus Memory"
+
+# space pauses the view: the CPU figures stand still while a core is busy,
+# and move again once space resumes
+cpu_pane() { cap | sed -n '/3 CPU/,/^[╰+]/p'; }
+sh -c 'end=$(($(date +%s) + 15)); while [ "$(date +%s)" -lt "$end" ]; do :; done' &
+burner=$!
+trap 'kill $burner 2>/dev/null; tui_cleanup' EXIT
+keys Space
+wait_for 'PAUSED' 5 || fail "space did not pause"
+sleep 0.6
+a=$(cpu_pane)
+sleep 2
+b=$(cpu_pane)
+[ "$a" = "$b" ] || fail "the CPU pane changed while paused"
+keys Space
+wait_gone 'PAUSED' 5 || fail "space did not resume"
+moved=no
+for i in 1 2 3 4 5 6; do
+	sleep 1
+	[ "$(cpu_pane)" != "$b" ] && moved=yes && break
+done
+[ "$moved" = yes ] || fail "the CPU pane did not move after resuming"
+kill $burner 2>/dev/null
+
+# arrows and paging do not break anything
+keys Down Down NPage End Home Up
+sleep 0.3
+wait_for 'PID +USER' 5 || fail "the table vanished after scrolling"
+
+keys q
+st=$(wait_exit 10) || fail "asys top did not exit on q"
+[ "$st" = 0 ] || fail "exit status $st after q"
+tui_stop
+
+# SIGTERM: the handler only sets a flag; the loop restores the terminal
+tui_start 100 30 -- -d 0.5
+wait_for 'Memory' 10 || fail "no Memory pane"
+pid=$(tui_pid)
+[ -n "$pid" ] || fail "cannot find the asys pid"
+kill -TERM "$pid"
+st=$(wait_exit 10) || fail "asys top did not exit on SIGTERM"
+[ "$st" = 0 ] || fail "exit status $st after SIGTERM"
+# endwin ran: the shell's prompt-less screen no longer shows the panes in
+# the alternate screen (tmux returns to the normal screen)
+sleep 0.3
+cap | grep -q 'PID.*USER.*RSS' && fail "panes still on screen after SIGTERM (endwin not called?)"
+echo ok

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Both panes are drawn at 120x40 and at 80x24, nothing overlaps, and the
+# figures move between two captures while a core is kept busy.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+
+# keep one core busy so the CPU figures have something to show
+sh -c 'end=$(($(date +%s) + 40)); while [ "$(date +%s)" -lt "$end" ]; do :; done' &
+burner=$!
+trap 'kill $burner 2>/dev/null; tui_cleanup' EXIT
+
+for size in 120x40 80x24; do
+	cols=${size%x*}
+	rows=${size#*x}
+	tui_start "$cols" "$rows" -- -d 0.5
+	wait_for '3 CPU +[0-9]+ cores' 10 || fail "$size: no CPU pane title with the core count"
+	wait_for '4 Memory +host' 10 || fail "$size: no Memory pane title with the host total"
+	wait_for 'PID +USER +RSS' 10 || fail "$size: no process table header"
+	wait_for 'Mem *\[' 10 || fail "$size: no system memory bar"
+	wait_for 'avg [0-9]+%' 10 || fail "$size: no CPU average in the title"
+	# the process table lists this test's tmux server by its command line
+	wait_for ' [0-9]+ +[^ ]+ +[0-9.]+[BKMG] ' 10 || fail "$size: no process row with RSS"
+	check_layout "$cols" "$rows"
+
+	# numbers change: compare everything below the header (the clock does
+	# not count) over a few refreshes
+	first=$(cap | tail -n +2)
+	changed=no
+	for i in 1 2 3 4 5 6; do
+		sleep 1
+		now=$(cap | tail -n +2)
+		if [ "$now" != "$first" ]; then
+			changed=yes
+			break
+		fi
+	done
+	[ "$changed" = yes ] || fail "$size: the panes did not change in 6 s"
+	check_layout "$cols" "$rows"
+	keys q
+	st=$(wait_exit 10) || fail "$size: asys top did not exit on q"
+	[ "$st" = 0 ] || fail "$size: exit status $st after q"
+	tui_stop
+	echo "ok: $size"
+done

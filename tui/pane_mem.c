@@ -1,0 +1,597 @@
+#include "config.h"
+
+#include <math.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pane.h"
+#include "store.h"
+#include "stream.h"
+#include "util.h"
+#include "widget.h"
+
+/* The memory pane: system bars from mem.sys, then a table of processes from
+ * mem.proc. A column is a table entry naming the stream and field it shows,
+ * so the runtime columns (PINNED, DEVICE, ALLOC/s, FAIL from gpurt.mem) are
+ * entries too; a column whose stream is not registered is not shown. */
+
+enum col_kind {
+	CK_PID,   /* the entity itself */
+	CK_LABEL, /* the entity's label: the command line */
+	CK_USER,  /* a uid, shown as a name */
+	CK_BYTES, /* series_rate: a gauge's value, a counter's B/s */
+	CK_COUNT, /* series_rate, as a scaled count */
+};
+
+struct mem_col {
+	struct tui_col col;
+	const char *stream; /* NULL: from mem.proc's entity or label */
+	const char *field;
+	enum col_kind kind;
+	int drop; /* narrow panes drop the highest first; 0 = never */
+};
+
+static const struct mem_col mem_cols[] = {
+	{ { "PID", 7, true }, NULL, NULL, CK_PID, 0 },
+	{ { "USER", 9, false }, "mem.proc", "uid", CK_USER, 2 },
+	{ { "RSS", 6, true }, "mem.proc", "rss", CK_BYTES, 0 },
+	{ { "HWM", 6, true }, "mem.proc", "hwm", CK_BYTES, 1 },
+	{ { "THR", 4, true }, "mem.proc", "threads", CK_COUNT, 3 },
+	/* gpurt: { { "PINNED", 7, true }, "gpurt.mem", "pinned", CK_BYTES, 4 }, and
+	 * DEVICE, ALLOC/s, FAIL the same way */
+	{ { "COMMAND", 0, false }, NULL, NULL, CK_LABEL, 0 },
+};
+
+#define NCOLS ((int)ARRAY_SIZE(mem_cols))
+#define COL_RSS 2
+#define COMMAND_MIN 12
+#define SYS_FIELDS 10
+
+enum sys_field { SF_TOTAL, SF_FREE, SF_AVAIL, SF_BUFFERS, SF_CACHED, SF_USED, SF_SWAP_TOTAL,
+		 SF_SWAP_FREE, SF_SHMEM, SF_SRECLAIM };
+static const char *const sys_field_name[SYS_FIELDS] = {
+	"total", "free", "available", "buffers", "cached",
+	"used",	 "swap_total", "swap_free", "shmem", "sreclaimable",
+};
+
+struct proc_row {
+	uint64_t pid;
+	double val[NCOLS];
+	const char *label; /* the store's, valid while it is locked */
+	const char *user;  /* the uid cache's */
+};
+
+#define UID_CACHE 64
+struct uid_name {
+	double uid;
+	char name[33];
+};
+
+struct mem_priv {
+	struct tui_table table;
+	struct tui_col vis_cols[NCOLS];
+	int vis[NCOLS];   /* visible column -> mem_cols index */
+	int nvis;
+	int sort_id;      /* mem_cols index of the sort column */
+	bool sort_desc;
+	uint64_t sel_pid; /* follow this process once the user moved; 0 = none */
+	struct proc_row *rows;
+	size_t nrows, cap;
+	uint64_t *ents;
+	size_t ecap;
+	struct uid_name uids[UID_CACHE];
+	int nuids, uid_next;
+	double sys[SYS_FIELDS];
+	bool have_sys;
+};
+
+static void *mem_init(const struct view *v)
+{
+	struct mem_priv *s = calloc(1, sizeof(*s));
+
+	(void)v;
+	if (!s)
+		return NULL;
+	s->sort_id = COL_RSS;
+	s->sort_desc = true;
+	return s;
+}
+
+static void mem_fini(void *priv)
+{
+	struct mem_priv *s = priv;
+
+	if (!s)
+		return;
+	free(s->rows);
+	free(s->ents);
+	free(s);
+}
+
+/* getpwuid can go over the network (NSS): ask once per uid. */
+static const char *user_name(struct mem_priv *s, double uid)
+{
+	struct uid_name *u;
+	struct passwd *pw;
+
+	if (isnan(uid) || uid < 0)
+		return "?";
+	for (int i = 0; i < s->nuids; i++)
+		if (s->uids[i].uid == uid)
+			return s->uids[i].name;
+	if (s->nuids < UID_CACHE) {
+		u = &s->uids[s->nuids++];
+	} else {
+		u = &s->uids[s->uid_next];
+		s->uid_next = (s->uid_next + 1) % UID_CACHE;
+	}
+	u->uid = uid;
+	pw = getpwuid((uid_t)uid);
+	if (pw && pw->pw_name)
+		util_strlcpy(u->name, pw->pw_name, sizeof(u->name));
+	else
+		snprintf(u->name, sizeof(u->name), "%.0f", uid);
+	return u->name;
+}
+
+/* Which columns fit: drop the optional ones, highest first, until COMMAND
+ * keeps COMMAND_MIN columns. */
+static void choose_columns(struct mem_priv *s, const struct view *v, int cols)
+{
+	bool on[NCOLS];
+	int used = 0;
+
+	for (int i = 0; i < NCOLS; i++) {
+		const struct mem_col *c = &mem_cols[i];
+
+		on[i] = !c->stream || stream_table_find(v->streams, c->stream) >= 0;
+		if (on[i] && c->col.width)
+			used += c->col.width + 1;
+	}
+	while (cols - used < COMMAND_MIN) {
+		int worst = -1;
+
+		for (int i = 0; i < NCOLS; i++)
+			if (on[i] && mem_cols[i].drop && (worst < 0 || mem_cols[i].drop > mem_cols[worst].drop))
+				worst = i;
+		if (worst < 0)
+			break;
+		on[worst] = false;
+		used -= mem_cols[worst].col.width + 1;
+	}
+	s->nvis = 0;
+	s->table.sort_col = 0;
+	for (int i = 0; i < NCOLS; i++) {
+		if (!on[i])
+			continue;
+		if (i == s->sort_id)
+			s->table.sort_col = s->nvis;
+		s->vis[s->nvis] = i;
+		s->vis_cols[s->nvis++] = mem_cols[i].col;
+	}
+	s->table.cols = s->vis_cols;
+	s->table.ncols = s->nvis;
+	s->table.sort_desc = s->sort_desc;
+}
+
+static int grow(struct mem_priv *s, size_t need)
+{
+	if (need > s->cap) {
+		struct proc_row *r = realloc(s->rows, need * sizeof(*r));
+		uint64_t *e = realloc(s->ents, need * sizeof(*e));
+
+		if (r)
+			s->rows = r;
+		if (e)
+			s->ents = e;
+		if (!r || !e)
+			return -1;
+		s->cap = s->ecap = need;
+	}
+	return 0;
+}
+
+/* A field as of the view: its mean over the refresh window ending at
+ * v->end_ns (so a paused view stands still), else the latest value when
+ * that is not newer than the view. NaN when there is nothing to show. */
+static double value_at(const struct series *se, uint32_t f, const struct view *v)
+{
+	struct field_stats fs;
+
+	if (!se)
+		return NAN;
+	if (v->window_ns && series_window(se, f, v->end_ns, v->window_ns, &fs) == 0 && fs.n > 0 &&
+	    !isnan(fs.avg))
+		return fs.avg;
+	if (v->end_ns && series_last_ns(se) > v->end_ns)
+		return NAN;
+	return series_rate(se, f);
+}
+
+static void load_sys(struct mem_priv *s, const struct view *v)
+{
+	int id = stream_table_find(v->streams, "mem.sys");
+	const struct stream_desc *d;
+	const struct series *se;
+
+	s->have_sys = false;
+	for (int i = 0; i < SYS_FIELDS; i++)
+		s->sys[i] = NAN;
+	if (id < 0)
+		return;
+	d = stream_table_get(v->streams, (uint32_t)id);
+	se = store_series(v->store, (uint32_t)id, 0);
+	if (!se)
+		return;
+	for (int i = 0; i < SYS_FIELDS; i++) {
+		int f = stream_field_index(d, sys_field_name[i]);
+
+		if (f >= 0)
+			s->sys[i] = value_at(se, (uint32_t)f, v);
+	}
+	s->have_sys = !isnan(s->sys[SF_TOTAL]);
+}
+
+/* cached + reclaimable slab - shmem, as free(1) and htop count it */
+static double sys_cache(const struct mem_priv *s)
+{
+	double c = s->sys[SF_CACHED];
+
+	if (isnan(c))
+		return NAN;
+	if (!isnan(s->sys[SF_SRECLAIM]))
+		c += s->sys[SF_SRECLAIM];
+	if (!isnan(s->sys[SF_SHMEM]) && c > s->sys[SF_SHMEM])
+		c -= s->sys[SF_SHMEM];
+	return c;
+}
+
+static double sys_used(const struct mem_priv *s)
+{
+	double b = isnan(s->sys[SF_BUFFERS]) ? 0 : s->sys[SF_BUFFERS];
+	double c = sys_cache(s);
+
+	if (!isnan(s->sys[SF_USED]))
+		return s->sys[SF_USED];
+	if (isnan(s->sys[SF_TOTAL]) || isnan(s->sys[SF_FREE]))
+		return NAN;
+	return s->sys[SF_TOTAL] - s->sys[SF_FREE] - b - (isnan(c) ? 0 : c);
+}
+
+static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64_t pid,
+			const struct series *proc)
+{
+	const struct mem_col *c = &mem_cols[ci];
+	const struct series *se = proc;
+	const struct stream_desc *d;
+	int id, f;
+
+	if (c->kind == CK_PID)
+		return (double)pid;
+	if (!c->stream || !c->field)
+		return NAN;
+	id = stream_table_find(v->streams, c->stream);
+	if (id < 0)
+		return NAN;
+	if (strcmp(c->stream, "mem.proc"))
+		se = store_series(v->store, (uint32_t)id, pid);
+	d = stream_table_get(v->streams, (uint32_t)id);
+	f = stream_field_index(d, c->field);
+	if (!se || f < 0)
+		return NAN;
+	(void)s;
+	return value_at(se, (uint32_t)f, v);
+}
+
+static const struct mem_priv *sort_ctx;
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct proc_row *x = a, *y = b;
+	const struct mem_priv *s = sort_ctx;
+	int id = s->sort_id, r = 0;
+	enum col_kind k = mem_cols[id].kind;
+
+	if (k == CK_LABEL || k == CK_USER) {
+		const char *p = k == CK_LABEL ? x->label : x->user;
+		const char *q = k == CK_LABEL ? y->label : y->user;
+
+		r = strcasecmp(p ? p : "", q ? q : "");
+	} else {
+		double p = x->val[id], q = y->val[id];
+
+		/* unknown sorts last whichever way */
+		if (isnan(p) || isnan(q))
+			return isnan(p) && isnan(q) ? 0 : isnan(p) ? 1 : -1;
+		r = p < q ? -1 : p > q;
+	}
+	if (s->sort_desc)
+		r = -r;
+	if (!r)
+		r = x->pid < y->pid ? -1 : x->pid > y->pid;
+	return r;
+}
+
+static void load_rows(struct mem_priv *s, const struct view *v)
+{
+	int id = stream_table_find(v->streams, "mem.proc");
+	const struct stream_desc *d;
+	int fuid, frss;
+	size_t n;
+
+	s->nrows = 0;
+	if (id < 0)
+		return;
+	d = stream_table_get(v->streams, (uint32_t)id);
+	fuid = stream_field_index(d, "uid");
+	frss = stream_field_index(d, "rss");
+	n = store_entities(v->store, (uint32_t)id, NULL, 0);
+	if (grow(s, n + 1) < 0)
+		return;
+	n = store_entities(v->store, (uint32_t)id, s->ents, s->ecap);
+	if (n > s->ecap)
+		n = s->ecap;
+	for (size_t i = 0; i < n; i++) {
+		const struct series *se = store_series(v->store, (uint32_t)id, s->ents[i]);
+		struct proc_row *r;
+
+		if (!se)
+			continue;
+		/* a process that started after a paused view's instant */
+		if (v->end_ns && series_last_ns(se) > v->end_ns &&
+		    (frss < 0 || isnan(value_at(se, (uint32_t)frss, v))))
+			continue;
+		r = &s->rows[s->nrows++];
+		r->pid = s->ents[i];
+		r->label = series_label(se);
+		r->user = user_name(s, fuid >= 0 ? series_last(se, (uint32_t)fuid) : NAN);
+		for (int c = 0; c < NCOLS; c++)
+			r->val[c] = col_value(s, v, c, r->pid, se);
+	}
+	sort_ctx = s;
+	qsort(s->rows, s->nrows, sizeof(*s->rows), row_cmp);
+	sort_ctx = NULL;
+}
+
+static int sys_lines(int rows)
+{
+	return rows >= 5 ? 2 : 1;
+}
+
+static int mem_min_rows(const struct pane *p, const struct view *v, int cols)
+{
+	return 3; /* the system line, the table header, one process */
+}
+
+static int mem_want_rows(const struct pane *p, const struct view *v, int cols)
+{
+	int id = stream_table_find(v->streams, "mem.proc");
+	size_t n = id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
+
+	if (n > 1000)
+		n = 1000;
+	return 2 + 1 + (int)(n ? n : 1);
+}
+
+static void mem_title(const struct pane *p, const struct view *v, char *buf, int n)
+{
+	struct mem_priv *s = p->priv;
+	char tot[16], used[16], avail[16], cache[16];
+
+	buf[0] = '\0';
+	if (!s)
+		return;
+	load_sys(s, v);
+	if (!s->have_sys)
+		return;
+	widget_fmt_bytes(tot, sizeof(tot), s->sys[SF_TOTAL]);
+	widget_fmt_bytes(used, sizeof(used), sys_used(s));
+	widget_fmt_bytes(avail, sizeof(avail), s->sys[SF_AVAIL]);
+	widget_fmt_bytes(cache, sizeof(cache), sys_cache(s));
+	snprintf(buf, (size_t)n, "host %s: used %s avail %s cache %s", tot, used, avail, cache);
+}
+
+/* "Mem[bar] 12.3G/31.2G" in width columns. */
+static void draw_sys_bar(WINDOW *w, const struct view *v, int y, int x, int width,
+			 const char *name, const double *fracs, const enum tui_color *colors,
+			 int nseg, double used, double total)
+{
+	char a[16], b[16], txt[40];
+	int tw;
+
+	widget_fmt_bytes(a, sizeof(a), used);
+	widget_fmt_bytes(b, sizeof(b), total);
+	snprintf(txt, sizeof(txt), " %s/%s", a, b);
+	tw = widget_text_width(txt);
+	widget_attr_on(w, v, TC_TITLE);
+	widget_text(w, y, x, 4, name, false);
+	widget_attr_off(w, v, TC_TITLE);
+	if (width - 4 - tw - 2 >= 3) {
+		widget_text(w, y, x + 4, 1, "[", false);
+		widget_bar(w, v, y, x + 5, width - 4 - tw - 2, fracs, colors, nseg);
+		widget_text(w, y, x + width - tw - 1, 1, "]", false);
+	}
+	widget_text(w, y, x + width - tw, tw, txt, false);
+}
+
+/* Why a stream has nothing to show: the collector's own words if it said
+ * any, else whether it runs at all. */
+static const char *why_no_data(const struct view *v, const char *stream, const char *what)
+{
+	static char buf[300];
+	int id = stream_table_find(v->streams, stream);
+	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
+
+	if (id < 0)
+		snprintf(buf, sizeof(buf), "no %s data: the mem collector is not running", what);
+	else if (st && *st)
+		snprintf(buf, sizeof(buf), "no %s data: %s", what, st);
+	else
+		snprintf(buf, sizeof(buf), "waiting for the first %s sample", what);
+	return buf;
+}
+
+static void draw_sys(WINDOW *w, struct mem_priv *s, const struct view *v, int lines)
+{
+	static const enum tui_color mem_colors[3] = { TC_USER, TC_IOWAIT, TC_IRQ };
+	static const enum tui_color swap_colors[1] = { TC_SYSTEM };
+	int cols = getmaxx(w);
+	double tot = s->sys[SF_TOTAL], used = sys_used(s);
+	double fr[3] = { used / tot, s->sys[SF_BUFFERS] / tot, sys_cache(s) / tot };
+	double st = s->sys[SF_SWAP_TOTAL];
+	double su = st - s->sys[SF_SWAP_FREE];
+	double sf[1] = { st > 0 ? su / st : NAN };
+	int mw = lines == 2 ? cols : cols * 2 / 3;
+
+	if (!s->have_sys) {
+		widget_attr_on(w, v, TC_DIM);
+		widget_text(w, 0, 0, cols, why_no_data(v, "mem.sys", "system memory"), false);
+		widget_attr_off(w, v, TC_DIM);
+		return;
+	}
+	draw_sys_bar(w, v, 0, 0, mw - (lines == 2 ? 0 : 1), "Mem", fr, mem_colors, 3, used, tot);
+	if (lines == 2)
+		draw_sys_bar(w, v, 1, 0, cols, "Swp", sf, swap_colors, 1, st > 0 ? su : 0,
+			     isnan(st) ? NAN : st);
+	else
+		draw_sys_bar(w, v, 0, mw + 1, cols - mw - 1, "Swp", sf, swap_colors, 1,
+			     st > 0 ? su : 0, isnan(st) ? NAN : st);
+}
+
+static void fmt_cell(char *buf, size_t n, const struct proc_row *r, int ci)
+{
+	switch (mem_cols[ci].kind) {
+	case CK_PID:
+		snprintf(buf, n, "%llu", (unsigned long long)r->pid);
+		break;
+	case CK_LABEL:
+		snprintf(buf, n, "%s", r->label && *r->label ? r->label : "?");
+		break;
+	case CK_USER:
+		snprintf(buf, n, "%s", r->user ? r->user : "?");
+		break;
+	case CK_BYTES:
+		widget_fmt_bytes(buf, n, r->val[ci]);
+		break;
+	case CK_COUNT:
+		widget_fmt_count(buf, n, r->val[ci]);
+		break;
+	}
+}
+
+static int table_page(const struct pane *p)
+{
+	int page = p->rows - sys_lines(p->rows) - 1;
+
+	return page > 0 ? page : 1;
+}
+
+static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
+{
+	struct mem_priv *s = p->priv;
+	int rows = getmaxy(w), cols = getmaxx(w);
+	int sl = sys_lines(rows), page = rows - sl - 1;
+	int xs[NCOLS];
+
+	if (!s)
+		return;
+	load_sys(s, v);
+	draw_sys(w, s, v, sl);
+	if (page < 1)
+		return;
+	choose_columns(s, v, cols);
+	load_rows(s, v);
+	s->table.nrows = (int)s->nrows;
+	if (s->sel_pid) {
+		for (size_t i = 0; i < s->nrows; i++)
+			if (s->rows[i].pid == s->sel_pid)
+				s->table.selected = (int)i;
+	}
+	widget_table_clamp(&s->table, page);
+	widget_table_header(w, v, sl, &s->table, xs);
+	if (!s->nrows) {
+		const char *why = why_no_data(v, "mem.proc", "process");
+
+		widget_attr_on(w, v, TC_DIM);
+		widget_text(w, sl + 1, 1, cols - 1, why, false);
+		widget_attr_off(w, v, TC_DIM);
+		return;
+	}
+	for (int k = 0; k < page && s->table.top + k < (int)s->nrows; k++) {
+		int ri = s->table.top + k;
+		const struct proc_row *r = &s->rows[ri];
+		bool sel = p->focused && ri == s->table.selected;
+
+		if (sel) {
+			widget_attr_on(w, v, TC_SELECT);
+			mvwhline(w, sl + 1 + k, 0, ' ', cols);
+		}
+		for (int c = 0; c < s->nvis; c++) {
+			int ci = s->vis[c];
+			int cw = s->vis_cols[c].width ? s->vis_cols[c].width : cols - xs[c];
+			char cell[512];
+
+			fmt_cell(cell, sizeof(cell), r, ci);
+			widget_text(w, sl + 1 + k, xs[c], cw, cell, s->vis_cols[c].right);
+		}
+		if (sel)
+			widget_attr_off(w, v, TC_SELECT);
+	}
+}
+
+static void mem_footer(const struct pane *p, const struct view *v, char *buf, int n)
+{
+	const struct mem_priv *s = p->priv;
+
+	buf[0] = '\0';
+	if (!s)
+		return;
+	snprintf(buf, (size_t)n, "%zu procs  sort: %s %s", s->nrows, mem_cols[s->sort_id].col.title,
+		 v->utf8 ? (s->sort_desc ? "\u25bc" : "\u25b2") : (s->sort_desc ? "v" : "^"));
+}
+
+static bool mem_key(struct pane *p, int ch, struct view *v)
+{
+	struct mem_priv *s = p->priv;
+	int before;
+
+	if (!s || !s->nvis)
+		return false;
+	before = s->table.selected;
+	s->table.nrows = (int)s->nrows;
+	if (!widget_table_key(&s->table, ch, table_page(p)))
+		return false;
+	s->sort_id = s->vis[s->table.sort_col];
+	s->sort_desc = s->table.sort_desc;
+	if (s->table.selected != before && s->table.selected >= 0 &&
+	    s->table.selected < (int)s->nrows)
+		s->sel_pid = s->rows[s->table.selected].pid;
+	(void)v;
+	return true;
+}
+
+static const char *const mem_help[] = {
+	"<, >          sort by PID, USER, RSS, HWM, THR or COMMAND; I inverts",
+	"Up, Down      select a process (the selection follows it when re-sorted)",
+	"RSS           resident memory now (VmRSS); HWM: its peak (VmHWM)",
+	"Mem bar       green used, blue buffers, yellow cache; Swp: red used",
+	NULL,
+};
+
+const struct pane_class mem_pane = {
+	.name = "mem",
+	.title = "Memory",
+	.hotkey = '4',
+	.init = mem_init,
+	.fini = mem_fini,
+	.min_rows = mem_min_rows,
+	.want_rows = mem_want_rows,
+	.title_extra = mem_title,
+	.footer = mem_footer,
+	.draw = mem_draw,
+	.key = mem_key,
+	.help = mem_help,
+};

@@ -1,0 +1,32 @@
+#include "config.h"
+
+#include <stddef.h>
+
+#include "pane.h"
+
+/* One line per pane, in display order; a pane's hotkey is its place. Panes
+ * of optional sources sit under the HAVE_ of what they need, as in
+ * collectors/registry.c. The comment lines are where the later panes go; the
+ * blank lines between them keep their merges apart. */
+
+/* ppu: extern const struct pane_class ppu_pane; */
+
+/* nic: extern const struct pane_class nic_pane; */
+
+extern const struct pane_class cpu_pane;
+extern const struct pane_class mem_pane;
+
+/* kernels: extern const struct pane_class kernels_pane; */
+
+const struct pane_class *const pane_registry[] = {
+	/* ppu: &ppu_pane, (hotkey '1') */
+
+	/* nic: &nic_pane, (hotkey '2') */
+
+	&cpu_pane, /* '3' */
+	&mem_pane, /* '4' */
+
+	/* kernels: &kernels_pane, (hotkey '5') */
+
+	NULL,
+};

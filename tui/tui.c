@@ -1,0 +1,369 @@
+#include "config.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "store.h"
+#include "tui.h"
+#include "tui_int.h"
+#include "util.h"
+#include "widget.h"
+
+/* How long one wait for a key lasts: keys answer within this, and the
+ * refresh timer is checked this often. */
+#define TUI_TICK_MS 50
+
+/* Signal handlers only set these; the loop does the work. */
+static volatile sig_atomic_t sig_quit;
+static volatile sig_atomic_t sig_winch;
+
+static void on_quit(int sig)
+{
+	(void)sig;
+	sig_quit = 1;
+}
+
+static void on_winch(int sig)
+{
+	(void)sig;
+	sig_winch = 1;
+}
+
+struct saved_signals {
+	struct sigaction intr, term, hup, winch;
+};
+
+/* Installed before curses starts, so that ncurses (which only catches
+ * signals left at SIG_DFL) leaves them to us. No SA_RESTART: a signal cuts
+ * the wait for a key short. */
+static void signals_install(struct saved_signals *old)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_quit;
+	sigaction(SIGINT, &sa, &old->intr);
+	sigaction(SIGTERM, &sa, &old->term);
+	sigaction(SIGHUP, &sa, &old->hup);
+	sa.sa_handler = on_winch;
+	sigaction(SIGWINCH, &sa, &old->winch);
+}
+
+static void signals_restore(const struct saved_signals *old)
+{
+	sigaction(SIGINT, &old->intr, NULL);
+	sigaction(SIGTERM, &old->term, NULL);
+	sigaction(SIGHUP, &old->hup, NULL);
+	sigaction(SIGWINCH, &old->winch, NULL);
+}
+
+static uint64_t mono_ns(void)
+{
+	return util_now_ns(CLOCK_MONOTONIC);
+}
+
+static bool locale_is_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
+}
+
+static bool want_color(const struct asys_options *o)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	if (o && o->no_color)
+		return false;
+	return !(nc && *nc);
+}
+
+bool tui_pane_visible(struct tui *t, int i)
+{
+	const struct pane *p = &t->panes[i];
+
+	return !p->cls->visible || p->cls->visible(p, &t->v);
+}
+
+/* Next visible pane from the focus in direction dir (+1 / -1). */
+static void focus_step(struct tui *t, int dir)
+{
+	store_lock(t->v.store);
+	for (int k = 1; k <= t->npanes; k++) {
+		int i = ((t->focus + dir * k) % t->npanes + t->npanes) % t->npanes;
+
+		if (tui_pane_visible(t, i)) {
+			t->focus = i;
+			break;
+		}
+	}
+	store_unlock(t->v.store);
+}
+
+static bool focus_hotkey(struct tui *t, int ch)
+{
+	bool found = false;
+
+	store_lock(t->v.store);
+	for (int i = 0; i < t->npanes; i++) {
+		if (t->panes[i].cls->hotkey == ch && tui_pane_visible(t, i)) {
+			t->focus = i;
+			found = true;
+			break;
+		}
+	}
+	store_unlock(t->v.store);
+	return found;
+}
+
+static void handle_resize(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
+		resize_term(ws.ws_row, ws.ws_col);
+	clearok(curscr, TRUE);
+}
+
+static bool help_key(struct tui *t, int ch)
+{
+	int page = LINES - 2;
+
+	switch (ch) {
+	case KEY_UP:
+		t->help_top--;
+		break;
+	case KEY_DOWN:
+		t->help_top++;
+		break;
+	case KEY_PPAGE:
+		t->help_top -= page;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		t->help_top += page;
+		break;
+	case KEY_HOME:
+		t->help_top = 0;
+		break;
+	case KEY_END:
+		t->help_top = t->help_lines;
+		break;
+	case KEY_F(10):
+		return false; /* quits */
+	default:
+		/* any other key closes the help screen, as in htop */
+		t->help = false;
+		return true;
+	}
+	if (t->help_top > t->help_lines - page)
+		t->help_top = t->help_lines - page;
+	if (t->help_top < 0)
+		t->help_top = 0;
+	return true;
+}
+
+/* Returns false when the key asks to quit. */
+static bool handle_key(struct tui *t, int ch)
+{
+	const struct tui_driver *d = t->ctx->driver;
+	struct pane *fp = t->npanes ? &t->panes[t->focus] : NULL;
+
+	if (ch == KEY_RESIZE) {
+		handle_resize();
+		return true;
+	}
+	if (t->help && help_key(t, ch))
+		return true;
+	/* keys that are never text: before the pane */
+	switch (ch) {
+	case KEY_F(10):
+		return false;
+	case KEY_F(1):
+		t->help = true;
+		t->help_top = 0;
+		return true;
+	case '\t':
+		focus_step(t, 1);
+		return true;
+	case KEY_BTAB:
+		focus_step(t, -1);
+		return true;
+	}
+	/* the focused pane may use any other key (a filter being typed) */
+	if (fp && fp->cls->key) {
+		bool used;
+
+		store_lock(t->v.store);
+		used = fp->cls->key(fp, ch, &t->v);
+		store_unlock(t->v.store);
+		if (used)
+			return true;
+	}
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return false;
+	case 'h':
+	case '?':
+		t->help = true;
+		t->help_top = 0;
+		return true;
+	case ' ':
+		t->paused = !t->paused;
+		return true;
+	case 'u':
+		t->v.bits = !t->v.bits;
+		return true;
+	case 'o':
+		t->v.overlay = true;
+		return true;
+	case 's':
+		t->v.overlay = false;
+		return true;
+	case 12: /* ^L: redraw everything */
+		clearok(curscr, TRUE);
+		return true;
+	}
+	if (ch >= '0' && ch <= '9' && focus_hotkey(t, ch))
+		return true;
+	if (d && d->key)
+		d->key(d->ctx, ch);
+	return true;
+}
+
+static void host_info(struct tui *t)
+{
+	struct utsname u;
+
+	if (uname(&u) == 0) {
+		char *dot = strchr(u.nodename, '.');
+
+		if (dot)
+			*dot = '\0';
+		util_strlcpy(t->host, u.nodename, sizeof(t->host));
+		util_strlcpy(t->kernel, u.release, sizeof(t->kernel));
+	} else {
+		util_strlcpy(t->host, "?", sizeof(t->host));
+		util_strlcpy(t->kernel, "?", sizeof(t->kernel));
+	}
+}
+
+static void panes_init(struct tui *t)
+{
+	for (int i = 0; pane_registry[i] && t->npanes < TUI_MAX_PANES; i++) {
+		struct pane *p = &t->panes[t->npanes++];
+
+		memset(p, 0, sizeof(*p));
+		p->cls = pane_registry[i];
+		store_lock(t->v.store);
+		p->priv = p->cls->init ? p->cls->init(&t->v) : NULL;
+		store_unlock(t->v.store);
+	}
+	/* start on the first visible pane */
+	t->focus = t->npanes - 1;
+	if (t->npanes)
+		focus_step(t, 1);
+}
+
+static void panes_fini(struct tui *t)
+{
+	for (int i = 0; i < t->npanes; i++)
+		if (t->panes[i].cls->fini)
+			t->panes[i].cls->fini(t->panes[i].priv);
+	t->npanes = 0;
+}
+
+int tui_run(const struct tui_ctx *ctx)
+{
+	struct saved_signals old;
+	struct tui *t;
+	SCREEN *scr;
+	uint64_t delay_ns, next_ns;
+	int rc = 0;
+
+	if (!ctx || !ctx->store || !ctx->opts)
+		return -EINVAL;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "asys top: needs a terminal on stdin and stdout\n");
+		return -ENOTTY;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->ctx = ctx;
+	setlocale(LC_ALL, "");
+	t->v.store = ctx->store;
+	t->v.streams = ctx->streams;
+	t->v.opts = ctx->opts;
+	t->v.utf8 = locale_is_utf8();
+	t->v.bits = true;
+	delay_ns = (uint64_t)(ctx->opts->delay_s > 0 ? ctx->opts->delay_s * 1e9 : 1e9);
+	t->v.window_ns = delay_ns;
+	host_info(t);
+
+	sig_quit = 0;
+	sig_winch = 0;
+	signals_install(&old);
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		signals_restore(&old);
+		fprintf(stderr, "asys top: cannot use terminal type '%s': set TERM\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		free(t);
+		return -ENOTTY;
+	}
+	set_term(scr);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	wtimeout(stdscr, TUI_TICK_MS);
+	t->v.color = want_color(ctx->opts) && has_colors();
+	widget_colors_init(t->v.color);
+	t->v.color = t->v.color && has_colors();
+
+	panes_init(t);
+	next_ns = 0;
+	while (!sig_quit) {
+		uint64_t now = mono_ns();
+		int ch;
+
+		if (sig_winch) {
+			sig_winch = 0;
+			handle_resize();
+			next_ns = 0;
+		}
+		if (now >= next_ns) {
+			tui_frame(t);
+			next_ns = now + delay_ns;
+		}
+		ch = wgetch(stdscr);
+		if (ch == ERR)
+			continue;
+		if (!handle_key(t, ch))
+			break;
+		next_ns = 0; /* answer a key at once */
+	}
+	panes_fini(t);
+	endwin();
+	delscreen(scr);
+	signals_restore(&old);
+	free(t);
+	return rc;
+}
