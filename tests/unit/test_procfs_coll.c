@@ -1,0 +1,582 @@
+/* The cpu and mem collectors driven through their descriptors against
+ * fixture sysroots: init, sample into a ring, and the records that come out. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "procfs_fixture.h"
+#include "sysroot.h"
+#include "util.h"
+
+extern const struct collector cpu_collector;
+extern const struct collector mem_collector;
+
+#define SEC 1000000000ull
+#define KB 1024.0
+
+static const char *const stat4 = "cpu  40 0 20 400 0 0 0 0 0 0\n"
+				 "cpu0 10 0 5 100 0 0 0 0 0 0\n"
+				 "cpu1 10 0 5 100 0 0 0 0 0 0\n"
+				 "cpu2 10 0 5 100 0 0 0 0 0 0\n"
+				 "cpu3 10 0 5 100 0 0 0 0 0 0\n"
+				 "intr 5 0 0\nctxt 10\n";
+
+static void opts(struct asys_options *o, enum sample_scope scope)
+{
+	options_defaults(o);
+	o->scope = scope;
+}
+
+/* ---- cpu ----------------------------------------------------------------- */
+
+START_TEST(cpu_basic)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *r;
+	uint32_t core, perf;
+	uint64_t before = asys_now_ns();
+
+	sysroot_set(fx_fixture("basic"));
+	opts(&o, SCOPE_DEFAULT);
+	ck_assert_int_eq(fx_coll_init(&fc, &cpu_collector, &o), 0);
+	ck_assert_ptr_null(cpu_collector.last_error(fc.state));
+	core = fx_stream(&fc, "cpu.core");
+	perf = fx_stream(&fc, "cpu.perf");
+	{
+		const struct stream_desc *d = stream_table_get(fc.t, core);
+
+		ck_assert_uint_eq(d->nfields, 11);
+		ck_assert_str_eq(d->fields[7].name, "steal");
+		ck_assert_str_eq(d->fields[10].name, "online");
+		ck_assert_int_eq(d->fields[0].kind, FIELD_COUNTER);
+		ck_assert_int_eq(d->fields[10].kind, FIELD_GAUGE);
+		ck_assert_int_eq(d->entity, ENTITY_CPU);
+	}
+	ck_assert_int_eq(fx_coll_sample(&fc, before), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, core), 5);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, core), 5);
+	r = fx_find(&fc.recs, REC_LABEL, core, ENTITY_CPU_TOTAL);
+	ck_assert_str_eq(r->text, "cpu");
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, core, 3)->text, "cpu3");
+	r = fx_find(&fc.recs, REC_SAMPLE, core, 2);
+	ck_assert_uint_eq(r->nvals, 11);
+	ck_assert_double_eq(r->v[0], 900);
+	ck_assert_double_eq(r->v[2], 450);
+	ck_assert_double_eq(r->v[3], 22500);
+	ck_assert_double_eq(r->v[10], 1);
+	ck_assert_uint_ge(r->ts_ns, before);
+	ck_assert_uint_le(r->ts_ns, asys_now_ns());
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, ENTITY_CPU_TOTAL)->v[0], 4000);
+	/* the PMU: counters per CPU, or one sentence saying why not */
+	r = fx_find(&fc.recs, REC_STATUS, perf, STATUS_STREAM);
+	if (r) {
+		ck_assert_msg(!strncmp(r->text, "IPC n/a: ", 9), "perf status: %s", r->text);
+		ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, perf), 0);
+	} else {
+		ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, perf), 5);
+	}
+	/* labels and the perf status go out once */
+	ck_assert_int_eq(fx_coll_sample(&fc, before + SEC / 4), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, core), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_STATUS, perf), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, core), 5);
+	fx_coll_fini(&fc);
+}
+END_TEST
+
+START_TEST(cpu_hotplug)
+{
+	char *root = fx_tmpdir();
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *r;
+	uint32_t core;
+
+	fx_write(root, "proc/stat", "%s", stat4);
+	fx_write(root, "sys/devices/system/cpu/online", "0-3\n");
+	fx_write(root, "sys/devices/system/cpu/present", "0-4\n"); /* cpu4 offline from boot */
+	sysroot_set(root);
+	opts(&o, SCOPE_DEFAULT);
+	ck_assert_int_eq(fx_coll_init(&fc, &cpu_collector, &o), 0);
+	core = fx_stream(&fc, "cpu.core");
+
+	ck_assert_int_eq(fx_coll_sample(&fc, 1), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, core), 6);
+	r = fx_find(&fc.recs, REC_SAMPLE, core, 4);
+	ck_assert_double_eq(r->v[10], 0);
+	ck_assert(isnan(r->v[0]));
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, core, 4)->text, "cpu4");
+
+	/* cpu2 goes offline: it leaves /proc/stat and the online list */
+	fx_write(root, "proc/stat",
+		 "cpu  60 0 30 600 0 0 0 0 0 0\ncpu0 20 0 5 100 0 0 0 0 0 0\n"
+		 "cpu1 20 0 5 100 0 0 0 0 0 0\ncpu3 20 0 5 100 0 0 0 0 0 0\nintr 1\n");
+	fx_write(root, "sys/devices/system/cpu/online", "0-1,3\n");
+	ck_assert_int_eq(fx_coll_sample(&fc, 2), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, core), 6);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, core), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, core, 2);
+	ck_assert_double_eq(r->v[10], 0);
+	for (int i = 0; i < 10; i++)
+		ck_assert(isnan(r->v[i]));
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 3)->v[0], 20);
+
+	/* it comes back */
+	fx_write(root, "proc/stat", "%s", stat4);
+	fx_write(root, "sys/devices/system/cpu/online", "0-3\n");
+	ck_assert_int_eq(fx_coll_sample(&fc, 3), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, core, 2);
+	ck_assert_double_eq(r->v[10], 1);
+	ck_assert_double_eq(r->v[0], 10);
+
+	/* the online list is ahead of /proc/stat: offline wins */
+	fx_write(root, "sys/devices/system/cpu/online", "0-1,3\n");
+	ck_assert_int_eq(fx_coll_sample(&fc, 4), 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 2)->v[10], 0);
+
+	/* a CPU never seen before is hot-added */
+	fx_write(root, "proc/stat", "%scpu5 1 2 3 4 5 6 7 8 9 10\n", stat4);
+	fx_write(root, "sys/devices/system/cpu/online", "0-3,5\n");
+	ck_assert_int_eq(fx_coll_sample(&fc, 5), 0);
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, core, 5)->text, "cpu5");
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 5)->v[9], 10);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 5)->v[10], 1);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, core), 7);
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
+START_TEST(cpu_huge_backwards)
+{
+	char *root = fx_tmpdir();
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *r;
+	uint32_t core;
+
+	fx_write(root, "proc/stat",
+		 "cpu  18446744073709551615 0 0 0 0 0 0 0 0 0\n"
+		 "cpu0 18446744073709551615 18446744073709551614 0 0 0 0 0 0 0 0\n");
+	sysroot_set(root); /* no /sys: every CPU in /proc/stat counts as online */
+	opts(&o, SCOPE_DEFAULT);
+	ck_assert_int_eq(fx_coll_init(&fc, &cpu_collector, &o), 0);
+	core = fx_stream(&fc, "cpu.core");
+	ck_assert_int_eq(fx_coll_sample(&fc, 1), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, core, 0);
+	ck_assert_double_eq(r->v[0], (double)UINT64_MAX);
+	ck_assert_double_eq(r->v[10], 1);
+
+	/* a counter that goes backwards is emitted as read: the store clamps */
+	fx_write(root, "proc/stat", "cpu  5 0 0 0 0 0 0 0 0 0\ncpu0 5 0 0 0 0 0 0 0 0 0\n");
+	ck_assert_int_eq(fx_coll_sample(&fc, 2), 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 0)->v[0], 5);
+
+	/* garbage on the line: unknown values, the CPU is still there */
+	fx_write(root, "proc/stat", "cpu  5 0 0 0 0 0 0 0 0 0\ncpu0 x y z\n");
+	ck_assert_int_eq(fx_coll_sample(&fc, 3), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, core, 0);
+	ck_assert(isnan(r->v[0]));
+	ck_assert_double_eq(r->v[10], 1);
+
+	/* nothing readable: a status that says so, cleared when it comes back */
+	fx_write(root, "proc/stat", "%s", "");
+	ck_assert_int_lt(fx_coll_sample(&fc, 4), 0);
+	r = fx_find(&fc.recs, REC_STATUS, core, STATUS_STREAM);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_ptr_nonnull(strstr(r->text, "/proc/stat"));
+	fx_write(root, "proc/stat", "cpu  5 0 0 0 0 0 0 0 0 0\ncpu0 5 0 0 0 0 0 0 0 0 0\n");
+	ck_assert_int_eq(fx_coll_sample(&fc, 5), 0);
+	ck_assert_str_eq(fx_find(&fc.recs, REC_STATUS, core, STATUS_STREAM)->text, "");
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
+START_TEST(cpu_192)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	uint32_t core;
+
+	sysroot_set(fx_fixture("cpu192"));
+	opts(&o, SCOPE_DEFAULT);
+	ck_assert_int_eq(fx_coll_init(&fc, &cpu_collector, &o), 0);
+	core = fx_stream(&fc, "cpu.core");
+	ck_assert_int_eq(fx_coll_sample(&fc, 1), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, core), 193);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, core), 193);
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, core, 191)->text, "cpu191");
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 191)->v[0], 9840284);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 191)->v[10], 1);
+	fx_coll_fini(&fc);
+}
+END_TEST
+
+START_TEST(cpu_frequency_and_errors)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	char *root = fx_tmpdir();
+
+	options_defaults(&o);
+	ck_assert_double_eq(cpu_collector.frequency(&o), 4);
+	o.delay_s = 0.01;
+	ck_assert_double_eq(cpu_collector.frequency(&o), 100);
+	o.delay_s = 3600;
+	ck_assert_double_eq(cpu_collector.frequency(&o), 1);
+	o.cpu_frequency = 250;
+	ck_assert_double_eq(cpu_collector.frequency(&o), 250);
+
+	/* no /proc/stat: init fails with a sentence, fini still cleans up */
+	sysroot_set(root);
+	options_defaults(&o);
+	ck_assert_int_eq(fx_coll_init(&fc, &cpu_collector, &o), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(cpu_collector.last_error(fc.state), "/proc/stat"));
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
+/* ---- mem ----------------------------------------------------------------- */
+
+START_TEST(mem_sys)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *r;
+	uint32_t sys, proc;
+
+	sysroot_set(fx_fixture("basic"));
+	opts(&o, SCOPE_NONE);
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	sys = fx_stream(&fc, "mem.sys");
+	proc = fx_stream(&fc, "mem.proc");
+	ck_assert_str_eq(stream_table_get(fc.t, sys)->fields[5].name, "used");
+	ck_assert_str_eq(stream_table_get(fc.t, proc)->fields[1].name, "hwm");
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, sys), 1);
+	r = fx_find(&fc.recs, REC_SAMPLE, sys, 0);
+	ck_assert_uint_eq(r->nvals, 10);
+	ck_assert_double_eq(r->v[0], 16000000 * KB);
+	ck_assert_double_eq(r->v[2], 9000000 * KB);
+	ck_assert_double_eq(r->v[5], 7900000 * KB);
+	ck_assert_double_eq(r->v[9], 600000 * KB);
+	/* -s none: no per-process rows at all */
+	for (size_t i = 0; i < fc.recs.n; i++)
+		ck_assert_uint_ne(fc.recs.r[i].stream, proc);
+	fx_coll_fini(&fc);
+
+	sysroot_set(fx_fixture("odd"));
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, fx_stream(&fc, "mem.sys"), 0);
+	ck_assert_double_eq(r->v[0], 8000000 * KB);
+	ck_assert(isnan(r->v[1])); /* garbage */
+	ck_assert(isnan(r->v[2])); /* missing */
+	ck_assert(isnan(r->v[5])); /* used needs free */
+	ck_assert_double_eq(r->v[6], 0);
+	fx_coll_fini(&fc);
+
+	options_defaults(&o);
+	ck_assert_double_eq(mem_collector.frequency(&o), 10);
+	o.host_memory_sampling = false;
+	o.delay_s = 2;
+	ck_assert_double_eq(mem_collector.frequency(&o), 0.5);
+}
+END_TEST
+
+START_TEST(mem_system_wide)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *r;
+	uint32_t proc;
+	static const int want[] = { 1, 100, 101, 102, 104, 200 };
+
+	sysroot_set(fx_fixture("basic"));
+	opts(&o, SCOPE_SYSTEM_WIDE);
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	proc = fx_stream(&fc, "mem.proc");
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	/* not kthreadd (no memory of its own), not 77 (gone), no status */
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 6);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, (uint64_t)want[i]));
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_STATUS, proc), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, proc, 100);
+	ck_assert_uint_eq(r->nvals, 5);
+	ck_assert_double_eq(r->v[0], 800000 * KB);
+	ck_assert_double_eq(r->v[1], 950000 * KB);
+	ck_assert_double_eq(r->v[2], 1000);
+	ck_assert_double_eq(r->v[3], 1);
+	ck_assert_double_eq(r->v[4], 3);
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 100)->text, "python train.py");
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 1)->text, "/sbin/init splash");
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 102)->text, "[worker2]");
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 200)->text, "-bash");
+
+	/* between refreshes only the host totals are read */
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC + SEC / 10), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, fx_stream(&fc, "mem.sys")), 1);
+	/* the next refresh: the same rows, no labels again */
+	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 6);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, proc), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_GONE, proc), 0);
+	fx_coll_fini(&fc);
+}
+END_TEST
+
+START_TEST(mem_top64_and_vanish)
+{
+	char *root = fx_tmpdir();
+	struct asys_options o;
+	struct fx_coll fc;
+	uint32_t proc;
+	char rel[64];
+
+	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
+	for (int i = 0; i < 70; i++)
+		fx_write_proc(root, 1000 + i, "p", 1, 0, (i + 1) * 1000, (i + 1) * 1000, "p\0", 2);
+	/* listed and its statm read, but gone before its status was */
+	fx_write(root, "proc/1070/statm", "999999 999999 0 0 0 0 0\n");
+	sysroot_set(root);
+	opts(&o, SCOPE_SYSTEM_WIDE);
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	proc = fx_stream(&fc, "mem.proc");
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 64);
+	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 1005));
+	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 1070));
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 1006));
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_STATUS, proc), 0); /* vanishing is silent */
+
+	/* 1000 grows into the top, 1069 exits */
+	fx_write_proc(root, 1000, "p", 1, 0, 10000000, 10000000, "big\0", 4);
+	snprintf(rel, sizeof(rel), "%s/proc/1069", root);
+	{
+		char *dir = strdup(rel);
+
+		fx_rmtree(dir);
+	}
+	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 64);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_GONE, proc), 1);
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_GONE, proc, 1069));
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 1000)->text, "big");
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, proc, 1000)->v[0], 10000000 * KB);
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
+START_TEST(mem_tree)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *r;
+	uint32_t proc;
+
+	sysroot_set(fx_fixture("basic"));
+	opts(&o, SCOPE_DEFAULT);
+	o.pids[o.npids++] = 100; /* -p 100: the default scope becomes the tree */
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	proc = fx_stream(&fc, "mem.proc");
+	for (int tick = 0; tick < 3; tick++) {
+		/* every tick, not once per refresh */
+		ck_assert_int_eq(fx_coll_sample(&fc, SEC + (uint64_t)tick * SEC / 10), 0);
+		ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 4);
+		ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 100));
+		ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 101));
+		ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 102));
+		/* a child forked by a thread (task 103) */
+		ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 104));
+		ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, proc), tick == 0 ? 4 : 0);
+	}
+	fx_coll_fini(&fc);
+
+	/* a kernel thread: no VmRSS, no VmHWM */
+	opts(&o, SCOPE_PROCESS_TREE);
+	o.pids[o.npids++] = 2;
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, fx_stream(&fc, "mem.proc"), 2);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(isnan(r->v[0]));
+	ck_assert(isnan(r->v[1]));
+	ck_assert_double_eq(r->v[4], 1);
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, fx_stream(&fc, "mem.proc"), 2)->text,
+			 "[kthreadd]");
+	fx_coll_fini(&fc);
+}
+END_TEST
+
+START_TEST(mem_tree_ppid_fallback)
+{
+	char *root = fx_tmpdir();
+	struct asys_options o;
+	struct fx_coll fc;
+	uint32_t proc;
+	char path[4096];
+	static const int pids[] = { 500, 501, 502, 600 };
+
+	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
+	fx_write_proc(root, 500, "root", 1, 0, 100, 100, "root\0", 5);
+	fx_write_proc(root, 501, "kid", 500, 0, 100, 100, "kid\0", 4);
+	fx_write_proc(root, 502, "grandkid", 501, 0, 100, 100, "grandkid\0", 9);
+	fx_write_proc(root, 600, "other", 1, 0, 100, 100, "other\0", 6);
+	/* a kernel without CONFIG_PROC_CHILDREN */
+	for (size_t i = 0; i < ARRAY_SIZE(pids); i++) {
+		snprintf(path, sizeof(path), "%s/proc/%d/task/%d/children", root, pids[i], pids[i]);
+		ck_assert_int_eq(unlink(path), 0);
+	}
+	sysroot_set(root);
+	opts(&o, SCOPE_PROCESS_TREE);
+	o.pids[o.npids++] = 500;
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	proc = fx_stream(&fc, "mem.proc");
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 3);
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 502));
+	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 600));
+	/* between ppid scans the members are still read at the full rate; one exits */
+	snprintf(path, sizeof(path), "%s/proc/502", root);
+	fx_rmtree(strdup(path));
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC + SEC / 10), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 2);
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_GONE, proc, 502));
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_STATUS, proc), 0);
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
+START_TEST(mem_label_change)
+{
+	char *root = fx_tmpdir();
+	struct asys_options o;
+	struct fx_coll fc;
+	uint32_t proc;
+
+	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
+	fx_write_proc(root, 800, "sh", 1, 0, 100, 100, "sh\0-c\0x\0", 8);
+	sysroot_set(root);
+	opts(&o, SCOPE_SYSTEM_WIDE);
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	proc = fx_stream(&fc, "mem.proc");
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 800)->text, "sh -c x");
+	/* it execs: comm and cmdline change */
+	fx_write_proc(root, 800, "python3", 1, 0, 100, 100, "python3\0y.py\0", 13);
+	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC), 0);
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 800)->text, "python3 y.py");
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
+/* Runs the system-wide scan over root and reports: 0 = pid 701 skipped and
+ * counted; 1.. = what went wrong. Used as a dropped-privilege child. */
+static int unreadable_check(const char *root, bool expect_hidden)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *st;
+	uint32_t proc;
+	int rc = 0;
+
+	sysroot_set(root);
+	opts(&o, SCOPE_SYSTEM_WIDE);
+	if (fx_coll_init(&fc, &mem_collector, &o))
+		return 10;
+	proc = fx_stream(&fc, "mem.proc");
+	fx_coll_sample(&fc, SEC);
+	st = fx_find(&fc.recs, REC_STATUS, proc, STATUS_STREAM);
+	if (!fx_find(&fc.recs, REC_SAMPLE, proc, 700))
+		rc = 11;
+	else if (expect_hidden && fx_find(&fc.recs, REC_SAMPLE, proc, 701))
+		rc = 12;
+	else if (expect_hidden &&
+		 (!st || strcmp(st->text, "1 process unreadable (run as root to see all)")))
+		rc = 13;
+	else if (!expect_hidden && (st || !fx_find(&fc.recs, REC_SAMPLE, proc, 701)))
+		rc = 14;
+	fx_coll_fini(&fc);
+	return rc;
+}
+
+START_TEST(mem_unreadable)
+{
+	char *root = fx_tmpdir();
+	char path[4096];
+	pid_t child;
+	int status;
+
+	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
+	fx_write_proc(root, 700, "ok", 1, 0, 100, 100, "ok\0", 3);
+	fx_write_proc(root, 701, "secret", 1, 0, 200, 200, "secret\0", 7);
+	snprintf(path, sizeof(path), "%s/proc/701/statm", root);
+	ck_assert_int_eq(chmod(path, 0), 0);
+	snprintf(path, sizeof(path), "%s/proc/701/status", root);
+	ck_assert_int_eq(chmod(path, 0), 0);
+	ck_assert_int_eq(chmod(root, 0755), 0);
+
+	if (geteuid() != 0) {
+		ck_assert_int_eq(unreadable_check(root, true), 0);
+		goto done;
+	}
+	/* root reads a mode-000 file: the row is there and nothing is counted */
+	ck_assert_int_eq(unreadable_check(root, false), 0);
+	/* and without root's privileges it is skipped and counted */
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(77);
+		_exit(unreadable_check(root, true));
+	}
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		fprintf(stderr, "mem_unreadable: cannot drop to uid 65534; checked as root only\n");
+	else
+		ck_assert_int_eq(WEXITSTATUS(status), 0);
+done:
+	fx_rmtree(root);
+}
+END_TEST
+
+Suite *procfs_coll_suite(void)
+{
+	Suite *s = suite_create("procfs collectors");
+	TCase *tc = tcase_create("collectors");
+
+	tcase_add_test(tc, cpu_basic);
+	tcase_add_test(tc, cpu_hotplug);
+	tcase_add_test(tc, cpu_huge_backwards);
+	tcase_add_test(tc, cpu_192);
+	tcase_add_test(tc, cpu_frequency_and_errors);
+	tcase_add_test(tc, mem_sys);
+	tcase_add_test(tc, mem_system_wide);
+	tcase_add_test(tc, mem_top64_and_vanish);
+	tcase_add_test(tc, mem_tree);
+	tcase_add_test(tc, mem_tree_ppid_fallback);
+	tcase_add_test(tc, mem_label_change);
+	tcase_add_test(tc, mem_unreadable);
+	suite_add_tcase(s, tc);
+	return s;
+}
