@@ -245,16 +245,27 @@ static void draw_dir(WINDOW *w, struct view *v, const struct series *se, int y, 
 		    cols - 13 - spark_w - (spark_w ? 1 : 0), line, false);
 }
 
+/* "1.2k/s", or "n/a" for a counter the device does not have. */
+static void fmt_per_s(char *buf, size_t n, double v)
+{
+	size_t len;
+
+	widget_fmt_count(buf, n, v);
+	len = strlen(buf);
+	if (!isnan(v) && len + 3 < n)
+		memcpy(buf + len, "/s", 3);
+}
+
 static void draw_rdma_extra(WINDOW *w, struct view *v, const struct series *se, int y, int x,
 			    int cols, uint64_t span)
 {
 	char a[16], b[16], c[16], d[16], line[128];
 
-	widget_fmt_count(a, sizeof(a), win_avg(se, R_CNP_RX, v->end_ns, span));
-	widget_fmt_count(b, sizeof(b), win_avg(se, R_CNP_TX, v->end_ns, span));
-	widget_fmt_count(c, sizeof(c), win_avg(se, R_ECN, v->end_ns, span));
-	widget_fmt_count(d, sizeof(d), win_avg(se, R_XMIT_WAIT, v->end_ns, span));
-	snprintf(line, sizeof(line), "CNP rx %s/s tx %s/s  ECN %s/s  wait %s/s", a, b, c, d);
+	fmt_per_s(a, sizeof(a), win_avg(se, R_CNP_RX, v->end_ns, span));
+	fmt_per_s(b, sizeof(b), win_avg(se, R_CNP_TX, v->end_ns, span));
+	fmt_per_s(c, sizeof(c), win_avg(se, R_ECN, v->end_ns, span));
+	fmt_per_s(d, sizeof(d), win_avg(se, R_XMIT_WAIT, v->end_ns, span));
+	snprintf(line, sizeof(line), "CNP rx %s tx %s  ECN %s  wait %s", a, b, c, d);
 	widget_attr_on(w, v, TC_DIM);
 	widget_text(w, y, x, cols, line, false);
 	widget_attr_off(w, v, TC_DIM);
