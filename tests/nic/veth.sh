@@ -1,46 +1,18 @@
 #!/bin/sh
-# NIC rates on real traffic: two network namespaces joined by a veth pair,
-# a receiver in one, the collector (in-process test) and the sender in the
+# NIC rates on real traffic, in process: the collector + engine + store run in
+# one namespace of a veth pair (tests/nic/test_nic_veth), the receiver in the
 # other. Needs root and iproute2; exits 77 with the reason otherwise.
 set -u
-: "${top_builddir:=.}"
-B=$top_builddir/tests/nic
-if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root for ip netns"; exit 77; fi
-command -v ip >/dev/null 2>&1 || { echo "SKIP: no ip (iproute2)"; exit 77; }
-NS1=asysnicA$$ NS2=asysnicB$$
-cleanup() {
-	ip netns del "$NS1" 2>/dev/null
-	ip netns del "$NS2" 2>/dev/null
-	[ -n "${RPID:-}" ] && kill "$RPID" 2>/dev/null
-}
-trap cleanup EXIT INT TERM
-if ! ip netns add "$NS1" 2>/dev/null || ! ip netns add "$NS2" 2>/dev/null; then
-	echo "SKIP: cannot create network namespaces here"; exit 77
-fi
-for ns in "$NS1" "$NS2"; do
-	# no IPv6 autoconf / MLD chatter: only our datagrams cross the veth
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-		net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1
-done
-ip link add veth-nA netns "$NS1" type veth peer name veth-nB netns "$NS2" || {
-	echo "SKIP: cannot create a veth pair"; exit 77; }
-ip -n "$NS1" addr add 10.231.0.1/24 dev veth-nA
-ip -n "$NS2" addr add 10.231.0.2/24 dev veth-nB
-ip -n "$NS1" link set veth-nA up
-ip -n "$NS2" link set veth-nB up
-# static neighbours: no ARP exchange in the middle of the measurement
-MAC_B=$(ip -n "$NS2" -o link show veth-nB | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-MAC_A=$(ip -n "$NS1" -o link show veth-nA | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-ip -n "$NS1" neigh replace 10.231.0.2 lladdr "$MAC_B" dev veth-nA nud permanent
-ip -n "$NS2" neigh replace 10.231.0.1 lladdr "$MAC_A" dev veth-nB nud permanent
-
-ip netns exec "$NS2" "$B/nic_traffic" recv 40123 12 > "$B/veth-recv.out" &
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/nic/netns_lib.sh"
+OUT=$(mktemp "${TMPDIR:-/tmp}/asys-nic-recv.XXXXXX")
+ip netns exec "$NS2" "$B/nic_traffic" recv 40123 12 > "$OUT" &
 RPID=$!
 sleep 0.2
 ip netns exec "$NS1" "$B/test_nic_veth" veth-nA 10.231.0.2 40123 "$B/nic_traffic"
 rc=$?
 wait "$RPID"; RPID=
-echo "receiver: $(cat "$B/veth-recv.out")"
+echo "receiver: $(cat "$OUT")"
 # 3000 steady + 50 burst datagrams of 958 bytes
-grep -q '^packets 3050 bytes 2921900$' "$B/veth-recv.out" || { echo "FAIL: receiver count"; rc=1; }
+grep -q '^packets 3050 bytes 2921900$' "$OUT" || { echo "FAIL: receiver count"; rc=1; }
+rm -f "$OUT"
 exit $rc
