@@ -50,7 +50,7 @@ int cmd_export(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+f:o:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "csv"))

@@ -44,7 +44,7 @@ int cmd_record(int argc, char **argv)
 	struct rec_writer_opts wo;
 	struct rec_writer_stats st;
 	struct workload wl;
-	bool have_wl = false;
+	bool have_wl = false, was_paused = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	char cmdline[1024], msg[512], size[32];
 	uint64_t t0;
@@ -103,6 +103,15 @@ int cmd_record(int argc, char **argv)
 		if (have_wl && workload_poll(&wl))
 			break;
 		rec_writer_get_stats(w, &st);
+		if (st.paused != was_paused) {
+			was_paused = st.paused;
+			if (was_paused)
+				fprintf(stderr, "asys record: recording paused: %s; retrying every "
+					"second\n", st.error == ENOSPC || st.error == EDQUOT || !st.error
+					? "disk full" : strerror(st.error));
+			else
+				fprintf(stderr, "asys record: recording resumed\n");
+		}
 		if (st.limit_reached) {
 			fprintf(stderr, "asys record: --max-size reached; stopping\n");
 			break;

@@ -14,8 +14,9 @@
 #include "rec_reader.h"
 #include "util.h"
 
-#define SCAN_BLOCK (64u << 10)
+#define SCAN_BLOCK 4096u
 #define BISECT_STOP (256u << 10)
+#define WINDOW (128u << 10)
 
 struct rec_reader {
 	int fd;
@@ -25,6 +26,9 @@ struct rec_reader {
 	struct stream_table *tab;
 	int map[STREAM_MAX]; /* file stream id -> table id, -1 unknown */
 	struct rec_buf stored, raw, scan;
+	uint8_t *win; /* read-ahead window: [win_off, win_off + win_len) */
+	uint64_t win_off;
+	size_t win_len;
 	void *dctx;
 	/* trailer */
 	bool have_trailer, use_trailer;
@@ -40,9 +44,51 @@ struct rec_reader {
 	size_t ntgaps;
 };
 
+static int pread_direct(struct rec_reader *r, void *buf, size_t n, uint64_t off, size_t *got_out)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = pread(r->fd, (uint8_t *)buf + got, n - got, (off_t)(off + got));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	*got_out = got;
+	return 0;
+}
+
+/* Small reads come from a read-ahead window, so walking frames costs one
+ * pread per window rather than two per frame. */
 static int pread_full(struct rec_reader *r, void *buf, size_t n, uint64_t off)
 {
 	size_t got = 0;
+	int rc;
+
+	if (n <= WINDOW / 4) {
+		if (off >= r->win_off && off + n <= r->win_off + r->win_len) {
+			memcpy(buf, r->win + (off - r->win_off), n);
+			return 0;
+		}
+		if (!r->win && !(r->win = malloc(WINDOW)))
+			return -ENOMEM;
+		r->win_len = 0;
+		rc = pread_direct(r, r->win, WINDOW, off, &got);
+		if (rc)
+			return rc;
+		r->win_off = off;
+		r->win_len = got;
+		r->bytes_read += got;
+		if (got < n)
+			return -EAGAIN;
+		memcpy(buf, r->win, n);
+		return 0;
+	}
 
 	while (got < n) {
 		ssize_t k = pread(r->fd, (uint8_t *)buf + got, n - got, (off_t)(off + got));
@@ -262,14 +308,16 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 	if (r->pos >= r->size && r->pos >= rec_reader_size(r))
 		return 0;
 	rc = read_header(r, r->pos, &h);
-	if (rc == -EAGAIN)
+	if (rc == -EAGAIN) {
+		r->win_len = 0; /* the tail may change (a writer cutting back): reread it */
 		return -EAGAIN;
+	}
 	if (rc == -EBADMSG) {
 		uint64_t next = find_frame(r, r->pos + 1, r->size);
 
 		it->kind = REC_ITEM_HOLE;
 		it->end = next;
-		it->why = next >= r->size ? "damaged bytes up to the end of the file"
+		it->why = next >= r->size ? "damaged or zero-filled bytes up to the end of the file"
 					  : "damaged bytes";
 		r->pos = next;
 		return 1;
@@ -277,14 +325,18 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 	if (rc)
 		return rc;
 	end = r->pos + REC_FRAME_OVERHEAD + h.stored_len;
-	if (end > r->size && end > rec_reader_size(r))
+	if (end > r->size && end > rec_reader_size(r)) {
+		r->win_len = 0;
 		return -EAGAIN;
+	}
 	it->h = h;
 	it->have_header = true;
 	it->end = end;
 	rc = load_payload(r, &h, r->pos, &why);
-	if (rc == -EAGAIN)
+	if (rc == -EAGAIN) {
+		r->win_len = 0;
 		return -EAGAIN;
+	}
 	if (rc == -ENOMEM)
 		return rc;
 	r->pos = end;
@@ -298,6 +350,9 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 	it->len = h.raw_len;
 	if (h.type == REC_FT_SCHEMA || h.type == REC_FT_TRAILER)
 		parse_schema(r, it->payload, it->len);
+	/* the footer only points back at the trailer: nothing more to read */
+	if (h.type == REC_FT_TRAILER && r->size - r->pos == REC_FOOTER_LEN)
+		r->pos = r->size;
 	else if (h.type == REC_FT_META)
 		parse_meta(r, it->payload, it->len);
 	return 1;
@@ -570,6 +625,7 @@ void rec_reader_free(struct rec_reader *r)
 	rec_buf_free(&r->stored);
 	rec_buf_free(&r->raw);
 	rec_buf_free(&r->scan);
+	free(r->win);
 	ZSTD_freeDCtx(r->dctx);
 	free(r->ckpt);
 	free(r->tstreams);
@@ -719,8 +775,9 @@ void rec_hole_describe(const struct rec_reader *r, const struct rec_item *it, ch
 	char a[40], b[40];
 
 	if (!it->have_header) {
-		snprintf(buf, n, "bytes %llu-%llu: %s; skipped to the next frame",
-			 (unsigned long long)it->off, (unsigned long long)it->end, it->why);
+		snprintf(buf, n, "bytes %llu-%llu: %s%s", (unsigned long long)it->off,
+			 (unsigned long long)it->end, it->why,
+			 it->end >= r->size ? "" : "; skipped to the next frame");
 		return;
 	}
 	rec_fmt_time(r, it->h.t_min, a, sizeof(a), false);
@@ -728,7 +785,7 @@ void rec_hole_describe(const struct rec_reader *r, const struct rec_item *it, ch
 	if (it->h.type == REC_FT_DATA && it->h.stream < STREAM_MAX && r->map[it->h.stream] >= 0) {
 		const struct stream_desc *d = stream_table_get(r->tab, (uint32_t)r->map[it->h.stream]);
 
-		snprintf(buf, n, "bytes %llu-%llu: %s frame %llu of %s %s: data from %s to %s lost",
+		snprintf(buf, n, "bytes %llu-%llu: %s frame %llu of %s: %s; data from %s to %s lost",
 			 (unsigned long long)it->off, (unsigned long long)it->end,
 			 rec_frame_type_name(it->h.type), (unsigned long long)it->h.seq, d->name,
 			 it->why, a, b);
@@ -737,4 +794,48 @@ void rec_hole_describe(const struct rec_reader *r, const struct rec_item *it, ch
 	snprintf(buf, n, "bytes %llu-%llu: %s frame %llu %s (%s to %s)", (unsigned long long)it->off,
 		 (unsigned long long)it->end, rec_frame_type_name(it->h.type),
 		 (unsigned long long)it->h.seq, it->why, a, b);
+}
+
+int rec_reader_time_bounds(struct rec_reader *r, uint64_t *t0, uint64_t *t1)
+{
+	struct rec_frame_header h;
+	uint64_t pos, from;
+	bool found = false;
+
+	if (rec_reader_span(r, t0, t1))
+		return 0;
+	rec_reader_size(r);
+	*t0 = UINT64_MAX;
+	*t1 = 0;
+	/* the first DATA frame starts it (within the first few frames) */
+	pos = find_frame(r, r->data_start, r->size);
+	for (int i = 0; i < 1024 && pos < r->size; i++) {
+		if (read_header(r, pos, &h)) {
+			pos = find_frame(r, pos + 1, r->size);
+			continue;
+		}
+		if (h.type == REC_FT_DATA) {
+			*t0 = h.t_min;
+			found = true;
+			break;
+		}
+		pos += REC_FRAME_OVERHEAD + h.stored_len;
+	}
+	/* the high-water mark of the last frame ends it: walk the last few MiB */
+	from = r->size > (4u << 20) + r->data_start ? r->size - (4u << 20) : r->data_start;
+	pos = find_frame(r, from, r->size);
+	while (pos < r->size) {
+		if (read_header(r, pos, &h)) {
+			pos = find_frame(r, pos + 1, r->size);
+			continue;
+		}
+		if (h.type == REC_FT_DATA || h.type == REC_FT_GAP)
+			*t1 = h.hwm;
+		pos += REC_FRAME_OVERHEAD + h.stored_len;
+	}
+	if (!found || *t1 < *t0) {
+		*t0 = *t1 = 0;
+		return -ENODATA;
+	}
+	return 0;
 }

@@ -87,6 +87,11 @@ size_t rec_reader_trailer_streams(const struct rec_reader *r,
 				  const struct rec_trailer_stream **out);
 size_t rec_reader_trailer_gaps(const struct rec_reader *r, const struct rec_gap_info **out);
 
+/* First and last sample times: the trailer's, or the first DATA frame and
+ * the last frames' high-water mark (a growing file: call again later).
+ * 0 or -ENODATA. */
+int rec_reader_time_bounds(struct rec_reader *r, uint64_t *t0, uint64_t *t1);
+
 /* One line about a hole: "bytes 100-300 damaged (DATA frame 12 of cpu.core,
  * 14:03:10.200-14:03:10.450 lost): checksum mismatch". */
 void rec_hole_describe(const struct rec_reader *r, const struct rec_item *it, char *buf, size_t n);

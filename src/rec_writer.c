@@ -17,6 +17,7 @@
 #define REC_CHUNK_NS_DEFAULT 250000000ull
 #define REC_CHUNK_BYTES_DEFAULT (1u << 20)
 #define REC_QUEUE_BYTES_DEFAULT (64u << 20)
+#define REC_PUMP_SLACK_NS 10000000ull /* two bus pumps */
 
 static void chunk_free(struct wchunk *c)
 {
@@ -103,8 +104,9 @@ static void wr_end(void *ctx)
 	struct rec_writer *w = ctx;
 	uint64_t now = asys_now_ns();
 
+	/* close a pump early rather than late: the bound is "at most 250 ms" */
 	for (uint32_t s = 0; s < STREAM_MAX; s++)
-		if (w->open[s] && now - w->open[s]->opened_ns >= w->chunk_ns)
+		if (w->open[s] && now - w->open[s]->opened_ns + REC_PUMP_SLACK_NS >= w->chunk_ns)
 			close_chunk(w, s);
 }
 

@@ -286,12 +286,10 @@ static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64
 	return value_at(se, (uint32_t)f, v);
 }
 
-static const struct mem_priv *sort_ctx;
-
-static int row_cmp(const void *a, const void *b)
+static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct proc_row *x = a, *y = b;
-	const struct mem_priv *s = sort_ctx;
+	const struct mem_priv *s = ctx;
 	int id = s->sort_id, r = 0;
 	enum col_kind k = mem_cols[id].kind;
 
@@ -351,9 +349,8 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 		for (int c = 0; c < NCOLS; c++)
 			r->val[c] = col_value(s, v, c, r->pid, se);
 	}
-	sort_ctx = s;
-	qsort(s->rows, s->nrows, sizeof(*s->rows), row_cmp);
-	sort_ctx = NULL;
+	if (s->nrows)
+		qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }
 
 static int sys_lines(int rows)
@@ -574,10 +571,11 @@ static bool mem_key(struct pane *p, int ch, struct view *v)
 }
 
 static const char *const mem_help[] = {
-	"<, >          sort by PID, USER, RSS, HWM, THR or COMMAND; I inverts",
-	"Up, Down      select a process (the selection follows it when re-sorted)",
-	"RSS           resident memory now (VmRSS); HWM: its peak (VmHWM)",
-	"Mem bar       green used, blue buffers, yellow cache; Swp: red used",
+	"<, >          sort by PID, USER, RSS, HWM, THR or COMMAND",
+	"I             invert the sort order",
+	"Up, Down      select a process (followed when re-sorted)",
+	"RSS, HWM      resident memory (VmRSS) and its peak (VmHWM)",
+	"Mem, Swp      green used, blue buffers, yellow cache; red swap",
 	NULL,
 };
 

@@ -140,7 +140,7 @@ static void handle_resize(void)
 
 static bool help_key(struct tui *t, int ch)
 {
-	int page = LINES - 2;
+	int page = LINES - 4; /* the help body: below the header and its title */
 
 	switch (ch) {
 	case KEY_UP:
@@ -223,6 +223,9 @@ static bool handle_key(struct tui *t, int ch)
 		t->help_top = 0;
 		return true;
 	case ' ':
+		/* in a replay, space pauses the player, not just the drawing */
+		if (d && d->replay && d->key && d->key(d->ctx, ch))
+			return true;
 		t->paused = !t->paused;
 		return true;
 	case 'u':

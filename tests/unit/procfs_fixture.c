@@ -116,6 +116,16 @@ void fx_write_proc(const char *root, int pid, const char *name, int ppid, int ui
 	fx_write(root, rel, "%s", "");
 }
 
+void fx_kill_proc(const char *root, int pid)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "proc/%d/status", pid);
+	fx_write(root, rel, "%s", "");
+	snprintf(rel, sizeof(rel), "%s/proc/%d", root, pid);
+	fx_rmtree(strdup(rel));
+}
+
 void fx_drain(struct ring *ring, struct fx_recs *recs)
 {
 	const struct rec *r;

@@ -407,6 +407,7 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(sr, procfs_coll_suite());
+	srunner_add_suite(sr, procfs_real_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -346,7 +346,6 @@ START_TEST(mem_top64_and_vanish)
 	struct asys_options o;
 	struct fx_coll fc;
 	uint32_t proc;
-	char rel[64];
 
 	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
 	for (int i = 0; i < 70; i++)
@@ -366,12 +365,7 @@ START_TEST(mem_top64_and_vanish)
 
 	/* 1000 grows into the top, 1069 exits */
 	fx_write_proc(root, 1000, "p", 1, 0, 10000000, 10000000, "big\0", 4);
-	snprintf(rel, sizeof(rel), "%s/proc/1069", root);
-	{
-		char *dir = strdup(rel);
-
-		fx_rmtree(dir);
-	}
+	fx_kill_proc(root, 1069);
 	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC), 0);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 64);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_GONE, proc), 1);
@@ -453,12 +447,59 @@ START_TEST(mem_tree_ppid_fallback)
 	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 502));
 	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 600));
 	/* between ppid scans the members are still read at the full rate; one exits */
-	snprintf(path, sizeof(path), "%s/proc/502", root);
-	fx_rmtree(strdup(path));
+	fx_kill_proc(root, 502);
 	ck_assert_int_eq(fx_coll_sample(&fc, SEC + SEC / 10), 0);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 2);
 	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_GONE, proc, 502));
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_STATUS, proc), 0);
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
+START_TEST(mem_tree_growth)
+{
+	char *root = fx_tmpdir();
+	struct asys_options o;
+	struct fx_coll fc;
+	uint32_t proc;
+
+	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
+	fx_write_proc(root, 500, "root", 1, 0, 100, 100, "root\0", 5);
+	fx_write_proc(root, 501, "kid", 500, 0, 100, 100, "kid\0", 4);
+	fx_write(root, "proc/500/task/500/children", "501 ");
+	sysroot_set(root);
+	opts(&o, SCOPE_PROCESS_TREE);
+	o.pids[o.npids++] = 500;
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	proc = fx_stream(&fc, "mem.proc");
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 2);
+
+	/* 501 forks 502 from its main thread: seen at the next tick */
+	fx_write_proc(root, 502, "grandkid", 501, 0, 100, 100, "grandkid\0", 9);
+	fx_write(root, "proc/501/task/501/children", "502\n");
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC + SEC / 10), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 3);
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 502)->text, "grandkid");
+
+	/* a thread of 500 forks 503: found when the tree is rebuilt at the refresh */
+	fx_write_proc(root, 503, "threadkid", 510, 0, 100, 100, "threadkid\0", 10);
+	fx_write(root, "proc/500/task/510/children", "503");
+	ck_assert_int_eq(fx_coll_sample(&fc, SEC + 2 * SEC / 10), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 3);
+	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 4);
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 503));
+
+	/* the root exits (the workload ended): every row goes */
+	fx_kill_proc(root, 500);
+	fx_kill_proc(root, 501);
+	fx_kill_proc(root, 502);
+	fx_kill_proc(root, 503);
+	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC + SEC / 10), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_GONE, proc), 4);
 	fx_coll_fini(&fc);
 	fx_rmtree(root);
 }
@@ -575,6 +616,7 @@ Suite *procfs_coll_suite(void)
 	tcase_add_test(tc, mem_top64_and_vanish);
 	tcase_add_test(tc, mem_tree);
 	tcase_add_test(tc, mem_tree_ppid_fallback);
+	tcase_add_test(tc, mem_tree_growth);
 	tcase_add_test(tc, mem_label_change);
 	tcase_add_test(tc, mem_unreadable);
 	suite_add_tcase(s, tc);

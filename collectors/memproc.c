@@ -1,0 +1,585 @@
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bus.h"
+#include "collector.h"
+#include "memproc.h"
+#include "procfs.h"
+#include "sysroot.h"
+#include "util.h"
+
+/* The per-process rows of the mem collector (stream mem.proc).
+ * System-wide, the scan of every /proc/PID runs once per refresh: the rows
+ * of the last report are re-read through their kept status fds, every other
+ * process through its cheap statm, and only newcomers to the top MEM_TOP_N
+ * get their status and cmdline opened. In process-tree mode the tree of the
+ * roots is rebuilt once per refresh through the children files of every
+ * thread (a ppid scan where the kernel has none) and read at the full rate. */
+
+#define MEM_TOP_N 64
+#define MEM_TREE_MAX 4096
+#define MEM_LABEL_MAX 256
+#define MEM_LABEL_REFRESH 16 /* re-read a cmdline every N reports (setproctitle) */
+/* status fds kept open across reads: an open costs as much as the read */
+#define MEM_FD_MAX 256
+
+enum { MP_RSS, MP_HWM, MP_UID, MP_PPID, MP_THREADS, MP_NVALS };
+
+struct mem_proc {
+	pid_t pid;
+	int fd;             /* its status, kept open; -1 = none (or handed on) */
+	uint32_t label_age;
+	double v[MP_NVALS];
+	char name[PROCFS_COMM_MAX]; /* comm when the label was read */
+	char label[MEM_LABEL_MAX];  /* "" = not read yet */
+};
+
+struct mem_cand {
+	pid_t pid;
+	pid_t ppid; /* ppid scan only */
+	double rss;
+	int cur;    /* its row in cur when its status was read already, else -1 */
+};
+
+struct memproc {
+	DIR *procdir; /* sysroot /proc, rewound for each scan */
+	char buf[8192];
+	uint32_t sid_proc;
+	bool tree_mode;
+	const struct asys_options *opts; /* roots: opts->pids (main adds the workload) */
+	double page_size;
+	/* the reported set, sorted by pid; cur is built on each report */
+	struct mem_proc *procs, *cur;
+	size_t nprocs, ncur, cap;
+	struct mem_cand *cand;
+	size_t ncand, candcap;
+	pid_t *tree; /* process-tree members (MEM_TREE_MAX) */
+	size_t ntree;
+	bool no_children; /* the kernel has no /proc/PID/task/TID/children */
+	int nfds;         /* status fds kept open */
+	unsigned unreadable, unreadable_sent;
+};
+
+/* Reads a small file below /proc/ into st->buf. Bytes, or -errno. */
+static ssize_t mem_read_rel(struct memproc *st, const char *rel, char *buf, size_t n)
+{
+	int fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (fd < 0)
+		return -errno;
+	r = sysroot_pread_all(fd, buf, n);
+	close(fd);
+	return r;
+}
+
+/* A failed per-process read: the process is gone (silent) or hidden from us. */
+static void mem_note_error(struct memproc *st, ssize_t rc)
+{
+	if (rc == -EACCES || rc == -EPERM)
+		st->unreadable++;
+}
+
+static int mem_cur_grow(struct memproc *st)
+{
+	size_t cap = st->cap * 2;
+	struct mem_proc *a, *b;
+
+	if (cap > MEM_TREE_MAX)
+		return -E2BIG;
+	a = realloc(st->procs, cap * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	st->procs = a;
+	b = realloc(st->cur, cap * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	st->cur = b;
+	st->cap = cap;
+	return 0;
+}
+
+static int mem_cmp_proc(const void *a, const void *b)
+{
+	pid_t x = ((const struct mem_proc *)a)->pid, y = ((const struct mem_proc *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+/* The previous report's row of pid (procs is sorted by pid), or NULL. */
+static struct mem_proc *mem_old(struct memproc *st, pid_t pid)
+{
+	struct mem_proc key = { .pid = pid };
+
+	return st->nprocs ? bsearch(&key, st->procs, st->nprocs, sizeof(key), mem_cmp_proc)
+			  : NULL;
+}
+
+static void mem_close_fd(struct memproc *st, int *fd)
+{
+	if (*fd < 0)
+		return;
+	close(*fd);
+	*fd = -1;
+	st->nfds--;
+}
+
+/* Reads the status of pid into the next row of cur, through the fd kept
+ * from the last report when there is one (it then moves to the new row). A
+ * vanished or hidden process is skipped: 0 with nothing added. */
+static int mem_add_cur(struct memproc *st, pid_t pid)
+{
+	struct mem_proc *old = mem_old(st, pid), *p;
+	struct procfs_status s;
+	ssize_t len;
+	int fd = -1;
+
+	if (st->ncur == st->cap && mem_cur_grow(st))
+		return -E2BIG;
+	if (old && old->fd >= 0) {
+		fd = old->fd;
+		old->fd = -1;
+	} else {
+		char rel[48];
+
+		snprintf(rel, sizeof(rel), "%d/status", (int)pid);
+		fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			mem_note_error(st, -errno);
+			return 0;
+		}
+		st->nfds++;
+	}
+	/* a kept fd of an exited process reads ESRCH or nothing, never a
+	 * newcomer that reused the pid */
+	len = sysroot_pread_all(fd, st->buf, sizeof(st->buf));
+	if (len <= 0 || procfs_parse_status(st->buf, &s) == 0) {
+		mem_close_fd(st, &fd);
+		if (len < 0)
+			mem_note_error(st, len);
+		return 0;
+	}
+	if (st->nfds > MEM_FD_MAX)
+		mem_close_fd(st, &fd);
+	p = &st->cur[st->ncur++];
+	p->pid = pid;
+	p->fd = fd;
+	p->v[MP_RSS] = s.rss;
+	p->v[MP_HWM] = s.hwm;
+	p->v[MP_UID] = s.uid;
+	p->v[MP_PPID] = s.ppid;
+	p->v[MP_THREADS] = s.threads;
+	util_strlcpy(p->name, s.name, sizeof(p->name));
+	p->label[0] = '\0';
+	p->label_age = 0;
+	return 0;
+}
+
+static int mem_cmp_cand(const void *a, const void *b)
+{
+	const struct mem_cand *x = a, *y = b;
+
+	if (x->rss != y->rss)
+		return x->rss < y->rss ? 1 : -1; /* largest first */
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static void mem_read_label(struct memproc *st, struct mem_proc *p)
+{
+	char rel[48], cmd[4096];
+	ssize_t len;
+	int fd;
+
+	snprintf(rel, sizeof(rel), "%d/cmdline", (int)p->pid);
+	fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_CLOEXEC);
+	len = fd < 0 ? -1 : read(fd, cmd, sizeof(cmd));
+	if (fd >= 0)
+		close(fd);
+	procfs_format_cmdline(cmd, len > 0 ? (size_t)len : 0, p->name, p->label,
+			      sizeof(p->label));
+}
+
+/* Emits cur (sorted here) against the previous report: labels for the new
+ * and renamed, samples for all, gone for those that left. */
+static void mem_report(struct memproc *st, struct emitter *out, uint64_t ts)
+{
+	size_t i = 0, j = 0;
+	struct mem_proc *tmp;
+
+	qsort(st->cur, st->ncur, sizeof(*st->cur), mem_cmp_proc);
+	while (i < st->nprocs || j < st->ncur) {
+		struct mem_proc *old = i < st->nprocs ? &st->procs[i] : NULL;
+		struct mem_proc *nw = j < st->ncur ? &st->cur[j] : NULL;
+		const char *prev = NULL;
+
+		if (old && (!nw || old->pid < nw->pid)) {
+			mem_close_fd(st, &old->fd);
+			emit_gone(out, st->sid_proc, (uint64_t)old->pid, ts);
+			i++;
+			continue;
+		}
+		if (nw && j > 0 && st->cur[j - 1].pid == nw->pid) {
+			mem_close_fd(st, &nw->fd);
+			memmove(nw, nw + 1, (st->ncur - j - 1) * sizeof(*nw)); /* duplicate */
+			st->ncur--;
+			continue;
+		}
+		if (old && old->pid == nw->pid) {
+			mem_close_fd(st, &old->fd); /* not handed on: read afresh */
+			i++;
+			prev = old->label;
+			if (!strcmp(old->name, nw->name) && old->label_age < MEM_LABEL_REFRESH) {
+				memcpy(nw->label, old->label, sizeof(nw->label));
+				nw->label_age = old->label_age + 1;
+			}
+		}
+		if (!nw->label[0])
+			mem_read_label(st, nw);
+		if ((!prev || strcmp(prev, nw->label)) &&
+		    emit_label(out, st->sid_proc, (uint64_t)nw->pid, ts, nw->label) != 0)
+			nw->label[0] = '\0'; /* the ring was full: send it next time */
+		emit_sample(out, st->sid_proc, (uint64_t)nw->pid, ts, nw->v, MP_NVALS);
+		j++;
+	}
+	tmp = st->procs;
+	st->procs = st->cur;
+	st->nprocs = st->ncur;
+	st->cur = tmp;
+	st->ncur = 0;
+}
+
+static struct mem_cand *mem_cand_next(struct memproc *st)
+{
+	if (st->ncand == st->candcap) {
+		size_t cap = st->candcap ? st->candcap * 2 : 512;
+		struct mem_cand *c;
+
+		if (cap > (1u << 22))
+			return NULL;
+		c = realloc(st->cand, cap * sizeof(*c));
+		if (!c)
+			return NULL;
+		st->cand = c;
+		st->candcap = cap;
+	}
+	return &st->cand[st->ncand++];
+}
+
+/* Every /proc/PID once: the rows of the last report through their kept
+ * status fds, the others through the cheaper statm; then status (kept
+ * open) for those that entered the top MEM_TOP_N. */
+static void mem_scan_system(struct memproc *st)
+{
+	struct dirent *de;
+	size_t k, taken;
+
+	st->ncand = 0;
+	rewinddir(st->procdir);
+	while ((de = readdir(st->procdir))) {
+		pid_t pid = procfs_pid_from_name(de->d_name);
+		struct mem_proc *old;
+		struct mem_cand *c;
+		char rel[48];
+		uint64_t pages;
+		ssize_t len;
+		double rss;
+		int row = -1;
+
+		if (pid <= 0)
+			continue;
+		old = mem_old(st, pid);
+		if (old && old->fd >= 0) {
+			size_t before = st->ncur;
+
+			mem_add_cur(st, pid);
+			if (st->ncur == before)
+				continue; /* gone */
+			row = (int)before;
+			rss = st->cur[row].v[MP_RSS];
+			if (!(rss > 0)) {
+				mem_close_fd(st, &st->cur[row].fd);
+				st->ncur--; /* a zombie: no memory of its own any more */
+				continue;
+			}
+		} else {
+			snprintf(rel, sizeof(rel), "%d/statm", (int)pid);
+			len = mem_read_rel(st, rel, st->buf, sizeof(st->buf));
+			if (len < 0) {
+				mem_note_error(st, len);
+				continue;
+			}
+			if (procfs_parse_statm_resident(st->buf, &pages) || pages == 0)
+				continue; /* gone, or a kernel thread: no memory of its own */
+			rss = (double)pages * st->page_size;
+		}
+		c = mem_cand_next(st);
+		if (!c)
+			break;
+		*c = (struct mem_cand){ pid, 0, rss, row };
+	}
+	qsort(st->cand, st->ncand, sizeof(*st->cand), mem_cmp_cand);
+	/* in rank order: keep rows read already, read status for newcomers
+	 * (one that vanished meanwhile gives its place to the next), and drop
+	 * rows that fell out of the top */
+	for (k = 0, taken = 0; k < st->ncand; k++) {
+		struct mem_cand *c = &st->cand[k];
+
+		if (taken >= MEM_TOP_N) {
+			if (c->cur >= 0) {
+				mem_close_fd(st, &st->cur[c->cur].fd);
+				st->cur[c->cur].pid = 0;
+			}
+		} else if (c->cur >= 0) {
+			taken++;
+		} else {
+			size_t before = st->ncur;
+
+			mem_add_cur(st, c->pid);
+			taken += st->ncur > before;
+		}
+	}
+	for (k = 0; k < st->ncur;) {
+		if (st->cur[k].pid == 0)
+			st->cur[k] = st->cur[--st->ncur];
+		else
+			k++;
+	}
+}
+
+static bool mem_tree_has(const struct memproc *st, pid_t pid)
+{
+	for (size_t i = 0; i < st->ntree; i++)
+		if (st->tree[i] == pid)
+			return true;
+	return false;
+}
+
+static void mem_tree_add(struct memproc *st, pid_t pid)
+{
+	if (st->ntree < MEM_TREE_MAX && !mem_tree_has(st, pid))
+		st->tree[st->ntree++] = pid;
+}
+
+/* Adds the children of every thread of pid; false when the kernel has no
+ * children files (then the caller falls back to a ppid scan). */
+static bool mem_tree_children(struct memproc *st, pid_t pid)
+{
+	char rel[64], buf[4096];
+	pid_t kids[512];
+	struct dirent *de;
+	DIR *d;
+	int fd;
+	bool any_task = false, any_children = false;
+
+	snprintf(rel, sizeof(rel), "%d/task", (int)pid);
+	fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return true; /* gone: nothing to follow */
+	}
+	while ((de = readdir(d))) {
+		pid_t tid = procfs_pid_from_name(de->d_name);
+		ssize_t len;
+		int n;
+
+		if (tid <= 0)
+			continue;
+		any_task = true;
+		snprintf(rel, sizeof(rel), "%d/task/%d/children", (int)pid, (int)tid);
+		len = mem_read_rel(st, rel, buf, sizeof(buf));
+		if (len < 0)
+			continue;
+		any_children = true;
+		n = procfs_parse_pidlist(buf, kids, ARRAY_SIZE(kids));
+		for (int k = 0; k < n && k < (int)ARRAY_SIZE(kids); k++)
+			mem_tree_add(st, kids[k]);
+	}
+	closedir(d);
+	return !any_task || any_children;
+}
+
+/* Without children files: every process's parent from /proc/PID/stat, then
+ * the descendants of the roots. Runs once per refresh. */
+static void mem_tree_ppid_scan(struct memproc *st)
+{
+	struct dirent *de;
+	bool grew = true;
+
+	st->ncand = 0;
+	rewinddir(st->procdir);
+	while ((de = readdir(st->procdir))) {
+		struct procfs_pid_stat ps;
+		struct mem_cand *c;
+		pid_t pid = procfs_pid_from_name(de->d_name);
+		char rel[48];
+		ssize_t len;
+
+		if (pid <= 0)
+			continue;
+		snprintf(rel, sizeof(rel), "%d/stat", (int)pid);
+		len = mem_read_rel(st, rel, st->buf, sizeof(st->buf));
+		if (len < 0 || procfs_parse_pid_stat(st->buf, &ps))
+			continue;
+		c = mem_cand_next(st);
+		if (!c)
+			break;
+		*c = (struct mem_cand){ pid, ps.ppid, 0, -1 };
+	}
+	/* st->tree holds the roots; add children until nothing changes */
+	while (grew && st->ntree < MEM_TREE_MAX) {
+		size_t before = st->ntree;
+
+		for (size_t i = 0; i < st->ncand; i++)
+			if (mem_tree_has(st, st->cand[i].ppid))
+				mem_tree_add(st, st->cand[i].pid);
+		grew = st->ntree > before;
+	}
+}
+
+/* The children of pid's main thread: one small read, cheap enough for
+ * every tick. */
+static void mem_tree_main_children(struct memproc *st, pid_t pid)
+{
+	char rel[64], buf[4096];
+	pid_t kids[512];
+	int n;
+
+	snprintf(rel, sizeof(rel), "%d/task/%d/children", (int)pid, (int)pid);
+	if (mem_read_rel(st, rel, buf, sizeof(buf)) < 0)
+		return;
+	n = procfs_parse_pidlist(buf, kids, ARRAY_SIZE(kids));
+	for (int k = 0; k < n && k < (int)ARRAY_SIZE(kids); k++)
+		mem_tree_add(st, kids[k]);
+}
+
+/* The tree is rebuilt from the roots once per refresh, through the children
+ * of every thread (or a ppid scan). Between refreshes the members are read
+ * at the full rate and only the main threads' new children are looked for:
+ * a process with hundreds of threads would otherwise cost hundreds of reads
+ * per tick. */
+static void mem_scan_tree(struct memproc *st, bool full)
+{
+	if (full || st->ntree == 0) {
+		st->ntree = 0;
+		for (int i = 0; i < st->opts->npids && i < OPT_MAX_PIDS; i++)
+			if (st->opts->pids[i] > 0)
+				mem_tree_add(st, st->opts->pids[i]);
+		for (size_t i = 0; !st->no_children && i < st->ntree; i++)
+			if (!mem_tree_children(st, st->tree[i]))
+				st->no_children = true;
+		if (st->no_children && full) {
+			st->ntree = 0;
+			for (int i = 0; i < st->opts->npids && i < OPT_MAX_PIDS; i++)
+				if (st->opts->pids[i] > 0)
+					mem_tree_add(st, st->opts->pids[i]);
+			mem_tree_ppid_scan(st);
+		}
+	} else if (!st->no_children) {
+		for (size_t i = 0; i < st->ntree; i++)
+			mem_tree_main_children(st, st->tree[i]);
+	}
+	for (size_t i = 0; i < st->ntree; i++)
+		mem_add_cur(st, st->tree[i]);
+	/* members that exited leave the tree */
+	st->ntree = 0;
+	for (size_t i = 0; i < st->ncur; i++)
+		mem_tree_add(st, st->cur[i].pid);
+}
+
+static void mem_emit_unreadable(struct memproc *st, struct emitter *out, uint64_t ts)
+{
+	char msg[128];
+
+	if (st->unreadable == st->unreadable_sent)
+		return;
+	if (st->unreadable)
+		snprintf(msg, sizeof(msg), "%u process%s unreadable (run as root to see all)",
+			 st->unreadable, st->unreadable == 1 ? "" : "es");
+	else
+		msg[0] = '\0';
+	if (emit_status(out, st->sid_proc, STATUS_STREAM, ts, msg) == 0)
+		st->unreadable_sent = st->unreadable;
+}
+
+int memproc_new(struct memproc **out, uint32_t sid_proc, const struct asys_options *o,
+		bool tree_mode, char *err, size_t n)
+{
+	struct memproc *st = calloc(1, sizeof(*st));
+	char path[4096];
+	long ps = sysconf(_SC_PAGESIZE);
+	int rc;
+
+	*out = NULL;
+	if (!st) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	st->sid_proc = sid_proc;
+	st->tree_mode = tree_mode;
+	st->opts = o;
+	st->page_size = ps > 0 ? (double)ps : 4096.0;
+	rc = sysroot_path(path, sizeof(path), "/proc");
+	if (rc)
+		goto fail;
+	st->procdir = opendir(path);
+	if (!st->procdir) {
+		rc = -errno;
+		snprintf(err, n, "cannot list %.200s: %s", path, strerror(-rc));
+		memproc_free(st);
+		return rc;
+	}
+	st->cap = MEM_TOP_N;
+	st->procs = calloc(st->cap, sizeof(*st->procs));
+	st->cur = calloc(st->cap, sizeof(*st->cur));
+	if (tree_mode)
+		st->tree = calloc(MEM_TREE_MAX, sizeof(*st->tree));
+	if (!st->procs || !st->cur || (tree_mode && !st->tree)) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	*out = st;
+	return 0;
+fail:
+	snprintf(err, n, "mem collector: %s", strerror(-rc));
+	memproc_free(st);
+	return rc;
+}
+
+void memproc_free(struct memproc *st)
+{
+	if (!st)
+		return;
+	if (st->procdir)
+		closedir(st->procdir);
+	for (size_t i = 0; st->procs && i < st->nprocs; i++)
+		if (st->procs[i].fd >= 0)
+			close(st->procs[i].fd);
+	free(st->procs);
+	free(st->cur);
+	free(st->cand);
+	free(st->tree);
+	free(st);
+}
+
+void memproc_sample(struct memproc *st, struct emitter *out, bool full)
+{
+	if (!st->tree_mode && !full)
+		return;
+	st->unreadable = 0;
+	st->ncur = 0;
+	if (st->tree_mode)
+		mem_scan_tree(st, full);
+	else
+		mem_scan_system(st);
+	mem_report(st, out, asys_now_ns());
+	mem_emit_unreadable(st, out, asys_now_ns());
+}
