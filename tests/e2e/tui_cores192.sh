@@ -49,8 +49,10 @@ stat 1 > "$root/proc/stat"
 	i=2
 	while [ "$i" -lt 400 ]; do
 		stat "$i" > "$TDIR/stat.new"
-		# same inode: the collector keeps the file open
-		cat "$TDIR/stat.new" > "$root/proc/stat"
+		# same inode (the collector keeps the file open), and no truncation:
+		# a reader must never see the file empty. Counters only grow, so
+		# the new text is never shorter than the old.
+		cat "$TDIR/stat.new" 1<> "$root/proc/stat"
 		sleep 0.2
 		i=$((i + 1))
 	done
