@@ -92,6 +92,18 @@ st=$(wait_exit 10) || fail "asys top did not exit on q"
 [ "$st" = 0 ] || fail "exit status $st after q"
 tui_stop
 
+# a key answers at once, not at the next refresh (here every 10 s)
+tui_start 100 30 -- -d 10
+wait_for 'PID +USER +RSS' 10 || fail "-d 10: no process table"
+keys h
+wait_for 'asys top help' 1 || fail "-d 10: h took more than 1 s to show the help"
+keys h
+wait_for 'PID +USER' 1 || fail "-d 10: closing the help took more than 1 s"
+keys q
+st=$(wait_exit 2) || fail "-d 10: q took more than 2 s"
+[ "$st" = 0 ] || fail "-d 10: exit status $st after q"
+tui_stop
+
 # SIGTERM, SIGINT, SIGHUP: the handler only sets a flag; the loop restores
 # the terminal (tmux leaves the alternate screen: the panes are gone) and
 # returns 0

@@ -1,9 +1,13 @@
 #include "config.h"
 
 #include <check.h>
+#include <limits.h>
+#include <locale.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "layout.h"
 #include "widget.h"
@@ -168,6 +172,138 @@ START_TEST(glyphs_ascii_and_utf8)
 }
 END_TEST
 
+/* A curses screen writing to /dev/null, to draw widgets and read them back. */
+static SCREEN *test_scr;
+static FILE *test_out, *test_in;
+
+static WINDOW *screen_open(bool utf8)
+{
+	if (utf8 && !setlocale(LC_ALL, "C.UTF-8"))
+		return NULL;
+	if (!utf8)
+		setlocale(LC_ALL, "C");
+	test_out = fopen("/dev/null", "w");
+	test_in = fopen("/dev/null", "r");
+	ck_assert(test_out && test_in);
+	test_scr = newterm("xterm", test_out, test_in);
+	if (!test_scr)
+		return NULL;
+	set_term(test_scr);
+	return newwin(4, 40, 0, 0);
+}
+
+static void screen_close(WINDOW *w)
+{
+	if (w)
+		delwin(w);
+	if (test_scr) {
+		endwin();
+		delscreen(test_scr);
+		test_scr = NULL;
+	}
+	fclose(test_out);
+	fclose(test_in);
+}
+
+/* Row y from x, n cells, as UTF-8. */
+static void row_text(WINDOW *w, int y, int x, int n, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	for (int i = 0; i < n && off + MB_LEN_MAX + 1 < size; i++) {
+		cchar_t cc;
+		wchar_t wc[CCHARW_MAX + 1];
+		attr_t a;
+		short pair;
+		mbstate_t st;
+
+		if (mvwin_wch(w, y, x + i, &cc) == ERR)
+			break;
+		getcchar(&cc, wc, &a, &pair, NULL);
+		memset(&st, 0, sizeof(st));
+		off += wcrtomb(buf + off, wc[0], &st);
+		if (wcwidth(wc[0]) == 2)
+			i++; /* its right half */
+	}
+	buf[off] = '\0';
+}
+
+START_TEST(draw_ascii)
+{
+	WINDOW *w = screen_open(false);
+	struct view v;
+	double fr[3] = { 0.5, 0.2, NAN };
+	enum tui_color c[3] = { TC_USER, TC_SYSTEM, TC_IOWAIT };
+	double over[2] = { 0.8, 0.8 };
+	double sp[3] = { 0, 5, 10 };
+	char buf[256];
+
+	if (!w) {
+		screen_close(w);
+		fprintf(stderr, "draw_ascii: no xterm terminfo here, not checked\n");
+		return;
+	}
+	memset(&v, 0, sizeof(v));
+	widget_bar(w, &v, 0, 0, 10, fr, c, 3);
+	row_text(w, 0, 0, 12, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "#####==     ");
+	/* more than the whole: clipped to the bar */
+	widget_bar(w, &v, 1, 0, 10, over, c, 2);
+	row_text(w, 1, 0, 12, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "########==  ");
+	werase(w);
+	widget_text(w, 0, 2, 5, "abcdefgh", false);
+	row_text(w, 0, 0, 9, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "  abcde  ");
+	widget_text(w, 1, 0, 5, "ab", true);
+	row_text(w, 1, 0, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "   ab ");
+	widget_text(w, 2, 0, 6, "a\tb\nc", false);
+	row_text(w, 2, 0, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "a b c ");
+	widget_spark(w, &v, 3, 0, 3, sp, 3, 10, TC_ACCENT);
+	row_text(w, 3, 0, 3, buf, sizeof(buf));
+	ck_assert_str_eq(buf, " -#");
+	screen_close(w);
+}
+END_TEST
+
+START_TEST(draw_utf8)
+{
+	WINDOW *w = screen_open(true);
+	struct view v;
+	double fr[1] = { 0.55 };
+	enum tui_color c[1] = { TC_USER };
+	double full[2] = { 4, 4 }, half[2] = { 2, NAN };
+	char buf[256];
+
+	if (!w) {
+		screen_close(w);
+		fprintf(stderr, "draw_utf8: no C.UTF-8 locale or xterm terminfo, not checked\n");
+		return;
+	}
+	memset(&v, 0, sizeof(v));
+	v.utf8 = true;
+	v.color = true;
+	widget_colors_init(true);
+	/* 5.5 cells: five full blocks and a half block */
+	widget_bar(w, &v, 0, 0, 10, fr, c, 1);
+	row_text(w, 0, 0, 7, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "\u2588\u2588\u2588\u2588\u2588\u258c ");
+	/* wide characters count two columns */
+	widget_text(w, 1, 0, 3, "\u00e9\u65e5\u672c", false);
+	row_text(w, 1, 0, 4, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "\u00e9\u65e5 ");
+	ck_assert_int_eq(widget_text_width("\u00e9\u65e5\u672c"), 5);
+	/* braille: two values per cell, full and half height, NaN a gap */
+	widget_spark(w, &v, 2, 0, 1, full, 2, 4, TC_ACCENT);
+	widget_spark(w, &v, 2, 1, 1, half, 2, 4, TC_ACCENT);
+	row_text(w, 2, 0, 2, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "\u28ff\u2844");
+	screen_close(w);
+}
+END_TEST
+
 static Suite *tui_suite(void)
 {
 	Suite *s = suite_create("tui");
@@ -180,6 +316,8 @@ static Suite *tui_suite(void)
 	tcase_add_test(tc, fmt_numbers);
 	tcase_add_test(tc, table_keys);
 	tcase_add_test(tc, glyphs_ascii_and_utf8);
+	tcase_add_test(tc, draw_ascii);
+	tcase_add_test(tc, draw_utf8);
 	suite_add_tcase(s, tc);
 	return s;
 }
