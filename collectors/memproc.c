@@ -137,13 +137,15 @@ static void mem_close_fd(struct memproc *st, int *fd)
  * vanished or hidden process is skipped: 0 with nothing added. */
 static int mem_add_cur(struct memproc *st, pid_t pid)
 {
-	struct mem_proc *old = mem_old(st, pid), *p;
+	struct mem_proc *old, *p;
 	struct procfs_status s;
 	ssize_t len;
 	int fd = -1;
 
+	/* grow first: it moves procs, where old points */
 	if (st->ncur == st->cap && mem_cur_grow(st))
 		return -E2BIG;
+	old = mem_old(st, pid);
 	if (old && old->fd >= 0) {
 		fd = old->fd;
 		old->fd = -1;
@@ -343,6 +345,11 @@ static void mem_scan_system(struct memproc *st)
 			size_t before = st->ncur;
 
 			mem_add_cur(st, c->pid);
+			if (st->ncur > before && !(st->cur[before].v[MP_RSS] > 0)) {
+				/* it turned zombie after its statm was read */
+				mem_close_fd(st, &st->cur[before].fd);
+				st->ncur--;
+			}
 			taken += st->ncur > before;
 		}
 	}
@@ -368,16 +375,40 @@ static void mem_tree_add(struct memproc *st, pid_t pid)
 		st->tree[st->ntree++] = pid;
 }
 
+/* Reads a children file into the tree; -errno when it cannot be read. A
+ * list longer than the buffer loses its cut last number, not gains a
+ * wrong one. */
+static int mem_tree_read_children(struct memproc *st, const char *rel)
+{
+	char buf[4096];
+	pid_t kids[512];
+	ssize_t len = mem_read_rel(st, rel, buf, sizeof(buf));
+	int n;
+
+	if (len < 0)
+		return (int)len;
+	if ((size_t)len == sizeof(buf) - 1) {
+		char *sp = strrchr(buf, ' ');
+
+		if (sp)
+			*sp = '\0';
+	}
+	n = procfs_parse_pidlist(buf, kids, ARRAY_SIZE(kids));
+	for (int k = 0; k < n && k < (int)ARRAY_SIZE(kids); k++)
+		mem_tree_add(st, kids[k]);
+	return 0;
+}
+
 /* Adds the children of every thread of pid; false when the kernel has no
- * children files (then the caller falls back to a ppid scan). */
+ * children files (a live task without one; then the caller falls back to a
+ * ppid scan). */
 static bool mem_tree_children(struct memproc *st, pid_t pid)
 {
-	char rel[64], buf[4096];
-	pid_t kids[512];
+	char rel[64];
 	struct dirent *de;
 	DIR *d;
 	int fd;
-	bool any_task = false, any_children = false;
+	bool unsupported = false;
 
 	snprintf(rel, sizeof(rel), "%d/task", (int)pid);
 	fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -388,23 +419,19 @@ static bool mem_tree_children(struct memproc *st, pid_t pid)
 	}
 	while ((de = readdir(d))) {
 		pid_t tid = procfs_pid_from_name(de->d_name);
-		ssize_t len;
-		int n;
 
 		if (tid <= 0)
 			continue;
-		any_task = true;
 		snprintf(rel, sizeof(rel), "%d/task/%d/children", (int)pid, (int)tid);
-		len = mem_read_rel(st, rel, buf, sizeof(buf));
-		if (len < 0)
+		if (mem_tree_read_children(st, rel) != -ENOENT)
 			continue;
-		any_children = true;
-		n = procfs_parse_pidlist(buf, kids, ARRAY_SIZE(kids));
-		for (int k = 0; k < n && k < (int)ARRAY_SIZE(kids); k++)
-			mem_tree_add(st, kids[k]);
+		/* no children file: the thread exited, or the kernel has none */
+		snprintf(rel, sizeof(rel), "%d/task/%d/stat", (int)pid, (int)tid);
+		if (faccessat(dirfd(st->procdir), rel, F_OK, 0) == 0)
+			unsupported = true;
 	}
 	closedir(d);
-	return !any_task || any_children;
+	return !unsupported;
 }
 
 /* Without children files: every process's parent from /proc/PID/stat, then
@@ -449,16 +476,10 @@ static void mem_tree_ppid_scan(struct memproc *st)
  * every tick. */
 static void mem_tree_main_children(struct memproc *st, pid_t pid)
 {
-	char rel[64], buf[4096];
-	pid_t kids[512];
-	int n;
+	char rel[64];
 
 	snprintf(rel, sizeof(rel), "%d/task/%d/children", (int)pid, (int)pid);
-	if (mem_read_rel(st, rel, buf, sizeof(buf)) < 0)
-		return;
-	n = procfs_parse_pidlist(buf, kids, ARRAY_SIZE(kids));
-	for (int k = 0; k < n && k < (int)ARRAY_SIZE(kids); k++)
-		mem_tree_add(st, kids[k]);
+	mem_tree_read_children(st, rel);
 }
 
 /* The tree is rebuilt from the roots once per refresh, through the children
