@@ -217,14 +217,14 @@ START_TEST(test_rates)
 	end -= end % 100000000ull;
 	fs = win(&h, e0, NIC_R_RX_BYTES, end, 3000000000ull);
 	ck_near(fs.avg, 10e6, 0.02);
-	/* the helper may be starved and catch up, so a per-sample rate can be a
-	 * few times the mean; a wrap or a reset taken at face value would be
-	 * 2^32 words or a negative step */
-	ck_assert_msg(fs.min >= 0 && fs.max <= 10 * 10e6, "rx per-sample rates %.0f..%.0f", fs.min,
+	/* the helper may be starved on a busy machine and catch up, so one
+	 * per-sample rate can be many times the mean; a reset taken for a 64-bit
+	 * wrap would be ~2^64 words, a wrap taken at face value a negative step */
+	ck_assert_msg(fs.min >= 0 && fs.max <= 100 * 10e6, "rx per-sample rates %.0f..%.0f", fs.min,
 		      fs.max);
 	fs = win(&h, e0, NIC_R_TX_BYTES, end, 3000000000ull);
 	ck_near(fs.avg, 20e6, 0.02);
-	ck_assert_msg(fs.min >= 0 && fs.max <= 10 * 20e6, "tx per-sample rates %.0f..%.0f", fs.min,
+	ck_assert_msg(fs.min >= 0 && fs.max <= 100 * 20e6, "tx per-sample rates %.0f..%.0f", fs.min,
 		      fs.max);
 	ck_near(fs.avg / win(&h, e0, NIC_R_TX_PACKETS, end, 3000000000ull).avg, 4000, 0.02);
 	ck_near(win(&h, e0, NIC_R_RX_BYTES, end, 3000000000ull).avg /
