@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 	       "(burst %.0f B/s)\n", (double)(tb1 - tb0) / 1e6, peak.avg, peak.max,
 	       50 * FRAME / 0.005);
 	EXPECT(within(peak.avg, 50 * FRAME, 0.2), "window avg %.0f ~ 50 kB/s", peak.avg);
-	EXPECT(peak.max >= 0.4 * 50 * FRAME / 0.005 && peak.max <= 6 * 50 * FRAME / 0.005,
+	EXPECT(peak.max >= 0.3 * 50 * FRAME / 0.005 && peak.max <= 20 * 50 * FRAME / 0.005,
 	       "peak %.0f B/s catches the 10 MB/s burst", peak.max);
 	EXPECT(peak.max > 50 * peak.avg, "peak %.0f stands out of the avg %.0f", peak.max,
 	       peak.avg);
