@@ -301,6 +301,31 @@ START_TEST(test_unplug)
 }
 END_TEST
 
+/* Asked for more than the counters deliver: sampled as fast as they go, and
+ * said once with both rates. */
+START_TEST(test_rate_status)
+{
+	struct nic_harness h;
+	const char *st;
+	struct engine_group_stats gs;
+
+	fixture_start(false);
+	ck_assert_int_eq(nic_harness_start(&h, 100000, NULL, 100000000ull), 0);
+	nic_sleep_ms(2600);
+	engine_stats(h.e, &gs, 1);
+	nic_harness_stop(&h);
+	store_lock(h.st);
+	st = store_status(h.st, (uint32_t)h.rdma_sid, STATUS_STREAM);
+	ck_assert_msg(st && strstr(st, "asked for 100000 Hz") && strstr(st, "deliver"),
+		      "status: %s (achieved %.0f Hz)", st ? st : "(none)", gs.hz_achieved);
+	store_unlock(h.st);
+	ck_assert_msg(gs.hz_achieved > 100 && gs.hz_achieved < 95000, "achieved %.0f Hz",
+		      gs.hz_achieved);
+	nic_harness_free(&h);
+	fixture_stop();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("nic_rdma");
@@ -316,6 +341,7 @@ int main(void)
 	tcase_add_test(tc, test_rates);
 	tcase_add_test(tc, test_select);
 	tcase_add_test(tc, test_unplug);
+	tcase_add_test(tc, test_rate_status);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
