@@ -11,10 +11,16 @@ extern const struct collector ppu_collector;
 extern const struct collector ppu_metrics_collector;
 extern const struct collector cpu_collector;
 extern const struct collector mem_collector;
+#ifdef HAVE_MNL
+extern const struct collector nic_collector;
+#endif
 
 const struct collector *const collector_registry[] = {
 	/* ppu */ &ppu_collector, &ppu_metrics_collector,
 	/* nic */
+#ifdef HAVE_MNL
+	&nic_collector,
+#endif
 	&cpu_collector,
 	&mem_collector,
 	/* gpurt */

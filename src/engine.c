@@ -220,7 +220,20 @@ static int wait_until(struct engine_group *g, int tfd, uint64_t deadline)
 	}
 	if (g->hz > ENGINE_SPIN_HZ) {
 		uint64_t spins = 0;
+		static __thread unsigned behind;
 
+		/* A collector slower than the period leaves no time to spin, so
+		 * the loop below never looks at the stop flag: look every 256
+		 * late ticks (nic: 100 kHz asked, ~40 kHz delivered). */
+		if (asys_now_ns() >= deadline && (++behind & 255) == 0) {
+			uint64_t v;
+
+			if (read(g->e->stop_fd, &v, sizeof(v)) == sizeof(v)) {
+				v = 1;
+				(void)!write(g->e->stop_fd, &v, sizeof(v));
+				return 0;
+			}
+		}
 		while (asys_now_ns() < deadline) {
 			/* look at the stop flag now and then, not every spin */
 			if ((++spins & 1023) == 0) {

@@ -11,7 +11,9 @@
 
 extern const struct pane_class ppu_pane;
 
-/* nic: extern const struct pane_class nic_pane; */
+#ifdef HAVE_MNL
+extern const struct pane_class nic_pane;
+#endif
 
 extern const struct pane_class cpu_pane;
 extern const struct pane_class mem_pane;
@@ -21,7 +23,9 @@ extern const struct pane_class mem_pane;
 const struct pane_class *const pane_registry[] = {
 	&ppu_pane, /* '1' */
 
-	/* nic: &nic_pane, (hotkey '2') */
+#ifdef HAVE_MNL
+	&nic_pane, /* '2' */
+#endif
 
 	&cpu_pane, /* '3' */
 	&mem_pane, /* '4' */
