@@ -14,6 +14,9 @@ extern const struct collector mem_collector;
 #ifdef HAVE_MNL
 extern const struct collector nic_collector;
 #endif
+#ifdef HAVE_BPF
+extern const struct collector gpurt_collector;
+#endif
 
 const struct collector *const collector_registry[] = {
 	/* ppu */ &ppu_collector, &ppu_metrics_collector,
@@ -24,6 +27,9 @@ const struct collector *const collector_registry[] = {
 	&cpu_collector,
 	&mem_collector,
 	/* gpurt */
+#ifdef HAVE_BPF
+	&gpurt_collector,
+#endif
 	NULL,
 };
 

@@ -18,7 +18,8 @@ extern const struct pane_class nic_pane;
 extern const struct pane_class cpu_pane;
 extern const struct pane_class mem_pane;
 
-/* kernels: extern const struct pane_class kernels_pane; */
+/* kernels */
+extern const struct pane_class kernels_pane;
 
 const struct pane_class *const pane_registry[] = {
 	&ppu_pane, /* '1' */
@@ -30,7 +31,7 @@ const struct pane_class *const pane_registry[] = {
 	&cpu_pane, /* '3' */
 	&mem_pane, /* '4' */
 
-	/* kernels: &kernels_pane, (hotkey '5') */
+	&kernels_pane, /* '5' */
 
 	NULL,
 };
