@@ -70,13 +70,15 @@ static int cmd_help(int argc, char **argv)
 
 /* Kept fds are how the collectors stay cheap (status files, sysfs counters,
  * two perf events per CPU): a 192-CPU node with many processes can pass the
- * usual soft limit of 1024, so take what the hard limit allows. */
+ * usual soft limit of 1024, so raise it towards the hard limit. */
 static void raise_fd_limit(void)
 {
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
+	/* capped: a workload started with -- inherits it, and some programs
+	 * loop over every possible fd */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max && rl.rlim_cur < 65536) {
+		rl.rlim_cur = rl.rlim_max < 65536 ? rl.rlim_max : 65536;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 }
