@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "options.h"
 #include "pane.h"
 #include "store.h"
 #include "stream.h"
@@ -271,8 +272,7 @@ static double sys_used(const struct mem_priv *s)
 	return s->sys[SF_TOTAL] - s->sys[SF_FREE] - b - (isnan(c) ? 0 : c);
 }
 
-static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64_t pid,
-			const struct series *proc)
+static double col_value(const struct view *v, int ci, uint64_t pid, const struct series *proc)
 {
 	const struct mem_col *c = &mem_cols[ci];
 	const struct series *se = proc;
@@ -292,7 +292,6 @@ static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64
 	f = stream_field_index(d, c->field);
 	if (!se || f < 0)
 		return NAN;
-	(void)s;
 	if (c->kind == CK_FAIL) /* gpurt: a total, not a rate */
 		return v->end_ns && series_last_ns(se) > v->end_ns ? NAN
 								     : series_last(se, (uint32_t)f);
@@ -394,7 +393,7 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 		r->label = series_label(se);
 		r->user = user_name(s, fuid >= 0 ? series_last(se, (uint32_t)fuid) : NAN);
 		for (int c = 0; c < NCOLS; c++)
-			r->val[c] = col_value(s, v, c, r->pid, se);
+			r->val[c] = col_value(v, c, r->pid, se);
 	}
 	load_gpurt_rows(s, v);
 	if (s->nrows)
@@ -406,15 +405,24 @@ static int sys_lines(int rows)
 	return rows >= 5 ? 2 : 1;
 }
 
+/* -s none: no process is followed, so there is no table to draw. */
+static bool no_table(const struct view *v)
+{
+	return v->opts && options_scope(v->opts) == SCOPE_NONE;
+}
+
 static int mem_min_rows(const struct pane *p, const struct view *v, int cols)
 {
-	return 3; /* the system line, the table header, one process */
+	return no_table(v) ? 1 : 3; /* the system line, the table header, one process */
 }
 
 static int mem_want_rows(const struct pane *p, const struct view *v, int cols)
 {
 	int id = stream_table_find(v->streams, "mem.proc");
 	size_t n = id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
+
+	if (no_table(v))
+		return 2;
 
 	if (n > 1000)
 		n = 1000;
@@ -477,6 +485,17 @@ static const char *why_no_data(const struct view *v, const char *stream, const c
 	else
 		snprintf(buf, sizeof(buf), "waiting for the first %s sample", what);
 	return buf;
+}
+
+/* A stream's status (e.g. "3 processes unreadable (run as root to see
+ * all)") goes on the status line while the pane is focused. */
+static void stream_note(struct view *v, const char *stream)
+{
+	int id = stream_table_find(v->streams, stream);
+	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
+
+	if (st && *st && !v->status[0])
+		util_strlcpy(v->status, st, sizeof(v->status));
 }
 
 static void draw_sys(WINDOW *w, struct mem_priv *s, const struct view *v, int lines)
@@ -575,9 +594,11 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 
 	if (!s)
 		return;
+	stream_note(v, "mem.proc");
+	stream_note(v, "mem.sys");
 	load_sys(s, v);
 	draw_sys(w, s, v, sl);
-	if (page < 1)
+	if (page < 1 || no_table(v))
 		return;
 	choose_columns(s, v, cols);
 	load_rows(s, v);
@@ -633,6 +654,10 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 	buf[0] = '\0';
 	if (!s)
 		return;
+	if (no_table(v)) {
+		snprintf(buf, (size_t)n, "no processes followed (-s none)");
+		return;
+	}
 	snprintf(buf, (size_t)n, "%zu procs  sort: %s %s", s->nrows, mem_cols[s->sort_id].col.title,
 		 v->utf8 ? (s->sort_desc ? "\u25bc" : "\u25b2") : (s->sort_desc ? "v" : "^"));
 }
