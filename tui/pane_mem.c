@@ -355,7 +355,7 @@ static void load_gpurt_rows(struct mem_priv *s, const struct view *v)
 		r->label = series_label(se);
 		r->user = "?";
 		for (int c = 0; c < NCOLS; c++)
-			r->val[c] = col_value(s, v, c, r->pid, NULL);
+			r->val[c] = col_value(v, c, r->pid, NULL);
 	}
 }
 
