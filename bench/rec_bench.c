@@ -72,9 +72,9 @@ static int gen(const char *path, uint64_t mib)
 				break;
 			/* keep the writer's queue short: no drops, and a size that is right */
 			while (st.records + 500000 < n) {
-				struct timespec ts = { 0, 1000000 };
+				struct timespec ms = { 0, 1000000 };
 
-				nanosleep(&ts, NULL);
+				nanosleep(&ms, NULL);
 				rec_writer_get_stats(w, &st);
 			}
 		}
