@@ -105,16 +105,16 @@ static int range(const char *opt, const char *val, double lo, double hi, double 
 
 static int parse_pids(const char *opt, const char *val, struct asys_options *o)
 {
-	char *copy = strdup(val), *save = NULL, *tok;
+	char *copy = strdup(val), *tok;
 	int rc = 0;
 
 	if (!copy)
 		return 1;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (char *rest = copy; (tok = strsep(&rest, ",")) != NULL;) {
 		uint64_t p;
 
 		if (util_parse_u64(tok, &p) || p < 1 || p > INT_MAX) {
-			rc = bad(opt, tok, "a process id (1-2147483647), or a comma-separated list");
+			rc = bad(opt, *tok ? tok : val, "a process id (1-2147483647), or a comma-separated list");
 			break;
 		}
 		if (o->npids >= OPT_MAX_PIDS) {
