@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "ppu_cli.h"
 #include "collector.h"
 #include "commands.h"
 #include "rec_writer.h"
@@ -54,6 +55,8 @@ int cmd_record(int argc, char **argv)
 	rc = cli_parse("record", RECORD_GROUPS, argc, argv, &o);
 	if (rc)
 		return rc == 1 ? 0 : rc;
+	if ((rc = ppu_cli_early(&o, stdout)) >= 0)
+		return rc;
 	if (!o.output) {
 		fprintf(stderr, "asys record: no output file: add -o FILE (for example -o run.asys)\n");
 		return CLI_EXIT_USAGE;

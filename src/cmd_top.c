@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "ppu_cli.h"
 #include "rec_toggle.h"
 #include "session.h"
 #include "sysroot.h"
@@ -69,6 +70,8 @@ int cmd_top(int argc, char **argv)
 	rc = cli_parse("top", TOP_GROUPS, argc, argv, &o);
 	if (rc)
 		return rc == 1 ? 0 : rc;
+	if ((rc = ppu_cli_early(&o, stdout)) >= 0)
+		return rc;
 	if (nc && *nc)
 		o.no_color = true;
 	sysroot_set(getenv("ASYS_SYSROOT"));

@@ -152,10 +152,12 @@ int engine_init(struct engine *e)
 		ec->hz = ec->c->frequency ? ec->c->frequency(e->o) : 0;
 		if (!(ec->hz > 0))
 			continue;
-		/* static streams exist even when init fails, to carry the reason */
+		ec->rc = ec->c->init(&ctx, &ec->state);
+		/* static streams exist even when init fails, to carry the reason;
+		 * added after init, so a collector whose schema depends on the
+		 * options (ppu.metrics) registers its real one first */
 		for (int k = 0; ec->c->streams && ec->c->streams[k]; k++)
 			stream_table_add(e->t, ec->c->streams[k]);
-		ec->rc = ec->c->init(&ctx, &ec->state);
 		if (ec->rc < 0) {
 			report_init_failure(e, ec);
 			continue;

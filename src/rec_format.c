@@ -102,28 +102,28 @@ static uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v
 void rec_header_encode(uint8_t out[REC_HEADER_LEN], const struct rec_file_header *h)
 {
 	memset(out, 0, REC_HEADER_LEN);
-	memcpy(out, REC_MAGIC, 8);
-	put16(out + 8, h->major);
-	put16(out + 10, h->minor);
-	put32(out + 12, REC_HEADER_LEN);
-	put32(out + 16, h->flags);
-	put32(out + 20, h->segment);
+	memcpy(out, REC_MAGIC, REC_MAGIC_LEN);
+	put16(out + 10, h->major);
+	put16(out + 12, h->minor);
+	put32(out + 16, REC_HEADER_LEN);
+	put32(out + 20, h->flags);
 	memcpy(out + 24, h->uuid, 16);
 	put64(out + 40, h->created_ns);
+	put32(out + 48, h->segment);
 	put32(out + 60, rec_crc32c(0, out, 60));
 }
 
 int rec_header_decode(const uint8_t in[REC_HEADER_LEN], struct rec_file_header *h)
 {
-	if (memcmp(in, REC_MAGIC, 8))
+	if (memcmp(in, REC_MAGIC, REC_MAGIC_LEN))
 		return -EPROTO;
-	h->major = get16(in + 8);
-	h->minor = get16(in + 10);
-	h->header_len = get32(in + 12);
-	h->flags = get32(in + 16);
-	h->segment = get32(in + 20);
+	h->major = get16(in + 10);
+	h->minor = get16(in + 12);
+	h->header_len = get32(in + 16);
+	h->flags = get32(in + 20);
 	memcpy(h->uuid, in + 24, 16);
 	h->created_ns = get64(in + 40);
+	h->segment = get32(in + 48);
 	if (get32(in + 60) != rec_crc32c(0, in, 60))
 		return -EBADMSG;
 	if (h->major != REC_MAJOR)

@@ -12,6 +12,7 @@
 #include "stream.h"
 
 #define REC_MAGIC "\x89" "ASYS\r\n\x1a\n"
+#define REC_MAGIC_LEN 9
 #define REC_MAJOR 1
 #define REC_MINOR 0
 #define REC_HEADER_LEN 64

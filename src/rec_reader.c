@@ -577,7 +577,7 @@ int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t
 		size_t n = (size_t)r->size;
 
 		rc = pread_full(r, hb, n, 0);
-		if (!rc && !memcmp(hb, REC_MAGIC, n < 8 ? n : 8)) {
+		if (!rc && !memcmp(hb, REC_MAGIC, n < REC_MAGIC_LEN ? n : REC_MAGIC_LEN)) {
 			rc = -ENODATA;
 			snprintf(msg, msgn, "%s: cut short inside the file header, no data in it",
 				 path);

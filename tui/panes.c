@@ -9,7 +9,7 @@
  * collectors/registry.c. The comment lines are where the later panes go; the
  * blank lines between them keep their merges apart. */
 
-/* ppu: extern const struct pane_class ppu_pane; */
+extern const struct pane_class ppu_pane;
 
 #ifdef HAVE_MNL
 extern const struct pane_class nic_pane;
@@ -18,10 +18,11 @@ extern const struct pane_class nic_pane;
 extern const struct pane_class cpu_pane;
 extern const struct pane_class mem_pane;
 
-/* kernels: extern const struct pane_class kernels_pane; */
+/* kernels */
+extern const struct pane_class kernels_pane;
 
 const struct pane_class *const pane_registry[] = {
-	/* ppu: &ppu_pane, (hotkey '1') */
+	&ppu_pane, /* '1' */
 
 #ifdef HAVE_MNL
 	&nic_pane, /* '2' */
@@ -30,7 +31,7 @@ const struct pane_class *const pane_registry[] = {
 	&cpu_pane, /* '3' */
 	&mem_pane, /* '4' */
 
-	/* kernels: &kernels_pane, (hotkey '5') */
+	&kernels_pane, /* '5' */
 
 	NULL,
 };

@@ -240,6 +240,7 @@ START_TEST(pid_stat)
 	ck_assert_str_eq(s.comm, "grand) (child");
 	ck_assert_int_eq(s.state, 'S');
 	ck_assert_int_eq(s.ppid, 103);
+	ck_assert_uint_eq(s.flags, 4194560);
 	ck_assert_uint_eq(s.utime, 10);
 	ck_assert_uint_eq(s.stime, 5);
 	ck_assert_int_eq(s.num_threads, 1);
@@ -452,6 +453,7 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(sr, procfs_coll_suite());
+	srunner_add_suite(sr, procfs_tree_suite());
 	srunner_add_suite(sr, procfs_real_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

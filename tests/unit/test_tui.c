@@ -10,7 +10,13 @@
 #include <wchar.h>
 
 #include "layout.h"
+#include "pane.h"
+#include "record.h"
+#include "store.h"
+#include "stream.h"
 #include "widget.h"
+
+extern const struct pane_class cpu_pane;
 
 static int sum_rows(const int *out, int n)
 {
@@ -304,6 +310,129 @@ START_TEST(draw_utf8)
 }
 END_TEST
 
+/* The CPU pane over a real store fed with records as the collectors send
+ * them: shares, offline cores, IPC, and the reason when IPC is n/a. */
+static const struct field_desc core_fields[] = {
+	{ "user", "jiffies", FIELD_COUNTER },	 { "nice", "jiffies", FIELD_COUNTER },
+	{ "system", "jiffies", FIELD_COUNTER },	 { "idle", "jiffies", FIELD_COUNTER },
+	{ "iowait", "jiffies", FIELD_COUNTER },	 { "irq", "jiffies", FIELD_COUNTER },
+	{ "softirq", "jiffies", FIELD_COUNTER }, { "steal", "jiffies", FIELD_COUNTER },
+	{ "guest", "jiffies", FIELD_COUNTER },	 { "guest_nice", "jiffies", FIELD_COUNTER },
+	{ "online", "", FIELD_GAUGE },
+};
+static const struct stream_desc core_desc = { "cpu.core", 1, ENTITY_CPU, 11, core_fields, "" };
+static const struct field_desc perf_fields[] = {
+	{ "cycles", "events", FIELD_COUNTER },
+	{ "instructions", "events", FIELD_COUNTER },
+};
+static const struct stream_desc perf_desc = { "cpu.perf", 1, ENTITY_CPU, 2, perf_fields, "" };
+
+static void feed(struct store *st, uint8_t kind, uint32_t stream, uint64_t entity, uint64_t ts,
+		 const double *vals, int n, const char *text)
+{
+	union {
+		struct rec r;
+		char b[sizeof(struct rec) + 1024];
+	} u;
+	size_t body = vals ? (size_t)n * sizeof(double) : (strlen(text) + 8) & ~(size_t)7;
+
+	memset(&u, 0, sizeof(u));
+	u.r.len = (uint32_t)(sizeof(struct rec) + body);
+	u.r.kind = kind;
+	u.r.nvals = vals ? (uint16_t)n : 0;
+	u.r.stream = stream;
+	u.r.entity = entity;
+	u.r.ts_ns = ts;
+	if (vals)
+		memcpy(u.b + sizeof(struct rec), vals, body);
+	else
+		memcpy(u.b + sizeof(struct rec), text, strlen(text) + 1);
+	store_consume(st, &u.r);
+}
+
+START_TEST(cpu_pane_over_store)
+{
+	struct stream_table *t = stream_table_new();
+	struct store *st;
+	int core = stream_table_add(t, &core_desc);
+	int perf = stream_table_add(t, &perf_desc);
+	struct view v;
+	struct pane p;
+	char title[256], footer[256];
+	WINDOW *w;
+
+	ck_assert_int_ge(core, 0);
+	ck_assert_int_ge(perf, 0);
+	st = store_new(t, 1000000000ull);
+	ck_assert_ptr_nonnull(st);
+	/* 4 cores over 5 s: core k is busy 20*k % in user and 10 % in system;
+	 * core 3 goes offline at the end. IPC is 1.5 everywhere. */
+	for (int s = 1; s <= 5; s++) {
+		for (int k = 0; k < 4; k++) {
+			double u = 20.0 * k * s, sy = 10.0 * s, idle = (100.0 - 20 * k - 10) * s;
+			double vals[11] = { u, 0, sy, idle, 0, 0, 0, 0, 0, 0, k == 3 && s == 5 ? 0 : 1 };
+			double pv[2] = { 1e9 * s, 1.5e9 * s };
+
+			feed(st, REC_SAMPLE, (uint32_t)core, (uint64_t)k, (uint64_t)s * 1000000000ull,
+			     vals, 11, NULL);
+			feed(st, REC_SAMPLE, (uint32_t)perf, (uint64_t)k, (uint64_t)s * 1000000000ull,
+			     pv, 2, NULL);
+		}
+	}
+	memset(&v, 0, sizeof(v));
+	v.store = st;
+	v.streams = t;
+	v.end_ns = 5500000000ull;
+	v.window_ns = 1000000000ull;
+	memset(&p, 0, sizeof(p));
+	p.cls = &cpu_pane;
+	p.focused = true;
+	store_lock(st);
+	p.priv = cpu_pane.init(&v);
+	cpu_pane.title_extra(&p, &v, title, sizeof(title));
+	ck_assert_msg(strstr(title, "3/4 cores online"), "title: %s", title);
+	ck_assert_msg(strstr(title, "IPC 1.50"), "title: %s", title);
+	/* online cores 0..2: busy 10, 30, 50 % -> avg 30 % */
+	ck_assert_msg(strstr(title, "avg 30%"), "title: %s", title);
+	ck_assert_int_eq(cpu_pane.min_rows(&p, &v, 78), 1);
+
+	w = screen_open(false);
+	if (w) {
+		char buf[256];
+
+		p.rows = 4;
+		p.cols = 40;
+		cpu_pane.draw(&p, w, &v);
+		cpu_pane.footer(&p, &v, footer, sizeof(footer));
+		row_text(w, 0, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "10%"), "row 0: %s", buf);
+		row_text(w, 2, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "50%"), "row 2: %s", buf);
+		row_text(w, 3, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "offline"), "row 3: %s", buf);
+		ck_assert_str_eq(v.status, "");
+	}
+
+	/* the PMU goes away: IPC n/a, the reason once on the status line */
+	store_unlock(st); /* store_consume takes the lock */
+	feed(st, REC_STATUS, (uint32_t)perf, STATUS_STREAM, 5000000001ull, NULL, 0,
+	     "IPC n/a: no hardware PMU on this machine");
+	store_lock(st);
+	v.end_ns = 5600000000ull;
+	cpu_pane.title_extra(&p, &v, title, sizeof(title));
+	ck_assert_msg(strstr(title, "IPC n/a"), "title: %s", title);
+	if (w) {
+		cpu_pane.draw(&p, w, &v);
+		ck_assert_str_eq(v.status, "IPC n/a: no hardware PMU on this machine");
+	}
+	cpu_pane.fini(p.priv);
+	store_unlock(st);
+	screen_close(w);
+	store_free(st);
+	stream_table_free(t);
+}
+END_TEST
+
 static Suite *tui_suite(void)
 {
 	Suite *s = suite_create("tui");
@@ -318,6 +447,7 @@ static Suite *tui_suite(void)
 	tcase_add_test(tc, glyphs_ascii_and_utf8);
 	tcase_add_test(tc, draw_ascii);
 	tcase_add_test(tc, draw_utf8);
+	tcase_add_test(tc, cpu_pane_over_store);
 	suite_add_tcase(s, tc);
 	return s;
 }
