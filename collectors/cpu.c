@@ -308,34 +308,34 @@ static void cpu_emit_row(struct cpu_state *st, struct emitter *out, uint64_t ent
 static void cpu_sample_perf(struct cpu_state *st, struct emitter *out, uint64_t ts)
 {
 #ifdef HAVE_PFM
-	double sum[2] = { 0, 0 };
-	bool all = true, retry = ts >= st->perf_retry_ns;
+	if (st->pc) {
+		double sum[2] = { 0, 0 };
+		bool all = true, retry = ts >= st->perf_retry_ns;
 
-	if (!st->pc)
-		goto status;
-	for (int c = 0; c < st->ncpu; c++) {
-		double v[2] = { NAN, NAN };
+		for (int c = 0; c < st->ncpu; c++) {
+			double v[2] = { NAN, NAN };
 
-		if (!st->known[c])
-			continue;
-		if (st->in_stat[c]) {
-			if (!perfctr_is_open(st->pc, c) && retry) {
-				perfctr_reopen(st->pc, c);
-				st->perf_retry_ns = ts + CPU_PERF_RETRY_NS;
+			if (!st->known[c])
+				continue;
+			/* an offline CPU reads NaN and is no part of the total */
+			if (st->in_stat[c]) {
+				if (!perfctr_is_open(st->pc, c) && retry) {
+					perfctr_reopen(st->pc, c); /* it came back online */
+					st->perf_retry_ns = ts + CPU_PERF_RETRY_NS;
+				}
+				perfctr_read(st->pc, c, &v[0], &v[1]);
+				if (isnan(v[0]) || isnan(v[1]))
+					all = false;
+				sum[0] += v[0];
+				sum[1] += v[1];
 			}
-			perfctr_read(st->pc, c, &v[0], &v[1]);
+			emit_sample(out, st->sid_perf, (uint64_t)c, ts, v, 2);
 		}
-		if (isnan(v[0]) || isnan(v[1]))
-			all = false;
-		else
-			sum[0] += v[0], sum[1] += v[1];
-		emit_sample(out, st->sid_perf, (uint64_t)c, ts, v, 2);
+		if (!all)
+			sum[0] = sum[1] = NAN;
+		emit_sample(out, st->sid_perf, ENTITY_CPU_TOTAL, ts, sum, 2);
+		return;
 	}
-	if (!all)
-		sum[0] = sum[1] = NAN;
-	emit_sample(out, st->sid_perf, ENTITY_CPU_TOTAL, ts, sum, 2);
-	return;
-status:
 #endif
 	if (!st->perf_status_sent &&
 	    emit_status(out, st->sid_perf, STATUS_STREAM, ts, st->perf_status) == 0)

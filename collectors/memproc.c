@@ -11,7 +11,7 @@
 
 #include "bus.h"
 #include "collector.h"
-#include "memproc.h"
+#include "memproc_int.h"
 #include "procfs.h"
 #include "sysroot.h"
 #include "util.h"
@@ -22,54 +22,11 @@
  * process through its cheap statm, and only newcomers to the top MEM_TOP_N
  * get their status and cmdline opened. In process-tree mode the tree of the
  * roots is rebuilt once per refresh through the children files of every
- * thread (a ppid scan where the kernel has none) and read at the full rate. */
-
-#define MEM_TOP_N 64
-#define MEM_TREE_MAX 4096
-#define MEM_LABEL_MAX 256
-#define MEM_LABEL_REFRESH 16 /* re-read a cmdline every N reports (setproctitle) */
-/* status fds kept open across reads: an open costs as much as the read */
-#define MEM_FD_MAX 256
-
-enum { MP_RSS, MP_HWM, MP_UID, MP_PPID, MP_THREADS, MP_NVALS };
-
-struct mem_proc {
-	pid_t pid;
-	int fd;             /* its status, kept open; -1 = none (or handed on) */
-	uint32_t label_age;
-	double v[MP_NVALS];
-	char name[PROCFS_COMM_MAX]; /* comm when the label was read */
-	char label[MEM_LABEL_MAX];  /* "" = not read yet */
-};
-
-struct mem_cand {
-	pid_t pid;
-	pid_t ppid; /* ppid scan only */
-	double rss;
-	int cur;    /* its row in cur when its status was read already, else -1 */
-};
-
-struct memproc {
-	DIR *procdir; /* sysroot /proc, rewound for each scan */
-	char buf[8192];
-	uint32_t sid_proc;
-	bool tree_mode;
-	const struct asys_options *opts; /* roots: opts->pids (main adds the workload) */
-	double page_size;
-	/* the reported set, sorted by pid; cur is built on each report */
-	struct mem_proc *procs, *cur;
-	size_t nprocs, ncur, cap;
-	struct mem_cand *cand;
-	size_t ncand, candcap;
-	pid_t *tree; /* process-tree members (MEM_TREE_MAX) */
-	size_t ntree;
-	bool no_children; /* the kernel has no /proc/PID/task/TID/children */
-	int nfds;         /* status fds kept open */
-	unsigned unreadable, unreadable_sent;
-};
+ * thread (a ppid scan where the kernel has none) and read at the full rate
+ * (memtree.c). */
 
 /* Reads a small file below /proc/ into st->buf. Bytes, or -errno. */
-static ssize_t mem_read_rel(struct memproc *st, const char *rel, char *buf, size_t n)
+ssize_t memproc_read_rel(struct memproc *st, const char *rel, char *buf, size_t n)
 {
 	int fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_CLOEXEC);
 	ssize_t r;
@@ -82,7 +39,7 @@ static ssize_t mem_read_rel(struct memproc *st, const char *rel, char *buf, size
 }
 
 /* A failed per-process read: the process is gone (silent) or hidden from us. */
-static void mem_note_error(struct memproc *st, ssize_t rc)
+void memproc_note_error(struct memproc *st, ssize_t rc)
 {
 	if (rc == -EACCES || rc == -EPERM)
 		st->unreadable++;
@@ -135,15 +92,17 @@ static void mem_close_fd(struct memproc *st, int *fd)
 /* Reads the status of pid into the next row of cur, through the fd kept
  * from the last report when there is one (it then moves to the new row). A
  * vanished or hidden process is skipped: 0 with nothing added. */
-static int mem_add_cur(struct memproc *st, pid_t pid)
+int memproc_add_cur(struct memproc *st, pid_t pid)
 {
-	struct mem_proc *old = mem_old(st, pid), *p;
+	struct mem_proc *old, *p;
 	struct procfs_status s;
 	ssize_t len;
 	int fd = -1;
 
+	/* grow first: it moves procs, where old points */
 	if (st->ncur == st->cap && mem_cur_grow(st))
 		return -E2BIG;
+	old = mem_old(st, pid);
 	if (old && old->fd >= 0) {
 		fd = old->fd;
 		old->fd = -1;
@@ -153,7 +112,7 @@ static int mem_add_cur(struct memproc *st, pid_t pid)
 		snprintf(rel, sizeof(rel), "%d/status", (int)pid);
 		fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			mem_note_error(st, -errno);
+			memproc_note_error(st, -errno);
 			return 0;
 		}
 		st->nfds++;
@@ -164,7 +123,7 @@ static int mem_add_cur(struct memproc *st, pid_t pid)
 	if (len <= 0 || procfs_parse_status(st->buf, &s) == 0) {
 		mem_close_fd(st, &fd);
 		if (len < 0)
-			mem_note_error(st, len);
+			memproc_note_error(st, len);
 		return 0;
 	}
 	if (st->nfds > MEM_FD_MAX)
@@ -256,7 +215,7 @@ static void mem_report(struct memproc *st, struct emitter *out, uint64_t ts)
 	st->ncur = 0;
 }
 
-static struct mem_cand *mem_cand_next(struct memproc *st)
+struct mem_cand *memproc_cand_next(struct memproc *st)
 {
 	if (st->ncand == st->candcap) {
 		size_t cap = st->candcap ? st->candcap * 2 : 512;
@@ -273,6 +232,56 @@ static struct mem_cand *mem_cand_next(struct memproc *st)
 	return &st->cand[st->ncand++];
 }
 
+static int mem_cmp_kthread(const void *a, const void *b)
+{
+	const struct mem_kthread *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+static bool mem_kt_known(const struct memproc *st, pid_t pid, ino_t ino)
+{
+	struct mem_kthread key = { pid, ino };
+
+	return st->nkt &&
+	       bsearch(&key, st->kt, st->nkt, sizeof(key), mem_cmp_kthread) != NULL;
+}
+
+static void mem_kt_keep(struct memproc *st, pid_t pid, ino_t ino)
+{
+	if (st->nktn == st->ktcap) {
+		size_t cap = st->ktcap ? st->ktcap * 2 : 256;
+		struct mem_kthread *a, *b;
+
+		if (cap > (1u << 20))
+			return;
+		a = realloc(st->kt, cap * sizeof(*a));
+		if (a)
+			st->kt = a;
+		b = realloc(st->ktn, cap * sizeof(*b));
+		if (b)
+			st->ktn = b;
+		if (!a || !b)
+			return;
+		st->ktcap = cap;
+	}
+	st->ktn[st->nktn++] = (struct mem_kthread){ pid, ino };
+}
+
+/* Whether a process without resident memory is a kernel thread (not a
+ * zombie, nor a process swapped out whole). */
+static bool mem_is_kthread(struct memproc *st, pid_t pid)
+{
+	struct procfs_pid_stat ps;
+	char rel[48];
+
+	snprintf(rel, sizeof(rel), "%d/stat", (int)pid);
+	return memproc_read_rel(st, rel, st->buf, sizeof(st->buf)) > 0 &&
+	       procfs_parse_pid_stat(st->buf, &ps) == 0 && (ps.flags & PROCFS_PF_KTHREAD);
+}
+
 /* Every /proc/PID once: the rows of the last report through their kept
  * status fds, the others through the cheaper statm; then status (kept
  * open) for those that entered the top MEM_TOP_N. */
@@ -282,6 +291,7 @@ static void mem_scan_system(struct memproc *st)
 	size_t k, taken;
 
 	st->ncand = 0;
+	st->nktn = 0;
 	rewinddir(st->procdir);
 	while ((de = readdir(st->procdir))) {
 		pid_t pid = procfs_pid_from_name(de->d_name);
@@ -295,11 +305,15 @@ static void mem_scan_system(struct memproc *st)
 
 		if (pid <= 0)
 			continue;
+		if (mem_kt_known(st, pid, de->d_ino)) {
+			mem_kt_keep(st, pid, de->d_ino);
+			continue;
+		}
 		old = mem_old(st, pid);
 		if (old && old->fd >= 0) {
 			size_t before = st->ncur;
 
-			mem_add_cur(st, pid);
+			memproc_add_cur(st, pid);
 			if (st->ncur == before)
 				continue; /* gone */
 			row = (int)before;
@@ -311,21 +325,36 @@ static void mem_scan_system(struct memproc *st)
 			}
 		} else {
 			snprintf(rel, sizeof(rel), "%d/statm", (int)pid);
-			len = mem_read_rel(st, rel, st->buf, sizeof(st->buf));
+			len = memproc_read_rel(st, rel, st->buf, sizeof(st->buf));
 			if (len < 0) {
-				mem_note_error(st, len);
+				memproc_note_error(st, len);
 				continue;
 			}
-			if (procfs_parse_statm_resident(st->buf, &pages) || pages == 0)
-				continue; /* gone, or a kernel thread: no memory of its own */
+			if (procfs_parse_statm_resident(st->buf, &pages))
+				continue; /* gone */
+			if (pages == 0) {
+				if (mem_is_kthread(st, pid))
+					mem_kt_keep(st, pid, de->d_ino);
+				continue; /* no memory of its own */
+			}
 			rss = (double)pages * st->page_size;
 		}
-		c = mem_cand_next(st);
+		c = memproc_cand_next(st);
 		if (!c)
 			break;
 		*c = (struct mem_cand){ pid, 0, rss, row };
 	}
-	qsort(st->cand, st->ncand, sizeof(*st->cand), mem_cmp_cand);
+	{
+		struct mem_kthread *t = st->kt;
+
+		if (st->nktn)
+			qsort(st->ktn, st->nktn, sizeof(*st->ktn), mem_cmp_kthread);
+		st->kt = st->ktn;
+		st->nkt = st->nktn;
+		st->ktn = t;
+	}
+	if (st->ncand)
+		qsort(st->cand, st->ncand, sizeof(*st->cand), mem_cmp_cand);
 	/* in rank order: keep rows read already, read status for newcomers
 	 * (one that vanished meanwhile gives its place to the next), and drop
 	 * rows that fell out of the top */
@@ -342,7 +371,12 @@ static void mem_scan_system(struct memproc *st)
 		} else {
 			size_t before = st->ncur;
 
-			mem_add_cur(st, c->pid);
+			memproc_add_cur(st, c->pid);
+			if (st->ncur > before && !(st->cur[before].v[MP_RSS] > 0)) {
+				/* it turned zombie after its statm was read */
+				mem_close_fd(st, &st->cur[before].fd);
+				st->ncur--;
+			}
 			taken += st->ncur > before;
 		}
 	}
@@ -352,147 +386,6 @@ static void mem_scan_system(struct memproc *st)
 		else
 			k++;
 	}
-}
-
-static bool mem_tree_has(const struct memproc *st, pid_t pid)
-{
-	for (size_t i = 0; i < st->ntree; i++)
-		if (st->tree[i] == pid)
-			return true;
-	return false;
-}
-
-static void mem_tree_add(struct memproc *st, pid_t pid)
-{
-	if (st->ntree < MEM_TREE_MAX && !mem_tree_has(st, pid))
-		st->tree[st->ntree++] = pid;
-}
-
-/* Adds the children of every thread of pid; false when the kernel has no
- * children files (then the caller falls back to a ppid scan). */
-static bool mem_tree_children(struct memproc *st, pid_t pid)
-{
-	char rel[64], buf[4096];
-	pid_t kids[512];
-	struct dirent *de;
-	DIR *d;
-	int fd;
-	bool any_task = false, any_children = false;
-
-	snprintf(rel, sizeof(rel), "%d/task", (int)pid);
-	fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return true; /* gone: nothing to follow */
-	}
-	while ((de = readdir(d))) {
-		pid_t tid = procfs_pid_from_name(de->d_name);
-		ssize_t len;
-		int n;
-
-		if (tid <= 0)
-			continue;
-		any_task = true;
-		snprintf(rel, sizeof(rel), "%d/task/%d/children", (int)pid, (int)tid);
-		len = mem_read_rel(st, rel, buf, sizeof(buf));
-		if (len < 0)
-			continue;
-		any_children = true;
-		n = procfs_parse_pidlist(buf, kids, ARRAY_SIZE(kids));
-		for (int k = 0; k < n && k < (int)ARRAY_SIZE(kids); k++)
-			mem_tree_add(st, kids[k]);
-	}
-	closedir(d);
-	return !any_task || any_children;
-}
-
-/* Without children files: every process's parent from /proc/PID/stat, then
- * the descendants of the roots. Runs once per refresh. */
-static void mem_tree_ppid_scan(struct memproc *st)
-{
-	struct dirent *de;
-	bool grew = true;
-
-	st->ncand = 0;
-	rewinddir(st->procdir);
-	while ((de = readdir(st->procdir))) {
-		struct procfs_pid_stat ps;
-		struct mem_cand *c;
-		pid_t pid = procfs_pid_from_name(de->d_name);
-		char rel[48];
-		ssize_t len;
-
-		if (pid <= 0)
-			continue;
-		snprintf(rel, sizeof(rel), "%d/stat", (int)pid);
-		len = mem_read_rel(st, rel, st->buf, sizeof(st->buf));
-		if (len < 0 || procfs_parse_pid_stat(st->buf, &ps))
-			continue;
-		c = mem_cand_next(st);
-		if (!c)
-			break;
-		*c = (struct mem_cand){ pid, ps.ppid, 0, -1 };
-	}
-	/* st->tree holds the roots; add children until nothing changes */
-	while (grew && st->ntree < MEM_TREE_MAX) {
-		size_t before = st->ntree;
-
-		for (size_t i = 0; i < st->ncand; i++)
-			if (mem_tree_has(st, st->cand[i].ppid))
-				mem_tree_add(st, st->cand[i].pid);
-		grew = st->ntree > before;
-	}
-}
-
-/* The children of pid's main thread: one small read, cheap enough for
- * every tick. */
-static void mem_tree_main_children(struct memproc *st, pid_t pid)
-{
-	char rel[64], buf[4096];
-	pid_t kids[512];
-	int n;
-
-	snprintf(rel, sizeof(rel), "%d/task/%d/children", (int)pid, (int)pid);
-	if (mem_read_rel(st, rel, buf, sizeof(buf)) < 0)
-		return;
-	n = procfs_parse_pidlist(buf, kids, ARRAY_SIZE(kids));
-	for (int k = 0; k < n && k < (int)ARRAY_SIZE(kids); k++)
-		mem_tree_add(st, kids[k]);
-}
-
-/* The tree is rebuilt from the roots once per refresh, through the children
- * of every thread (or a ppid scan). Between refreshes the members are read
- * at the full rate and only the main threads' new children are looked for:
- * a process with hundreds of threads would otherwise cost hundreds of reads
- * per tick. */
-static void mem_scan_tree(struct memproc *st, bool full)
-{
-	if (full || st->ntree == 0) {
-		st->ntree = 0;
-		for (int i = 0; i < st->opts->npids && i < OPT_MAX_PIDS; i++)
-			if (st->opts->pids[i] > 0)
-				mem_tree_add(st, st->opts->pids[i]);
-		for (size_t i = 0; !st->no_children && i < st->ntree; i++)
-			if (!mem_tree_children(st, st->tree[i]))
-				st->no_children = true;
-		if (st->no_children && full) {
-			st->ntree = 0;
-			for (int i = 0; i < st->opts->npids && i < OPT_MAX_PIDS; i++)
-				if (st->opts->pids[i] > 0)
-					mem_tree_add(st, st->opts->pids[i]);
-			mem_tree_ppid_scan(st);
-		}
-	} else if (!st->no_children) {
-		for (size_t i = 0; i < st->ntree; i++)
-			mem_tree_main_children(st, st->tree[i]);
-	}
-	for (size_t i = 0; i < st->ntree; i++)
-		mem_add_cur(st, st->tree[i]);
-	/* members that exited leave the tree */
-	st->ntree = 0;
-	for (size_t i = 0; i < st->ncur; i++)
-		mem_tree_add(st, st->cur[i].pid);
 }
 
 static void mem_emit_unreadable(struct memproc *st, struct emitter *out, uint64_t ts)
@@ -567,6 +460,8 @@ void memproc_free(struct memproc *st)
 	free(st->cur);
 	free(st->cand);
 	free(st->tree);
+	free(st->kt);
+	free(st->ktn);
 	free(st);
 }
 
@@ -577,7 +472,7 @@ void memproc_sample(struct memproc *st, struct emitter *out, bool full)
 	st->unreadable = 0;
 	st->ncur = 0;
 	if (st->tree_mode)
-		mem_scan_tree(st, full);
+		memproc_scan_tree(st, full);
 	else
 		mem_scan_system(st);
 	mem_report(st, out, asys_now_ns());

@@ -95,6 +95,12 @@ int perfctr_reopen(struct perfctr *p, int cpu)
 
 int perfctr_open(const uint8_t *online, int ncpu, struct perfctr **out, char *why, size_t n)
 {
+	return perfctr_open_events(perfctr_events, online, ncpu, out, why, n);
+}
+
+int perfctr_open_events(const char *const events[2], const uint8_t *online, int ncpu,
+			struct perfctr **out, char *why, size_t n)
+{
 	struct perfctr *p = NULL;
 	int rc, opened = 0, first_err = 0;
 
@@ -122,10 +128,10 @@ int perfctr_open(const uint8_t *online, int ncpu, struct perfctr **out, char *wh
 		memset(&p->attr[k], 0, sizeof(p->attr[k]));
 		arg.attr = &p->attr[k];
 		arg.size = sizeof(arg);
-		rc = pfm_get_os_event_encoding(perfctr_events[k], PFM_PLM0 | PFM_PLM3,
+		rc = pfm_get_os_event_encoding(events[k], PFM_PLM0 | PFM_PLM3,
 					       PFM_OS_PERF_EVENT, &arg);
 		if (rc != PFM_SUCCESS) {
-			snprintf(why, n, "IPC n/a: libpfm4 cannot encode '%s' (%s)", perfctr_events[k],
+			snprintf(why, n, "IPC n/a: libpfm4 cannot encode '%s' (%s)", events[k],
 				 pfm_strerror(rc));
 			rc = -ENOTSUP;
 			goto cleanup;

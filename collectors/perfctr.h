@@ -15,6 +15,10 @@ struct perfctr;
  * that fails after the first one worked (it went offline meanwhile) is left
  * closed and reads NaN. */
 int perfctr_open(const uint8_t *online, int ncpu, struct perfctr **out, char *why, size_t n);
+/* The same with two other events (a leader and a member), e.g. software
+ * ones for tests on machines without a PMU. */
+int perfctr_open_events(const char *const events[2], const uint8_t *online, int ncpu,
+			struct perfctr **out, char *why, size_t n);
 void perfctr_free(struct perfctr *p);
 /* Counts since the group was opened, scaled for multiplexing. NaN for a CPU
  * without counters. Returns 0, or -errno when the read failed (the CPU went

@@ -305,11 +305,12 @@ int procfs_parse_pid_stat(const char *buf, struct procfs_pid_stat *s)
 		if (!ok || !token_end(p))
 			return -EINVAL;
 	}
-	/* v[0] = ppid (field 4), utime 14 -> v[10], stime 15 -> v[11],
+	/* v[0] = ppid (field 4), flags 9 -> v[5], utime 14 -> v[10], stime 15 -> v[11],
 	 * num_threads 20 -> v[16], starttime 22 -> v[18], rss 24 -> v[20] */
 	if (v[0] > INT32_MAX)
 		return -EINVAL;
 	s->ppid = (pid_t)v[0];
+	s->flags = v[5];
 	s->utime = v[10];
 	s->stime = v[11];
 	s->num_threads = v[16] > INT64_MAX ? -1 : (int64_t)v[16];

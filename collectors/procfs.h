@@ -65,10 +65,13 @@ int procfs_parse_status(const char *buf, struct procfs_status *s);
 
 /* ---- /proc/PID/stat and statm ---------------------------------------------- */
 
+#define PROCFS_PF_KTHREAD 0x00200000u /* linux/sched.h: the task is a kernel thread */
+
 struct procfs_pid_stat {
 	pid_t pid, ppid;
 	char state;
 	char comm[PROCFS_COMM_MAX];
+	uint64_t flags;                   /* PF_*: PROCFS_PF_KTHREAD */
 	uint64_t utime, stime, starttime; /* clock ticks */
 	int64_t num_threads;
 	int64_t rss_pages;

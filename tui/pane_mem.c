@@ -25,6 +25,7 @@ enum col_kind {
 	CK_USER,  /* a uid, shown as a name */
 	CK_BYTES, /* series_rate: a gauge's value, a counter's B/s */
 	CK_COUNT, /* series_rate, as a scaled count */
+	CK_FAIL,  /* gpurt: failed allocations, with the last size and age */
 };
 
 struct mem_col {
@@ -41,8 +42,11 @@ static const struct mem_col mem_cols[] = {
 	{ { "RSS", 6, true }, "mem.proc", "rss", CK_BYTES, 0 },
 	{ { "HWM", 6, true }, "mem.proc", "hwm", CK_BYTES, 1 },
 	{ { "THR", 4, true }, "mem.proc", "threads", CK_COUNT, 3 },
-	/* gpurt: { { "PINNED", 7, true }, "gpurt.mem", "pinned", CK_BYTES, 4 }, and
-	 * DEVICE, ALLOC/s, FAIL the same way */
+	/* gpurt: runtime probes (shown only when gpurt.mem is registered) */
+	{ { "DEVICE", 7, true }, "gpurt.mem", "device_bytes", CK_BYTES, 4 },
+	{ { "PINNED", 7, true }, "gpurt.mem", "pinned_bytes", CK_BYTES, 5 },
+	{ { "ALLOC/s", 7, true }, "gpurt.mem", "allocs", CK_COUNT, 6 },
+	{ { "FAIL", 15, true }, "gpurt.mem", "fails", CK_FAIL, 7 },
 	{ { "COMMAND", 0, false }, NULL, NULL, CK_LABEL, 0 },
 };
 
@@ -282,6 +286,9 @@ static double col_value(const struct view *v, int ci, uint64_t pid, const struct
 	f = stream_field_index(d, c->field);
 	if (!se || f < 0)
 		return NAN;
+	if (c->kind == CK_FAIL) /* gpurt: a total, not a rate */
+		return v->end_ns && series_last_ns(se) > v->end_ns ? NAN
+								     : series_last(se, (uint32_t)f);
 	return value_at(se, (uint32_t)f, v);
 }
 
@@ -493,9 +500,41 @@ static void fmt_cell(char *buf, size_t n, const struct proc_row *r, int ci)
 		widget_fmt_bytes(buf, n, r->val[ci]);
 		break;
 	case CK_COUNT:
+	case CK_FAIL:
 		widget_fmt_count(buf, n, r->val[ci]);
 		break;
 	}
+}
+
+/* gpurt: "3 5.0T 12s ago": failed allocations, the size last asked for and
+ * how long ago, from gpurt.mem. */
+static void fmt_fail(char *buf, size_t n, const struct view *v, uint64_t pid, double fails)
+{
+	int id = stream_table_find(v->streams, "gpurt.mem");
+	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
+	const struct series *se = d ? store_series(v->store, (uint32_t)id, pid) : NULL;
+	int fs = d ? stream_field_index(d, "last_fail_size") : -1;
+	int ft = d ? stream_field_index(d, "last_fail_ns") : -1;
+	double size = se && fs >= 0 ? series_last(se, (uint32_t)fs) : NAN;
+	double at = se && ft >= 0 ? series_last(se, (uint32_t)ft) : NAN;
+	char c[16], b[16], a[16];
+
+	widget_fmt_count(c, sizeof(c), fails);
+	if (isnan(fails) || fails <= 0 || isnan(size)) {
+		snprintf(buf, n, "%s", c);
+		return;
+	}
+	widget_fmt_bytes(b, sizeof(b), size);
+	double age = isnan(at) || (double)v->end_ns < at ? NAN : ((double)v->end_ns - at) / 1e9;
+	if (isnan(age))
+		snprintf(a, sizeof(a), "?");
+	else if (age < 120)
+		snprintf(a, sizeof(a), "%.0fs", age);
+	else if (age < 7200)
+		snprintf(a, sizeof(a), "%.0fm", age / 60);
+	else
+		snprintf(a, sizeof(a), "%.0fh", age / 3600);
+	snprintf(buf, n, "%s %s %s ago", c, b, a);
 }
 
 static int table_page(const struct pane *p)
@@ -553,7 +592,14 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 			char cell[512];
 
 			fmt_cell(cell, sizeof(cell), r, ci);
+			if (mem_cols[ci].kind == CK_FAIL) {
+				fmt_fail(cell, sizeof(cell), v, r->pid, r->val[ci]);
+				if (r->val[ci] > 0 && !sel) /* gpurt: mark the row */
+					widget_attr_on(w, v, TC_CRIT);
+			}
 			widget_text(w, sl + 1 + k, xs[c], cw, cell, s->vis_cols[c].right);
+			if (mem_cols[ci].kind == CK_FAIL && r->val[ci] > 0 && !sel)
+				widget_attr_off(w, v, TC_CRIT);
 		}
 		if (sel)
 			widget_attr_off(w, v, TC_SELECT);
@@ -601,6 +647,8 @@ static const char *const mem_help[] = {
 	"Up, Down      select a process (followed when re-sorted)",
 	"RSS, HWM      resident memory (VmRSS) and its peak (VmHWM)",
 	"Mem, Swp      green used, blue buffers, yellow cache; red swap",
+	"DEVICE PINNED runtime-probed device and pinned memory; ALLOC/s their rate",
+	"FAIL          failed allocations, the size last asked for and how long ago",
 	NULL,
 };
 

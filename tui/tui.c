@@ -227,6 +227,9 @@ static bool handle_key(struct tui *t, int ch)
 		t->help_top = 0;
 		return true;
 	case ' ':
+		/* in a replay, space pauses the player, not just the drawing */
+		if (d && d->replay && d->key && d->key(d->ctx, ch))
+			return true;
 		t->paused = !t->paused;
 		return true;
 	case 'u':

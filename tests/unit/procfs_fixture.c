@@ -110,6 +110,8 @@ void fx_write_proc(const char *root, int pid, const char *name, int ppid, int ui
 	fx_write(root, rel,
 		 "%d (%s) S %d %d %d 0 -1 0 0 0 0 0 1 1 0 0 20 0 1 0 100 1000 %ld 0\n", pid,
 		 name, ppid, pid, pid, pages);
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", pid, pid);
+	fx_write(root, rel, "%d (%s) S %d\n", pid, name, ppid);
 	snprintf(rel, sizeof(rel), "proc/%d/cmdline", pid);
 	fx_write_bytes(root, rel, cmdline, cmdlen);
 	snprintf(rel, sizeof(rel), "proc/%d/task/%d/children", pid, pid);

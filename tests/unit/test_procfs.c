@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -239,6 +240,7 @@ START_TEST(pid_stat)
 	ck_assert_str_eq(s.comm, "grand) (child");
 	ck_assert_int_eq(s.state, 'S');
 	ck_assert_int_eq(s.ppid, 103);
+	ck_assert_uint_eq(s.flags, 4194560);
 	ck_assert_uint_eq(s.utime, 10);
 	ck_assert_uint_eq(s.stime, 5);
 	ck_assert_int_eq(s.num_threads, 1);
@@ -315,7 +317,7 @@ START_TEST(parsers_fuzz)
 
 	for (size_t i = 0; i < ARRAY_SIZE(seeds); i++)
 		files[i] = strdup(slurp("basic", seeds[i]));
-	for (int iter = 0; iter < 20000; iter++) {
+	for (int iter = 0; iter < 10000; iter++) {
 		char buf[600];
 		const char *src = files[iter % 4];
 		size_t len = strlen(src), n;
@@ -372,12 +374,55 @@ START_TEST(perf_explain)
 	ck_assert_ptr_nonnull(strstr(buf, "IPC n/a"));
 }
 END_TEST
+
+/* The group open / read / scale / reopen path on the real kernel, with
+ * software events where there is no PMU (per-CPU counting needs root or
+ * perf_event_paranoid <= 0, like the real thing). */
+START_TEST(perf_software_group)
+{
+	static const char *const ev[2] = { "cpu-clock", "task-clock" };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint8_t on[64] = { 0 };
+	struct perfctr *p = NULL;
+	char why[256] = "";
+	double a0, b0, a1, b1;
+	int rc;
+
+	if (ncpu > 64)
+		ncpu = 64;
+	for (long c = 0; c < ncpu; c++)
+		on[c] = 1;
+	rc = perfctr_open_events(ev, on, (int)ncpu, &p, why, sizeof(why));
+	if (rc == -EACCES || rc == -EPERM) {
+		/* what a user without privileges would be told */
+		ck_assert_str_eq(why, "IPC n/a: not permitted; run as root or set "
+				      "kernel.perf_event_paranoid=0");
+		return;
+	}
+	ck_assert_msg(rc == 0, "perfctr_open_events: %d %s", rc, why);
+	ck_assert(perfctr_is_open(p, 0));
+	ck_assert_int_eq(perfctr_read(p, 0, &a0, &b0), 0);
+	usleep(20000);
+	ck_assert_int_eq(perfctr_read(p, 0, &a1, &b1), 0);
+	ck_assert(a1 > a0); /* cpu-clock counts wall time, idle included */
+	ck_assert(!isnan(b1));
+	/* a CPU outside the set reads unknown, and one can be reopened */
+	ck_assert_int_eq(perfctr_read(p, (int)ncpu + 5, &a1, &b1), 0);
+	ck_assert(isnan(a1) && isnan(b1));
+	ck_assert_int_eq(perfctr_reopen(p, 0), 0);
+	ck_assert_int_eq(perfctr_reopen(p, -1), -EINVAL);
+	perfctr_free(p);
+	perfctr_free(NULL);
+}
+END_TEST
 #endif
 
 static Suite *procfs_parser_suite(void)
 {
 	Suite *s = suite_create("procfs parsers");
 	TCase *tc = tcase_create("parsers");
+
+	tcase_set_timeout(tc, 60);
 
 	tcase_add_test(tc, stat_basic);
 	tcase_add_test(tc, stat_odd);
@@ -396,6 +441,7 @@ static Suite *procfs_parser_suite(void)
 	tcase_add_test(tc, parsers_fuzz);
 #ifdef HAVE_PFM
 	tcase_add_test(tc, perf_explain);
+	tcase_add_test(tc, perf_software_group);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
@@ -407,6 +453,7 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(sr, procfs_coll_suite());
+	srunner_add_suite(sr, procfs_tree_suite());
 	srunner_add_suite(sr, procfs_real_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -1,19 +1,24 @@
-/* The cpu and mem collectors on this machine's real /proc: what the fixture
- * trees cannot show (the real formats, a real child process, real time). */
+/* The cpu and mem collectors on this machine's real /proc (what the fixture
+ * trees cannot show: the real formats, a real child process, real time), and
+ * the cpu collector feeding the real store, and real file permissions. */
 #include "config.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <check.h>
 
 #include "procfs_fixture.h"
+#include "ring.h"
+#include "store.h"
 #include "sysroot.h"
 #include "util.h"
 
@@ -165,14 +170,155 @@ START_TEST(mem_real_system)
 }
 END_TEST
 
+/* Counters that go backwards, CPUs that vanish: the store never shows a
+ * negative rate, and rates resume once two good samples follow. */
+START_TEST(cpu_into_store)
+{
+	static const char *const steps[] = {
+		"cpu  10 0 0 0 0 0 0 0 0 0\ncpu0 10 0 0 0 0 0 0 0 0 0\ncpu1 10 0 0 0 0 0 0 0 0 0\n",
+		"cpu  5 0 0 0 0 0 0 0 0 0\ncpu0 5 0 0 0 0 0 0 0 0 0\ncpu1 20 0 0 0 0 0 0 0 0 0\n",
+		"cpu  8 0 0 0 0 0 0 0 0 0\ncpu0 8 0 0 0 0 0 0 0 0 0\n",
+		"cpu  9 0 0 0 0 0 0 0 0 0\ncpu0 9 0 0 0 0 0 0 0 0 0\ncpu1 30 0 0 0 0 0 0 0 0 0\n",
+		"cpu  9 0 0 0 0 0 0 0 0 0\ncpu0 9 0 0 0 0 0 0 0 0 0\ncpu1 40 0 0 0 0 0 0 0 0 0\n",
+	};
+	char *root = fx_tmpdir();
+	struct asys_options o;
+	struct fx_coll fc;
+	struct store *st;
+	uint32_t core;
+	double rate0[5], rate1[5], online1[5];
+
+	fx_write(root, "proc/stat", "%s", steps[0]);
+	sysroot_set(root);
+	options_defaults(&o);
+	ck_assert_int_eq(fx_coll_init(&fc, &cpu_collector, &o), 0);
+	core = fx_stream(&fc, "cpu.core");
+	st = store_new(fc.t, SEC / 4);
+	ck_assert_ptr_nonnull(st);
+	for (int i = 0; i < 5; i++) {
+		const struct rec *r;
+		size_t len;
+
+		fx_write(root, "proc/stat", "%s", steps[i]);
+		usleep(2000);
+		ck_assert_int_eq(fc.c->sample(fc.state, &fc.em, asys_now_ns()), 0);
+		while ((r = ring_peek(fc.ring, &len))) {
+			store_consume(st, r);
+			ring_pop(fc.ring, len);
+		}
+		store_lock(st);
+		rate0[i] = series_rate(store_series(st, core, 0), 0);
+		rate1[i] = series_rate(store_series(st, core, 1), 0);
+		online1[i] = series_last(store_series(st, core, 1), 10);
+		ck_assert_str_eq(series_label(store_series(st, core, 1)), "cpu1");
+		store_unlock(st);
+	}
+	/* cpu0: 10, 5 (backwards: no rate), 8, 9, 9 */
+	ck_assert(isnan(rate0[0]));
+	ck_assert(isnan(rate0[1]));
+	ck_assert(rate0[2] > 0 && rate0[3] > 0);
+	ck_assert_double_eq(rate0[4], 0);
+	/* cpu1: 10, 20, offline, 30 (first after the gap: no rate), 40 */
+	ck_assert(rate1[1] > 0);
+	ck_assert(isnan(rate1[2]));
+	ck_assert_double_eq(online1[2], 0);
+	ck_assert(isnan(rate1[3]));
+	ck_assert_double_eq(online1[3], 1);
+	ck_assert(rate1[4] > 0);
+	store_lock(st);
+	ck_assert_uint_eq(series_resets(store_series(st, core, 0)), 1);
+	store_unlock(st);
+	store_free(st);
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
+/* Runs the system-wide scan over root and reports: 0 = pid 701 skipped and
+ * counted; 1.. = what went wrong. Used as a dropped-privilege child. */
+static int unreadable_check(const char *root, bool expect_hidden)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *st;
+	uint32_t proc;
+	int rc = 0;
+
+	sysroot_set(root);
+	options_defaults(&o);
+	o.scope = SCOPE_SYSTEM_WIDE;
+	if (fx_coll_init(&fc, &mem_collector, &o))
+		return 10;
+	proc = fx_stream(&fc, "mem.proc");
+	fx_coll_sample(&fc, SEC);
+	st = fx_find(&fc.recs, REC_STATUS, proc, STATUS_STREAM);
+	if (!fx_find(&fc.recs, REC_SAMPLE, proc, 700))
+		rc = 11;
+	else if (expect_hidden && fx_find(&fc.recs, REC_SAMPLE, proc, 701))
+		rc = 12;
+	else if (expect_hidden &&
+		 (!st || strcmp(st->text, "1 process unreadable (run as root to see all)")))
+		rc = 13;
+	else if (!expect_hidden && (st || !fx_find(&fc.recs, REC_SAMPLE, proc, 701)))
+		rc = 14;
+	fx_coll_fini(&fc);
+	return rc;
+}
+
+START_TEST(mem_unreadable)
+{
+	char *root = fx_tmpdir();
+	char path[4096];
+	pid_t child;
+	int status;
+
+	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
+	fx_write_proc(root, 700, "ok", 1, 0, 100, 100, "ok\0", 3);
+	fx_write_proc(root, 701, "secret", 1, 0, 200, 200, "secret\0", 7);
+	snprintf(path, sizeof(path), "%s/proc/701/statm", root);
+	ck_assert_int_eq(chmod(path, 0), 0);
+	snprintf(path, sizeof(path), "%s/proc/701/status", root);
+	ck_assert_int_eq(chmod(path, 0), 0);
+	ck_assert_int_eq(chmod(root, 0755), 0);
+
+	if (geteuid() != 0) {
+		ck_assert_int_eq(unreadable_check(root, true), 0);
+		goto done;
+	}
+	/* root reads a mode-000 file: the row is there and nothing is counted */
+	ck_assert_int_eq(unreadable_check(root, false), 0);
+	/* and without root's privileges it is skipped and counted */
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(77);
+		_exit(unreadable_check(root, true));
+	}
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		fprintf(stderr, "mem_unreadable: cannot drop to uid 65534; checked as root only\n");
+	else
+		ck_assert_int_eq(WEXITSTATUS(status), 0);
+done:
+	fx_rmtree(root);
+}
+END_TEST
+
 Suite *procfs_real_suite(void)
 {
 	Suite *s = suite_create("procfs on the real /proc");
 	TCase *tc = tcase_create("real");
 
+	tcase_set_timeout(tc, 60);
+
 	tcase_add_test(tc, cpu_real);
 	tcase_add_test(tc, mem_real_tree);
 	tcase_add_test(tc, mem_real_system);
+	tcase_add_test(tc, cpu_into_store);
+	tcase_add_test(tc, mem_unreadable);
 	suite_add_tcase(s, tc);
 	return s;
 }
