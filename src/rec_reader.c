@@ -26,6 +26,7 @@ struct rec_reader {
 	struct stream_table *tab;
 	int map[STREAM_MAX]; /* file stream id -> table id, -1 unknown */
 	struct rec_buf stored, raw, scan;
+	uint64_t trailer_end; /* just after a TRAILER frame read by next() */
 	uint8_t *win; /* read-ahead window: [win_off, win_off + win_len) */
 	uint64_t win_off;
 	size_t win_len;
@@ -307,6 +308,11 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 	it->off = r->pos;
 	if (r->pos >= r->size && r->pos >= rec_reader_size(r))
 		return 0;
+	/* the footer is written after the trailer: it may appear only now */
+	if (r->trailer_end && r->pos == r->trailer_end && r->size - r->pos == REC_FOOTER_LEN) {
+		r->pos = r->size;
+		return 0;
+	}
 	rc = read_header(r, r->pos, &h);
 	if (rc == -EAGAIN) {
 		r->win_len = 0; /* the tail may change (a writer cutting back): reread it */
@@ -351,8 +357,11 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 	if (h.type == REC_FT_SCHEMA || h.type == REC_FT_TRAILER)
 		parse_schema(r, it->payload, it->len);
 	/* the footer only points back at the trailer: nothing more to read */
-	if (h.type == REC_FT_TRAILER && r->size - r->pos == REC_FOOTER_LEN)
-		r->pos = r->size;
+	if (h.type == REC_FT_TRAILER) {
+		r->trailer_end = r->pos;
+		if (r->size - r->pos == REC_FOOTER_LEN)
+			r->pos = r->size;
+	}
 	else if (h.type == REC_FT_META)
 		parse_meta(r, it->payload, it->len);
 	return 1;

@@ -132,6 +132,8 @@ static void *writer_thread(void *arg)
 {
 	struct rec_writer *w = arg;
 
+	/* named, so its CPU can be told apart (bench/record reads it) */
+	pthread_setname_np(pthread_self(), "asys-writer");
 	pthread_mutex_lock(&w->qlock);
 	for (;;) {
 		struct wchunk *list;
