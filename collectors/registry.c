@@ -7,15 +7,29 @@
 /* One line per collector, in display order. Optional ones sit under the
  * HAVE_ of the library they need. No constructors: they would vanish when
  * linked from a static library. */
+extern const struct collector ppu_collector;
+extern const struct collector ppu_metrics_collector;
 extern const struct collector cpu_collector;
 extern const struct collector mem_collector;
+#ifdef HAVE_MNL
+extern const struct collector nic_collector;
+#endif
+#ifdef HAVE_BPF
+extern const struct collector gpurt_collector;
+#endif
 
 const struct collector *const collector_registry[] = {
-	/* ppu */
+	/* ppu */ &ppu_collector, &ppu_metrics_collector,
 	/* nic */
+#ifdef HAVE_MNL
+	&nic_collector,
+#endif
 	&cpu_collector,
 	&mem_collector,
 	/* gpurt */
+#ifdef HAVE_BPF
+	&gpurt_collector,
+#endif
 	NULL,
 };
 

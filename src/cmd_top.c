@@ -9,6 +9,8 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "ppu_cli.h"
+#include "rec_toggle.h"
 #include "session.h"
 #include "sysroot.h"
 #include "tui.h"
@@ -18,6 +20,7 @@
 	(CLI_G_COMMON | CLI_G_PPU | CLI_G_NIC | CLI_G_PROBES | CLI_G_OUTPUT | CLI_G_COMMAND)
 
 struct top_ctx {
+	struct rec_toggle *rec; /* R and -o FILE */
 	struct workload wl;
 	bool have_workload;
 };
@@ -35,8 +38,16 @@ static bool top_workload(void *ctx, char *buf, size_t n)
 
 static void top_status(void *ctx, char *buf, size_t n)
 {
-	(void)ctx;
-	snprintf(buf, n, "REC idle");
+	struct top_ctx *t = ctx;
+
+	rec_toggle_status(t->rec, buf, n);
+}
+
+static bool top_key(void *ctx, int ch)
+{
+	struct top_ctx *t = ctx;
+
+	return rec_toggle_key(t->rec, ch);
 }
 
 static double top_progress(void *ctx)
@@ -59,6 +70,8 @@ int cmd_top(int argc, char **argv)
 	rc = cli_parse("top", TOP_GROUPS, argc, argv, &o);
 	if (rc)
 		return rc == 1 ? 0 : rc;
+	if ((rc = ppu_cli_early(&o, stdout)) >= 0)
+		return rc;
 	if (nc && *nc)
 		o.no_color = true;
 	sysroot_set(getenv("ASYS_SYSROOT"));
@@ -76,6 +89,17 @@ int cmd_top(int argc, char **argv)
 	s = session_new(&o, true);
 	if (!s)
 		goto cleanup;
+	t.rec = rec_toggle_new(s->bus, s->streams, &o, "asys top");
+	if (!t.rec)
+		goto cleanup;
+	if (o.output) {
+		char msg[512];
+
+		if (rec_toggle_start(t.rec, msg, sizeof(msg)) < 0) {
+			fprintf(stderr, "asys top: %s\n", msg);
+			goto cleanup;
+		}
+	}
 	rc = session_start(s);
 	if (rc < 0) {
 		fprintf(stderr, "asys top: cannot start sampling threads: %s\n", strerror(-rc));
@@ -87,6 +111,8 @@ int cmd_top(int argc, char **argv)
 	drv.status = top_status;
 	drv.workload = top_workload;
 	drv.progress = top_progress;
+	drv.key = top_key;
+	drv.hint = "R start/stop recording";
 	tc.opts = &o;
 	tc.store = s->store;
 	tc.streams = s->streams;
@@ -101,6 +127,7 @@ int cmd_top(int argc, char **argv)
 cleanup:
 	if (t.have_workload)
 		workload_stop(&t.wl);
+	rec_toggle_free(t.rec); /* flushes and writes the trailer */
 	session_free(s);
 	return ret;
 }

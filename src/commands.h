@@ -3,5 +3,8 @@
 #define ASYS_COMMANDS_H
 
 int cmd_top(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

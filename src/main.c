@@ -18,6 +18,9 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "top", cmd_top, "live view of PPU, NIC, CPU and memory metrics" },
+	{ "record", cmd_record, "record the same metrics to a .asys file, without a screen" },
+	{ "replay", cmd_replay, "show a recording in the asys top interface" },
+	{ "export", cmd_export, "write a recording's samples as CSV or JSON, or a summary" },
 	{ "help", cmd_help, "show this list, or the help of a subcommand" },
 };
 

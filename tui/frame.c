@@ -389,6 +389,17 @@ static void draw_panes(struct tui *t)
 		delwin(bg);
 	}
 
+	/* the focused pane may have gone (its source vanished): move on */
+	if (t->npanes && !tui_pane_visible(t, t->focus)) {
+		for (int k = 1; k < t->npanes; k++) {
+			int i = (t->focus + k) % t->npanes;
+
+			if (tui_pane_visible(t, i)) {
+				t->focus = i;
+				break;
+			}
+		}
+	}
 	pane_sizes(t, LINES - 2, rows);
 	t->status[0] = '\0';
 	for (int i = 0; i < t->npanes; i++) {

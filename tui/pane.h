@@ -52,7 +52,9 @@ struct pane_class {
 	void (*footer)(const struct pane *p, const struct view *v, char *buf, int n);
 	/* Draw into w, which is exactly the inner area (rows x cols). */
 	void (*draw)(struct pane *p, WINDOW *w, struct view *v);
-	/* A key while focused; true if used. */
+	/* A key while focused; true if used. The focused pane sees every key
+	 * before the screen's own (so a filter can take letters), except F1,
+	 * F10, Tab and Shift-Tab; return false for keys it does not use. */
 	bool (*key)(struct pane *p, int ch, struct view *v);
 	/* Extra help lines for this pane's keys ("/  filter kernels"); NULL-ended. */
 	const char *const *help;

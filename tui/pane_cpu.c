@@ -249,7 +249,8 @@ static void cpu_compute(struct cpu_state_priv *s, const struct view *v)
 	}
 	if (!have_total)
 		shares_from_rates(&s->total, tot_rate);
-	qsort(s->rows, s->n, sizeof(*s->rows), row_cmp);
+	if (s->n)
+		qsort(s->rows, s->n, sizeof(*s->rows), row_cmp);
 	if (!s->n) {
 		const char *st = store_status(v->store, (uint32_t)s->stream, STATUS_STREAM);
 
@@ -579,8 +580,10 @@ static void cpu_footer(const struct pane *p, const struct view *v, char *buf, in
 }
 
 static const char *const cpu_help[] = {
-	"bars: green user, cyan nice, red system, yellow irq, blue iowait, magenta steal",
-	"a narrow pane shows one cell per core: colour = dominant state, height = busy",
+	"bars          green user, cyan nice, red system, yellow irq,",
+	"              blue iowait, magenta steal; the % is busy time",
+	"many cores    one cell per core: colour = main state, height = busy",
+	"IPC           instructions per cycle, all cores (n/a: see bottom line)",
 	NULL,
 };
 

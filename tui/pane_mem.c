@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "options.h"
 #include "pane.h"
 #include "store.h"
 #include "stream.h"
@@ -24,6 +25,7 @@ enum col_kind {
 	CK_USER,  /* a uid, shown as a name */
 	CK_BYTES, /* series_rate: a gauge's value, a counter's B/s */
 	CK_COUNT, /* series_rate, as a scaled count */
+	CK_FAIL,  /* gpurt: failed allocations, with the last size and age */
 };
 
 struct mem_col {
@@ -40,8 +42,11 @@ static const struct mem_col mem_cols[] = {
 	{ { "RSS", 6, true }, "mem.proc", "rss", CK_BYTES, 0 },
 	{ { "HWM", 6, true }, "mem.proc", "hwm", CK_BYTES, 1 },
 	{ { "THR", 4, true }, "mem.proc", "threads", CK_COUNT, 3 },
-	/* gpurt: { { "PINNED", 7, true }, "gpurt.mem", "pinned", CK_BYTES, 4 }, and
-	 * DEVICE, ALLOC/s, FAIL the same way */
+	/* gpurt: runtime probes (shown only when gpurt.mem is registered) */
+	{ { "DEVICE", 7, true }, "gpurt.mem", "device_bytes", CK_BYTES, 4 },
+	{ { "PINNED", 7, true }, "gpurt.mem", "pinned_bytes", CK_BYTES, 5 },
+	{ { "ALLOC/s", 7, true }, "gpurt.mem", "allocs", CK_COUNT, 6 },
+	{ { "FAIL", 15, true }, "gpurt.mem", "fails", CK_FAIL, 7 },
 	{ { "COMMAND", 0, false }, NULL, NULL, CK_LABEL, 0 },
 };
 
@@ -261,8 +266,7 @@ static double sys_used(const struct mem_priv *s)
 	return s->sys[SF_TOTAL] - s->sys[SF_FREE] - b - (isnan(c) ? 0 : c);
 }
 
-static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64_t pid,
-			const struct series *proc)
+static double col_value(const struct view *v, int ci, uint64_t pid, const struct series *proc)
 {
 	const struct mem_col *c = &mem_cols[ci];
 	const struct series *se = proc;
@@ -282,16 +286,16 @@ static double col_value(struct mem_priv *s, const struct view *v, int ci, uint64
 	f = stream_field_index(d, c->field);
 	if (!se || f < 0)
 		return NAN;
-	(void)s;
+	if (c->kind == CK_FAIL) /* gpurt: a total, not a rate */
+		return v->end_ns && series_last_ns(se) > v->end_ns ? NAN
+								     : series_last(se, (uint32_t)f);
 	return value_at(se, (uint32_t)f, v);
 }
 
-static const struct mem_priv *sort_ctx;
-
-static int row_cmp(const void *a, const void *b)
+static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct proc_row *x = a, *y = b;
-	const struct mem_priv *s = sort_ctx;
+	const struct mem_priv *s = ctx;
 	int id = s->sort_id, r = 0;
 	enum col_kind k = mem_cols[id].kind;
 
@@ -349,11 +353,10 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 		r->label = series_label(se);
 		r->user = user_name(s, fuid >= 0 ? series_last(se, (uint32_t)fuid) : NAN);
 		for (int c = 0; c < NCOLS; c++)
-			r->val[c] = col_value(s, v, c, r->pid, se);
+			r->val[c] = col_value(v, c, r->pid, se);
 	}
-	sort_ctx = s;
-	qsort(s->rows, s->nrows, sizeof(*s->rows), row_cmp);
-	sort_ctx = NULL;
+	if (s->nrows)
+		qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }
 
 static int sys_lines(int rows)
@@ -361,15 +364,24 @@ static int sys_lines(int rows)
 	return rows >= 5 ? 2 : 1;
 }
 
+/* -s none: no process is followed, so there is no table to draw. */
+static bool no_table(const struct view *v)
+{
+	return v->opts && options_scope(v->opts) == SCOPE_NONE;
+}
+
 static int mem_min_rows(const struct pane *p, const struct view *v, int cols)
 {
-	return 3; /* the system line, the table header, one process */
+	return no_table(v) ? 1 : 3; /* the system line, the table header, one process */
 }
 
 static int mem_want_rows(const struct pane *p, const struct view *v, int cols)
 {
 	int id = stream_table_find(v->streams, "mem.proc");
 	size_t n = id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
+
+	if (no_table(v))
+		return 2;
 
 	if (n > 1000)
 		n = 1000;
@@ -434,6 +446,17 @@ static const char *why_no_data(const struct view *v, const char *stream, const c
 	return buf;
 }
 
+/* A stream's status (e.g. "3 processes unreadable (run as root to see
+ * all)") goes on the status line while the pane is focused. */
+static void stream_note(struct view *v, const char *stream)
+{
+	int id = stream_table_find(v->streams, stream);
+	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
+
+	if (st && *st && !v->status[0])
+		util_strlcpy(v->status, st, sizeof(v->status));
+}
+
 static void draw_sys(WINDOW *w, struct mem_priv *s, const struct view *v, int lines)
 {
 	static const enum tui_color mem_colors[3] = { TC_USER, TC_IOWAIT, TC_IRQ };
@@ -477,9 +500,41 @@ static void fmt_cell(char *buf, size_t n, const struct proc_row *r, int ci)
 		widget_fmt_bytes(buf, n, r->val[ci]);
 		break;
 	case CK_COUNT:
+	case CK_FAIL:
 		widget_fmt_count(buf, n, r->val[ci]);
 		break;
 	}
+}
+
+/* gpurt: "3 5.0T 12s ago": failed allocations, the size last asked for and
+ * how long ago, from gpurt.mem. */
+static void fmt_fail(char *buf, size_t n, const struct view *v, uint64_t pid, double fails)
+{
+	int id = stream_table_find(v->streams, "gpurt.mem");
+	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
+	const struct series *se = d ? store_series(v->store, (uint32_t)id, pid) : NULL;
+	int fs = d ? stream_field_index(d, "last_fail_size") : -1;
+	int ft = d ? stream_field_index(d, "last_fail_ns") : -1;
+	double size = se && fs >= 0 ? series_last(se, (uint32_t)fs) : NAN;
+	double at = se && ft >= 0 ? series_last(se, (uint32_t)ft) : NAN;
+	char c[16], b[16], a[16];
+
+	widget_fmt_count(c, sizeof(c), fails);
+	if (isnan(fails) || fails <= 0 || isnan(size)) {
+		snprintf(buf, n, "%s", c);
+		return;
+	}
+	widget_fmt_bytes(b, sizeof(b), size);
+	double age = isnan(at) || (double)v->end_ns < at ? NAN : ((double)v->end_ns - at) / 1e9;
+	if (isnan(age))
+		snprintf(a, sizeof(a), "?");
+	else if (age < 120)
+		snprintf(a, sizeof(a), "%.0fs", age);
+	else if (age < 7200)
+		snprintf(a, sizeof(a), "%.0fm", age / 60);
+	else
+		snprintf(a, sizeof(a), "%.0fh", age / 3600);
+	snprintf(buf, n, "%s %s %s ago", c, b, a);
 }
 
 static int table_page(const struct pane *p)
@@ -498,9 +553,11 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 
 	if (!s)
 		return;
+	stream_note(v, "mem.proc");
+	stream_note(v, "mem.sys");
 	load_sys(s, v);
 	draw_sys(w, s, v, sl);
-	if (page < 1)
+	if (page < 1 || no_table(v))
 		return;
 	choose_columns(s, v, cols);
 	load_rows(s, v);
@@ -535,7 +592,14 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 			char cell[512];
 
 			fmt_cell(cell, sizeof(cell), r, ci);
+			if (mem_cols[ci].kind == CK_FAIL) {
+				fmt_fail(cell, sizeof(cell), v, r->pid, r->val[ci]);
+				if (r->val[ci] > 0 && !sel) /* gpurt: mark the row */
+					widget_attr_on(w, v, TC_CRIT);
+			}
 			widget_text(w, sl + 1 + k, xs[c], cw, cell, s->vis_cols[c].right);
+			if (mem_cols[ci].kind == CK_FAIL && r->val[ci] > 0 && !sel)
+				widget_attr_off(w, v, TC_CRIT);
 		}
 		if (sel)
 			widget_attr_off(w, v, TC_SELECT);
@@ -549,6 +613,10 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 	buf[0] = '\0';
 	if (!s)
 		return;
+	if (no_table(v)) {
+		snprintf(buf, (size_t)n, "no processes followed (-s none)");
+		return;
+	}
 	snprintf(buf, (size_t)n, "%zu procs  sort: %s %s", s->nrows, mem_cols[s->sort_id].col.title,
 		 v->utf8 ? (s->sort_desc ? "\u25bc" : "\u25b2") : (s->sort_desc ? "v" : "^"));
 }
@@ -574,10 +642,13 @@ static bool mem_key(struct pane *p, int ch, struct view *v)
 }
 
 static const char *const mem_help[] = {
-	"<, >          sort by PID, USER, RSS, HWM, THR or COMMAND; I inverts",
-	"Up, Down      select a process (the selection follows it when re-sorted)",
-	"RSS           resident memory now (VmRSS); HWM: its peak (VmHWM)",
-	"Mem bar       green used, blue buffers, yellow cache; Swp: red used",
+	"<, >          sort by PID, USER, RSS, HWM, THR or COMMAND",
+	"I             invert the sort order",
+	"Up, Down      select a process (followed when re-sorted)",
+	"RSS, HWM      resident memory (VmRSS) and its peak (VmHWM)",
+	"Mem, Swp      green used, blue buffers, yellow cache; red swap",
+	"DEVICE PINNED runtime-probed device and pinned memory; ALLOC/s their rate",
+	"FAIL          failed allocations, the size last asked for and how long ago",
 	NULL,
 };
 

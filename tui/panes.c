@@ -9,24 +9,29 @@
  * collectors/registry.c. The comment lines are where the later panes go; the
  * blank lines between them keep their merges apart. */
 
-/* ppu: extern const struct pane_class ppu_pane; */
+extern const struct pane_class ppu_pane;
 
-/* nic: extern const struct pane_class nic_pane; */
+#ifdef HAVE_MNL
+extern const struct pane_class nic_pane;
+#endif
 
 extern const struct pane_class cpu_pane;
 extern const struct pane_class mem_pane;
 
-/* kernels: extern const struct pane_class kernels_pane; */
+/* kernels */
+extern const struct pane_class kernels_pane;
 
 const struct pane_class *const pane_registry[] = {
-	/* ppu: &ppu_pane, (hotkey '1') */
+	&ppu_pane, /* '1' */
 
-	/* nic: &nic_pane, (hotkey '2') */
+#ifdef HAVE_MNL
+	&nic_pane, /* '2' */
+#endif
 
 	&cpu_pane, /* '3' */
 	&mem_pane, /* '4' */
 
-	/* kernels: &kernels_pane, (hotkey '5') */
+	&kernels_pane, /* '5' */
 
 	NULL,
 };

@@ -4,6 +4,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +22,12 @@
 #include "util.h"
 #include "widget.h"
 
-/* How long one wait for a key lasts: keys answer within this, and the
- * refresh timer is checked this often. */
-#define TUI_TICK_MS 50
+/* The longest wait for a key or the next frame. A key or a signal to this
+ * thread ends the wait at once; this bounds how late a signal delivered to
+ * another thread (the sampling threads do not block them) is noticed. Each
+ * wake costs ~70 us on a VM, so the loop does not wake more than it must:
+ * at 50 ms steps, waking alone cost more than htop's whole refresh. */
+#define TUI_WAIT_MAX_MS 200
 
 /* Signal handlers only set these; the loop does the work. */
 static volatile sig_atomic_t sig_quit;
@@ -140,7 +144,7 @@ static void handle_resize(void)
 
 static bool help_key(struct tui *t, int ch)
 {
-	int page = LINES - 2;
+	int page = LINES - 4; /* the help body: below the header and its title */
 
 	switch (ch) {
 	case KEY_UP:
@@ -223,6 +227,9 @@ static bool handle_key(struct tui *t, int ch)
 		t->help_top = 0;
 		return true;
 	case ' ':
+		/* in a replay, space pauses the player, not just the drawing */
+		if (d && d->replay && d->key && d->key(d->ctx, ch))
+			return true;
 		t->paused = !t->paused;
 		return true;
 	case 'u':
@@ -260,6 +267,14 @@ static void host_info(struct tui *t)
 		util_strlcpy(t->host, "?", sizeof(t->host));
 		util_strlcpy(t->kernel, "?", sizeof(t->kernel));
 	}
+}
+
+/* A terminal that cannot place the cursor ("dumb") would get a heap of text. */
+static bool can_address_cursor(void)
+{
+	const char *cup = tigetstr("cup");
+
+	return cup && cup != (const char *)-1;
 }
 
 static void panes_init(struct tui *t)
@@ -327,13 +342,28 @@ int tui_run(const struct tui_ctx *ctx)
 		return -ENOTTY;
 	}
 	set_term(scr);
+	if (!can_address_cursor()) {
+		endwin();
+		delscreen(scr);
+		signals_restore(&old);
+		fprintf(stderr,
+			"asys top: terminal type '%s' cannot move the cursor: set TERM "
+			"(for example TERM=xterm-256color)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		free(t);
+		return -ENOTTY;
+	}
 	cbreak();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
-	wtimeout(stdscr, TUI_TICK_MS);
+	/* keys are read only after poll() says there are some */
+	nodelay(stdscr, TRUE);
+	/* no typeahead checks in the middle of an update: they cost a poll and
+	 * a write each, and the frame is short */
+	typeahead(-1);
 	t->v.color = want_color(ctx->opts) && has_colors();
 	widget_colors_init(t->v.color);
 	t->v.color = t->v.color && has_colors();
@@ -341,8 +371,9 @@ int tui_run(const struct tui_ctx *ctx)
 	panes_init(t);
 	next_ns = 0;
 	while (!sig_quit) {
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 		uint64_t now = mono_ns();
-		int ch;
+		int ch, wait_ms;
 
 		if (sig_winch) {
 			sig_winch = 0;
@@ -351,15 +382,24 @@ int tui_run(const struct tui_ctx *ctx)
 		}
 		if (now >= next_ns) {
 			tui_frame(t);
+			now = mono_ns();
 			next_ns = now + delay_ns;
 		}
-		ch = wgetch(stdscr);
-		if (ch == ERR)
-			continue;
-		if (!handle_key(t, ch))
-			break;
-		next_ns = 0; /* answer a key at once */
+		wait_ms = (int)((next_ns - now + 999999) / 1000000);
+		if (wait_ms > TUI_WAIT_MAX_MS)
+			wait_ms = TUI_WAIT_MAX_MS;
+		if (poll(&pfd, 1, wait_ms) <= 0)
+			continue; /* the frame is due, or a signal came */
+		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
+			break; /* the terminal is gone */
+		/* every key that came, so none waits in curses' own buffer */
+		while ((ch = wgetch(stdscr)) != ERR) {
+			if (!handle_key(t, ch))
+				goto out;
+		}
+		next_ns = 0; /* answer keys at once */
 	}
+out:
 	panes_fini(t);
 	endwin();
 	delscreen(scr);

@@ -21,6 +21,13 @@ SwapTotal:        8388604 kB
 SwapFree:         8000000 kB
 MEM
 
+# one process, so the table has a row: python train.py, 780M resident
+mkdir -p "$root/proc/4711"
+printf 'python\0train.py\0' > "$root/proc/4711/cmdline"
+echo '4711 (python) S 1 4711 4711 0 -1 4194560 100 0 0 0 10 5 0 0 20 0 3 0 1000 12345678 200000 18446744073709551615 1 1 0 0 0 0' > "$root/proc/4711/stat"
+echo '200100 200000 300 20 0 500 0' > "$root/proc/4711/statm"
+printf 'Name:\tpython\nPid:\t4711\nPPid:\t1\nUid:\t0\t0\t0\t0\nVmHWM:\t  950000 kB\nVmRSS:\t  800000 kB\nThreads:\t3\n' > "$root/proc/4711/status"
+
 # stat TICK: cores differ in load and state, and every counter grows
 stat() {
 	awk -v t="$1" 'BEGIN {
@@ -57,6 +64,7 @@ tui_start 80 24 "ASYS_SYSROOT=$root" -- -d 0.5
 wait_for '3 CPU +192 cores' 10 || fail "80x24: the CPU title does not count 192 cores"
 wait_for 'one cell per core' 10 || fail "80x24: no one-cell-per-core strip"
 wait_for 'host 252G' 10 || fail "80x24: the fixture's memory total is not shown"
+wait_for '4711 +root +781M +928M +3 python train.py' 10 || fail "80x24: no row for the fixture's process"
 check_layout 80 24
 # every core is on screen: the strip rows carry the first core of each row
 strip=$(cap | sed -n '/3 CPU/,/one cell per core/p' | sed -n '2,$p' | sed '$d')

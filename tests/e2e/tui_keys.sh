@@ -1,7 +1,7 @@
 #!/bin/sh
 # Keys: help opens and closes, Tab and the digit hotkeys move focus, < and >
 # change the sort order of the process table, space pauses, q exits 0, and
-# SIGTERM restores the terminal and exits 0.
+# SIGTERM, SIGINT and SIGHUP restore the terminal and exit 0.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
 
 # The PID column of the process table, top to bottom.
@@ -92,16 +92,30 @@ st=$(wait_exit 10) || fail "asys top did not exit on q"
 [ "$st" = 0 ] || fail "exit status $st after q"
 tui_stop
 
-# SIGTERM: the handler only sets a flag; the loop restores the terminal
-tui_start 100 30 -- -d 0.5
-wait_for 'Memory' 10 || fail "no Memory pane"
-pid=$(tui_pid)
-[ -n "$pid" ] || fail "cannot find the asys pid"
-kill -TERM "$pid"
-st=$(wait_exit 10) || fail "asys top did not exit on SIGTERM"
-[ "$st" = 0 ] || fail "exit status $st after SIGTERM"
-# endwin ran: the shell's prompt-less screen no longer shows the panes in
-# the alternate screen (tmux returns to the normal screen)
-sleep 0.3
-cap | grep -q 'PID.*USER.*RSS' && fail "panes still on screen after SIGTERM (endwin not called?)"
+# a key answers at once, not at the next refresh (here every 10 s)
+tui_start 100 30 -- -d 10
+wait_for 'PID +USER +RSS' 10 || fail "-d 10: no process table"
+keys h
+wait_for 'asys top help' 2 || fail "-d 10: h took more than 2 s to show the help"
+keys h
+wait_for 'PID +USER' 2 || fail "-d 10: closing the help took more than 2 s"
+keys q
+st=$(wait_exit 2) || fail "-d 10: q took more than 2 s"
+[ "$st" = 0 ] || fail "-d 10: exit status $st after q"
+tui_stop
+
+# SIGTERM, SIGINT, SIGHUP: the handler only sets a flag; the loop restores
+# the terminal (tmux leaves the alternate screen: the panes are gone) and
+# returns 0
+for sig in TERM INT HUP; do
+	tui_start 100 30 -- -d 0.5
+	wait_for 'PID +USER +RSS' 10 || fail "SIG$sig: no process table"
+	pid=$(tui_pid)
+	[ -n "$pid" ] || fail "SIG$sig: cannot find the asys pid"
+	kill -"$sig" "$pid"
+	st=$(wait_exit 10) || fail "asys top did not exit on SIG$sig"
+	[ "$st" = 0 ] || fail "exit status $st after SIG$sig"
+	wait_gone 'PID +USER +RSS' 5 || fail "panes still on screen after SIG$sig (endwin not called?)"
+	tui_stop
+done
 echo ok

@@ -41,3 +41,14 @@ for size in 120x40 80x24; do
 	tui_stop
 	echo "ok: $size"
 done
+
+# -s none: no process table, the system bars stay
+tui_start 80 24 -- -d 0.5 -s none
+wait_for 'no processes followed' 10 || fail "-s none: no note in the Memory footer"
+wait_for 'Mem *\[' 10 || fail "-s none: no system memory bar"
+cap | grep -Eq 'PID +USER' && fail "-s none: a process table is drawn"
+check_layout 80 24
+keys q
+st=$(wait_exit 10) || fail "-s none: no exit on q"
+[ "$st" = 0 ] || fail "-s none: exit status $st"
+echo "ok: -s none"

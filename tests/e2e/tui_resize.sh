@@ -1,24 +1,34 @@
 #!/bin/sh
 # Resizing: below 80x24 the screen asks for a bigger window and nothing
-# crashes; back at a usable size the panes return.
+# crashes; back at a usable size the panes return. The refresh is 10 s, so
+# every redraw seen here within 2 s comes from SIGWINCH itself.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
 
-tui_start 120 40 -- -d 0.5
+tui_start 120 40 -- -d 10
 wait_for 'Memory' 10 || fail "no Memory pane at 120x40"
 tmx resize-window -t "$TSESS" -x 70 -y 20 || fail "tmux cannot resize the window"
-wait_for 'needs at least 80x24' 5 || fail "no size message at 70x20"
+wait_for 'needs at least 80x24' 2 || fail "no size message at 70x20"
 cap | grep -q 'Memory' && fail "panes drawn at 70x20"
 tmx resize-window -t "$TSESS" -x 79 -y 40
-wait_for 'needs at least 80x24; this terminal is 79x40' 5 || fail "no size message at 79x40"
+wait_for 'needs at least 80x24; this terminal is 79x40' 2 || fail "no size message at 79x40"
 tmx resize-window -t "$TSESS" -x 80 -y 24
-wait_for '4 Memory' 5 || fail "panes not back at 80x24"
+wait_for '4 Memory' 2 || fail "panes not back at 80x24"
 check_layout 80 24
 tmx resize-window -t "$TSESS" -x 10 -y 3
 sleep 0.5
 tmx resize-window -t "$TSESS" -x 100 -y 30
-wait_for '4 Memory' 5 || fail "panes not back at 100x30 after 10x3"
+wait_for '4 Memory' 2 || fail "panes not back at 100x30 after 10x3"
 check_layout 100 30
 keys q
 st=$(wait_exit 10) || fail "asys top did not exit on q"
 [ "$st" = 0 ] || fail "exit status $st after q"
+tui_stop
+
+# a terminal that cannot move the cursor is refused with a clear message
+rm -f "$TDIR/exit"
+tmx new-session -d -s "$TSESS" -x 100 -y 30 \
+	"env TERM=dumb $(shq "$ASYS") top; echo EXIT=\$? > $TDIR/exit; sleep 600"
+st=$(wait_exit 10) || fail "TERM=dumb: asys top did not exit"
+[ "$st" = 1 ] || fail "TERM=dumb: exit status $st, wanted 1"
+wait_for "terminal type 'dumb' cannot move the cursor" 2 || fail "TERM=dumb: no message"
 echo ok

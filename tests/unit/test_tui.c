@@ -1,12 +1,22 @@
 #include "config.h"
 
 #include <check.h>
+#include <limits.h>
+#include <locale.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "layout.h"
+#include "pane.h"
+#include "record.h"
+#include "store.h"
+#include "stream.h"
 #include "widget.h"
+
+extern const struct pane_class cpu_pane;
 
 static int sum_rows(const int *out, int n)
 {
@@ -168,6 +178,261 @@ START_TEST(glyphs_ascii_and_utf8)
 }
 END_TEST
 
+/* A curses screen writing to /dev/null, to draw widgets and read them back. */
+static SCREEN *test_scr;
+static FILE *test_out, *test_in;
+
+static WINDOW *screen_open(bool utf8)
+{
+	if (utf8 && !setlocale(LC_ALL, "C.UTF-8"))
+		return NULL;
+	if (!utf8)
+		setlocale(LC_ALL, "C");
+	test_out = fopen("/dev/null", "w");
+	test_in = fopen("/dev/null", "r");
+	ck_assert(test_out && test_in);
+	test_scr = newterm("xterm", test_out, test_in);
+	if (!test_scr)
+		return NULL;
+	set_term(test_scr);
+	return newwin(4, 40, 0, 0);
+}
+
+static void screen_close(WINDOW *w)
+{
+	if (w)
+		delwin(w);
+	if (test_scr) {
+		endwin();
+		delscreen(test_scr);
+		test_scr = NULL;
+	}
+	fclose(test_out);
+	fclose(test_in);
+}
+
+/* Row y from x, n cells, as UTF-8. */
+static void row_text(WINDOW *w, int y, int x, int n, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	for (int i = 0; i < n && off + MB_LEN_MAX + 1 < size; i++) {
+		cchar_t cc;
+		wchar_t wc[CCHARW_MAX + 1];
+		attr_t a;
+		short pair;
+		mbstate_t st;
+
+		if (mvwin_wch(w, y, x + i, &cc) == ERR)
+			break;
+		getcchar(&cc, wc, &a, &pair, NULL);
+		memset(&st, 0, sizeof(st));
+		off += wcrtomb(buf + off, wc[0], &st);
+		if (wcwidth(wc[0]) == 2)
+			i++; /* its right half */
+	}
+	buf[off] = '\0';
+}
+
+START_TEST(draw_ascii)
+{
+	WINDOW *w = screen_open(false);
+	struct view v;
+	double fr[3] = { 0.5, 0.2, NAN };
+	enum tui_color c[3] = { TC_USER, TC_SYSTEM, TC_IOWAIT };
+	double over[2] = { 0.8, 0.8 };
+	double sp[3] = { 0, 5, 10 };
+	char buf[256];
+
+	if (!w) {
+		screen_close(w);
+		fprintf(stderr, "draw_ascii: no xterm terminfo here, not checked\n");
+		return;
+	}
+	memset(&v, 0, sizeof(v));
+	widget_bar(w, &v, 0, 0, 10, fr, c, 3);
+	row_text(w, 0, 0, 12, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "#####==     ");
+	/* more than the whole: clipped to the bar */
+	widget_bar(w, &v, 1, 0, 10, over, c, 2);
+	row_text(w, 1, 0, 12, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "########==  ");
+	werase(w);
+	widget_text(w, 0, 2, 5, "abcdefgh", false);
+	row_text(w, 0, 0, 9, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "  abcde  ");
+	widget_text(w, 1, 0, 5, "ab", true);
+	row_text(w, 1, 0, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "   ab ");
+	widget_text(w, 2, 0, 6, "a\tb\nc", false);
+	row_text(w, 2, 0, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "a b c ");
+	widget_spark(w, &v, 3, 0, 3, sp, 3, 10, TC_ACCENT);
+	row_text(w, 3, 0, 3, buf, sizeof(buf));
+	ck_assert_str_eq(buf, " -#");
+	screen_close(w);
+}
+END_TEST
+
+START_TEST(draw_utf8)
+{
+	WINDOW *w = screen_open(true);
+	struct view v;
+	double fr[1] = { 0.55 };
+	enum tui_color c[1] = { TC_USER };
+	double full[2] = { 4, 4 }, half[2] = { 2, NAN };
+	char buf[256];
+
+	if (!w) {
+		screen_close(w);
+		fprintf(stderr, "draw_utf8: no C.UTF-8 locale or xterm terminfo, not checked\n");
+		return;
+	}
+	memset(&v, 0, sizeof(v));
+	v.utf8 = true;
+	v.color = true;
+	widget_colors_init(true);
+	/* 5.5 cells: five full blocks and a half block */
+	widget_bar(w, &v, 0, 0, 10, fr, c, 1);
+	row_text(w, 0, 0, 7, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "\u2588\u2588\u2588\u2588\u2588\u258c ");
+	/* wide characters count two columns */
+	widget_text(w, 1, 0, 3, "\u00e9\u65e5\u672c", false);
+	row_text(w, 1, 0, 4, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "\u00e9\u65e5 ");
+	ck_assert_int_eq(widget_text_width("\u00e9\u65e5\u672c"), 5);
+	/* braille: two values per cell, full and half height, NaN a gap */
+	widget_spark(w, &v, 2, 0, 1, full, 2, 4, TC_ACCENT);
+	widget_spark(w, &v, 2, 1, 1, half, 2, 4, TC_ACCENT);
+	row_text(w, 2, 0, 2, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "\u28ff\u2844");
+	screen_close(w);
+}
+END_TEST
+
+/* The CPU pane over a real store fed with records as the collectors send
+ * them: shares, offline cores, IPC, and the reason when IPC is n/a. */
+static const struct field_desc core_fields[] = {
+	{ "user", "jiffies", FIELD_COUNTER },	 { "nice", "jiffies", FIELD_COUNTER },
+	{ "system", "jiffies", FIELD_COUNTER },	 { "idle", "jiffies", FIELD_COUNTER },
+	{ "iowait", "jiffies", FIELD_COUNTER },	 { "irq", "jiffies", FIELD_COUNTER },
+	{ "softirq", "jiffies", FIELD_COUNTER }, { "steal", "jiffies", FIELD_COUNTER },
+	{ "guest", "jiffies", FIELD_COUNTER },	 { "guest_nice", "jiffies", FIELD_COUNTER },
+	{ "online", "", FIELD_GAUGE },
+};
+static const struct stream_desc core_desc = { "cpu.core", 1, ENTITY_CPU, 11, core_fields, "" };
+static const struct field_desc perf_fields[] = {
+	{ "cycles", "events", FIELD_COUNTER },
+	{ "instructions", "events", FIELD_COUNTER },
+};
+static const struct stream_desc perf_desc = { "cpu.perf", 1, ENTITY_CPU, 2, perf_fields, "" };
+
+static void feed(struct store *st, uint8_t kind, uint32_t stream, uint64_t entity, uint64_t ts,
+		 const double *vals, int n, const char *text)
+{
+	union {
+		struct rec r;
+		char b[sizeof(struct rec) + 1024];
+	} u;
+	size_t body = vals ? (size_t)n * sizeof(double) : (strlen(text) + 8) & ~(size_t)7;
+
+	memset(&u, 0, sizeof(u));
+	u.r.len = (uint32_t)(sizeof(struct rec) + body);
+	u.r.kind = kind;
+	u.r.nvals = vals ? (uint16_t)n : 0;
+	u.r.stream = stream;
+	u.r.entity = entity;
+	u.r.ts_ns = ts;
+	if (vals)
+		memcpy(u.b + sizeof(struct rec), vals, body);
+	else
+		memcpy(u.b + sizeof(struct rec), text, strlen(text) + 1);
+	store_consume(st, &u.r);
+}
+
+START_TEST(cpu_pane_over_store)
+{
+	struct stream_table *t = stream_table_new();
+	struct store *st;
+	int core = stream_table_add(t, &core_desc);
+	int perf = stream_table_add(t, &perf_desc);
+	struct view v;
+	struct pane p;
+	char title[256], footer[256];
+	WINDOW *w;
+
+	ck_assert_int_ge(core, 0);
+	ck_assert_int_ge(perf, 0);
+	st = store_new(t, 1000000000ull);
+	ck_assert_ptr_nonnull(st);
+	/* 4 cores over 5 s: core k is busy 20*k % in user and 10 % in system;
+	 * core 3 goes offline at the end. IPC is 1.5 everywhere. */
+	for (int s = 1; s <= 5; s++) {
+		for (int k = 0; k < 4; k++) {
+			double u = 20.0 * k * s, sy = 10.0 * s, idle = (100.0 - 20 * k - 10) * s;
+			double vals[11] = { u, 0, sy, idle, 0, 0, 0, 0, 0, 0, k == 3 && s == 5 ? 0 : 1 };
+			double pv[2] = { 1e9 * s, 1.5e9 * s };
+
+			feed(st, REC_SAMPLE, (uint32_t)core, (uint64_t)k, (uint64_t)s * 1000000000ull,
+			     vals, 11, NULL);
+			feed(st, REC_SAMPLE, (uint32_t)perf, (uint64_t)k, (uint64_t)s * 1000000000ull,
+			     pv, 2, NULL);
+		}
+	}
+	memset(&v, 0, sizeof(v));
+	v.store = st;
+	v.streams = t;
+	v.end_ns = 5500000000ull;
+	v.window_ns = 1000000000ull;
+	memset(&p, 0, sizeof(p));
+	p.cls = &cpu_pane;
+	p.focused = true;
+	store_lock(st);
+	p.priv = cpu_pane.init(&v);
+	cpu_pane.title_extra(&p, &v, title, sizeof(title));
+	ck_assert_msg(strstr(title, "3/4 cores online"), "title: %s", title);
+	ck_assert_msg(strstr(title, "IPC 1.50"), "title: %s", title);
+	/* online cores 0..2: busy 10, 30, 50 % -> avg 30 % */
+	ck_assert_msg(strstr(title, "avg 30%"), "title: %s", title);
+	ck_assert_int_eq(cpu_pane.min_rows(&p, &v, 78), 1);
+
+	w = screen_open(false);
+	if (w) {
+		char buf[256];
+
+		p.rows = 4;
+		p.cols = 40;
+		cpu_pane.draw(&p, w, &v);
+		cpu_pane.footer(&p, &v, footer, sizeof(footer));
+		row_text(w, 0, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "10%"), "row 0: %s", buf);
+		row_text(w, 2, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "50%"), "row 2: %s", buf);
+		row_text(w, 3, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "offline"), "row 3: %s", buf);
+		ck_assert_str_eq(v.status, "");
+	}
+
+	/* the PMU goes away: IPC n/a, the reason once on the status line */
+	store_unlock(st); /* store_consume takes the lock */
+	feed(st, REC_STATUS, (uint32_t)perf, STATUS_STREAM, 5000000001ull, NULL, 0,
+	     "IPC n/a: no hardware PMU on this machine");
+	store_lock(st);
+	v.end_ns = 5600000000ull;
+	cpu_pane.title_extra(&p, &v, title, sizeof(title));
+	ck_assert_msg(strstr(title, "IPC n/a"), "title: %s", title);
+	if (w) {
+		cpu_pane.draw(&p, w, &v);
+		ck_assert_str_eq(v.status, "IPC n/a: no hardware PMU on this machine");
+	}
+	cpu_pane.fini(p.priv);
+	store_unlock(st);
+	screen_close(w);
+	store_free(st);
+	stream_table_free(t);
+}
+END_TEST
+
 static Suite *tui_suite(void)
 {
 	Suite *s = suite_create("tui");
@@ -180,6 +445,9 @@ static Suite *tui_suite(void)
 	tcase_add_test(tc, fmt_numbers);
 	tcase_add_test(tc, table_keys);
 	tcase_add_test(tc, glyphs_ascii_and_utf8);
+	tcase_add_test(tc, draw_ascii);
+	tcase_add_test(tc, draw_utf8);
+	tcase_add_test(tc, cpu_pane_over_store);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,205 @@
+/* NIC collector cost, for bench/nic: at each requested rate it runs the real
+ * collector in the engine for a few seconds (achieved rate, the sampling
+ * thread's CPU), and in the same run times the parts on their own:
+ *   bare   one RTM_GETSTATS dump + one pread per RDMA counter (kept fds),
+ *          nothing else: the least a sample can cost;
+ *   sample the collector's sample() called in a loop (bare + parsing,
+ *          bookkeeping, emitting records into a ring);
+ *   wake   one timerfd wake of an otherwise empty 1 kHz loop.
+ *   nic_bench SYSROOT SECONDS RATE...      (SYSROOT holds the RDMA fixture) */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nic_harness.h"
+#include "nic_netlink.h"
+#include "nic_rdma.h"
+#include "ring.h"
+#include "sysroot.h"
+
+static uint64_t clk(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void noop_cb(void *ctx, uint32_t ifindex, const char *name, const uint64_t v[NIC_L_NFIELDS])
+{
+	(*(unsigned *)ctx)++;
+}
+
+struct bare {
+	double dump_us, pread_us;
+	unsigned links, fds;
+};
+
+/* The bare syscalls: dump and preads, timed separately, thread CPU time. */
+static void bare_cost(struct bare *b, int iters)
+{
+	struct nic_rdma *r = nic_rdma_new();
+	struct nic_nl *nl = nic_nl_new(false, NULL);
+	int fds[64];
+	unsigned nfd = 0, links = 0;
+	char buf[64];
+	uint64_t t0, t1;
+
+	memset(b, 0, sizeof(*b));
+	if (!r || !nl)
+		goto out;
+	nic_rdma_scan(r);
+	for (size_t i = 0; i < nic_rdma_count(r); i++) {
+		struct nic_rdma_port *p = nic_rdma_port_at(r, i);
+
+		for (int f = 0; f < NIC_R_NFIELDS && nfd < 64; f++)
+			if (p->fd[f] >= 0)
+				fds[nfd++] = p->fd[f];
+	}
+	nic_nl_dump_stats(nl, noop_cb, &links);
+	b->links = links;
+	b->fds = nfd;
+	t0 = clk(CLOCK_THREAD_CPUTIME_ID);
+	for (int i = 0; i < iters; i++)
+		nic_nl_dump_stats(nl, noop_cb, &links);
+	t1 = clk(CLOCK_THREAD_CPUTIME_ID);
+	b->dump_us = (double)(t1 - t0) / iters / 1e3;
+	t0 = clk(CLOCK_THREAD_CPUTIME_ID);
+	for (int i = 0; i < iters; i++)
+		for (unsigned k = 0; k < nfd; k++)
+			if (pread(fds[k], buf, sizeof(buf) - 1, 0) < 0)
+				break;
+	t1 = clk(CLOCK_THREAD_CPUTIME_ID);
+	b->pread_us = (double)(t1 - t0) / iters / 1e3;
+out:
+	nic_nl_free(nl);
+	nic_rdma_free(r);
+}
+
+/* The collector's own sample() in a loop, records going into a ring. */
+static double sample_cost(int iters, unsigned *recs)
+{
+	struct asys_options o;
+	struct stream_table *t = stream_table_new();
+	struct coll_ctx ctx = { &o, t };
+	struct ring *ring = ring_new(64u << 20);
+	struct emitter em = { ring };
+	void *st = NULL;
+	uint64_t t0, t1;
+	double us = NAN;
+
+	options_defaults(&o);
+	o.nic_metrics = o.nic_metrics_given = true;
+	if (!t || !ring || nic_collector.init(&ctx, &st))
+		goto out;
+	nic_collector.sample(st, &em, asys_now_ns()); /* labels, first scan */
+	t0 = clk(CLOCK_THREAD_CPUTIME_ID);
+	for (int i = 0; i < iters; i++) {
+		nic_collector.sample(st, &em, asys_now_ns());
+		if ((i & 1023) == 1023) { /* drain, untimed */
+			const void *r;
+			size_t len;
+			uint64_t p0 = clk(CLOCK_THREAD_CPUTIME_ID);
+
+			while ((r = ring_peek(ring, &len))) {
+				ring_pop(ring, len);
+				(*recs)++;
+			}
+			t0 += clk(CLOCK_THREAD_CPUTIME_ID) - p0;
+		}
+	}
+	t1 = clk(CLOCK_THREAD_CPUTIME_ID);
+	us = (double)(t1 - t0) / iters / 1e3;
+	{
+		const void *r;
+		size_t len;
+
+		while ((r = ring_peek(ring, &len))) {
+			ring_pop(ring, len);
+			(*recs)++;
+		}
+	}
+out:
+	nic_collector.fini(st);
+	ring_free(ring);
+	stream_table_free(t);
+	return us;
+}
+
+/* CPU of one timer wake: an empty timerfd loop at 1 kHz for half a second. */
+static double wake_cost(void)
+{
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	struct itimerspec its = { { 0, 1000000 }, { 0, 1000000 } };
+	uint64_t n = 0, exp, t0, t1;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	if (fd < 0 || timerfd_settime(fd, 0, &its, NULL))
+		return NAN;
+	t0 = clk(CLOCK_THREAD_CPUTIME_ID);
+	for (int i = 0; i < 500; i++)
+		if (read(fd, &exp, sizeof(exp)) == sizeof(exp))
+			n++;
+	t1 = clk(CLOCK_THREAD_CPUTIME_ID);
+	close(fd);
+	return n ? (double)(t1 - t0) / (double)n / 1e3 : NAN;
+}
+
+int main(int argc, char **argv)
+{
+	struct bare b;
+	double secs, wake, samp;
+	unsigned recs = 0;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: nic_bench SYSROOT SECONDS RATE...\n");
+		return 2;
+	}
+	sysroot_set(argv[1]);
+	secs = atof(argv[2]);
+	bare_cost(&b, 20000);
+	samp = sample_cost(20000, &recs);
+	wake = wake_cost();
+	printf("sources: %u netdevs (RTM_GETSTATS), %u RDMA counter files\n", b.links, b.fds);
+	printf("alone, thread CPU per call: dump %.2f us, %u preads %.2f us (bare %.2f us); "
+	       "sample() %.2f us; timer wake %.2f us\n",
+	       b.dump_us, b.fds, b.pread_us, b.dump_us + b.pread_us, samp, wake);
+	printf("sample() above bare: %.2f us (%.0f%%): parsing, unwrap, bookkeeping, %.1f records "
+	       "into the ring\n",
+	       samp - b.dump_us - b.pread_us,
+	       100 * (samp - b.dump_us - b.pread_us) / (b.dump_us + b.pread_us),
+	       (double)recs / 20000);
+	printf("%9s %11s %8s %8s %12s %12s %9s\n", "rate", "achieved", "late", "CPU%",
+	       "us/tick", "bare+wake", "overhead");
+	for (int i = 3; i < argc; i++) {
+		double hz = atof(argv[i]), per_tick, ref;
+		struct nic_harness h;
+		struct engine_group_stats gs;
+
+		if (nic_harness_start(&h, hz, NULL, 1000000000ull)) {
+			printf("%9.0f harness failed\n", hz);
+			return 1;
+		}
+		nic_sleep_ms(secs * 1000);
+		memset(&gs, 0, sizeof(gs));
+		engine_stats(h.e, &gs, 1);
+		nic_harness_stop(&h);
+		nic_harness_free(&h);
+		per_tick = gs.cpu_pct / 100 * 1e6 / gs.hz_achieved;
+		/* a spinning thread burns its idle time: per-tick cost is not the cost */
+		ref = b.dump_us + b.pread_us + (hz > ENGINE_SPIN_HZ ? 0 : wake);
+		printf("%9.0f %9.0f Hz %8llu %7.1f%% %9.2f us %9.2f us %8.0f%%%s\n", hz,
+		       gs.hz_achieved, (unsigned long long)gs.late, gs.cpu_pct, per_tick, ref,
+		       100 * (per_tick - ref) / ref, hz > ENGINE_SPIN_HZ ? "  (spin mode)" : "");
+	}
+	return 0;
+}

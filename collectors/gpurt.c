@@ -1,0 +1,425 @@
+/* gpurt: device and pinned memory per process, failed allocations and kernel
+ * launches per kernel, from eBPF uprobes on the PPU runtime libraries (see
+ * gpurt.bpf.c). This side finds the libraries in /proc/PID/maps, attaches
+ * the probe table once per library file, and turns the BPF maps into
+ * samples each refresh. */
+#include "config.h"
+
+#ifndef HAVE_BPF
+#error "gpurt.c needs libbpf: configure found no libbpf, clang or bpftool"
+#endif
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "collector.h"
+#include "gpurt.h"
+#include "gpurt.skel.h"
+#include "gpurt_probes.h"
+#include "gpurt_scan.h"
+#include "gpurt_syms.h"
+#include "stream.h"
+#include "util.h"
+
+#define GPURT_RESCAN_NS 2000000000ull
+#define GPURT_NAME_TRIES 10 /* refreshes to wait for a handle's name */
+
+static const struct field_desc mem_fields[] = {
+	{ "device_bytes", "B", FIELD_GAUGE },	{ "pinned_bytes", "B", FIELD_GAUGE },
+	{ "allocs", "", FIELD_COUNTER },	{ "frees", "", FIELD_COUNTER },
+	{ "fails", "", FIELD_COUNTER },		{ "last_fail_size", "B", FIELD_GAUGE },
+	{ "last_fail_ns", "ns", FIELD_GAUGE },
+};
+static const struct stream_desc mem_stream = {
+	.name = "gpurt.mem",
+	.version = 1,
+	.entity = ENTITY_PID,
+	.nfields = ARRAY_SIZE(mem_fields),
+	.fields = mem_fields,
+	.help = "device and pinned host memory per process from runtime uprobes; "
+		"last_fail_ns is CLOCK_MONOTONIC",
+};
+static const struct field_desc kern_fields[] = {
+	{ "launches", "", FIELD_COUNTER },
+	{ "pid", "", FIELD_GAUGE },
+};
+static const struct stream_desc kern_stream = {
+	.name = "gpurt.kernels",
+	.version = 1,
+	.entity = ENTITY_KEY,
+	.nfields = ARRAY_SIZE(kern_fields),
+	.fields = kern_fields,
+	.help = "kernel launches per (process, kernel); label \"PID<TAB>kernel name\"",
+};
+static const struct stream_desc *const gpurt_streams[] = { &mem_stream, &kern_stream, NULL };
+
+/* a kernel seen in the launches map */
+struct kent {
+	struct gpurt_launch_key key;
+	uint64_t entity;
+	uint8_t tries; /* 0 = named for good */
+	bool used;
+};
+
+struct gpurt_state {
+	struct gpurt_bpf *skel;
+	struct gpurt_scan scan;
+	struct gpurt_syms *syms;
+	struct kent *kents; /* open addressing on entity */
+	size_t nkents, capkents;
+	uint32_t *pids; /* processes we have emitted for */
+	size_t npids, cappids;
+	int s_mem, s_kern;
+	uint64_t next_scan_ns;
+	char status[256];
+	bool status_sent;
+	char err[512];
+};
+
+static __thread char libbpf_last[256];
+
+static int gpurt_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* never on the terminal (the TUI owns it) unless asked for with
+	 * ASYS_BPF_DEBUG; keep the last warning for the error sentence */
+	if (getenv("ASYS_BPF_DEBUG")) {
+		va_list aq;
+		va_copy(aq, ap);
+		vfprintf(stderr, fmt, aq);
+		va_end(aq);
+	}
+	if (level != LIBBPF_DEBUG) {
+		vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, ap);
+		libbpf_last[strcspn(libbpf_last, "\n")] = '\0';
+	}
+	return 0;
+}
+
+static double gpurt_frequency(const struct asys_options *o)
+{
+	if (options_scope(o) == SCOPE_NONE || (!o->hggc_memory_usage && !o->trace_hggc))
+		return 0;
+	return o->delay_s > 0 ? 1.0 / o->delay_s : 1.0;
+}
+
+static uint64_t gpurt_entity(const struct gpurt_launch_key *k)
+{
+	/* splitmix64 over (pid, by, addr): stable across runs and replays */
+	uint64_t x = ((uint64_t)k->pid << 1 | k->by) * 0x9e3779b97f4a7c15ull ^ k->addr;
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x >> 1; /* clear of STATUS_STREAM and ENTITY_CPU_TOTAL */
+}
+
+static struct kent *kent_slot(struct gpurt_state *s, uint64_t entity)
+{
+	size_t mask = s->capkents - 1;
+	for (size_t i = entity & mask;; i = (i + 1) & mask)
+		if (!s->kents[i].used || s->kents[i].entity == entity)
+			return &s->kents[i];
+}
+
+static int kents_grow(struct gpurt_state *s)
+{
+	size_t cap = s->capkents ? s->capkents * 2 : 256;
+	struct kent *old = s->kents, *v = calloc(cap, sizeof(*v));
+	size_t oldcap = s->capkents;
+	if (!v)
+		return -ENOMEM;
+	s->kents = v;
+	s->capkents = cap;
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i].used)
+			*kent_slot(s, old[i].entity) = old[i];
+	free(old);
+	return 0;
+}
+
+static bool pid_known(const struct gpurt_state *s, uint32_t pid)
+{
+	for (size_t i = 0; i < s->npids; i++)
+		if (s->pids[i] == pid)
+			return true;
+	return false;
+}
+
+static void pid_note(struct gpurt_state *s, uint32_t pid)
+{
+	if (pid_known(s, pid))
+		return;
+	if (s->npids == s->cappids) {
+		size_t cap = s->cappids ? s->cappids * 2 : 64;
+		uint32_t *v = realloc(s->pids, cap * sizeof(*v));
+		if (!v)
+			return;
+		s->pids = v;
+		s->cappids = cap;
+	}
+	s->pids[s->npids++] = pid;
+}
+
+static const char *gpurt_last_error(const void *state)
+{
+	const struct gpurt_state *s = state;
+	return s && s->err[0] ? s->err : NULL;
+}
+
+static void gpurt_fini(void *state)
+{
+	struct gpurt_state *s = state;
+	if (!s)
+		return;
+	gpurt_scan_fini(&s->scan);
+	gpurt_bpf__destroy(s->skel);
+	gpurt_syms_free(s->syms);
+	free(s->kents);
+	free(s->pids);
+	free(s);
+}
+
+static int gpurt_init(const struct coll_ctx *ctx, void **state)
+{
+	const struct asys_options *o = ctx->opts;
+	struct gpurt_state *s = calloc(1, sizeof(*s));
+	int r;
+	if (!s)
+		return -ENOMEM;
+	*state = s;
+	libbpf_set_print(gpurt_libbpf_print);
+	s->s_mem = stream_table_add(ctx->streams, &mem_stream);
+	s->s_kern = stream_table_add(ctx->streams, &kern_stream);
+	if (s->s_mem < 0 || s->s_kern < 0) {
+		r = s->s_mem < 0 ? s->s_mem : s->s_kern;
+		snprintf(s->err, sizeof(s->err), "runtime probes: cannot register streams (%s)",
+			 strerror(-r));
+		return r;
+	}
+	r = gpurt_scan_init(&s->scan, o, s->err, sizeof(s->err));
+	if (r)
+		return r;
+	if (!gpurt_scan_privileged()) {
+		snprintf(s->err, sizeof(s->err),
+			 "runtime probes need root or CAP_BPF and CAP_PERFMON: run asys with "
+			 "sudo, or once: sudo setcap cap_bpf,cap_perfmon+ep $(command -v asys)");
+		return -EPERM;
+	}
+	s->syms = gpurt_syms_new();
+	if (!s->syms || kents_grow(s))
+		return -ENOMEM;
+	s->skel = gpurt_bpf__open();
+	if (!s->skel) {
+		r = -errno;
+		snprintf(s->err, sizeof(s->err), "runtime probes: cannot open the BPF object: %s",
+			 libbpf_last[0] ? libbpf_last : strerror(-r));
+		return r;
+	}
+	s->skel->rodata->filter_pids = options_scope(o) == SCOPE_PROCESS_TREE;
+	r = gpurt_bpf__load(s->skel);
+	if (r) {
+		if (r == -EPERM)
+			snprintf(s->err, sizeof(s->err),
+				 "runtime probes: the kernel refused to load BPF programs (%s): "
+				 "run asys with sudo, or once: sudo setcap cap_bpf,cap_perfmon+ep "
+				 "$(command -v asys)",
+				 strerror(-r));
+		else
+			snprintf(s->err, sizeof(s->err),
+				 "runtime probes: loading the BPF programs failed: %s (the kernel "
+				 "needs BTF, uprobes and tp_btf; ASYS_BPF_DEBUG=1 shows the log)",
+				 libbpf_last[0] ? libbpf_last : strerror(-r));
+		return r;
+	}
+	struct bpf_program *tps[] = { s->skel->progs.gpurt_on_exit, s->skel->progs.gpurt_on_fork };
+	struct bpf_link **tpl[] = { &s->skel->links.gpurt_on_exit, &s->skel->links.gpurt_on_fork };
+	for (size_t i = 0; i < ARRAY_SIZE(tps); i++) {
+		*tpl[i] = bpf_program__attach(tps[i]);
+		if (!*tpl[i]) {
+			r = -errno;
+			snprintf(s->err, sizeof(s->err),
+				 "runtime probes: cannot attach to the scheduler's %s tracepoint: %s",
+				 i ? "fork" : "exit", strerror(-r));
+			return r;
+		}
+	}
+	struct gpurt_scan *sc = &s->scan;
+	sc->prog_save = s->skel->progs.gpurt_save_args;
+	sc->prog_return = s->skel->progs.gpurt_on_return;
+	sc->prog_free = s->skel->progs.gpurt_on_free;
+	sc->prog_launch = s->skel->progs.gpurt_on_launch;
+	sc->fd_targets = bpf_map__fd(s->skel->maps.targets);
+	sc->fd_mem = bpf_map__fd(s->skel->maps.mem);
+	sc->fd_ptrs = bpf_map__fd(s->skel->maps.ptrs);
+	sc->fd_launches = bpf_map__fd(s->skel->maps.launches);
+	sc->fd_names = bpf_map__fd(s->skel->maps.names);
+	sc->fd_stub_libs = bpf_map__fd(s->skel->maps.stub_libs);
+	return gpurt_scan_follow_roots(&s->scan, s->err, sizeof(s->err));
+}
+
+static void set_status(struct gpurt_state *s, struct emitter *out, uint64_t ts, const char *text)
+{
+	if (s->status_sent && !strcmp(s->status, text))
+		return;
+	util_strlcpy(s->status, text, sizeof(s->status));
+	s->status_sent = true;
+	emit_status(out, s->s_mem, STATUS_STREAM, ts, text);
+	emit_status(out, s->s_kern, STATUS_STREAM, ts, text);
+}
+
+static void kent_name(struct gpurt_state *s, struct kent *k, char *buf, size_t n)
+{
+	int r = -ENOENT;
+	if (k->key.by == GPURT_LAUNCH_BY_STUB) {
+		r = gpurt_syms_name(s->syms, (int)k->key.pid, k->key.addr, buf, n);
+	} else {
+		struct gpurt_handle_key hk = { .pid = k->key.pid, .handle = k->key.addr };
+		struct gpurt_name nm;
+		if (!bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.names), &hk, &nm)) {
+			nm.name[sizeof(nm.name) - 1] = '\0';
+			gpurt_demangle(nm.name, buf, n);
+			r = 0;
+		} else {
+			snprintf(buf, n, "handle 0x%llx", (unsigned long long)k->key.addr);
+		}
+	}
+	if (!r || !--k->tries)
+		k->tries = 0;
+}
+
+static void read_kernels(struct gpurt_state *s, struct emitter *out)
+{
+	int fd = bpf_map__fd(s->skel->maps.launches);
+	struct gpurt_launch_key key, next;
+	bool first = true;
+	while (!bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
+		first = false;
+		key = next;
+		__u64 count;
+		if (bpf_map_lookup_elem(fd, &key, &count))
+			continue;
+		uint64_t ent = gpurt_entity(&key);
+		if (s->nkents * 2 >= s->capkents && kents_grow(s))
+			return;
+		struct kent *k = kent_slot(s, ent);
+		uint64_t ts = asys_now_ns();
+		bool fresh = !k->used;
+		if (fresh) {
+			*k = (struct kent){ .key = key, .entity = ent, .tries = GPURT_NAME_TRIES,
+					    .used = true };
+			s->nkents++;
+			pid_note(s, key.pid);
+		}
+		if (fresh || k->tries) {
+			char name[512], label[600];
+			kent_name(s, k, name, sizeof(name));
+			if (fresh || !k->tries) {
+				snprintf(label, sizeof(label), "%u\t%s", key.pid, name);
+				emit_label(out, s->s_kern, ent, ts, label);
+			}
+		}
+		double v[2] = { (double)count, (double)key.pid };
+		emit_sample(out, s->s_kern, ent, ts, v, 2);
+	}
+}
+
+static void read_mem(struct gpurt_state *s, struct emitter *out)
+{
+	int fd = bpf_map__fd(s->skel->maps.mem);
+	__u32 key, next;
+	bool first = true;
+	while (!bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
+		first = false;
+		key = next;
+		struct gpurt_mem m;
+		if (bpf_map_lookup_elem(fd, &key, &m))
+			continue;
+		pid_note(s, key);
+		double v[7] = {
+			(double)m.device_bytes, (double)m.pinned_bytes, (double)m.allocs,
+			(double)m.frees, (double)m.fails,
+			m.fails ? (double)m.last_fail_size : NAN,
+			m.last_fail_ns ? (double)m.last_fail_ns : NAN,
+		};
+		emit_sample(out, s->s_mem, key, asys_now_ns(), v, 7);
+	}
+}
+
+/* Processes that ended: say so, and sweep what the BPF side kept for them. */
+static void reap(struct gpurt_state *s, struct emitter *out)
+{
+	for (size_t i = 0; i < s->npids;) {
+		uint32_t pid = s->pids[i];
+		if (gpurt_scan_pid_alive(pid)) {
+			i++;
+			continue;
+		}
+		uint64_t ts = asys_now_ns();
+		emit_gone(out, s->s_mem, pid, ts);
+		size_t oldcap = s->capkents;
+		struct kent *old = s->kents;
+		s->kents = calloc(oldcap, sizeof(*old));
+		if (!s->kents) {
+			s->kents = old;
+			return;
+		}
+		s->nkents = 0;
+		for (size_t j = 0; j < oldcap; j++) {
+			if (!old[j].used)
+				continue;
+			if (old[j].key.pid == pid) {
+				emit_gone(out, s->s_kern, old[j].entity, ts);
+				continue;
+			}
+			*kent_slot(s, old[j].entity) = old[j];
+			s->nkents++;
+		}
+		free(old);
+		gpurt_scan_sweep_pid(&s->scan, pid);
+		s->pids[i] = s->pids[--s->npids];
+	}
+}
+
+static int gpurt_sample(void *state, struct emitter *out, uint64_t now_ns)
+{
+	struct gpurt_state *s = state;
+	if (now_ns >= s->next_scan_ns) {
+		s->next_scan_ns = now_ns + GPURT_RESCAN_NS;
+		gpurt_scan_libraries(&s->scan);
+		if (s->scan.nlibs == 0)
+			set_status(s, out, asys_now_ns(),
+				   "no process has a PPU runtime library (libcudart, libcuda, "
+				   "libhggc) mapped yet");
+		else if (s->scan.nattached == 0)
+			set_status(s, out, asys_now_ns(),
+				   "runtime libraries found, but none of their symbols could be probed");
+		else
+			set_status(s, out, asys_now_ns(), "");
+	}
+	if (s->scan.track_mem)
+		read_mem(s, out);
+	if (s->scan.track_launch)
+		read_kernels(s, out);
+	reap(s, out);
+	return 0;
+}
+
+const struct collector gpurt_collector = {
+	.name = "gpurt",
+	.streams = gpurt_streams,
+	.frequency = gpurt_frequency,
+	.init = gpurt_init,
+	.sample = gpurt_sample,
+	.fini = gpurt_fini,
+	.last_error = gpurt_last_error,
+};

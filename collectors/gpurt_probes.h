@@ -1,0 +1,44 @@
+/* The gpurt probe table: which library (a file-name glob), which symbol, what
+ * it does (a role) and where its arguments are. Built in for libcudart,
+ * libcuda and the HGGC runtime; --hggc-probe-file adds lines without a
+ * rebuild (format in man asys-top, "Runtime probes"). */
+#ifndef ASYS_GPURT_PROBES_H
+#define ASYS_GPURT_PROBES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GPURT_LIB_MAX 64
+#define GPURT_SYM_MAX 128
+
+struct gpurt_probe {
+	char lib[GPURT_LIB_MAX]; /* fnmatch glob on the library's file name */
+	char sym[GPURT_SYM_MAX]; /* plain symbol name, no @version */
+	uint32_t role;           /* enum gpurt_role */
+	uint32_t a1, a2;         /* 1-based argument numbers, 0 = unused */
+};
+
+struct gpurt_probes {
+	struct gpurt_probe *v;
+	size_t n, cap;
+};
+
+/* Appends the built-in table. 0 or -ENOMEM. */
+int gpurt_probes_builtin(struct gpurt_probes *p);
+/* Appends the lines of text. 0, or -EINVAL with "line N: why" in err. */
+int gpurt_probes_parse(struct gpurt_probes *p, const char *text, char *err, size_t errlen);
+/* Reads and parses a probe file (at most 1 MiB). 0 or -errno with err set. */
+int gpurt_probes_load_file(struct gpurt_probes *p, const char *path, char *err, size_t errlen);
+void gpurt_probes_clear(struct gpurt_probes *p);
+/* Whether a probe of role class wants the library of this file name. */
+bool gpurt_probes_lib_wanted(const struct gpurt_probes *p, const char *file_name);
+/* "dev-alloc" etc, or NULL; and back. */
+const char *gpurt_role_name(uint32_t role);
+int gpurt_role_parse(const char *s);
+/* Number of arguments a role needs (1 or 2), whether it has a return probe. */
+int gpurt_role_nargs(uint32_t role);
+bool gpurt_role_has_return(uint32_t role);
+bool gpurt_role_is_mem(uint32_t role);
+
+#endif

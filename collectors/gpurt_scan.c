@@ -1,0 +1,331 @@
+#include "config.h"
+
+#ifndef HAVE_BPF
+#error "gpurt_scan.c needs libbpf"
+#endif
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/capability.h>
+
+#include "gpurt.h"
+#include "gpurt_scan.h"
+#include "sysroot.h"
+#include "util.h"
+
+int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *err, size_t n)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
+	sc->fd_stub_libs = -1;
+	sc->track_mem = o->hggc_memory_usage;
+	sc->track_launch = o->trace_hggc;
+	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
+	for (int i = 0; i < o->npids && i < OPT_MAX_PIDS; i++)
+		sc->roots[sc->nroots++] = o->pids[i];
+	int r = gpurt_probes_builtin(&sc->probes);
+	if (r) {
+		snprintf(err, n, "runtime probes: out of memory");
+		return r;
+	}
+	if (o->hggc_probe_file)
+		r = gpurt_probes_load_file(&sc->probes, o->hggc_probe_file, err, n);
+	return r;
+}
+
+void gpurt_scan_fini(struct gpurt_scan *sc)
+{
+	for (size_t i = 0; i < sc->nlinks; i++)
+		bpf_link__destroy(sc->links[i]);
+	free(sc->links);
+	free(sc->libs);
+	gpurt_probes_clear(&sc->probes);
+	memset(sc, 0, sizeof(*sc));
+}
+
+bool gpurt_scan_privileged(void)
+{
+	if (geteuid() == 0)
+		return true;
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	uint64_t eff = (uint64_t)d[1].effective << 32 | d[0].effective;
+	if (eff & (1ull << 21)) /* CAP_SYS_ADMIN covers both */
+		return true;
+	return (eff & (1ull << 39)) && (eff & (1ull << 38)); /* CAP_BPF, CAP_PERFMON */
+}
+
+static void target_add(struct gpurt_scan *sc, uint32_t pid)
+{
+	__u8 one = 1;
+	bpf_map_update_elem(sc->fd_targets, &pid, &one, BPF_ANY);
+}
+
+static bool target_has(struct gpurt_scan *sc, uint32_t pid)
+{
+	__u8 v;
+	return !bpf_map_lookup_elem(sc->fd_targets, &pid, &v);
+}
+
+/* pid and ppid of every process, from /proc/PID/stat */
+static size_t list_procs(uint32_t **pids, uint32_t **ppids)
+{
+	char root[4096];
+	size_t n = 0, cap = 0;
+	*pids = *ppids = NULL;
+	if (sysroot_path(root, sizeof(root), "/proc"))
+		return 0;
+	DIR *d = opendir(root);
+	if (!d)
+		return 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		uint64_t pid;
+		if (util_parse_u64(de->d_name, &pid) || pid > UINT32_MAX)
+			continue;
+		char rel[64], buf[1024];
+		snprintf(rel, sizeof(rel), "/proc/%u/stat", (unsigned)pid);
+		if (sysroot_read_file(rel, buf, sizeof(buf)) <= 0)
+			continue;
+		char *p = strrchr(buf, ')');
+		unsigned ppid;
+		if (!p || sscanf(p + 1, " %*c %u", &ppid) != 1)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			uint32_t *a = realloc(*pids, cap * sizeof(*a));
+			if (a)
+				*pids = a;
+			uint32_t *b = a ? realloc(*ppids, cap * sizeof(*b)) : NULL;
+			if (!b)
+				break;
+			*ppids = b;
+		}
+		(*pids)[n] = (uint32_t)pid;
+		(*ppids)[n++] = ppid;
+	}
+	closedir(d);
+	return n;
+}
+
+int gpurt_scan_follow_roots(struct gpurt_scan *sc, char *err, size_t n)
+{
+	if (!sc->tree)
+		return 0;
+	for (int i = 0; i < sc->nroots; i++)
+		target_add(sc, (uint32_t)sc->roots[i]);
+	uint32_t *pids, *ppids;
+	size_t np = list_procs(&pids, &ppids);
+	for (bool more = true; more;) { /* until no new descendant */
+		more = false;
+		for (size_t i = 0; i < np; i++)
+			if (!target_has(sc, pids[i]) && target_has(sc, ppids[i])) {
+				target_add(sc, pids[i]);
+				more = true;
+			}
+	}
+	free(pids);
+	free(ppids);
+	return 0;
+}
+
+static int link_keep(struct gpurt_scan *sc, struct bpf_link *l)
+{
+	if (sc->nlinks == sc->caplinks) {
+		size_t cap = sc->caplinks ? sc->caplinks * 2 : 64;
+		struct bpf_link **v = realloc(sc->links, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		sc->links = v;
+		sc->caplinks = cap;
+	}
+	sc->links[sc->nlinks++] = l;
+	return 0;
+}
+
+static struct bpf_link *attach_one(struct bpf_program *prog, const char *path, const char *sym,
+				   __u64 cookie, bool ret)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = sym, .retprobe = ret, .bpf_cookie = cookie);
+	return bpf_program__attach_uprobe_opts(prog, -1, path, 0, &o);
+}
+
+/* Attaches every probe that wants this file; a missing symbol skips only
+ * that probe. */
+static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char *path,
+		       const char *base)
+{
+	for (size_t i = 0; i < sc->probes.n; i++) {
+		const struct gpurt_probe *p = &sc->probes.v[i];
+		bool mem = gpurt_role_is_mem(p->role);
+		if (fnmatch(p->lib, base, 0) || (mem && !sc->track_mem) ||
+		    (!mem && !sc->track_launch))
+			continue;
+		__u64 cookie = GPURT_COOKIE(p->role, p->a1, p->a2);
+		struct bpf_program *prog = gpurt_role_has_return(p->role) ? sc->prog_save
+				       : p->role == GPURT_LAUNCH_STUB || p->role == GPURT_LAUNCH_HANDLE
+					       ? sc->prog_launch
+					       : sc->prog_free;
+		struct bpf_link *in = attach_one(prog, path, p->sym, cookie, false), *out = NULL;
+		if (!in) {
+			sc->nmissing++;
+			continue;
+		}
+		if (gpurt_role_has_return(p->role)) {
+			out = attach_one(sc->prog_return, path, p->sym, cookie, true);
+			if (!out) {
+				bpf_link__destroy(in);
+				sc->nmissing++;
+				continue;
+			}
+		}
+		if (link_keep(sc, in) || (out && link_keep(sc, out))) {
+			bpf_link__destroy(out);
+			if (sc->nlinks && sc->links[sc->nlinks - 1] == in)
+				sc->nlinks--;
+			bpf_link__destroy(in);
+			continue;
+		}
+		lib->probes++;
+		sc->nattached++;
+		if (p->role == GPURT_LAUNCH_STUB) {
+			/* the kernel's dev_t, as the BPF side reads it from the inode */
+			struct gpurt_file f = {
+				.dev = (uint64_t)major(lib->dev) << 20 | minor(lib->dev),
+				.ino = lib->ino,
+			};
+			__u8 one = 1;
+			bpf_map_update_elem(sc->fd_stub_libs, &f, &one, BPF_ANY);
+		}
+	}
+}
+
+static void scan_maps(struct gpurt_scan *sc, uint32_t pid)
+{
+	char rel[64];
+	snprintf(rel, sizeof(rel), "/proc/%u/maps", pid);
+	int fd = sysroot_open(rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	FILE *fp = fdopen(fd, "r");
+	if (!fp) {
+		close(fd);
+		return;
+	}
+	char line[4352];
+	while (fgets(line, sizeof(line), fp)) {
+		char *path = strchr(line, '/');
+		if (!path)
+			continue;
+		path[strcspn(path, "\n")] = '\0';
+		const char *base = strrchr(path, '/') + 1;
+		if (!gpurt_probes_lib_wanted(&sc->probes, base))
+			continue;
+		/* the path is the process's view: go through its root when
+		 * ours names another file (containers) */
+		char alt[4400];
+		struct stat st;
+		const char *use = path;
+		snprintf(alt, sizeof(alt), "/proc/%u/root%s", pid, path);
+		if (stat(alt, &st))
+			continue;
+		struct stat ours;
+		if (stat(path, &ours) || ours.st_dev != st.st_dev || ours.st_ino != st.st_ino)
+			use = alt;
+		bool seen = false;
+		for (size_t i = 0; i < sc->nlibs && !seen; i++)
+			seen = sc->libs[i].dev == st.st_dev && sc->libs[i].ino == st.st_ino;
+		if (seen)
+			continue;
+		if (sc->nlibs == sc->caplibs) {
+			size_t cap = sc->caplibs ? sc->caplibs * 2 : 16;
+			struct gpurt_lib *v = realloc(sc->libs, cap * sizeof(*v));
+			if (!v)
+				break;
+			sc->libs = v;
+			sc->caplibs = cap;
+		}
+		struct gpurt_lib *lib = &sc->libs[sc->nlibs++];
+		*lib = (struct gpurt_lib){ .dev = st.st_dev, .ino = st.st_ino };
+		attach_lib(sc, lib, use, base);
+	}
+	fclose(fp);
+}
+
+void gpurt_scan_libraries(struct gpurt_scan *sc)
+{
+	if (sc->tree) {
+		__u32 key, next;
+		bool first = true;
+		while (!bpf_map_get_next_key(sc->fd_targets, first ? NULL : &key, &next)) {
+			first = false;
+			key = next;
+			scan_maps(sc, key);
+		}
+		return;
+	}
+	uint32_t *pids, *ppids;
+	size_t np = list_procs(&pids, &ppids);
+	for (size_t i = 0; i < np; i++)
+		scan_maps(sc, pids[i]);
+	free(pids);
+	free(ppids);
+}
+
+bool gpurt_scan_pid_alive(uint32_t pid)
+{
+	char rel[64], buf[512];
+	snprintf(rel, sizeof(rel), "/proc/%u/stat", pid);
+	if (sysroot_read_file(rel, buf, sizeof(buf)) <= 0)
+		return false;
+	char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* Deletes the keys of one pid from a map whose keys start with a __u32 pid. */
+static void sweep_map(int fd, size_t keylen, uint32_t pid)
+{
+	enum { BATCH = 256 };
+	_Alignas(8) unsigned char key[32], next[32], del[BATCH][32];
+	if (keylen > sizeof(key))
+		return;
+	for (;;) {
+		size_t nd = 0;
+		bool first = true;
+		while (nd < BATCH && !bpf_map_get_next_key(fd, first ? NULL : key, next)) {
+			first = false;
+			memcpy(key, next, keylen);
+			uint32_t kp;
+			memcpy(&kp, key, sizeof(kp));
+			if (kp == pid)
+				memcpy(del[nd++], key, keylen);
+		}
+		for (size_t i = 0; i < nd; i++)
+			bpf_map_delete_elem(fd, del[i]);
+		if (nd < BATCH)
+			return;
+	}
+}
+
+void gpurt_scan_sweep_pid(struct gpurt_scan *sc, uint32_t pid)
+{
+	bpf_map_delete_elem(sc->fd_mem, &pid);
+	bpf_map_delete_elem(sc->fd_targets, &pid);
+	sweep_map(sc->fd_ptrs, sizeof(struct gpurt_ptr_key), pid);
+	sweep_map(sc->fd_launches, sizeof(struct gpurt_launch_key), pid);
+	sweep_map(sc->fd_names, sizeof(struct gpurt_handle_key), pid);
+}

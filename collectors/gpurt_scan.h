@@ -1,0 +1,55 @@
+/* gpurt discovery: finds the runtime libraries in /proc/PID/maps (all
+ * processes, or the followed tree), attaches the probe table once per
+ * library file (by device and inode), follows the process tree, and sweeps
+ * the BPF maps of processes that ended. */
+#ifndef ASYS_GPURT_SCAN_H
+#define ASYS_GPURT_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "gpurt_probes.h"
+#include "options.h"
+
+struct bpf_program;
+struct bpf_link;
+
+struct gpurt_lib {
+	uint64_t dev, ino;
+	unsigned probes; /* probes attached in this file */
+};
+
+struct gpurt_scan {
+	struct gpurt_probes probes;
+	/* set by the caller after the BPF object is loaded */
+	struct bpf_program *prog_save, *prog_return, *prog_free, *prog_launch;
+	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs;
+	struct gpurt_lib *libs;
+	size_t nlibs, caplibs;
+	struct bpf_link **links;
+	size_t nlinks, caplinks;
+	size_t nattached; /* probes attached, all files */
+	size_t nmissing;  /* probes whose symbol a library lacks */
+	bool track_mem, track_launch, tree;
+	pid_t roots[OPT_MAX_PIDS];
+	int nroots;
+};
+
+/* Reads the options and the probe table (and --hggc-probe-file). */
+int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *err, size_t n);
+void gpurt_scan_fini(struct gpurt_scan *sc); /* destroys the links */
+/* Root, or CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN) in effect. */
+bool gpurt_scan_privileged(void);
+/* Process-tree mode: puts the roots and their present descendants into the
+ * targets map (the fork tracepoint adds later children). */
+int gpurt_scan_follow_roots(struct gpurt_scan *sc, char *err, size_t n);
+/* Attaches to runtime libraries mapped since the last scan. */
+void gpurt_scan_libraries(struct gpurt_scan *sc);
+/* false once /proc/PID is gone or a zombie */
+bool gpurt_scan_pid_alive(uint32_t pid);
+/* Drops the process's pointers, launches and names from the BPF maps. */
+void gpurt_scan_sweep_pid(struct gpurt_scan *sc, uint32_t pid);
+
+#endif

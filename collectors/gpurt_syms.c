@@ -1,0 +1,318 @@
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpurt_syms.h"
+#include "sysroot.h"
+#include "util.h"
+
+#define SYMS_MAX_FILES 256
+#define SYMS_MAX_SYMS (4u << 20) /* per file: bounds memory on odd input */
+
+struct sym {
+	uint64_t addr, size;
+	uint32_t name; /* offset into strs */
+};
+
+struct load {
+	uint64_t off, vaddr, filesz;
+};
+
+struct symfile {
+	uint64_t dev, ino;
+	struct sym *syms;
+	size_t nsyms;
+	char *strs;
+	size_t nstrs, capstrs;
+	struct load *loads;
+	size_t nloads;
+};
+
+struct gpurt_syms {
+	struct symfile *files[SYMS_MAX_FILES];
+	size_t nfiles, next_evict;
+};
+
+typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+static cxa_demangle_fn demangle_fn;
+static pthread_once_t demangle_once = PTHREAD_ONCE_INIT;
+
+static void demangle_load(void)
+{
+	/* kept open for the life of the process: the function is reused */
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+	if (h)
+		demangle_fn = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
+}
+
+int gpurt_demangle(const char *name, char *buf, size_t n)
+{
+	pthread_once(&demangle_once, demangle_load);
+	if (strncmp(name, "_Z", 2) || !demangle_fn) {
+		util_strlcpy(buf, name, n);
+		return -ENOENT;
+	}
+	int status = -1;
+	char *d = demangle_fn(name, NULL, NULL, &status);
+	if (!d || status != 0) {
+		free(d);
+		util_strlcpy(buf, name, n);
+		return -EINVAL;
+	}
+	util_strlcpy(buf, d, n);
+	free(d);
+	return 0;
+}
+
+static void symfile_free(struct symfile *f)
+{
+	if (!f)
+		return;
+	free(f->syms);
+	free(f->strs);
+	free(f->loads);
+	free(f);
+}
+
+struct gpurt_syms *gpurt_syms_new(void)
+{
+	elf_version(EV_CURRENT);
+	return calloc(1, sizeof(struct gpurt_syms));
+}
+
+void gpurt_syms_free(struct gpurt_syms *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nfiles; i++)
+		symfile_free(s->files[i]);
+	free(s);
+}
+
+size_t gpurt_syms_cached(const struct gpurt_syms *s)
+{
+	return s->nfiles;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int add_str(struct symfile *f, const char *s, uint32_t *off)
+{
+	size_t len = strlen(s) + 1;
+	if (f->nstrs + len > f->capstrs) {
+		size_t cap = f->capstrs ? f->capstrs * 2 : 4096;
+		while (cap < f->nstrs + len)
+			cap *= 2;
+		if (cap > UINT32_MAX)
+			return -E2BIG;
+		char *p = realloc(f->strs, cap);
+		if (!p)
+			return -ENOMEM;
+		f->strs = p;
+		f->capstrs = cap;
+	}
+	memcpy(f->strs + f->nstrs, s, len);
+	*off = (uint32_t)f->nstrs;
+	f->nstrs += len;
+	return 0;
+}
+
+static int load_symtab(struct symfile *f, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!d || !sh->sh_entsize)
+		return 0;
+	size_t n = sh->sh_size / sh->sh_entsize;
+	if (n > SYMS_MAX_SYMS)
+		n = SYMS_MAX_SYMS;
+	struct sym *v = realloc(f->syms, (f->nsyms + n) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	f->syms = v;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(d, (int)i, &s))
+			break;
+		if (GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_value || s.st_shndx == SHN_UNDEF)
+			continue;
+		const char *name = elf_strptr(e, sh->sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		struct sym *o = &f->syms[f->nsyms];
+		int r = add_str(f, name, &o->name);
+		if (r)
+			return r;
+		o->addr = s.st_value;
+		o->size = s.st_size;
+		f->nsyms++;
+	}
+	return 0;
+}
+
+static struct symfile *symfile_load(int fd, const struct stat *st)
+{
+	struct symfile *f = calloc(1, sizeof(*f));
+	Elf *e = NULL;
+	if (!f)
+		return NULL;
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF)
+		goto cleanup; /* an empty entry: not ELF, nothing to name */
+	size_t nph = 0;
+	if (elf_getphdrnum(e, &nph) == 0 && nph > 0 && nph < 65536) {
+		f->loads = calloc(nph, sizeof(*f->loads));
+		for (size_t i = 0; f->loads && i < nph; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
+				f->loads[f->nloads++] = (struct load){ ph.p_offset, ph.p_vaddr,
+								       ph.p_filesz };
+		}
+	}
+	/* .symtab has the local (static) functions too; .dynsym when stripped */
+	for (int want = SHT_SYMTAB; want; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0) {
+		Elf_Scn *scn = NULL;
+		while ((scn = elf_nextscn(e, scn))) {
+			GElf_Shdr sh;
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == (unsigned)want)
+				if (load_symtab(f, e, scn, &sh))
+					goto cleanup;
+		}
+		if (f->nsyms)
+			break;
+	}
+	qsort(f->syms, f->nsyms, sizeof(*f->syms), sym_cmp);
+cleanup:
+	if (e)
+		elf_end(e);
+	return f;
+}
+
+static struct symfile *syms_file(struct gpurt_syms *s, int pid, const char *path)
+{
+	char rel[4200];
+	snprintf(rel, sizeof(rel), "/proc/%d/root%s", pid, path);
+	int fd = sysroot_open(rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	struct symfile *f = NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		goto cleanup;
+	for (size_t i = 0; i < s->nfiles; i++)
+		if (s->files[i]->dev == st.st_dev && s->files[i]->ino == st.st_ino) {
+			f = s->files[i];
+			goto cleanup;
+		}
+	f = symfile_load(fd, &st);
+	if (!f)
+		goto cleanup;
+	if (s->nfiles < SYMS_MAX_FILES) {
+		s->files[s->nfiles++] = f;
+	} else { /* full: replace round-robin */
+		symfile_free(s->files[s->next_evict]);
+		s->files[s->next_evict] = f;
+		s->next_evict = (s->next_evict + 1) % SYMS_MAX_FILES;
+	}
+cleanup:
+	close(fd);
+	return f;
+}
+
+static const struct sym *symfile_find(const struct symfile *f, uint64_t vaddr)
+{
+	size_t lo = 0, hi = f->nsyms;
+	while (lo < hi) { /* first symbol above vaddr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->syms[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct sym *c = &f->syms[lo - 1];
+	if (vaddr == c->addr || vaddr < c->addr + c->size)
+		return c;
+	return NULL;
+}
+
+/* Finds the mapping of addr: path and file offset. 0 or -ENOENT. */
+static int find_mapping(int pid, uint64_t addr, char *path, size_t n, uint64_t *fileoff)
+{
+	char rel[64];
+	snprintf(rel, sizeof(rel), "/proc/%d/maps", pid);
+	int fd = sysroot_open(rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ENOENT;
+	FILE *fp = fdopen(fd, "r");
+	if (!fp) {
+		close(fd);
+		return -ENOMEM;
+	}
+	char line[4352];
+	int r = -ENOENT;
+	while (fgets(line, sizeof(line), fp)) {
+		uint64_t lo, hi, off;
+		int pos = 0;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %n", &lo, &hi,
+			   &off, &pos) != 3 || !pos)
+			continue;
+		if (addr < lo || addr >= hi)
+			continue;
+		char *p = line + pos;
+		p[strcspn(p, "\n")] = '\0';
+		if (*p != '/')
+			break; /* anonymous or [vdso]: no file to read */
+		util_strlcpy(path, p, n);
+		*fileoff = addr - lo + off;
+		r = 0;
+		break;
+	}
+	fclose(fp);
+	return r;
+}
+
+int gpurt_syms_name(struct gpurt_syms *s, int pid, uint64_t addr, char *buf, size_t n)
+{
+	char path[4096];
+	uint64_t fileoff;
+	if (find_mapping(pid, addr, path, sizeof(path), &fileoff)) {
+		snprintf(buf, n, "0x%" PRIx64, addr);
+		return -ENOENT;
+	}
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	struct symfile *f = syms_file(s, pid, path);
+	if (f) {
+		for (size_t i = 0; i < f->nloads; i++) {
+			const struct load *l = &f->loads[i];
+			if (fileoff < l->off || fileoff >= l->off + l->filesz)
+				continue;
+			const struct sym *sy = symfile_find(f, fileoff - l->off + l->vaddr);
+			if (sy) {
+				gpurt_demangle(f->strs + sy->name, buf, n);
+				return 0;
+			}
+			break;
+		}
+	}
+	snprintf(buf, n, "%s+0x%" PRIx64, base, fileoff);
+	return -ENOENT;
+}

@@ -1,0 +1,26 @@
+/* Names for host-stub addresses: the ELF symbol table (.symtab, else
+ * .dynsym) of the file mapped at the address, cached per file by device and
+ * inode, demangled with the C++ runtime's __cxa_demangle (libstdc++ loaded
+ * with dlopen, so asys does not link the C++ runtime; without it the
+ * mangled name is shown). */
+#ifndef ASYS_GPURT_SYMS_H
+#define ASYS_GPURT_SYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct gpurt_syms;
+
+struct gpurt_syms *gpurt_syms_new(void);
+void gpurt_syms_free(struct gpurt_syms *s);
+/* The function at addr in process pid: its demangled name, or "FILE+0xOFF"
+ * when the file has no symbol there, or "0xADDR" when no file maps it.
+ * Returns 0 when a symbol was found, -ENOENT for the fallbacks. */
+int gpurt_syms_name(struct gpurt_syms *s, int pid, uint64_t addr, char *buf, size_t n);
+/* Demangles an Itanium C++ name into buf; copies it unchanged when it is not
+ * one or no demangler is available. Returns 0 when demangled. */
+int gpurt_demangle(const char *name, char *buf, size_t n);
+/* Files with symbols loaded (for tests). */
+size_t gpurt_syms_cached(const struct gpurt_syms *s);
+
+#endif

@@ -1,0 +1,70 @@
+/* RDMA side of the NIC collector: port counters and hw_counters from
+ * /sys/class/infiniband (kept fds, pread), the netdev of each port, and the
+ * device indexes from RDMA netlink where the kernel has it. */
+#ifndef ASYS_NIC_RDMA_H
+#define ASYS_NIC_RDMA_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Order of the nic.rdma fields. */
+enum nic_rdma_field {
+	NIC_R_RX_BYTES,     /* port_rcv_data x 4 */
+	NIC_R_TX_BYTES,     /* port_xmit_data x 4 */
+	NIC_R_RX_PACKETS,   /* port_rcv_packets */
+	NIC_R_TX_PACKETS,   /* port_xmit_packets */
+	NIC_R_XMIT_WAIT,    /* port_xmit_wait (ticks) */
+	NIC_R_CNP_RX,       /* hw_counters/rp_cnp_handled */
+	NIC_R_CNP_TX,       /* hw_counters/np_cnp_sent */
+	NIC_R_ECN_MARKED,   /* hw_counters/np_ecn_marked_roce_packets */
+	NIC_R_CNP_IGNORED,  /* hw_counters/rp_cnp_ignored */
+	NIC_R_OUT_OF_SEQ,   /* hw_counters/out_of_sequence */
+	NIC_R_NFIELDS
+};
+
+#define NIC_RDMA_NAME_MAX 64
+
+struct nic_rdma_port {
+	char dev[NIC_RDMA_NAME_MAX];
+	uint32_t port;
+	uint32_t dev_index;      /* kernel index (RDMA netlink) or first-seen order */
+	char netdev[IF_NAMESIZE]; /* "" when not mapped */
+	int fd[NIC_R_NFIELDS];   /* -1: the counter does not exist (NaN) */
+	uint64_t prev[NIC_R_NFIELDS];
+	uint64_t acc[NIC_R_NFIELDS]; /* unwrapped counter */
+	bool primed[NIC_R_NFIELDS];
+	bool present;            /* seen by the last scan */
+	bool announced;          /* label sent */
+	bool selected;           /* set by the collector */
+	uint64_t wraps, resets;
+};
+
+struct nic_rdma;
+
+struct nic_rdma *nic_rdma_new(void);
+void nic_rdma_free(struct nic_rdma *r);
+/* (Re)lists the devices and ports under the sysroot. New ports get open
+ * fds; vanished ones are closed and marked !present (their slot stays so the
+ * caller can announce the end). Returns the number present or -errno. */
+int nic_rdma_scan(struct nic_rdma *r);
+size_t nic_rdma_count(const struct nic_rdma *r);
+struct nic_rdma_port *nic_rdma_port_at(struct nic_rdma *r, size_t i);
+/* Removes the slots of ports that are no longer present. */
+void nic_rdma_reap(struct nic_rdma *r);
+/* Reads every counter of a port with pread. out[] gets the unwrapped counters
+ * (data words already x 4), NaN for missing ones. Returns the number of
+ * counters that failed to read, or -ENODEV when all did (the port is gone). */
+int nic_rdma_read(struct nic_rdma_port *p, double out[NIC_R_NFIELDS]);
+/* Pure unwrap step, exposed for tests: a 32- or 64-bit wrap adds the
+ * wrapped distance; any other step back is a reset (counted from zero). */
+uint64_t nic_rdma_unwrap(uint64_t prev, uint64_t now, uint64_t *wraps, uint64_t *resets);
+/* The entity of a port in the nic.rdma stream. */
+uint64_t nic_rdma_entity(const struct nic_rdma_port *p);
+/* How the devices were listed, for the status line / docs. */
+const char *nic_rdma_source(const struct nic_rdma *r);
+/* Counter file names, for the bench. */
+const char *nic_rdma_counter_path(enum nic_rdma_field f);
+
+#endif

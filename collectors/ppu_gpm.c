@@ -1,0 +1,427 @@
+/* The ppu metrics collector: GPM metric sets of the devices named by
+ * --ppu-metrics-device, at --ppu-metrics-frequency. Its schema (one field per
+ * metric of the set and list) is known only from the options, so init
+ * registers it. Device state is the ppu collector's (ppu.c), at the refresh
+ * rate; the two load the library each on their own (dlopen and the
+ * libraries' init are reference counted). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collector.h"
+#include "ppu_cli.h"
+#include "ppu_lib.h"
+#include "ppu_metrics.h"
+#include "util.h"
+
+#define GPM_RETRY_NS 1000000000ull
+
+enum gpm_state { GPM_RUN, GPM_REFUSED, GPM_LOST, GPM_OFF };
+
+struct gpm_dev {
+	unsigned int index;
+	ppu_device_t h;
+	struct ppu_dev_ident id;
+	enum gpm_state state;
+	bool set_up, refused; /* refused: a refusal is shown as the status */
+	bool ready;           /* read this tick, values to emit */
+	double clock, mem;    /* device fields read with the sample */
+	ppu_gpm_sample_t s[2];
+	int cur;
+	bool have_prev;
+	uint64_t prev_ts, retry_ns;
+	double pcie_peak_Bps, icn_peak_Bps;
+	/* per selected metric: its slot in mg->metrics, or -1 (device field,
+	 * or dropped for want of capacity on this device) */
+	int slot[PPU_METRIC_MAX];
+	bool keep[PPU_METRIC_MAX];
+	struct ppu_gpm_metrics_get *mg;
+};
+
+struct gpm_state_all {
+	struct ppu_lib *lib;
+	struct gpm_dev *devs;
+	unsigned int ndev;
+	struct ppu_selection sel;
+	struct field_desc fields[PPU_METRIC_MAX];
+	int stream;
+	bool need_clock, need_mem;
+	double vals[PPU_METRIC_MAX];
+	char err[1536];
+};
+
+static const struct stream_desc ppu_metrics_stream = {
+	.name = "ppu.metrics",
+	.version = 1,
+	.entity = ENTITY_DEVICE,
+	.nfields = 0, /* one field per metric of the set and list: registered by init */
+	.fields = NULL,
+	.help = "PPU metrics (GPM) of the selected set and list, per device",
+};
+
+static const struct stream_desc *const ppu_gpm_streams[] = {&ppu_metrics_stream, NULL};
+
+static double ppu_gpm_frequency(const struct asys_options *o)
+{
+	const char *d = o->ppu_metrics_device;
+
+	if (!d || !strcmp(d, "none") || !strcmp(d, "help"))
+		return 0;
+	if (o->ppu_metrics_set && !strcmp(o->ppu_metrics_set, "none") &&
+	    (!o->ppu_metrics_list || !*o->ppu_metrics_list))
+		return 0;
+	return o->ppu_metrics_frequency > 0 ? o->ppu_metrics_frequency : 1000;
+}
+
+static void ppu_gpm_fini(void *p)
+{
+	struct gpm_state_all *st = p;
+
+	if (!st)
+		return;
+	for (unsigned int i = 0; st->devs && i < st->ndev; i++) {
+		struct gpm_dev *d = &st->devs[i];
+
+		for (int k = 0; k < 2; k++)
+			if (d->s[k] && st->lib->gpm_sample_free)
+				st->lib->gpm_sample_free(d->s[k]);
+		free(d->mg);
+	}
+	free(st->devs);
+	ppu_lib_close(st->lib);
+	free(st);
+}
+
+/* Peak PCIe bandwidth of the link, one direction, bytes/s. */
+static double ppu_pcie_peak(unsigned int gen, unsigned int width)
+{
+	static const double lane_Bps[] = {0, 250e6, 500e6, 985e6, 1969e6, 3938e6, 7877e6};
+
+	if (gen == 0 || gen >= ARRAY_SIZE(lane_Bps) || width == 0)
+		return NAN;
+	return lane_Bps[gen] * width;
+}
+
+/* Sets up one device: GPM support, capacity, the metrics request, samples. */
+static void ppu_gpm_setup(struct gpm_state_all *st, struct gpm_dev *d, char *note, size_t n)
+{
+	const struct ppu_dev_profile *prof = ppu_profile_for(d->id.name);
+	struct ppu_gpm_support gs = {PPU_GPM_SUPPORT_VERSION, 0};
+	struct ppu_selection fit = st->sel, dropped;
+	const struct ppu_lib *l = st->lib;
+	unsigned int nm = 0;
+	char sym[64];
+
+	note[0] = '\0';
+	d->pcie_peak_Bps = ppu_pcie_peak(d->id.pcie_gen, d->id.pcie_width);
+	d->icn_peak_Bps = prof->icn_peak_Bps;
+	if (!l->gpm_sample_get || !l->gpm_metrics_get || !l->gpm_sample_alloc) {
+		ppu_lib_symbol(l, l->gpm_sample_get ? "GpmMetricsGet" : "GpmSampleGet", sym,
+			       sizeof(sym));
+		snprintf(note, n,
+			 "PPU metrics need %s, which %s lacks (an older library); device "
+			 "state is still shown. Update the PPU SDK or driver",
+			 sym, l->path);
+		d->state = GPM_OFF;
+		return;
+	}
+	if (l->gpm_query_device_support &&
+	    (l->gpm_query_device_support(d->h, &gs) != PPU_OK || !gs.is_supported)) {
+		snprintf(note, n,
+			 "device %u (%s) does not support metrics sampling (no GPM); device "
+			 "state is still shown",
+			 d->index, d->id.name);
+		d->state = GPM_OFF;
+		return;
+	}
+	if (ppu_selection_fit(&fit, prof->budget, &dropped)) {
+		size_t used = (size_t)snprintf(note, n,
+					      "the metrics need %u units of sampling capacity, "
+					      "device %u has %u; not sampled:",
+					      ppu_selection_cost(&st->sel), d->index, prof->budget);
+
+		for (size_t i = 0; i < dropped.n && used < n; i++)
+			used += (size_t)snprintf(note + used, n - used, " %s",
+						 ppu_metric_catalogue[dropped.idx[i]].name);
+		if (used < n)
+			snprintf(note + used, n - used,
+				 ". --check-ppu-metrics-list suggests a split that fits");
+	}
+	d->mg = calloc(1, sizeof(*d->mg));
+	if (!d->mg || l->gpm_sample_alloc(&d->s[0]) != PPU_OK ||
+	    l->gpm_sample_alloc(&d->s[1]) != PPU_OK) {
+		snprintf(note, n, "cannot allocate GPM samples for device %u", d->index);
+		d->state = GPM_OFF;
+		return;
+	}
+	d->mg->version = PPU_GPM_METRICS_GET_VERSION;
+	for (size_t i = 0; i < st->sel.n; i++) {
+		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
+
+		d->slot[i] = -1;
+		d->keep[i] = false;
+		for (size_t k = 0; k < fit.n; k++)
+			d->keep[i] |= fit.idx[k] == st->sel.idx[i];
+		if (!d->keep[i] || m->src == PPU_SRC_DEV)
+			continue;
+		for (unsigned int k = 0; k < nm && d->slot[i] < 0; k++)
+			if (d->mg->metrics[k].metric_id == m->id)
+				d->slot[i] = (int)k;
+		if (d->slot[i] < 0 && nm < PPU_GPM_MAX_METRICS) {
+			d->mg->metrics[nm].metric_id = m->id;
+			d->slot[i] = (int)nm++;
+		}
+	}
+	d->mg->num_metrics = nm;
+	d->state = GPM_RUN;
+}
+
+static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
+{
+	const struct asys_options *o = ctx->opts;
+	struct gpm_state_all *st = calloc(1, sizeof(*st));
+	struct stream_desc sd = ppu_metrics_stream;
+	bool sel[256];
+	unsigned int n = 0;
+	int ret;
+
+	*state = st;
+	if (!st)
+		return -ENOMEM;
+	ret = ppu_selection_build(o->ppu_metrics_set, o->ppu_metrics_list, &st->sel, st->err,
+				  sizeof(st->err));
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < st->sel.n && i < STREAM_MAX_FIELDS; i++) {
+		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
+
+		st->fields[i] = (struct field_desc){m->name, m->unit, FIELD_GAUGE};
+		st->need_clock |= m->src == PPU_SRC_GPM_CYCLES ||
+				  (m->src == PPU_SRC_DEV && m->id != PPU_DEV_MEM_USED);
+		st->need_mem |= m->src == PPU_SRC_DEV && m->id == PPU_DEV_MEM_USED;
+	}
+	sd.nfields = (uint32_t)(st->sel.n < STREAM_MAX_FIELDS ? st->sel.n : STREAM_MAX_FIELDS);
+	sd.fields = st->fields;
+	st->stream = stream_table_add(ctx->streams, &sd);
+	if (st->stream < 0) {
+		snprintf(st->err, sizeof(st->err), "cannot register the ppu.metrics stream");
+		return st->stream;
+	}
+	ret = ppu_lib_open(&st->lib, o->ppu_backend, st->err, sizeof(st->err));
+	if (ret < 0)
+		return ret;
+	if (st->lib->device_get_count(&n) != PPU_OK || n == 0) {
+		snprintf(st->err, sizeof(st->err), "%s reports no PPU devices", st->lib->path);
+		return -ENODEV;
+	}
+	if (n > ARRAY_SIZE(sel))
+		n = ARRAY_SIZE(sel);
+	ret = ppu_devices_parse(o->ppu_metrics_device, n, sel, st->err, sizeof(st->err));
+	if (ret <= 0)
+		return ret < 0 ? ret : -ENODEV;
+	st->devs = calloc((size_t)ret, sizeof(*st->devs));
+	if (!st->devs) {
+		snprintf(st->err, sizeof(st->err), "out of memory for %d PPU devices", ret);
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct gpm_dev *d;
+
+		if (!sel[i])
+			continue;
+		d = &st->devs[st->ndev++];
+		d->index = i;
+		if (st->lib->device_get_handle_by_index(i, &d->h) != PPU_OK) {
+			d->h = NULL;
+			d->state = GPM_LOST;
+			continue;
+		}
+		ppu_lib_ident(st->lib, d->h, &d->id);
+	}
+	return 0;
+}
+
+/* Why GPM refused, and what the user can do about it. */
+static void ppu_gpm_refused(struct gpm_state_all *st, struct gpm_dev *d, ppu_ret_t r, char *buf,
+			    size_t n)
+{
+	const char *what = r == PPU_ERR_IN_USE		? "the performance counters are in use"
+			   : r == PPU_ERR_NO_PERMISSION ? "no permission to sample"
+			   : r == PPU_ERR_NOT_SUPPORTED ? "sampling is not supported right now"
+							: "sampling failed";
+	char sym[64], ebuf[64];
+
+	ppu_lib_symbol(st->lib, "GpmSampleGet", sym, sizeof(sym));
+	snprintf(buf, n,
+		 "metrics sampling refused on device %u: %s (%s: %s). Likely causes: another "
+		 "asys is sampling metrics; an acu application is collecting a trace; DCGM is "
+		 "profiling (pause it: dcgmi profile --pause); HGML GPM holds the counters "
+		 "(check: ppu-smi -q and ppu-smi gpm --get-sample-state; release: ppu-smi gpm "
+		 "-s 0)%s. Device state keeps updating; retrying every second",
+		 d->index, what, sym, ppu_lib_strerror(st->lib, r, ebuf, sizeof(ebuf)),
+		 r == PPU_ERR_NO_PERMISSION ? "; or run asys as root" : "");
+}
+
+static void ppu_gpm_values(struct gpm_state_all *st, struct gpm_dev *d, double clock_mhz,
+			   double mem_used, double dt_s)
+{
+	for (size_t i = 0; i < st->sel.n; i++) {
+		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
+		const struct ppu_gpm_metric *g = d->slot[i] >= 0 ? &d->mg->metrics[d->slot[i]]
+								 : NULL;
+		double v = NAN, gv = g && g->ret == PPU_OK ? g->value : NAN;
+
+		if (d->keep[i]) {
+			switch (m->src) {
+			case PPU_SRC_GPM:
+				v = gv * m->scale;
+				break;
+			case PPU_SRC_GPM_CYCLES:
+				v = gv / 100.0 * clock_mhz * 1e6 * dt_s;
+				break;
+			case PPU_SRC_GPM_PCIE_PCT:
+				v = gv * 1048576.0 / d->pcie_peak_Bps * 100.0;
+				break;
+			case PPU_SRC_GPM_ICN_PCT:
+				v = gv * 1048576.0 / d->icn_peak_Bps * 100.0;
+				break;
+			case PPU_SRC_DEV:
+				v = (m->id == PPU_DEV_MEM_USED ? mem_used : clock_mhz) * m->scale;
+				break;
+			}
+		}
+		st->vals[i] = v;
+	}
+}
+
+/* One device's reads for this tick; the values are emitted by the caller once
+ * every device has been read (ppu_gpm_sample). Returns true when a sample
+ * is ready. */
+static bool ppu_gpm_read(struct gpm_state_all *st, struct gpm_dev *d, struct emitter *out,
+			 uint64_t now_ns)
+{
+	const struct ppu_lib *l = st->lib;
+	char msg[1024];
+	bool ready = false;
+	ppu_ret_t r;
+
+	d->clock = d->mem = NAN;
+	if (st->need_clock) {
+		unsigned int mhz;
+
+		if (l->device_get_clock_info && l->device_get_clock_info(d->h, PPU_CLOCK_SM,
+									 &mhz) == PPU_OK)
+			d->clock = mhz;
+	}
+	if (st->need_mem) {
+		struct ppu_memory mi;
+
+		if (l->device_get_memory_info && l->device_get_memory_info(d->h, &mi) == PPU_OK)
+			d->mem = (double)mi.used;
+	}
+	r = l->gpm_sample_get(d->h, d->s[d->cur]);
+	if (r != PPU_OK) {
+		if (r == PPU_ERR_GPU_IS_LOST) {
+			snprintf(msg, sizeof(msg),
+				 "lost: device %u (%s) stopped answering (GPU is lost)", d->index,
+				 d->id.bus_id);
+			d->state = GPM_LOST;
+		} else {
+			ppu_gpm_refused(st, d, r, msg, sizeof(msg));
+			d->state = GPM_REFUSED;
+			d->refused = true;
+			d->retry_ns = now_ns + GPM_RETRY_NS;
+		}
+		d->have_prev = false;
+		emit_status(out, (uint32_t)st->stream, d->index, asys_now_ns(), msg);
+		return false;
+	}
+	if (d->refused) {
+		d->refused = false;
+		emit_status(out, (uint32_t)st->stream, d->index, asys_now_ns(), "");
+	}
+	if (d->have_prev) {
+		d->mg->sample1 = d->s[d->cur ^ 1];
+		d->mg->sample2 = d->s[d->cur];
+		ready = l->gpm_metrics_get(d->mg) == PPU_OK;
+	}
+	d->cur ^= 1;
+	d->have_prev = true;
+	return ready;
+}
+
+static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
+{
+	struct gpm_state_all *st = p;
+	uint64_t t0 = asys_now_ns(), t1;
+	unsigned int nread = 0;
+	char note[1024];
+
+	for (unsigned int i = 0; i < st->ndev; i++) {
+		struct gpm_dev *d = &st->devs[i];
+
+		/* First tick: set up and label; the notes become statuses. */
+		if (!d->set_up) {
+			char label[160];
+
+			d->set_up = true;
+			snprintf(label, sizeof(label), "%u: %s %s", d->index,
+				 d->h ? d->id.name : "PPU", d->h ? d->id.bus_id : "n/a");
+			emit_label(out, (uint32_t)st->stream, d->index, now_ns, label);
+			if (d->state == GPM_LOST)
+				snprintf(note, sizeof(note),
+					 "lost: device %u does not answer (GPU is lost)", d->index);
+			else
+				ppu_gpm_setup(st, d, note, sizeof(note));
+			if (note[0])
+				emit_status(out, (uint32_t)st->stream, d->index, now_ns, note);
+		}
+		if (d->state == GPM_REFUSED && now_ns >= d->retry_ns)
+			d->state = GPM_RUN;
+		if (d->state == GPM_RUN) {
+			d->ready = ppu_gpm_read(st, d, out, now_ns);
+			nread++;
+		}
+	}
+	/* Each device's read time, placed evenly between the clock reads around
+	 * the loop: two clock reads a tick instead of one a device (a read of
+	 * CLOCK_MONOTONIC costs ~80 ns on a VM, a third of a fake device read). */
+	t1 = asys_now_ns();
+	for (unsigned int i = 0, k = 0; i < st->ndev; i++) {
+		struct gpm_dev *d = &st->devs[i];
+		uint64_t ts;
+
+		if (d->state != GPM_RUN && !d->ready)
+			continue;
+		ts = t0 + (t1 - t0) * ++k / (nread ? nread : 1);
+		if (d->ready && d->prev_ts) {
+			ppu_gpm_values(st, d, d->clock, d->mem, (double)(ts - d->prev_ts) / 1e9);
+			emit_sample(out, (uint32_t)st->stream, d->index, ts, st->vals,
+				    (uint32_t)st->sel.n);
+		}
+		d->prev_ts = d->have_prev ? ts : 0;
+		d->ready = false;
+	}
+	return 0;
+}
+
+static const char *ppu_gpm_last_error(const void *p)
+{
+	const struct gpm_state_all *st = p;
+
+	return st && st->err[0] ? st->err : NULL;
+}
+
+const struct collector ppu_metrics_collector = {
+	.name = "ppu-metrics",
+	.streams = ppu_gpm_streams,
+	.frequency = ppu_gpm_frequency,
+	.init = ppu_gpm_init,
+	.sample = ppu_gpm_sample,
+	.fini = ppu_gpm_fini,
+	.last_error = ppu_gpm_last_error,
+};

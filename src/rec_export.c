@@ -1,0 +1,707 @@
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rec_export.h"
+#include "rec_wfile.h"
+#include "util.h"
+
+#define RESERVOIR 65536
+
+/* ---- per (stream, entity) state: label, last values for counter rates ---- */
+
+struct series_ent {
+	uint64_t entity;
+	uint32_t stream;
+	bool used, have_prev;
+	char *label;
+	uint64_t prev_ts;
+	double *prev;
+};
+
+struct field_acc {
+	uint64_t n, seen;
+	double min, max, sum;
+	double *res; /* reservoir for p99 */
+	uint32_t nres;
+};
+
+struct exp {
+	const struct rec_export_opts *o;
+	FILE *out, *err;
+	struct rec_reader *r;
+	const struct stream_table *tab;
+	const char *path;
+	bool sel[STREAM_MAX], all;
+	uint64_t tb, te;
+	struct series_ent *ser;
+	size_t nser, capser;
+	struct field_acc *acc[STREAM_MAX];
+	uint32_t nacc[STREAM_MAX];
+	uint64_t entities[STREAM_MAX], samples[STREAM_MAX], recs[STREAM_MAX];
+	uint64_t smin[STREAM_MAX], smax[STREAM_MAX];
+	uint64_t rng;
+	time_t tcache_s;
+	char tcache[48], tprefix[32];
+	uint64_t rows;
+	/* what walk saw, for --info and --summary */
+	uint64_t holes, frames, gaps_n;
+	struct rec_gap_info gaps[32];
+	bool cut;
+};
+
+static size_t ser_hash(uint32_t stream, uint64_t entity, size_t cap)
+{
+	uint64_t h = (entity + 0x9e3779b97f4a7c15ull * (stream + 1)) * 0xff51afd7ed558ccdull;
+
+	return (size_t)(h >> 17) & (cap - 1);
+}
+
+static struct series_ent *ser_get(struct exp *x, uint32_t stream, uint64_t entity)
+{
+	size_t i;
+
+	if (x->nser * 2 >= x->capser) {
+		size_t cap = x->capser ? x->capser * 2 : 1024;
+		struct series_ent *ns = calloc(cap, sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		for (size_t k = 0; k < x->capser; k++) {
+			if (!x->ser[k].used)
+				continue;
+			i = ser_hash(x->ser[k].stream, x->ser[k].entity, cap);
+			while (ns[i].used)
+				i = (i + 1) & (cap - 1);
+			ns[i] = x->ser[k];
+		}
+		free(x->ser);
+		x->ser = ns;
+		x->capser = cap;
+	}
+	i = ser_hash(stream, entity, x->capser);
+	while (x->ser[i].used) {
+		if (x->ser[i].stream == stream && x->ser[i].entity == entity)
+			return &x->ser[i];
+		i = (i + 1) & (x->capser - 1);
+	}
+	x->ser[i] = (struct series_ent){ .entity = entity, .stream = stream, .used = true };
+	x->nser++;
+	if (stream < STREAM_MAX)
+		x->entities[stream]++;
+	return &x->ser[i];
+}
+
+static void ser_release(struct exp *x)
+{
+	for (size_t i = 0; i < x->capser; i++) {
+		free(x->ser[i].label);
+		free(x->ser[i].prev);
+	}
+	free(x->ser);
+	x->ser = NULL;
+	x->nser = x->capser = 0;
+}
+
+/* ---- formatting ---- */
+
+static const char *fmt_wall(struct exp *x, uint64_t t_ns)
+{
+	const struct rec_meta *m = rec_reader_meta(x->r);
+	int64_t wall = (int64_t)t_ns + (m->have ? m->clock_origin_ns : 0);
+	time_t s = (time_t)(wall / 1000000000);
+
+	if (s != x->tcache_s || !x->tprefix[0]) {
+		struct tm tm;
+
+		localtime_r(&s, &tm);
+		strftime(x->tprefix, sizeof(x->tprefix), "%Y-%m-%dT%H:%M:%S", &tm);
+		x->tcache_s = s;
+	}
+	snprintf(x->tcache, sizeof(x->tcache), "%s.%09d", x->tprefix, (int)(wall % 1000000000));
+	return x->tcache;
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void acc_add(struct exp *x, uint32_t stream, uint32_t f, double v)
+{
+	struct field_acc *a;
+
+	if (isnan(v) || f >= x->nacc[stream])
+		return;
+	a = &x->acc[stream][f];
+	if (!a->n || v < a->min)
+		a->min = v;
+	if (!a->n || v > a->max)
+		a->max = v;
+	a->n++;
+	a->sum += v;
+	if (!a->res && !(a->res = malloc(RESERVOIR * sizeof(double))))
+		return;
+	if (a->nres < RESERVOIR) {
+		a->res[a->nres++] = v;
+	} else {
+		/* uniform reservoir: p99 is exact up to RESERVOIR values, sampled beyond */
+		x->rng = x->rng * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t k = (x->rng >> 11) % a->n;
+
+		if (k < RESERVOIR)
+			a->res[k] = v;
+	}
+}
+
+static void on_rec(void *ctx, const struct rec *r)
+{
+	struct exp *x = ctx;
+	const struct stream_desc *d;
+	struct series_ent *se;
+	const double *v;
+
+	if (r->stream >= STREAM_MAX || (!x->all && !x->sel[r->stream]))
+		return;
+	if (r->ts_ns < x->tb || r->ts_ns > x->te)
+		return;
+	d = stream_table_get(x->tab, r->stream);
+	se = ser_get(x, r->stream, r->entity);
+	if (!d || !se)
+		return;
+	x->recs[r->stream]++;
+	if (r->kind == REC_LABEL) {
+		free(se->label);
+		se->label = util_strdup(rec_text(r));
+		return;
+	}
+	if (r->kind != REC_SAMPLE)
+		return;
+	if (!x->samples[r->stream] || r->ts_ns < x->smin[r->stream])
+		x->smin[r->stream] = r->ts_ns;
+	if (r->ts_ns > x->smax[r->stream])
+		x->smax[r->stream] = r->ts_ns;
+	x->samples[r->stream]++;
+	v = rec_values(r);
+	if (x->o->format == REC_EXPORT_CSV) {
+		const char *t = fmt_wall(x, r->ts_ns);
+
+		for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
+			fprintf(x->out, "%llu,%s,%s,%llu,", (unsigned long long)r->ts_ns, t, d->name,
+				(unsigned long long)r->entity);
+			csv_str(x->out, se->label);
+			fprintf(x->out, ",%s,%s,%.17g\n", d->fields[f].name, d->fields[f].unit, v[f]);
+		}
+		x->rows++;
+	} else if (x->o->format == REC_EXPORT_JSON) {
+		fprintf(x->out, "{\"t_ns\":%llu,\"time\":\"%s\",\"stream\":",
+			(unsigned long long)r->ts_ns, fmt_wall(x, r->ts_ns));
+		json_str(x->out, d->name);
+		fprintf(x->out, ",\"entity\":%llu,\"label\":", (unsigned long long)r->entity);
+		if (se->label)
+			json_str(x->out, se->label);
+		else
+			fputs("null", x->out);
+		fputs(",\"values\":{", x->out);
+		for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
+			if (f)
+				fputc(',', x->out);
+			json_str(x->out, d->fields[f].name);
+			if (isfinite(v[f]))
+				fprintf(x->out, ":%.17g", v[f]);
+			else
+				fputs(":null", x->out);
+		}
+		fputs("}}\n", x->out);
+		x->rows++;
+	} else if (x->o->format == REC_EXPORT_SUMMARY) {
+		if (!x->acc[r->stream]) {
+			x->acc[r->stream] = calloc(d->nfields ? d->nfields : 1, sizeof(struct field_acc));
+			x->nacc[r->stream] = x->acc[r->stream] ? d->nfields : 0;
+		}
+		if (!se->prev && d->nfields)
+			se->prev = calloc(d->nfields, sizeof(double));
+		for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
+			if (d->fields[f].kind == FIELD_GAUGE) {
+				acc_add(x, r->stream, f, v[f]);
+			} else if (se->prev && se->have_prev && r->ts_ns > se->prev_ts &&
+				   v[f] >= se->prev[f]) {
+				acc_add(x, r->stream, f,
+					(v[f] - se->prev[f]) * 1e9 / (double)(r->ts_ns - se->prev_ts));
+			}
+			if (se->prev)
+				se->prev[f] = v[f];
+		}
+		se->prev_ts = r->ts_ns;
+		se->have_prev = se->prev != NULL;
+	}
+}
+
+/* ---- time expressions ---- */
+
+int rec_parse_time(const char *s, int64_t origin, uint64_t t0, uint64_t t1, uint64_t plus_base,
+		   uint64_t minus_base, uint64_t *out)
+{
+	double d;
+	char *end;
+
+	if (!s || !*s)
+		return -EINVAL;
+	if (*s == '+' || *s == '-') {
+		if (util_parse_duration(s + 1, &d) || d < 0)
+			return -EINVAL;
+		if (*s == '+')
+			*out = plus_base + (uint64_t)(d * 1e9);
+		else
+			*out = minus_base > (uint64_t)(d * 1e9) ? minus_base - (uint64_t)(d * 1e9) : 0;
+		return 0;
+	}
+	if (*s == '@')
+		return util_parse_u64(s + 1, out);
+	if (s[strlen(s) - 1] == '%') {
+		errno = 0;
+		d = strtod(s, &end);
+		if (end != s + strlen(s) - 1 || errno || !(d >= 0 && d <= 100))
+			return -EINVAL;
+		*out = t0 + (uint64_t)((double)(t1 - t0) * d / 100.0);
+		return 0;
+	}
+	{
+		/* a local wall-clock time, on the recording's first day unless a date is given */
+		struct tm tm = { 0 }, day;
+		int64_t wall0 = (int64_t)t0 + origin;
+		time_t s0 = (time_t)(wall0 / 1000000000);
+		const char *rest;
+		double frac = 0;
+		time_t w;
+		int64_t t;
+
+		localtime_r(&s0, &day);
+		rest = strptime(s, "%Y-%m-%d %H:%M:%S", &tm);
+		if (!rest) {
+			rest = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+		}
+		if (!rest) {
+			memset(&tm, 0, sizeof(tm));
+			rest = strptime(s, "%H:%M:%S", &tm);
+			if (!rest)
+				rest = strptime(s, "%H:%M", &tm);
+			if (!rest)
+				return -EINVAL;
+			tm.tm_year = day.tm_year;
+			tm.tm_mon = day.tm_mon;
+			tm.tm_mday = day.tm_mday;
+		}
+		if (*rest == '.') {
+			frac = strtod(rest, &end);
+			rest = end;
+		}
+		if (*rest)
+			return -EINVAL;
+		tm.tm_isdst = -1;
+		w = mktime(&tm);
+		if (w == (time_t)-1)
+			return -EINVAL;
+		t = (int64_t)w * 1000000000 + (int64_t)(frac * 1e9) - origin;
+		/* a time of day before the start belongs to the next day */
+		if (!strchr(s, '-') && t + 3600ll * 1000000000 < (int64_t)t0)
+			t += 86400ll * 1000000000;
+		*out = t < 0 ? 0 : (uint64_t)t;
+		return 0;
+	}
+}
+
+/* ---- the file loop ---- */
+
+static int select_streams(struct exp *x)
+{
+	const char *p = x->o->streams;
+
+	memset(x->sel, 0, sizeof(x->sel));
+	x->all = !p || !*p;
+	while (p && *p) {
+		const char *c = strchr(p, ',');
+		size_t n = c ? (size_t)(c - p) : strlen(p);
+		char name[STREAM_NAME_MAX];
+		int id;
+
+		if (n && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = 0;
+			id = stream_table_find(x->tab, name);
+			if (id < 0) {
+				fprintf(x->err, "asys export: %s: no stream '%s' in this recording; it has",
+					x->path, name);
+				for (uint32_t i = 0; i < stream_table_count(x->tab); i++)
+					fprintf(x->err, "%s %s", i ? "," : "",
+						stream_table_get(x->tab, i)->name);
+				fputc('\n', x->err);
+				return -EINVAL;
+			}
+			x->sel[id] = true;
+		}
+		p = c ? c + 1 : NULL;
+	}
+	return 0;
+}
+
+/* The time span from the trailer, or by walking the frame headers. */
+static void file_span(struct exp *x, uint64_t *t0, uint64_t *t1)
+{
+	struct rec_item it;
+	uint64_t pos = rec_reader_pos(x->r);
+
+	if (rec_reader_span(x->r, t0, t1))
+		return;
+	*t0 = UINT64_MAX;
+	*t1 = 0;
+	while (rec_reader_next(x->r, &it) == 1) {
+		if (it.kind != REC_ITEM_FRAME || it.h.type != REC_FT_DATA)
+			continue;
+		if (it.h.t_min < *t0)
+			*t0 = it.h.t_min;
+		if (it.h.t_max > *t1)
+			*t1 = it.h.t_max;
+	}
+	if (*t0 > *t1)
+		*t0 = *t1 = 0;
+	rec_reader_set_pos(x->r, pos);
+}
+
+static int window(struct exp *x)
+{
+	uint64_t t0 = 0, t1 = UINT64_MAX;
+	const struct rec_meta *m = rec_reader_meta(x->r);
+
+	x->tb = 0;
+	x->te = UINT64_MAX;
+	if (!x->o->begin && !x->o->end)
+		return 0;
+	file_span(x, &t0, &t1);
+	if (x->o->begin &&
+	    rec_parse_time(x->o->begin, m->clock_origin_ns, t0, t1, t0, t1, &x->tb)) {
+		fprintf(x->err, "asys export: bad value '%s' for --begin: expected HH:MM:SS, "
+			"'YYYY-MM-DD HH:MM:SS', +DURATION, -DURATION or NN%%\n", x->o->begin);
+		return -EINVAL;
+	}
+	if (x->o->end && rec_parse_time(x->o->end, m->clock_origin_ns, t0, t1, t0, t1, &x->te)) {
+		fprintf(x->err, "asys export: bad value '%s' for --end: expected HH:MM:SS, "
+			"'YYYY-MM-DD HH:MM:SS', +DURATION, -DURATION or NN%%\n", x->o->end);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Reads one open file to the end; reports holes, gaps and a cut end. */
+static void walk(struct exp *x, const char *who, bool report_gaps)
+{
+	struct rec_item it;
+	char line[512];
+	int rc;
+
+	while ((rc = rec_reader_next(x->r, &it)) == 1) {
+		if (it.kind == REC_ITEM_HOLE) {
+			x->holes++;
+			rec_hole_describe(x->r, &it, line, sizeof(line));
+			fprintf(x->err, "asys %s: %s: %s\n", who, x->path, line);
+			continue;
+		}
+		x->frames++;
+		if (it.h.type == REC_FT_GAP && x->gaps_n < ARRAY_SIZE(x->gaps)) {
+			struct rec_gap_info *g = &x->gaps[x->gaps_n++];
+			struct mp_cur c = { it.payload, it.payload + it.len, false };
+			uint32_t n, kl;
+			const char *k, *v;
+
+			g->t_min = it.h.t_min;
+			g->t_max = it.h.t_max;
+			util_strlcpy(g->why, "unknown", sizeof(g->why));
+			if (mp_map(&c, &n) && n && mp_str(&c, &k, &kl) && mp_key_is(k, kl, "why") &&
+			    mp_str(&c, &v, &kl)) {
+				if (kl >= sizeof(g->why))
+					kl = sizeof(g->why) - 1;
+				memcpy(g->why, v, kl);
+				g->why[kl] = 0;
+			}
+		}
+		if (it.h.type == REC_FT_GAP && report_gaps) {
+			char a[40], b[40];
+
+			rec_fmt_time(x->r, it.h.t_min, a, sizeof(a), false);
+			rec_fmt_time(x->r, it.h.t_max, b, sizeof(b), false);
+			fprintf(x->err, "asys %s: %s: gap from %s to %s\n", who, x->path, a, b);
+		}
+		if (it.h.type != REC_FT_DATA || it.h.t_max < x->tb || it.h.t_min > x->te)
+			continue;
+		if (rec_reader_data(x->r, &it, on_rec, x)) {
+			fprintf(x->err, "asys %s: %s: bytes %llu-%llu: DATA frame malformed inside; "
+				"skipped\n", who, x->path, (unsigned long long)it.off,
+				(unsigned long long)it.end);
+		}
+	}
+	x->cut = rc == -EAGAIN;
+	if (rc == -EAGAIN)
+		fprintf(x->err, "asys %s: %s: ends inside a frame at byte %llu (cut short, or "
+			"still being written)\n", who, x->path,
+			(unsigned long long)rec_reader_pos(x->r));
+}
+
+static double p99(struct field_acc *a)
+{
+	uint32_t n = a->nres, k;
+	double *v = a->res;
+
+	if (!n)
+		return NAN;
+	k = (uint32_t)ceil(0.99 * n) - 1;
+	/* quickselect */
+	for (uint32_t lo = 0, hi = n - 1; lo < hi;) {
+		double piv = v[lo + (hi - lo) / 2];
+		uint32_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < piv)
+				i++;
+			while (v[j] > piv)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[k];
+}
+
+static void print_summary(struct exp *x)
+{
+	fprintf(x->out, "%-20s %-22s %-8s %7s %10s %12s %12s %12s %12s\n", "stream", "field", "unit",
+		"series", "values", "min", "avg", "max", "p99");
+	for (uint32_t s = 0; s < stream_table_count(x->tab) && s < STREAM_MAX; s++) {
+		const struct stream_desc *d = stream_table_get(x->tab, s);
+
+		if (!x->acc[s])
+			continue;
+		for (uint32_t f = 0; f < x->nacc[s]; f++) {
+			struct field_acc *a = &x->acc[s][f];
+			char unit[40];
+
+			snprintf(unit, sizeof(unit), "%s%s", d->fields[f].unit,
+				 d->fields[f].kind == FIELD_COUNTER ? "/s" : "");
+			fprintf(x->out, "%-20s %-22s %-8s %7llu %10llu %12.6g %12.6g %12.6g %12.6g\n",
+				d->name, d->fields[f].name, unit,
+				(unsigned long long)x->entities[s], (unsigned long long)a->n,
+				a->n ? a->min : NAN, a->n ? a->sum / (double)a->n : NAN,
+				a->n ? a->max : NAN, p99(a));
+		}
+	}
+}
+
+static void fmt_dur(char *buf, size_t n, uint64_t ns)
+{
+	uint64_t s = ns / 1000000000ull;
+
+	snprintf(buf, n, "%02llu:%02llu:%02llu", (unsigned long long)(s / 3600),
+		 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
+}
+
+static int open_one(struct exp *x, const char *path, const char *who);
+static void exp_reset(struct exp *x);
+
+static void print_info(struct exp *x)
+{
+	const struct rec_meta *m = rec_reader_meta(x->r);
+	uint64_t t0 = UINT64_MAX, t1 = 0, total = 0, size = rec_reader_size(x->r);
+	char a[48], b[48], dur[32], sz[32];
+
+	for (uint32_t s = 0; s < STREAM_MAX; s++) {
+		if (!x->samples[s])
+			continue;
+		total += x->samples[s];
+		if (x->smin[s] < t0)
+			t0 = x->smin[s];
+		if (x->smax[s] > t1)
+			t1 = x->smax[s];
+	}
+	util_fmt_bytes(sz, sizeof(sz), (double)size);
+	fprintf(x->out, "file:      %s (%s, %s)\n", x->path, sz,
+		rec_reader_has_trailer(x->r) ? "complete"
+		: x->cut ? "no trailer: cut short or still being written"
+			 : "no trailer: the recorder did not finish it");
+	if (m->have) {
+		fprintf(x->out, "host:      %s (Linux %s)\n", m->host, m->kernel);
+		fprintf(x->out, "recorder:  asys %s%s%s\n", m->version, *m->command ? ": " : "",
+			m->command);
+		if (m->segment)
+			fprintf(x->out, "segment:   %u\n", m->segment);
+	} else {
+		fprintf(x->out, "host:      unknown (the META frame is missing or damaged)\n");
+	}
+	if (total) {
+		rec_fmt_time(x->r, t0, a, sizeof(a), true);
+		rec_fmt_time(x->r, t1, b, sizeof(b), true);
+		fmt_dur(dur, sizeof(dur), t1 - t0);
+		fprintf(x->out, "recorded:  %s to %s (%s)\n", a, b + (strncmp(a, b, 10) ? 0 : 11),
+			dur);
+	} else {
+		fprintf(x->out, "recorded:  no samples\n");
+	}
+	fprintf(x->out, "samples:   %llu in %llu frames\n", (unsigned long long)total,
+		(unsigned long long)x->frames);
+	fprintf(x->out, "streams:   %u\n", stream_table_count(x->tab));
+	for (uint32_t s = 0; s < stream_table_count(x->tab) && s < STREAM_MAX; s++) {
+		const struct stream_desc *d = stream_table_get(x->tab, s);
+
+		fprintf(x->out, "  %-20s v%-3u %3u fields %6llu series %10llu samples  %s\n", d->name,
+			d->version, d->nfields, (unsigned long long)x->entities[s],
+			(unsigned long long)x->samples[s], d->help ? d->help : "");
+	}
+	fprintf(x->out, "gaps:      %llu\n", (unsigned long long)x->gaps_n);
+	for (uint64_t g = 0; g < x->gaps_n; g++) {
+		rec_fmt_time(x->r, x->gaps[g].t_min, a, sizeof(a), false);
+		rec_fmt_time(x->r, x->gaps[g].t_max, b, sizeof(b), false);
+		fprintf(x->out, "  %s to %s: %s\n", a, b, x->gaps[g].why);
+	}
+	fprintf(x->out, "damage:    %s%llu hole%s\n", x->holes ? "" : "none, ",
+		(unsigned long long)x->holes, x->holes == 1 ? "" : "s");
+}
+
+int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err)
+{
+	struct rec_export_opts o = { .format = REC_EXPORT_SUMMARY };
+	struct exp x = { .o = &o, .out = out, .err = err, .rng = 42 };
+	int ok = 0;
+
+	x.all = true;
+	x.te = UINT64_MAX;
+	for (int i = 0; i < nfiles; i++) {
+		if (open_one(&x, files[i], "replay"))
+			continue;
+		/* count, without keeping values for percentiles */
+		o.format = REC_EXPORT_INFO_ONLY;
+		walk(&x, "replay", false);
+		if (ok)
+			fputc('\n', out);
+		print_info(&x);
+		ok++;
+		rec_reader_free(x.r);
+		x.r = NULL;
+		exp_reset(&x);
+	}
+	fflush(out);
+	return ok ? 0 : 1;
+}
+
+static void exp_reset(struct exp *x)
+{
+	ser_release(x);
+	for (int s = 0; s < STREAM_MAX; s++) {
+		for (uint32_t f = 0; x->acc[s] && f < x->nacc[s]; f++)
+			free(x->acc[s][f].res);
+		free(x->acc[s]);
+		x->acc[s] = NULL;
+		x->nacc[s] = 0;
+	}
+	memset(x->entities, 0, sizeof(x->entities));
+	memset(x->samples, 0, sizeof(x->samples));
+	memset(x->recs, 0, sizeof(x->recs));
+	x->holes = x->frames = x->gaps_n = 0;
+	x->cut = false;
+}
+
+static int open_one(struct exp *x, const char *path, const char *who)
+{
+	char msg[512], warn[512];
+	int rc;
+
+	x->path = path;
+	rc = rec_reader_open(path, &x->r, msg, sizeof(msg), warn, sizeof(warn));
+	if (rc) {
+		fprintf(x->err, "asys %s: %s\n", who, msg);
+		return rc;
+	}
+	if (*warn)
+		fprintf(x->err, "asys %s: %s\n", who, warn);
+	x->tab = rec_reader_streams(x->r);
+	return 0;
+}
+
+int rec_export_files(const struct rec_export_opts *o, char *const *files, int nfiles, FILE *out,
+		     FILE *err)
+{
+	struct exp x = { .o = o, .out = out, .err = err, .rng = 42 };
+	int ok = 0, ret = 1;
+
+	if (o->format == REC_EXPORT_CSV)
+		fputs("t_ns,time,stream,entity,label,field,unit,value\n", out);
+	for (int i = 0; i < nfiles; i++) {
+		if (open_one(&x, files[i], "export"))
+			continue;
+		if (select_streams(&x) || window(&x)) {
+			ret = 2;
+			goto cleanup;
+		}
+		walk(&x, "export", false);
+		ok++;
+		if (o->format == REC_EXPORT_SUMMARY) {
+			if (i)
+				fputc('\n', out);
+			print_info(&x);
+			fputc('\n', out);
+			print_summary(&x);
+		}
+		rec_reader_free(x.r);
+		x.r = NULL;
+		exp_reset(&x);
+	}
+	ret = ok ? 0 : 1;
+cleanup:
+	rec_reader_free(x.r);
+	exp_reset(&x);
+	fflush(out);
+	return ret;
+}

@@ -1,0 +1,41 @@
+/* Reading recordings into text: export (csv, json, summary) and --info.
+ * In the library so tests and the commands share it. */
+#ifndef ASYS_REC_EXPORT_H
+#define ASYS_REC_EXPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rec_reader.h"
+
+enum rec_export_format {
+	REC_EXPORT_CSV = 0,
+	REC_EXPORT_JSON,
+	REC_EXPORT_SUMMARY,
+	REC_EXPORT_INFO_ONLY, /* count only */
+};
+
+struct rec_export_opts {
+	enum rec_export_format format;
+	const char *streams; /* comma-separated names or NULL for all */
+	const char *begin;   /* time expressions (rec_parse_time), or NULL */
+	const char *end;
+};
+
+/* Exports the files in order; holes are reported on err. Returns the exit
+ * status: 0 when something was read, 1 when nothing could be, 2 for a bad
+ * option value. */
+int rec_export_files(const struct rec_export_opts *o, char *const *files, int nfiles, FILE *out,
+		     FILE *err);
+/* `asys replay --info`: host, version, span, streams, counts, gaps, holes. */
+int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err);
+
+/* A time in a recording: "14:03:10[.5]", "2026-11-29 14:03:10" (local wall
+ * time), "+90s" (plus_base + 90 s), "-5m" (minus_base - 5 min), "NN%" of
+ * [t0, t1], or "@NS" (monotonic ns). Export uses the start and the end as
+ * the bases, replay the current position for both. 0 or -EINVAL. */
+int rec_parse_time(const char *s, int64_t clock_origin_ns, uint64_t t0, uint64_t t1,
+		   uint64_t plus_base, uint64_t minus_base, uint64_t *out);
+
+#endif

@@ -1,0 +1,645 @@
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <msgpack.h>
+
+#include "rec_format.h"
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "rec_format.c stores integers and doubles little-endian by memcpy; port the loads"
+#endif
+
+/* ---- CRC32C (Castagnoli): SSE4.2 when the CPU has it, else slice-by-8 ---- */
+
+static uint32_t crc_tab[8][256];
+static int crc_hw = -1;
+
+static void crc_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+		crc_tab[0][i] = c;
+	}
+	for (uint32_t i = 0; i < 256; i++)
+		for (int t = 1; t < 8; t++)
+			crc_tab[t][i] = (crc_tab[t - 1][i] >> 8) ^ crc_tab[0][crc_tab[t - 1][i] & 0xff];
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	crc_hw = __builtin_cpu_supports("sse4.2") && !getenv("ASYS_CRC_SOFT");
+#else
+	crc_hw = 0;
+#endif
+}
+
+static uint32_t crc_soft(uint32_t c, const uint8_t *p, size_t n)
+{
+	while (n >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		w ^= c;
+		c = crc_tab[7][w & 0xff] ^ crc_tab[6][(w >> 8) & 0xff] ^
+		    crc_tab[5][(w >> 16) & 0xff] ^ crc_tab[4][(w >> 24) & 0xff] ^
+		    crc_tab[3][(w >> 32) & 0xff] ^ crc_tab[2][(w >> 40) & 0xff] ^
+		    crc_tab[1][(w >> 48) & 0xff] ^ crc_tab[0][w >> 56];
+		p += 8;
+		n -= 8;
+	}
+	while (n--)
+		c = crc_tab[0][(c ^ *p++) & 0xff] ^ (c >> 8);
+	return c;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) static uint32_t crc_sse(uint32_t c, const uint8_t *p, size_t n)
+{
+	uint64_t c64 = c;
+
+	while (n >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		c64 = __builtin_ia32_crc32di(c64, w);
+		p += 8;
+		n -= 8;
+	}
+	c = (uint32_t)c64;
+	while (n--)
+		c = __builtin_ia32_crc32qi(c, *p++);
+	return c;
+}
+#endif
+
+uint32_t rec_crc32c(uint32_t crc, const void *buf, size_t n)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	uint32_t c = ~crc;
+
+	pthread_once(&once, crc_init);
+#if defined(__x86_64__)
+	if (crc_hw)
+		return ~crc_sse(c, buf, n);
+#endif
+	return ~crc_soft(c, buf, n);
+}
+
+/* ---- little-endian helpers ---- */
+
+static void put16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+static uint16_t get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+void rec_header_encode(uint8_t out[REC_HEADER_LEN], const struct rec_file_header *h)
+{
+	memset(out, 0, REC_HEADER_LEN);
+	memcpy(out, REC_MAGIC, REC_MAGIC_LEN);
+	put16(out + 10, h->major);
+	put16(out + 12, h->minor);
+	put32(out + 16, REC_HEADER_LEN);
+	put32(out + 20, h->flags);
+	memcpy(out + 24, h->uuid, 16);
+	put64(out + 40, h->created_ns);
+	put32(out + 48, h->segment);
+	put32(out + 60, rec_crc32c(0, out, 60));
+}
+
+int rec_header_decode(const uint8_t in[REC_HEADER_LEN], struct rec_file_header *h)
+{
+	if (memcmp(in, REC_MAGIC, REC_MAGIC_LEN))
+		return -EPROTO;
+	h->major = get16(in + 10);
+	h->minor = get16(in + 12);
+	h->header_len = get32(in + 16);
+	h->flags = get32(in + 20);
+	memcpy(h->uuid, in + 24, 16);
+	h->created_ns = get64(in + 40);
+	h->segment = get32(in + 48);
+	if (get32(in + 60) != rec_crc32c(0, in, 60))
+		return -EBADMSG;
+	if (h->major != REC_MAJOR)
+		return -EPROTONOSUPPORT;
+	if (h->header_len != REC_HEADER_LEN)
+		return -EBADMSG;
+	return 0;
+}
+
+void rec_frame_header_encode(uint8_t out[REC_FRAME_HDR], const struct rec_frame_header *h)
+{
+	memset(out, 0, REC_FRAME_HDR);
+	put32(out, REC_SYNC);
+	out[4] = h->type;
+	out[5] = h->codec;
+	put16(out + 6, h->flags);
+	put64(out + 8, h->seq);
+	put64(out + 16, h->t_min);
+	put64(out + 24, h->t_max);
+	put64(out + 32, h->hwm);
+	put32(out + 40, h->stored_len);
+	put32(out + 44, h->raw_len);
+	put32(out + 48, h->stream);
+	put32(out + 56, h->payload_crc);
+	put32(out + 60, rec_crc32c(0, out, 60));
+}
+
+int rec_frame_header_decode(const uint8_t in[REC_FRAME_HDR], struct rec_frame_header *h)
+{
+	if (get32(in) != REC_SYNC || get32(in + 60) != rec_crc32c(0, in, 60))
+		return -EBADMSG;
+	h->type = in[4];
+	h->codec = in[5];
+	h->flags = get16(in + 6);
+	h->seq = get64(in + 8);
+	h->t_min = get64(in + 16);
+	h->t_max = get64(in + 24);
+	h->hwm = get64(in + 32);
+	h->stored_len = get32(in + 40);
+	h->raw_len = get32(in + 44);
+	h->stream = get32(in + 48);
+	h->payload_crc = get32(in + 56);
+	if (h->stored_len > REC_MAX_PAYLOAD || h->raw_len > REC_MAX_PAYLOAD ||
+	    (h->codec == REC_CODEC_NONE && h->raw_len != h->stored_len) ||
+	    h->codec > REC_CODEC_ZSTD || h->t_min > h->t_max || h->t_max > h->hwm)
+		return -EBADMSG;
+	return 0;
+}
+
+void rec_frame_tail_encode(uint8_t out[REC_FRAME_TAIL], uint32_t frame_len)
+{
+	put32(out, frame_len);
+	put32(out + 4, ~REC_SYNC);
+}
+
+int rec_frame_tail_check(const uint8_t in[REC_FRAME_TAIL], uint32_t frame_len)
+{
+	return get32(in) == frame_len && get32(in + 4) == ~REC_SYNC ? 0 : -EBADMSG;
+}
+
+void rec_footer_encode(uint8_t out[REC_FOOTER_LEN], const struct rec_footer *f)
+{
+	put64(out, f->trailer_off);
+	put32(out + 8, f->trailer_len);
+	put32(out + 12, rec_crc32c(0, out, 12));
+	memcpy(out + 16, REC_FOOTER_MAGIC, 8);
+}
+
+int rec_footer_decode(const uint8_t in[REC_FOOTER_LEN], struct rec_footer *f)
+{
+	if (memcmp(in + 16, REC_FOOTER_MAGIC, 8) || get32(in + 12) != rec_crc32c(0, in, 12))
+		return -EBADMSG;
+	f->trailer_off = get64(in);
+	f->trailer_len = get32(in + 8);
+	return 0;
+}
+
+const char *rec_frame_type_name(unsigned type)
+{
+	static const char *const names[] = { "?", "META", "SCHEMA", "DATA", "INDEX", "GAP",
+					     "TRAILER" };
+
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
+}
+
+/* ---- byte buffer ---- */
+
+int rec_buf_reserve(struct rec_buf *b, size_t more)
+{
+	size_t cap;
+	uint8_t *np;
+
+	if (b->len + more <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + more)
+		cap *= 2;
+	np = realloc(b->p, cap);
+	if (!np) {
+		b->oom = true;
+		return -ENOMEM;
+	}
+	b->p = np;
+	b->cap = cap;
+	return 0;
+}
+
+void rec_buf_put(struct rec_buf *b, const void *p, size_t n)
+{
+	if (rec_buf_reserve(b, n))
+		return;
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+void rec_buf_free(struct rec_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+int rec_buf_msgpack_write(void *data, const char *buf, size_t len)
+{
+	struct rec_buf *b = data;
+
+	rec_buf_put(b, buf, len);
+	return b->oom ? -1 : 0;
+}
+
+/* ---- bounded msgpack reader ---- */
+
+static bool mp_need(struct mp_cur *c, size_t n)
+{
+	if (c->err || (size_t)(c->end - c->p) < n) {
+		c->err = true;
+		return false;
+	}
+	return true;
+}
+
+static bool mp_be(struct mp_cur *c, int n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!mp_need(c, (size_t)n))
+		return false;
+	for (int i = 0; i < n; i++)
+		x = x << 8 | c->p[i];
+	c->p += n;
+	*v = x;
+	return true;
+}
+
+static bool mp_fail(struct mp_cur *c)
+{
+	c->err = true;
+	return false;
+}
+
+static bool mp_container(struct mp_cur *c, uint32_t *n, uint8_t fix, uint8_t b16, uint8_t b32,
+			 unsigned per)
+{
+	uint64_t v;
+	uint8_t t;
+
+	if (!mp_need(c, 1))
+		return false;
+	t = *c->p;
+	if ((t & 0xf0) == fix) {
+		c->p++;
+		v = t & 0x0f;
+	} else if (t == b16 || t == b32) {
+		c->p++;
+		if (!mp_be(c, t == b16 ? 2 : 4, &v))
+			return false;
+	} else {
+		return mp_fail(c);
+	}
+	/* every element takes at least one byte: a count beyond what is left is a lie */
+	if (v * per > (uint64_t)(c->end - c->p))
+		return mp_fail(c);
+	*n = (uint32_t)v;
+	return true;
+}
+
+bool mp_array(struct mp_cur *c, uint32_t *n)
+{
+	return mp_container(c, n, 0x90, 0xdc, 0xdd, 1);
+}
+
+bool mp_map(struct mp_cur *c, uint32_t *n)
+{
+	return mp_container(c, n, 0x80, 0xde, 0xdf, 2);
+}
+
+bool mp_int(struct mp_cur *c, int64_t *v)
+{
+	uint64_t u;
+	uint8_t t;
+
+	if (!mp_need(c, 1))
+		return false;
+	t = *c->p;
+	if (t <= 0x7f || t >= 0xe0) {
+		c->p++;
+		*v = (int8_t)t;
+		if (t <= 0x7f)
+			*v = t;
+		return true;
+	}
+	c->p++;
+	switch (t) {
+	case 0xcc: case 0xcd: case 0xce: case 0xcf:
+		if (!mp_be(c, 1 << (t - 0xcc), &u))
+			return false;
+		if (u > INT64_MAX)
+			return mp_fail(c);
+		*v = (int64_t)u;
+		return true;
+	case 0xd0: if (!mp_be(c, 1, &u)) return false; *v = (int8_t)u; return true;
+	case 0xd1: if (!mp_be(c, 2, &u)) return false; *v = (int16_t)u; return true;
+	case 0xd2: if (!mp_be(c, 4, &u)) return false; *v = (int32_t)u; return true;
+	case 0xd3: if (!mp_be(c, 8, &u)) return false; *v = (int64_t)u; return true;
+	default:
+		return mp_fail(c);
+	}
+}
+
+bool mp_uint(struct mp_cur *c, uint64_t *v)
+{
+	uint8_t t;
+	int64_t s;
+
+	if (!mp_need(c, 1))
+		return false;
+	t = *c->p;
+	if (t >= 0xcc && t <= 0xcf) {
+		c->p++;
+		return mp_be(c, 1 << (t - 0xcc), v);
+	}
+	if (!mp_int(c, &s))
+		return false;
+	if (s < 0)
+		return mp_fail(c);
+	*v = (uint64_t)s;
+	return true;
+}
+
+bool mp_double(struct mp_cur *c, double *v)
+{
+	uint64_t u;
+	int64_t s;
+
+	if (!mp_need(c, 1))
+		return false;
+	if (*c->p == 0xcb) {
+		c->p++;
+		if (!mp_be(c, 8, &u))
+			return false;
+		memcpy(v, &u, 8);
+		return true;
+	}
+	if (*c->p == 0xca) {
+		float f;
+		uint32_t w;
+
+		c->p++;
+		if (!mp_be(c, 4, &u))
+			return false;
+		w = (uint32_t)u;
+		memcpy(&f, &w, 4);
+		*v = f;
+		return true;
+	}
+	if (!mp_int(c, &s))
+		return false;
+	*v = (double)s;
+	return true;
+}
+
+bool mp_str(struct mp_cur *c, const char **s, uint32_t *n)
+{
+	uint64_t len;
+	uint8_t t;
+
+	if (!mp_need(c, 1))
+		return false;
+	t = *c->p++;
+	if ((t & 0xe0) == 0xa0)
+		len = t & 0x1f;
+	else if (t == 0xd9 || t == 0xc4)
+		mp_be(c, 1, &len);
+	else if (t == 0xda || t == 0xc5)
+		mp_be(c, 2, &len);
+	else if (t == 0xdb || t == 0xc6)
+		mp_be(c, 4, &len);
+	else
+		return mp_fail(c);
+	if (c->err || !mp_need(c, len))
+		return false;
+	*s = (const char *)c->p;
+	*n = (uint32_t)len;
+	c->p += len;
+	return true;
+}
+
+bool mp_nil(struct mp_cur *c)
+{
+	if (!mp_need(c, 1) || *c->p != 0xc0)
+		return false;
+	c->p++;
+	return true;
+}
+
+static bool mp_skip_depth(struct mp_cur *c, int depth)
+{
+	uint8_t t;
+	uint32_t n;
+	const char *s;
+	int64_t i;
+	double d;
+
+	if (depth > REC_MAX_DEPTH)
+		return mp_fail(c);
+	if (!mp_need(c, 1))
+		return false;
+	t = *c->p;
+	if (t <= 0x7f || t >= 0xe0 || (t >= 0xcc && t <= 0xd3))
+		return t == 0xcf ? (c->p++, mp_be(c, 8, &(uint64_t){ 0 })) : mp_int(c, &i);
+	if (t == 0xca || t == 0xcb)
+		return mp_double(c, &d);
+	if (t == 0xc0 || t == 0xc2 || t == 0xc3) {
+		c->p++;
+		return true;
+	}
+	if ((t & 0xe0) == 0xa0 || t == 0xd9 || t == 0xda || t == 0xdb || t == 0xc4 || t == 0xc5 ||
+	    t == 0xc6)
+		return mp_str(c, &s, &n);
+	if ((t & 0xf0) == 0x90 || t == 0xdc || t == 0xdd) {
+		if (!mp_array(c, &n))
+			return false;
+		while (n--)
+			if (!mp_skip_depth(c, depth + 1))
+				return false;
+		return true;
+	}
+	if ((t & 0xf0) == 0x80 || t == 0xde || t == 0xdf) {
+		if (!mp_map(c, &n))
+			return false;
+		for (uint64_t k = 0; k < 2ull * n; k++)
+			if (!mp_skip_depth(c, depth + 1))
+				return false;
+		return true;
+	}
+	return mp_fail(c); /* ext types and 0xc1 are not used by asys */
+}
+
+bool mp_skip(struct mp_cur *c)
+{
+	return mp_skip_depth(c, 0);
+}
+
+char *mp_strdup(struct mp_cur *c, uint32_t max)
+{
+	const char *s;
+	uint32_t n;
+	char *r;
+
+	if (!mp_str(c, &s, &n))
+		return NULL;
+	if (n > max)
+		n = max;
+	r = malloc(n + 1);
+	if (!r)
+		return NULL;
+	memcpy(r, s, n);
+	r[n] = 0;
+	/* a NUL inside would silently shorten names; keep it visible instead */
+	for (uint32_t i = 0; i < n; i++)
+		if (!r[i])
+			r[i] = '?';
+	return r;
+}
+
+bool mp_key_is(const char *s, uint32_t n, const char *key)
+{
+	return strlen(key) == n && !memcmp(s, key, n);
+}
+
+/* ---- schema ---- */
+
+static void pack_cstr(msgpack_packer *pk, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	msgpack_pack_str(pk, n);
+	msgpack_pack_str_body(pk, s ? s : "", n);
+}
+
+int rec_schema_encode_one(struct msgpack_packer *pk, uint32_t id, const struct stream_desc *d)
+{
+	msgpack_pack_map(pk, 6);
+	pack_cstr(pk, "id");
+	msgpack_pack_uint32(pk, id);
+	pack_cstr(pk, "name");
+	pack_cstr(pk, d->name);
+	pack_cstr(pk, "version");
+	msgpack_pack_uint16(pk, d->version);
+	pack_cstr(pk, "entity");
+	msgpack_pack_uint32(pk, (uint32_t)d->entity);
+	pack_cstr(pk, "help");
+	pack_cstr(pk, d->help);
+	pack_cstr(pk, "fields");
+	msgpack_pack_array(pk, d->nfields);
+	for (uint32_t i = 0; i < d->nfields; i++) {
+		msgpack_pack_array(pk, 3);
+		pack_cstr(pk, d->fields[i].name);
+		pack_cstr(pk, d->fields[i].unit);
+		msgpack_pack_uint8(pk, (uint8_t)d->fields[i].kind);
+	}
+	return 0;
+}
+
+void rec_schema_desc_free(struct stream_desc *d)
+{
+	if (!d)
+		return;
+	for (uint32_t i = 0; d->fields && i < d->nfields; i++) {
+		free((char *)d->fields[i].name);
+		free((char *)d->fields[i].unit);
+	}
+	free((void *)d->fields);
+	free((char *)d->name);
+	free((char *)d->help);
+	memset(d, 0, sizeof(*d));
+}
+
+static int schema_fields(struct mp_cur *c, struct stream_desc *d)
+{
+	uint32_t n, k;
+	struct field_desc *f;
+	uint64_t kind;
+
+	if (!mp_array(c, &n) || n > STREAM_MAX_FIELDS)
+		return -EBADMSG;
+	f = calloc(n ? n : 1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	d->fields = f;
+	d->nfields = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!mp_array(c, &k) || k < 3)
+			return -EBADMSG;
+		f[i].name = mp_strdup(c, STREAM_NAME_MAX);
+		d->nfields = i + 1;
+		f[i].unit = mp_strdup(c, 32);
+		if (!f[i].name || !f[i].unit || !mp_uint(c, &kind) || kind > FIELD_COUNTER)
+			return -EBADMSG;
+		f[i].kind = (enum field_kind)kind;
+		for (uint32_t j = 3; j < k; j++)
+			if (!mp_skip(c))
+				return -EBADMSG;
+	}
+	return 0;
+}
+
+int rec_schema_decode_one(struct mp_cur *c, uint32_t *id, struct stream_desc *d)
+{
+	uint32_t n, kl;
+	const char *key;
+	uint64_t v;
+	int rc = -EBADMSG;
+	bool have_id = false;
+
+	memset(d, 0, sizeof(*d));
+	if (!mp_map(c, &n))
+		return -EBADMSG;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!mp_str(c, &key, &kl))
+			goto fail;
+		if (mp_key_is(key, kl, "id")) {
+			if (!mp_uint(c, &v) || v >= STREAM_MAX)
+				goto fail;
+			*id = (uint32_t)v;
+			have_id = true;
+		} else if (mp_key_is(key, kl, "name")) {
+			free((char *)d->name);
+			d->name = mp_strdup(c, STREAM_NAME_MAX - 1);
+		} else if (mp_key_is(key, kl, "version")) {
+			if (!mp_uint(c, &v) || v > UINT16_MAX)
+				goto fail;
+			d->version = (uint16_t)v;
+		} else if (mp_key_is(key, kl, "entity")) {
+			if (!mp_uint(c, &v) || v > ENTITY_KEY)
+				goto fail;
+			d->entity = (enum entity_kind)v;
+		} else if (mp_key_is(key, kl, "help")) {
+			free((char *)d->help);
+			d->help = mp_strdup(c, 512);
+		} else if (mp_key_is(key, kl, "fields")) {
+			if (d->fields)
+				goto fail;
+			rc = schema_fields(c, d);
+			if (rc)
+				goto fail;
+			rc = -EBADMSG;
+		} else if (!mp_skip(c)) {
+			goto fail;
+		}
+		if (c->err)
+			goto fail;
+	}
+	if (!have_id || !d->name || !*d->name)
+		goto fail;
+	return 0;
+fail:
+	rec_schema_desc_free(d);
+	return rc;
+}

@@ -1,0 +1,534 @@
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bus.h"
+#include "collector.h"
+#include "rec_export.h"
+#include "rec_player.h"
+#include "rec_reader.h"
+#include "util.h"
+
+#define TICK_NS 10000000ull         /* the player thread wakes every 10 ms */
+#define LOOKAHEAD_NS 1000000000ull  /* frames may close up to 250 ms late: read ahead 1 s */
+#define BATCH_MAX 20000             /* records per tick, so the ring is never flooded */
+
+struct player_rec {
+	uint64_t ts, seq;
+	size_t off; /* into the arena */
+};
+
+struct rec_player {
+	struct rec_reader *r;
+	char *name;
+	struct ring *ring;
+	struct emitter em;
+	struct store *store;
+	uint64_t refresh_ns;
+
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t lock;
+	/* under lock */
+	bool stop, paused, at_end;
+	double speed;
+	uint64_t anchor_t, anchor_wall; /* replay clock = anchor_t + (now - anchor_wall) * speed */
+	uint64_t t0, t1;
+	bool seek_pending;
+	uint64_t seek_to;
+	uint64_t holes;
+
+	/* player thread only */
+	struct rec_buf arena;
+	struct player_rec *pend;
+	size_t npend, cappend, sorted;
+	uint64_t seq, read_hwm;
+	bool eof;
+};
+
+static uint64_t wall_now(void)
+{
+	return asys_now_ns();
+}
+
+static uint64_t clock_locked(struct rec_player *p)
+{
+	uint64_t t = p->anchor_t;
+
+	if (!p->paused && !p->at_end)
+		t += (uint64_t)((double)(wall_now() - p->anchor_wall) * p->speed);
+	if (p->t1 && t > p->t1)
+		t = p->t1;
+	return t;
+}
+
+static void reanchor_locked(struct rec_player *p, uint64_t t)
+{
+	p->anchor_t = t;
+	p->anchor_wall = wall_now();
+}
+
+struct rec_player *rec_player_open(const char *path, char *msg, size_t msgn, char *warn,
+				   size_t warnn)
+{
+	struct rec_player *p = calloc(1, sizeof(*p));
+	const char *base;
+
+	if (!p) {
+		snprintf(msg, msgn, "out of memory");
+		return NULL;
+	}
+	if (rec_reader_open(path, &p->r, msg, msgn, warn, warnn)) {
+		free(p);
+		return NULL;
+	}
+	base = strrchr(path, '/');
+	p->name = util_strdup(base ? base + 1 : path);
+	p->speed = 1.0;
+	pthread_mutex_init(&p->lock, NULL);
+	rec_reader_time_bounds(p->r, &p->t0, &p->t1);
+	p->anchor_t = p->t0;
+	return p;
+}
+
+const struct stream_table *rec_player_streams(const struct rec_player *p)
+{
+	return rec_reader_streams(p->r);
+}
+
+/* ---- the pending records, emitted in time order ---- */
+
+static void on_rec(void *ctx, const struct rec *r)
+{
+	struct rec_player *p = ctx;
+	size_t off = p->arena.len;
+
+	if (p->npend == p->cappend) {
+		size_t cap = p->cappend ? p->cappend * 2 : 4096;
+		struct player_rec *np = realloc(p->pend, cap * sizeof(*np));
+
+		if (!np)
+			return;
+		p->pend = np;
+		p->cappend = cap;
+	}
+	rec_buf_put(&p->arena, r, r->len);
+	if (p->arena.oom)
+		return;
+	p->pend[p->npend++] = (struct player_rec){ r->ts_ns, p->seq++, off };
+}
+
+static int cmp_pend(const void *a, const void *b)
+{
+	const struct player_rec *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Reads frames until their high-water mark passes target + LOOKAHEAD. */
+static void fill(struct rec_player *p, uint64_t target)
+{
+	struct rec_item it;
+	int rc;
+
+	while (!p->eof && p->read_hwm < target + LOOKAHEAD_NS && p->npend < 4 * BATCH_MAX) {
+		rc = rec_reader_next(p->r, &it);
+		if (rc != 1) {
+			/* 0: the end; -EAGAIN: cut or still growing, try again next tick */
+			p->eof = rc == 0;
+			if (rc == -EAGAIN)
+				break;
+			break;
+		}
+		if (it.kind == REC_ITEM_HOLE) {
+			pthread_mutex_lock(&p->lock);
+			p->holes++;
+			pthread_mutex_unlock(&p->lock);
+			continue;
+		}
+		if (it.h.hwm > p->read_hwm)
+			p->read_hwm = it.h.hwm;
+		if (it.h.type == REC_FT_DATA)
+			rec_reader_data(p->r, &it, on_rec, p);
+	}
+	if (p->sorted < p->npend) {
+		qsort(p->pend, p->npend, sizeof(*p->pend), cmp_pend);
+		p->sorted = p->npend;
+	}
+}
+
+static int emit(struct rec_player *p, const struct rec *r)
+{
+	switch (r->kind) {
+	case REC_SAMPLE:
+		return emit_sample(&p->em, r->stream, r->entity, r->ts_ns, rec_values(r), r->nvals);
+	case REC_LABEL:
+		return emit_label(&p->em, r->stream, r->entity, r->ts_ns, rec_text(r));
+	case REC_STATUS:
+		return emit_status(&p->em, r->stream, r->entity, r->ts_ns, rec_text(r));
+	case REC_GONE:
+		return emit_gone(&p->em, r->stream, r->entity, r->ts_ns);
+	}
+	return 0;
+}
+
+/* Emits pending records up to target; returns how many are left <= target. */
+static size_t drain(struct rec_player *p, uint64_t target)
+{
+	size_t i = 0, k;
+
+	while (i < p->npend && i < BATCH_MAX && p->pend[i].ts <= target) {
+		const struct rec *r = (const struct rec *)(const void *)(p->arena.p + p->pend[i].off);
+
+		if (emit(p, r) == -ENOBUFS)
+			break;
+		i++;
+	}
+	if (!i)
+		return p->npend && p->pend[0].ts <= target;
+	memmove(p->pend, p->pend + i, (p->npend - i) * sizeof(*p->pend));
+	p->npend -= i;
+	p->sorted = p->npend;
+	/* compact the arena now and then */
+	if (!p->npend) {
+		p->arena.len = 0;
+	} else if (p->pend[0].off > p->arena.len / 2) {
+		size_t base = p->pend[0].off;
+
+		for (k = 0; k < p->npend; k++)
+			if (p->pend[k].off < base)
+				base = p->pend[k].off;
+		memmove(p->arena.p, p->arena.p + base, p->arena.len - base);
+		p->arena.len -= base;
+		for (k = 0; k < p->npend; k++)
+			p->pend[k].off -= base;
+	}
+	return p->npend && p->pend[0].ts <= target;
+}
+
+static void wait_ring_empty(struct rec_player *p)
+{
+	for (int i = 0; i < 2000; i++) {
+		if (atomic_load(&p->ring->head) == atomic_load(&p->ring->tail))
+			return;
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void do_seek(struct rec_player *p, uint64_t target)
+{
+	uint64_t from = target > REC_PLAYER_PREROLL_NS ? target - REC_PLAYER_PREROLL_NS : 0;
+
+	/* let the bus deliver what was pushed, then start the panes afresh */
+	wait_ring_empty(p);
+	store_clear(p->store);
+	p->npend = p->sorted = 0;
+	p->arena.len = 0;
+	p->eof = false;
+	p->read_hwm = 0;
+	rec_reader_set_pos(p->r, rec_reader_seek_time(p->r, from));
+	/* the pre-roll goes in as fast as the ring takes it */
+	for (;;) {
+		fill(p, target);
+		if (!drain(p, target) && (p->eof || p->read_hwm >= target + LOOKAHEAD_NS ||
+					  !p->npend || p->pend[0].ts > target))
+			break;
+		pthread_mutex_lock(&p->lock);
+		if (p->stop) {
+			pthread_mutex_unlock(&p->lock);
+			return;
+		}
+		pthread_mutex_unlock(&p->lock);
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void *player_thread(void *arg)
+{
+	struct rec_player *p = arg;
+	uint64_t last_bounds = 0;
+
+	for (;;) {
+		uint64_t target, seek = 0;
+		bool do_s = false;
+		struct timespec ts = { 0, (long)TICK_NS };
+
+		pthread_mutex_lock(&p->lock);
+		if (p->stop) {
+			pthread_mutex_unlock(&p->lock);
+			break;
+		}
+		if (p->seek_pending) {
+			p->seek_pending = false;
+			seek = p->seek_to;
+			do_s = true;
+		}
+		pthread_mutex_unlock(&p->lock);
+		if (do_s) {
+			do_seek(p, seek);
+			pthread_mutex_lock(&p->lock);
+			p->at_end = false;
+			reanchor_locked(p, seek);
+			pthread_mutex_unlock(&p->lock);
+		}
+		pthread_mutex_lock(&p->lock);
+		target = clock_locked(p);
+		pthread_mutex_unlock(&p->lock);
+		fill(p, target);
+		drain(p, target);
+		/* a growing file: its end moves */
+		if (!p->eof && wall_now() - last_bounds > 1000000000ull) {
+			uint64_t a, b;
+
+			last_bounds = wall_now();
+			if (!rec_reader_has_trailer(p->r) && rec_reader_time_bounds(p->r, &a, &b) == 0) {
+				pthread_mutex_lock(&p->lock);
+				if (b > p->t1)
+					p->t1 = b;
+				pthread_mutex_unlock(&p->lock);
+			}
+		}
+		pthread_mutex_lock(&p->lock);
+		if (p->eof && !p->npend && target >= p->t1 && !p->at_end) {
+			p->at_end = true;
+			reanchor_locked(p, p->t1);
+		}
+		pthread_mutex_unlock(&p->lock);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+int rec_player_start(struct rec_player *p, struct ring *ring, struct store *store,
+		     uint64_t refresh_ns, double speed, const char *begin)
+{
+	int rc;
+
+	p->ring = ring;
+	p->em.ring = ring;
+	p->store = store;
+	p->refresh_ns = refresh_ns ? refresh_ns : 1000000000ull;
+	p->speed = speed > 0 ? speed : 1.0;
+	reanchor_locked(p, p->t0);
+	if (begin && rec_player_seek_expr(p, begin))
+		return -EINVAL;
+	rc = pthread_create(&p->thread, NULL, player_thread, p);
+	if (rc)
+		return -rc;
+	p->running = true;
+	return 0;
+}
+
+void rec_player_stop(struct rec_player *p)
+{
+	if (!p || !p->running)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	p->running = false;
+}
+
+void rec_player_free(struct rec_player *p)
+{
+	if (!p)
+		return;
+	rec_player_stop(p);
+	rec_reader_free(p->r);
+	rec_buf_free(&p->arena);
+	free(p->pend);
+	free(p->name);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
+
+/* ---- controls (any thread) ---- */
+
+void rec_player_pause(struct rec_player *p, bool paused)
+{
+	pthread_mutex_lock(&p->lock);
+	if (paused != p->paused) {
+		uint64_t t = clock_locked(p);
+
+		p->paused = paused;
+		reanchor_locked(p, t);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+bool rec_player_paused(struct rec_player *p)
+{
+	bool v;
+
+	pthread_mutex_lock(&p->lock);
+	v = p->paused;
+	pthread_mutex_unlock(&p->lock);
+	return v;
+}
+
+void rec_player_toggle(struct rec_player *p)
+{
+	rec_player_pause(p, !rec_player_paused(p));
+}
+
+void rec_player_seek(struct rec_player *p, uint64_t t)
+{
+	pthread_mutex_lock(&p->lock);
+	if (t < p->t0)
+		t = p->t0;
+	if (p->t1 && t > p->t1)
+		t = p->t1;
+	p->seek_to = t;
+	p->seek_pending = true;
+	/* the clock shows the target at once; the thread catches up */
+	p->at_end = false;
+	reanchor_locked(p, t);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void rec_player_step(struct rec_player *p, int dir)
+{
+	uint64_t t;
+
+	pthread_mutex_lock(&p->lock);
+	p->paused = true;
+	t = clock_locked(p);
+	if (dir > 0) {
+		/* forward: just move the clock; the thread emits up to it */
+		t += p->refresh_ns;
+		if (p->t1 && t > p->t1)
+			t = p->t1;
+		reanchor_locked(p, t);
+		pthread_mutex_unlock(&p->lock);
+		return;
+	}
+	pthread_mutex_unlock(&p->lock);
+	rec_player_seek(p, t > p->refresh_ns ? t - p->refresh_ns : 0);
+}
+
+void rec_player_speed(struct rec_player *p, double factor)
+{
+	pthread_mutex_lock(&p->lock);
+	{
+		uint64_t t = clock_locked(p);
+		double s = p->speed * factor;
+
+		if (s > REC_PLAYER_SPEED_MAX)
+			s = REC_PLAYER_SPEED_MAX;
+		if (s < 1.0 / REC_PLAYER_SPEED_MAX)
+			s = 1.0 / REC_PLAYER_SPEED_MAX;
+		p->speed = s;
+		reanchor_locked(p, t);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+void rec_player_seek_rel(struct rec_player *p, int64_t d)
+{
+	uint64_t t = rec_player_now(p);
+
+	if (d < 0 && (uint64_t)-d > t)
+		t = 0;
+	else
+		t = (uint64_t)((int64_t)t + d);
+	rec_player_seek(p, t);
+}
+
+int rec_player_seek_expr(struct rec_player *p, const char *expr)
+{
+	uint64_t t0, t1, now = rec_player_now(p), t;
+
+	rec_player_span(p, &t0, &t1);
+	if (rec_parse_time(expr, rec_reader_meta(p->r)->clock_origin_ns, t0, t1, now, now, &t))
+		return -EINVAL;
+	rec_player_seek(p, t);
+	return 0;
+}
+
+uint64_t rec_player_now(struct rec_player *p)
+{
+	uint64_t t;
+
+	pthread_mutex_lock(&p->lock);
+	t = clock_locked(p);
+	pthread_mutex_unlock(&p->lock);
+	return t;
+}
+
+void rec_player_span(struct rec_player *p, uint64_t *t0, uint64_t *t1)
+{
+	pthread_mutex_lock(&p->lock);
+	*t0 = p->t0;
+	*t1 = p->t1;
+	pthread_mutex_unlock(&p->lock);
+}
+
+bool rec_player_at_end(struct rec_player *p)
+{
+	bool v;
+
+	pthread_mutex_lock(&p->lock);
+	v = p->at_end;
+	pthread_mutex_unlock(&p->lock);
+	return v;
+}
+
+uint64_t rec_player_holes(struct rec_player *p)
+{
+	uint64_t v;
+
+	pthread_mutex_lock(&p->lock);
+	v = p->holes;
+	pthread_mutex_unlock(&p->lock);
+	return v;
+}
+
+double rec_player_progress(struct rec_player *p)
+{
+	uint64_t t0, t1, t = rec_player_now(p);
+
+	rec_player_span(p, &t0, &t1);
+	if (t1 <= t0)
+		return 0;
+	return (double)(t - t0) / (double)(t1 - t0);
+}
+
+void rec_player_status(struct rec_player *p, char *buf, size_t n)
+{
+	uint64_t t0, t1, t = rec_player_now(p), holes = rec_player_holes(p), len;
+	char now[40], sp[16], hs[32] = "";
+	bool paused = rec_player_paused(p), end = rec_player_at_end(p);
+	double speed;
+
+	rec_player_span(p, &t0, &t1);
+	pthread_mutex_lock(&p->lock);
+	speed = p->speed;
+	pthread_mutex_unlock(&p->lock);
+	rec_fmt_time(p->r, t, now, sizeof(now), false);
+	now[8] = 0; /* HH:MM:SS */
+	len = (t1 > t0 ? t1 - t0 : 0) / 1000000000ull;
+	if (speed >= 1)
+		snprintf(sp, sizeof(sp), "x%g", speed);
+	else
+		snprintf(sp, sizeof(sp), "x1/%g", 1 / speed);
+	if (holes)
+		snprintf(hs, sizeof(hs), " %llu hole%s", (unsigned long long)holes,
+			 holes == 1 ? "" : "s");
+	snprintf(buf, n, "REPLAY %s %s / %02llu:%02llu:%02llu %s %s%s", p->name, now,
+		 (unsigned long long)(len / 3600), (unsigned long long)(len / 60 % 60),
+		 (unsigned long long)(len % 60), sp,
+		 end ? "\u25a0" : paused ? "\u275a\u275a" : "\u25b6", hs);
+}

@@ -1,0 +1,156 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collector.h"
+#include "rec_toggle.h"
+#include "rec_writer.h"
+#include "util.h"
+
+#define NOTE_NS 6000000000ull
+
+struct rec_toggle {
+	struct bus *bus;
+	const struct stream_table *streams;
+	const struct asys_options *opts;
+	char *command;
+	struct rec_writer *w;
+	int handle;
+	bool used_output;
+	char note[256];
+	uint64_t note_until;
+};
+
+struct rec_toggle *rec_toggle_new(struct bus *bus, const struct stream_table *t,
+				  const struct asys_options *o, const char *command)
+{
+	struct rec_toggle *rt = calloc(1, sizeof(*rt));
+
+	if (!rt)
+		return NULL;
+	rt->bus = bus;
+	rt->streams = t;
+	rt->opts = o;
+	rt->command = util_strdup(command);
+	rt->handle = -1;
+	return rt;
+}
+
+/* A message shown in the header for a few seconds: a, then b. */
+static void note(struct rec_toggle *rt, const char *a, const char *b, const char *c)
+{
+	size_t l = util_strlcpy(rt->note, a, sizeof(rt->note));
+
+	if (l < sizeof(rt->note))
+		l += util_strlcpy(rt->note + l, b, sizeof(rt->note) - l);
+	if (l < sizeof(rt->note))
+		util_strlcpy(rt->note + l, c, sizeof(rt->note) - l);
+	rt->note_until = asys_now_ns() + NOTE_NS;
+}
+
+int rec_toggle_start(struct rec_toggle *rt, char *msg, size_t n)
+{
+	struct rec_writer_opts wo;
+	char auto_name[64];
+	int err = 0;
+
+	if (rt->w)
+		return -EALREADY;
+	rec_writer_opts_from(&wo, rt->opts, rt->command);
+	if (!rt->opts->output || rt->used_output) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		localtime_r(&now, &tm);
+		strftime(auto_name, sizeof(auto_name), "asys-%Y%m%d-%H%M%S.asys", &tm);
+		wo.path = auto_name;
+		wo.force = false;
+	}
+	rt->w = rec_writer_new(rt->streams, &wo, &err, msg, n);
+	if (!rt->w)
+		return err;
+	rt->handle = bus_attach(rt->bus, &rec_writer_consumer_ops, rt->w);
+	if (rt->handle < 0) {
+		err = rt->handle;
+		snprintf(msg, n, "cannot attach the recorder: %s", strerror(-err));
+		rec_writer_free(rt->w);
+		rt->w = NULL;
+		return err;
+	}
+	if (wo.path == rt->opts->output)
+		rt->used_output = true;
+	return 0;
+}
+
+void rec_toggle_stop(struct rec_toggle *rt)
+{
+	struct rec_writer_stats st;
+	char size[32];
+	const char *base;
+	int rc;
+
+	if (!rt || !rt->w)
+		return;
+	bus_detach(rt->bus, rt->handle);
+	rt->handle = -1;
+	rc = rec_writer_close(rt->w);
+	rec_writer_get_stats(rt->w, &st);
+	base = strrchr(st.path, '/');
+	base = base ? base + 1 : st.path;
+	util_fmt_bytes(size, sizeof(size), (double)st.bytes);
+	if (rc < 0) {
+		note(rt, "saved ", base, ", but the last write failed");
+	} else {
+		char tail[48];
+
+		snprintf(tail, sizeof(tail), " (%s)", size);
+		note(rt, "saved ", base, tail);
+	}
+	rec_writer_free(rt->w);
+	rt->w = NULL;
+}
+
+void rec_toggle_free(struct rec_toggle *rt)
+{
+	if (!rt)
+		return;
+	rec_toggle_stop(rt);
+	free(rt->command);
+	free(rt);
+}
+
+bool rec_toggle_active(struct rec_toggle *rt)
+{
+	return rt && rt->w;
+}
+
+bool rec_toggle_key(struct rec_toggle *rt, int ch)
+{
+	char msg[256];
+
+	if (ch != 'R')
+		return false;
+	if (rt->w) {
+		rec_toggle_stop(rt);
+	} else if (rec_toggle_start(rt, msg, sizeof(msg)) < 0) {
+		note(rt, "cannot record: ", msg, "");
+	}
+	return true;
+}
+
+void rec_toggle_status(struct rec_toggle *rt, char *buf, size_t n)
+{
+	if (rt->w) {
+		rec_writer_status_line(rt->w, buf, n);
+		return;
+	}
+	if (rt->note[0] && asys_now_ns() < rt->note_until) {
+		util_strlcpy(buf, rt->note, n);
+		return;
+	}
+	snprintf(buf, n, "R: record");
+}

@@ -1,0 +1,30 @@
+/* On-demand recording in a live view: R starts a recorder on the running
+ * bus and R stops it. Used by `asys top` (and -o FILE from the start). */
+#ifndef ASYS_REC_TOGGLE_H
+#define ASYS_REC_TOGGLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bus.h"
+#include "options.h"
+#include "stream.h"
+
+struct rec_toggle;
+
+struct rec_toggle *rec_toggle_new(struct bus *bus, const struct stream_table *t,
+				  const struct asys_options *o, const char *command);
+/* Stops a recording in progress (trailer written), then frees. */
+void rec_toggle_free(struct rec_toggle *rt);
+/* Starts recording to -o FILE the first time, else to
+ * asys-YYYYmmdd-HHMMSS.asys. 0 or -errno with msg set. */
+int rec_toggle_start(struct rec_toggle *rt, char *msg, size_t n);
+void rec_toggle_stop(struct rec_toggle *rt);
+bool rec_toggle_active(struct rec_toggle *rt);
+/* 'R' toggles; true when the key was taken. */
+bool rec_toggle_key(struct rec_toggle *rt, int ch);
+/* "● REC run.asys 1.2M 00:00:12", "recording paused: disk full",
+ * "saved run.asys (1.2M)", or "R: record". */
+void rec_toggle_status(struct rec_toggle *rt, char *buf, size_t n);
+
+#endif

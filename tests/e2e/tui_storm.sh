@@ -1,0 +1,39 @@
+#!/bin/sh
+# A storm of keys and resizes (tiny, huge, below 80x24 and back) at a fast
+# refresh: asys top must stay up, draw a sane screen afterwards, and exit 0.
+# The sequence is pseudo-random with a fixed seed, so a failure repeats.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+
+tui_start 100 30 -- -d 0.1
+wait_for '4 Memory' 10 || fail "no Memory pane"
+
+awk 'BEGIN {
+	srand(4711)
+	n = split("Tab BTab Up Down NPage PPage Home End < > I Space u o s 3 4 9 h F1 Escape x ? Left Right Enter BSpace", k, " ")
+	for (i = 0; i < 300; i++) {
+		if (i % 15 == 14)
+			printf "resize %d %d\n", 10 + int(rand() * 200), 3 + int(rand() * 60)
+		else
+			printf "key %s\n", k[1 + int(rand() * n)]
+	}
+}' > "$TDIR/storm"
+
+while read -r what a b; do
+	case $what in
+	key) keys "$a" ;;
+	resize) tmx resize-window -t "$TSESS" -x "$a" -y "$b" ;;
+	esac
+	[ -s "$TDIR/exit" ] && fail "asys top exited during the storm after '$what $a $b': $(cat "$TDIR/exit")"
+done < "$TDIR/storm"
+
+tmx resize-window -t "$TSESS" -x 100 -y 30
+# close the help screen if the storm left it open, then look
+sleep 0.3
+cap | grep -q 'asys top help' && keys Escape
+wait_for '4 Memory' 5 || fail "no Memory pane after the storm"
+check_layout 100 30
+[ -s "$TDIR/exit" ] && fail "asys top exited: $(cat "$TDIR/exit")"
+keys q
+st=$(wait_exit 10) || fail "no exit on q after the storm"
+[ "$st" = 0 ] || fail "exit status $st after the storm"
+echo ok

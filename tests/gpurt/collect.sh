@@ -1,0 +1,7 @@
+#!/bin/sh
+# Real uprobes on the fake runtime: exact byte totals, failures, launches per
+# demangled name, per-pid split, late start, exit; then process-tree scope.
+. "$top_srcdir/tests/gpurt/lib.sh"
+gpurt_need_bpf
+"$top_builddir/tests/gpurt/test_collect" main || exit $?
+"$top_builddir/tests/gpurt/test_collect" tree || exit $?

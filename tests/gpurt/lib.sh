@@ -1,0 +1,41 @@
+# Common setup for the gpurt shell tests (sourced).
+: "${top_builddir:=.}"
+FAKE_CUDA_DIR="$top_builddir/tests/fakes/.libs"
+GPURT_WORKLOAD="$top_builddir/tests/gpurt/workload"
+export FAKE_CUDA_DIR GPURT_WORKLOAD
+
+# Skips (exit 77) with the reason unless BPF can be loaded here.
+gpurt_need_bpf() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "SKIP: loading BPF needs root (or CAP_BPF+CAP_PERFMON)"
+		exit 77
+	fi
+	if [ ! -r /sys/kernel/btf/vmlinux ]; then
+		echo "SKIP: the kernel has no BTF (/sys/kernel/btf/vmlinux)"
+		exit 77
+	fi
+	for f in "$FAKE_CUDA_DIR/libcudart.so" "$FAKE_CUDA_DIR/libcuda.so" "$GPURT_WORKLOAD"; do
+		[ -e "$f" ] || { echo "FAIL: $f was not built"; exit 1; }
+	done
+}
+
+# Waits (up to 20 s) until process $1 has uprobes on the fake libcudart and
+# libcuda, as bpftool lists them; without bpftool, waits 3 s.
+gpurt_wait_attached() {
+	bt=$(command -v bpftool || echo /usr/sbin/bpftool)
+	if [ ! -x "$bt" ]; then
+		sleep 3
+		return 0
+	fi
+	i=0
+	while [ $i -lt 200 ]; do
+		out=$("$bt" perf list 2>/dev/null | grep "^pid $1 ")
+		case "$out" in
+		*libcudart.so*libcuda.so* | *libcuda.so*libcudart.so*) return 0 ;;
+		esac
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}

@@ -1,0 +1,33 @@
+# Two network namespaces joined by a veth pair (veth-nA 10.231.0.1 in $NS1,
+# veth-nB 10.231.0.2 in $NS2), with no IPv6 and static neighbours so only the
+# test's own datagrams cross it. Source it; exits 77 where that is impossible.
+: "${top_builddir:=.}"
+B=$top_builddir/tests/nic
+if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root for ip netns"; exit 77; fi
+command -v ip >/dev/null 2>&1 || { echo "SKIP: no ip (iproute2)"; exit 77; }
+NS1=asysnicA$$ NS2=asysnicB$$
+RPID=
+netns_cleanup() {
+	[ -n "$RPID" ] && kill "$RPID" 2>/dev/null
+	ip netns del "$NS1" 2>/dev/null
+	ip netns del "$NS2" 2>/dev/null
+}
+trap netns_cleanup EXIT
+trap 'exit 1' INT TERM
+if ! ip netns add "$NS1" 2>/dev/null || ! ip netns add "$NS2" 2>/dev/null; then
+	echo "SKIP: cannot create network namespaces here"; exit 77
+fi
+for ns in "$NS1" "$NS2"; do
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1
+done
+ip link add veth-nA netns "$NS1" type veth peer name veth-nB netns "$NS2" || {
+	echo "SKIP: cannot create a veth pair"; exit 77; }
+ip -n "$NS1" addr add 10.231.0.1/24 dev veth-nA
+ip -n "$NS2" addr add 10.231.0.2/24 dev veth-nB
+ip -n "$NS1" link set veth-nA up
+ip -n "$NS2" link set veth-nB up
+MAC_B=$(ip -n "$NS2" -o link show veth-nB | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+MAC_A=$(ip -n "$NS1" -o link show veth-nA | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+ip -n "$NS1" neigh replace 10.231.0.2 lladdr "$MAC_B" dev veth-nA nud permanent
+ip -n "$NS2" neigh replace 10.231.0.1 lladdr "$MAC_A" dev veth-nB nud permanent

@@ -1,0 +1,18 @@
+#!/bin/sh
+# NIC rates on real traffic, in process: the collector + engine + store run in
+# one namespace of a veth pair (tests/nic/test_nic_veth), the receiver in the
+# other. Needs root and iproute2; exits 77 with the reason otherwise.
+set -u
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/nic/netns_lib.sh"
+OUT=$(mktemp "${TMPDIR:-/tmp}/asys-nic-recv.XXXXXX")
+ip netns exec "$NS2" "$B/nic_traffic" recv 40123 12 > "$OUT" &
+RPID=$!
+sleep 0.2
+ip netns exec "$NS1" "$B/test_nic_veth" veth-nA 10.231.0.2 40123 "$B/nic_traffic"
+rc=$?
+wait "$RPID"; RPID=
+echo "receiver: $(cat "$OUT")"
+# 3000 steady + 50 burst datagrams of 958 bytes
+grep -q '^packets 3050 bytes 2921900$' "$OUT" || { echo "FAIL: receiver count"; rc=1; }
+rm -f "$OUT"
+exit $rc

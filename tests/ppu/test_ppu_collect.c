@@ -1,0 +1,395 @@
+/* The ppu collectors run for real, in process, through the engine, the bus
+ * and the store, with the fake libhgml.so loaded by the real dlopen path:
+ * values match the fake's patterns, a lost device, GPM refused, no library,
+ * an old library. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bus.h"
+#include "engine.h"
+#include "ppu_metrics.h"
+#include "store.h"
+#include "stream.h"
+#include "test_ppu.h"
+
+extern const struct collector ppu_collector;
+extern const struct collector ppu_metrics_collector;
+
+#define MAX_KEPT 20000
+
+/* Every ppu.metrics sample, as delivered by the bus. */
+struct kept {
+	int stream;
+	size_t n;
+	uint64_t entity[MAX_KEPT];
+	uint64_t ts[MAX_KEPT];
+	double v[MAX_KEPT][8];
+};
+
+static void kept_consume(void *ctx, const struct rec *r)
+{
+	struct kept *k = ctx;
+
+	if (r->kind != REC_SAMPLE || (int)r->stream != k->stream || k->n >= MAX_KEPT)
+		return;
+	k->entity[k->n] = r->entity;
+	k->ts[k->n] = r->ts_ns;
+	for (int i = 0; i < 8; i++)
+		k->v[k->n][i] = i < r->nvals ? rec_values(r)[i] : NAN;
+	k->n++;
+}
+
+static const struct bus_consumer_ops kept_ops = {NULL, kept_consume, NULL};
+
+struct run {
+	struct asys_options o;
+	struct stream_table *t;
+	struct bus *b;
+	struct store *s;
+	struct engine *e;
+	struct kept *k;
+	int dev, proc, metrics;
+};
+
+static void run_go(struct run *r, double secs)
+{
+	static const struct collector *const list[] = {&ppu_collector, &ppu_metrics_collector,
+						       NULL};
+	struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
+
+	r->t = stream_table_new();
+	r->b = bus_new();
+	r->s = store_new(r->t, 100000000ull);
+	r->k = calloc(1, sizeof(*r->k));
+	ck_assert_ptr_nonnull(r->k);
+	r->e = engine_new(&r->o, r->t, r->b, list);
+	ck_assert_ptr_nonnull(r->e);
+	ck_assert_int_eq(engine_init(r->e), 0);
+	r->dev = stream_table_find(r->t, "ppu.dev");
+	r->proc = stream_table_find(r->t, "ppu.proc");
+	r->metrics = r->k->stream = stream_table_find(r->t, "ppu.metrics");
+	ck_assert_int_ge(r->dev, 0);
+	ck_assert_int_ge(r->proc, 0);
+	ck_assert_int_ge(bus_attach(r->b, &store_consumer_ops, r->s), 0);
+	ck_assert_int_ge(bus_attach(r->b, &kept_ops, r->k), 0);
+	ck_assert_int_eq(bus_start(r->b, 5000000), 0);
+	ck_assert_int_eq(engine_start(r->e), 0);
+	nanosleep(&ts, NULL);
+	engine_stop(r->e);
+	bus_stop(r->b);
+	store_lock(r->s);
+}
+
+static void run_end(struct run *r)
+{
+	store_unlock(r->s);
+	bus_free(r->b);
+	engine_free(r->e);
+	store_free(r->s);
+	stream_table_free(r->t);
+	free(r->k);
+}
+
+static void opts_for(struct run *r, const char *devices, const char *set, const char *list,
+		     double hz)
+{
+	memset(r, 0, sizeof(*r));
+	options_defaults(&r->o);
+	r->o.delay_s = 0.1;
+	r->o.ppu_metrics_device = devices;
+	r->o.ppu_metrics_set = set;
+	r->o.ppu_metrics_list = list;
+	r->o.ppu_metrics_frequency = hz;
+}
+
+static int field(const struct run *r, int stream, const char *name)
+{
+	int i = stream_field_index(stream_table_get(r->t, (uint32_t)stream), name);
+
+	ck_assert_msg(i >= 0, "no field %s", name);
+	return i;
+}
+
+static double last(const struct run *r, int stream, uint64_t ent, const char *name)
+{
+	const struct series *se = store_series(r->s, (uint32_t)stream, ent);
+
+	ck_assert_msg(se != NULL, "no series %s/%llu", name, (unsigned long long)ent);
+	return series_last(se, (uint32_t)field(r, stream, name));
+}
+
+START_TEST(device_state_matches_the_fake)
+{
+	struct run r;
+	uint64_t ents[8];
+	char want[128];
+
+	tp_use_fake(0);
+	opts_for(&r, NULL, NULL, NULL, 1000);
+	run_go(&r, 0.5);
+	ck_assert_int_lt(r.metrics, 0); /* no device listed: no metrics stream */
+	ck_assert_uint_eq(store_entities(r.s, (uint32_t)r.dev, ents, 8), 4);
+	for (unsigned int d = 0; d < 4; d++) {
+		const struct series *se = store_series(r.s, (uint32_t)r.dev, d);
+		double util = last(&r, r.dev, d, "util_gpu"), used = 512.0 * 1048576;
+
+		snprintf(want, sizeof(want), "%u: PPU 00000000:%02X:00.0", d, 0x10 + d);
+		ck_assert_str_eq(series_label(se), want);
+		ck_assert_ptr_null(store_status(r.s, (uint32_t)r.dev, d));
+		ck_assert_double_eq(last(&r, r.dev, d, "clock_sm"), 1000 + 10 * d);
+		ck_assert_double_eq(last(&r, r.dev, d, "clock_mem"), 1600);
+		ck_assert_double_eq(last(&r, r.dev, d, "temp"), 40 + d);
+		ck_assert_double_eq(last(&r, r.dev, d, "power_limit"), 400);
+		ck_assert_double_eq(last(&r, r.dev, d, "pcie_gen"), 5);
+		ck_assert_double_eq(last(&r, r.dev, d, "pcie_width"), 16);
+		ck_assert_double_eq(last(&r, r.dev, d, "mem_total"), 96.0 * (1 << 30));
+		for (unsigned int i = 0; i < 1 + d % 3; i++)
+			used += (i + 1.0) * (d + 1) * (1 << 30);
+		ck_assert_double_eq(last(&r, r.dev, d, "mem_used"), used);
+		ck_assert_msg(util == 10 * d || util == 10 * d + 1, "util %g", util);
+		ck_assert_double_eq(last(&r, r.dev, d, "power"), 100 + 2 * util);
+		ck_assert_double_eq(last(&r, r.dev, d, "util_mem"), floor(util / 2));
+	}
+	/* processes: 1 + d % 3 per device, the first of device 0 is us */
+	ck_assert_uint_eq(store_entities(r.s, (uint32_t)r.proc, NULL, 0), 1 + 2 + 3 + 1);
+	snprintf(want, sizeof(want), "%d test_ppu", (int)getpid());
+	ck_assert_str_eq(series_label(store_series(r.s, (uint32_t)r.proc, (uint64_t)getpid())),
+			 want);
+	ck_assert_double_eq(last(&r, r.proc, (1ull << 32) | 4000101, "mem_used"), 4.0 * (1 << 30));
+	run_end(&r);
+}
+END_TEST
+
+START_TEST(metric_values_match_the_fake)
+{
+	struct run r;
+	int f_ce, f_cu, f_kvd, f_pcie, f_clk;
+	double prev[4] = {NAN, NAN, NAN, NAN};
+	size_t per_dev[4] = {0};
+
+	tp_use_fake(0);
+	opts_for(&r, "0,2", "none",
+		 "cu__cycles_active.avg.pct_of_peak_sustained_elapsed,"
+		 "ce__cycles_active.avg.pct_of_peak_sustained_elapsed,"
+		 "kvd__transaction_hit_rate.pct,pcie__read_bytes.sum.per_second,"
+		 "ce__cycles_elapsed.avg.per_second",
+		 200);
+	run_go(&r, 1.0);
+	ck_assert_int_ge(r.metrics, 0);
+	ck_assert_uint_eq(stream_table_get(r.t, (uint32_t)r.metrics)->nfields, 5);
+	f_ce = field(&r, r.metrics, "ce__cycles_active.avg.pct_of_peak_sustained_elapsed");
+	f_cu = field(&r, r.metrics, "cu__cycles_active.avg.pct_of_peak_sustained_elapsed");
+	f_kvd = field(&r, r.metrics, "kvd__transaction_hit_rate.pct");
+	f_pcie = field(&r, r.metrics, "pcie__read_bytes.sum.per_second");
+	f_clk = field(&r, r.metrics, "ce__cycles_elapsed.avg.per_second");
+	for (size_t i = 0; i < r.k->n; i++) {
+		unsigned int d = (unsigned int)r.k->entity[i];
+		const double *v = r.k->v[i];
+
+		ck_assert_msg(d == 0 || d == 2, "device %u was not asked for", d);
+		/* GPM 1: (10 d + 1 + s) % 100, s the sample number, from 2 */
+		if (isnan(prev[d]))
+			ck_assert_double_eq(v[f_ce], 10 * d + 1 + 2);
+		else
+			ck_assert_double_eq(v[f_ce], fmod(prev[d] + 1, 100));
+		prev[d] = v[f_ce];
+		ck_assert_double_eq(fmod(v[f_cu] - v[f_ce] + 100, 100), 1); /* GPM 2 */
+		ck_assert_double_eq(v[f_kvd], 50 + d + 1);
+		ck_assert_double_eq(v[f_pcie], (100.0 * (d + 1) + 21) * 1048576);
+		ck_assert_double_eq(v[f_clk], (1000.0 + 10 * d) * 1e6);
+		per_dev[d]++;
+	}
+	/* 1 s at 200 Hz, on a shared machine */
+	ck_assert_msg(per_dev[0] >= 150 && per_dev[0] <= 202, "%zu samples", per_dev[0]);
+	ck_assert_uint_eq(per_dev[1] + per_dev[3], 0);
+	ck_assert_uint_ge(per_dev[2] + 1, per_dev[0]);
+	ck_assert_str_eq(series_label(store_series(r.s, (uint32_t)r.metrics, 2)),
+			 "2: PPU 00000000:12:00.0");
+	run_end(&r);
+}
+END_TEST
+
+START_TEST(lost_device_shows_lost_others_go_on)
+{
+	struct run r;
+	const char *st;
+	uint64_t last0, last2;
+
+	tp_use_fake(0);
+	setenv("FAKE_HGML_LOST", "2:300", 1);
+	opts_for(&r, "all", NULL, NULL, 100);
+	run_go(&r, 1.0);
+	st = store_status(r.s, (uint32_t)r.dev, 2);
+	ck_assert_msg(st && !strncmp(st, "lost: device 2 (00000000:12:00.0)", 33), "%s", st);
+	st = store_status(r.s, (uint32_t)r.metrics, 2);
+	ck_assert_msg(st && !strncmp(st, "lost", 4), "%s", st);
+	last0 = series_last_ns(store_series(r.s, (uint32_t)r.dev, 0));
+	last2 = series_last_ns(store_series(r.s, (uint32_t)r.dev, 2));
+	ck_assert_msg(last0 > last2 + 400000000ull, "device 0 stopped with device 2");
+	last0 = series_last_ns(store_series(r.s, (uint32_t)r.metrics, 3));
+	last2 = series_last_ns(store_series(r.s, (uint32_t)r.metrics, 2));
+	ck_assert_msg(last0 > last2 + 400000000ull, "device 3 metrics stopped with device 2");
+	for (unsigned int d = 0; d < 4; d++)
+		if (d != 2)
+			ck_assert_ptr_null(store_status(r.s, (uint32_t)r.dev, d));
+	/* the lost device's processes are gone */
+	ck_assert_ptr_null(store_series(r.s, (uint32_t)r.proc, (2ull << 32) | 4000200));
+	ck_assert_ptr_nonnull(store_series(r.s, (uint32_t)r.proc, (3ull << 32) | 4000300));
+	run_end(&r);
+}
+END_TEST
+
+START_TEST(gpm_in_use_says_why_and_what_to_do)
+{
+	static const char *const must[] = {
+		"metrics sampling refused on device 1: the performance counters are in use",
+		"hgmlGpmSampleGet: In use by another client",
+		"another asys is sampling metrics",
+		"an acu application is collecting a trace",
+		"dcgmi profile --pause",
+		"ppu-smi -q",
+		"ppu-smi gpm --get-sample-state",
+		"ppu-smi gpm -s 0",
+		"Device state keeps updating",
+	};
+	struct run r;
+	const char *st;
+
+	tp_use_fake(0);
+	setenv("FAKE_HGML_GPM_BUSY", "1", 1);
+	opts_for(&r, "all", NULL, NULL, 100);
+	run_go(&r, 0.6);
+	st = store_status(r.s, (uint32_t)r.metrics, 1);
+	ck_assert_ptr_nonnull(st);
+	for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++)
+		ck_assert_msg(strstr(st, must[i]), "'%s' missing from: %s", must[i], st);
+	/* device state of that device keeps updating, other devices' metrics too */
+	ck_assert_ptr_null(store_status(r.s, (uint32_t)r.dev, 1));
+	ck_assert_ptr_nonnull(store_series(r.s, (uint32_t)r.dev, 1));
+	ck_assert_ptr_nonnull(store_series(r.s, (uint32_t)r.metrics, 0));
+	ck_assert_uint_eq(series_last_ns(store_series(r.s, (uint32_t)r.metrics, 1)), 0);
+	run_end(&r);
+
+	/* no permission: says so, and suggests root */
+	setenv("FAKE_HGML_GPM_ERROR", "no_permission", 1);
+	opts_for(&r, "1", NULL, NULL, 100);
+	run_go(&r, 0.3);
+	st = store_status(r.s, (uint32_t)r.metrics, 1);
+	ck_assert_msg(st && strstr(st, "no permission to sample") && strstr(st, "run asys as root"),
+		      "%s", st);
+	run_end(&r);
+}
+END_TEST
+
+START_TEST(gpm_released_clears_the_message)
+{
+	struct run r;
+
+	tp_use_fake(0);
+	setenv("FAKE_HGML_GPM_BUSY", "all", 1);
+	setenv("FAKE_HGML_GPM_BUSY_MS", "200", 1);
+	opts_for(&r, "0", NULL, NULL, 100);
+	run_go(&r, 1.6);
+	ck_assert_ptr_null(store_status(r.s, (uint32_t)r.metrics, 0));
+	ck_assert_uint_gt(r.k->n, 10);
+	run_end(&r);
+}
+END_TEST
+
+START_TEST(no_library_says_where_it_looked)
+{
+	struct run r;
+	const char *st;
+	static const char want[] = "no PPU management library found (looked in "
+				   "/nonexistent/ppu/lib/libhgml.so, ";
+
+	tp_use_fake(0);
+	unsetenv("ASYS_HGML_LIBRARY");
+	setenv("PPU_HOME", "/nonexistent/ppu", 1);
+	opts_for(&r, "all", NULL, NULL, 100);
+	r.o.ppu_backend = "hgml";
+	run_go(&r, 0.2);
+	st = store_status(r.s, (uint32_t)r.dev, STATUS_STREAM);
+	ck_assert_msg(st && !strncmp(st, want, sizeof(want) - 1), "%s", st);
+	st = store_status(r.s, (uint32_t)r.proc, STATUS_STREAM);
+	ck_assert_msg(st && !strncmp(st, want, sizeof(want) - 1), "%s", st);
+	st = store_status(r.s, (uint32_t)r.metrics, STATUS_STREAM);
+	ck_assert_msg(st && !strncmp(st, want, sizeof(want) - 1), "%s", st);
+	ck_assert_uint_eq(store_entities(r.s, (uint32_t)r.dev, NULL, 0), 0);
+	run_end(&r);
+}
+END_TEST
+
+START_TEST(old_library_degrades_per_symbol)
+{
+	struct run r;
+	const char *st;
+
+	tp_use_fake(1);
+	opts_for(&r, "all", NULL, NULL, 100);
+	run_go(&r, 0.3);
+	ck_assert(isnan(last(&r, r.dev, 1, "power_limit")));
+	ck_assert(!isnan(last(&r, r.dev, 1, "power")));
+	ck_assert_double_eq(last(&r, r.proc, (1ull << 32) | 4000101, "mem_used"), 4.0 * (1 << 30));
+	st = store_status(r.s, (uint32_t)r.metrics, 0);
+	ck_assert_msg(st && strstr(st, "PPU metrics need hgmlGpmSampleGet, which ") &&
+			      strstr(st, "lacks"),
+		      "%s", st);
+	run_end(&r);
+}
+END_TEST
+
+START_TEST(bad_device_id_is_explained)
+{
+	struct run r;
+	const char *st;
+
+	tp_use_fake(0);
+	opts_for(&r, "0,7", NULL, NULL, 100);
+	run_go(&r, 0.2);
+	st = store_status(r.s, (uint32_t)r.metrics, STATUS_STREAM);
+	ck_assert_msg(st && strstr(st, "PPU device 7 does not exist: 4 found (IDs 0-3)"), "%s", st);
+	ck_assert_uint_eq(store_entities(r.s, (uint32_t)r.dev, NULL, 0), 4);
+	run_end(&r);
+}
+END_TEST
+
+START_TEST(many_processes_grow_the_buffer)
+{
+	struct run r;
+
+	tp_use_fake(0);
+	setenv("FAKE_HGML_PROCS", "100", 1);
+	setenv("FAKE_HGML_DEVICES", "2", 1);
+	opts_for(&r, NULL, NULL, NULL, 100);
+	run_go(&r, 0.3);
+	ck_assert_uint_eq(store_entities(r.s, (uint32_t)r.proc, NULL, 0), 200);
+	ck_assert_double_eq(last(&r, r.proc, (1ull << 32) | 4000199, "mem_used"),
+			    100.0 * 2 * (1 << 30));
+	run_end(&r);
+}
+END_TEST
+
+TCase *tp_collect_tcase(void)
+{
+	TCase *tc = tcase_create("collect");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, device_state_matches_the_fake);
+	tcase_add_test(tc, metric_values_match_the_fake);
+	tcase_add_test(tc, lost_device_shows_lost_others_go_on);
+	tcase_add_test(tc, gpm_in_use_says_why_and_what_to_do);
+	tcase_add_test(tc, gpm_released_clears_the_message);
+	tcase_add_test(tc, no_library_says_where_it_looked);
+	tcase_add_test(tc, old_library_degrades_per_symbol);
+	tcase_add_test(tc, bad_device_id_is_explained);
+	tcase_add_test(tc, many_processes_grow_the_buffer);
+	return tc;
+}

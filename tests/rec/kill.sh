@@ -1,0 +1,3 @@
+#!/bin/sh
+# SIGKILL the recorder at 50 random moments (see tests/rec/test_kill.c).
+exec "$top_builddir/tests/rec/test_kill" "$top_builddir/tests/rec/rec_synth"

@@ -1,0 +1,38 @@
+/* Synthetic recordings for the rec tests: a fixed stream table, a
+ * deterministic record generator, and helpers to write and read back. */
+#ifndef ASYS_REC_TESTLIB_H
+#define ASYS_REC_TESTLIB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rec_format.h"
+#include "rec_reader.h"
+#include "rec_writer.h"
+#include "stream.h"
+
+struct tl_gen {
+	uint64_t rng, ts;
+	uint64_t gap_every; /* records between 10 s jumps in time; 0 = none */
+	uint64_t n;
+};
+
+struct stream_table *tl_table(void);
+/* The next record into buf (at least 2 KiB); returns it. */
+const struct rec *tl_next(struct tl_gen *g, void *buf);
+/* Writes nrecs generated records through a real writer. expect, if not
+ * NULL, receives copies of them back to back. Returns 0. */
+int tl_write(const char *path, uint64_t nrecs, size_t chunk_bytes, uint64_t gap_every,
+	     struct rec_buf *expect);
+/* All DATA records of a file, back to back, in file order. */
+int tl_read_all(const char *path, struct rec_buf *out, uint64_t *holes);
+/* Frames of a whole file: offsets, ends and a CRC of each payload. */
+struct tl_frame {
+	uint64_t off, end, t_max;
+	uint32_t crc;
+	uint8_t type;
+};
+size_t tl_frames(const char *path, struct tl_frame *out, size_t max);
+char *tl_tmpdir(void); /* a fresh directory, removed by nothing (under /tmp) */
+
+#endif

@@ -1,0 +1,102 @@
+/* SIGKILL the recorder at 50 random moments: every file still opens, has no
+ * hole, and lost at most the last chunk (250 ms) of each stream.
+ *   test_kill PATH_TO_rec_synth */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "rec_reader.h"
+
+#define ROUNDS 50
+#define RATE_HZ 300
+/* The bound: one chunk (250 ms), plus one sample period and the bus's
+ * 5 ms pump, plus 40 ms for the scheduler of a busy 2-vCPU machine. */
+#define LOSS_LIMIT_NS ((250 + 4 + 5 + 40) * 1000000ull)
+
+static uint64_t last[3];
+
+static void on_rec(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	if (r->kind == REC_SAMPLE && r->stream < 3 && r->ts_ns > last[r->stream])
+		last[r->stream] = r->ts_ns;
+}
+
+int main(int argc, char **argv)
+{
+	char dir[] = "/tmp/asys-kill-XXXXXX", path[128], msg[256];
+	uint64_t worst = 0;
+	int fails = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_kill REC_SYNTH\n");
+		return 2;
+	}
+	if (!mkdtemp(dir))
+		return 99;
+	snprintf(path, sizeof(path), "%s/k.asys", dir);
+	srand((unsigned)time(NULL));
+	for (int i = 0; i < ROUNDS; i++) {
+		struct rec_reader *r;
+		struct rec_item it;
+		uint64_t killed;
+		int holes = 0, st, rc;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			char rate[16];
+
+			snprintf(rate, sizeof(rate), "%d", RATE_HZ);
+			if (!freopen("/dev/null", "w", stderr))
+				_exit(126);
+			execl(argv[1], argv[1], path, rate, (char *)NULL);
+			_exit(127);
+		}
+		/* at least 300 ms in, so every stream has had time to close a chunk */
+		usleep(300000 + (useconds_t)(rand() % 400000));
+		killed = asys_now_ns();
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		memset(last, 0, sizeof(last));
+		rc = rec_reader_open(path, &r, msg, sizeof(msg), NULL, 0);
+		if (rc) {
+			printf("FAIL round %d: %s\n", i, msg);
+			fails++;
+			continue;
+		}
+		while ((rc = rec_reader_next(r, &it)) == 1) {
+			if (it.kind == REC_ITEM_HOLE)
+				holes++;
+			else if (it.h.type == REC_FT_DATA)
+				rec_reader_data(r, &it, on_rec, NULL);
+		}
+		rec_reader_free(r);
+		if (holes || (rc != 0 && rc != -EAGAIN)) {
+			printf("FAIL round %d: %d holes, end %d\n", i, holes, rc);
+			fails++;
+		}
+		for (int s = 0; s < 3; s++) {
+			uint64_t lost = last[s] ? killed - last[s] : killed;
+
+			if (lost > worst)
+				worst = lost;
+			if (lost > LOSS_LIMIT_NS) {
+				printf("FAIL round %d: stream %d lost %.1f ms\n", i, s, lost / 1e6);
+				fails++;
+			}
+		}
+	}
+	printf("%d rounds, worst loss %.1f ms per stream (limit %.0f ms)\n", ROUNDS, worst / 1e6,
+	       LOSS_LIMIT_NS / 1e6);
+	unlink(path);
+	rmdir(dir);
+	return fails ? 1 : 0;
+}
