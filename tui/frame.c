@@ -173,8 +173,6 @@ static void draw_bottom(struct tui *t, WINDOW *w)
 			must += hint_width(&hints[i]);
 	if (d && d->workload && d->workload(d->ctx, wl, sizeof(wl)) && *wl)
 		snprintf(left, sizeof(left), " %s", wl);
-	if (t->paused)
-		append(left, sizeof(left), " PAUSED");
 	if (*t->status) {
 		append(left, sizeof(left), " ");
 		append(left, sizeof(left), t->status);

@@ -308,7 +308,6 @@ int tui_run(const struct tui_ctx *ctx)
 	struct tui *t;
 	SCREEN *scr;
 	uint64_t delay_ns, next_ns;
-	int rc = 0;
 
 	if (!ctx || !ctx->store || !ctx->opts)
 		return -EINVAL;
@@ -366,7 +365,6 @@ int tui_run(const struct tui_ctx *ctx)
 	typeahead(-1);
 	t->v.color = want_color(ctx->opts) && has_colors();
 	widget_colors_init(t->v.color);
-	t->v.color = t->v.color && has_colors();
 
 	panes_init(t);
 	next_ns = 0;
@@ -405,5 +403,5 @@ out:
 	delscreen(scr);
 	signals_restore(&old);
 	free(t);
-	return rc;
+	return 0;
 }
