@@ -28,6 +28,7 @@
 #include "gpurt_scan.h"
 #include "gpurt_syms.h"
 #include "stream.h"
+#include "sysroot.h"
 #include "util.h"
 
 #define GPURT_RESCAN_NS 2000000000ull
@@ -82,6 +83,7 @@ struct gpurt_state {
 	uint64_t next_scan_ns;
 	char status[256];
 	bool status_sent;
+	bool need_load, load_failed;
 	char err[512];
 };
 
@@ -107,6 +109,10 @@ static int gpurt_libbpf_print(enum libbpf_print_level level, const char *fmt, va
 static double gpurt_frequency(const struct asys_options *o)
 {
 	if (options_scope(o) == SCOPE_NONE || (!o->hggc_memory_usage && !o->trace_hggc))
+		return 0;
+	/* a fixture root (ASYS_SYSROOT) has no processes to put uprobes in */
+	const char *root = sysroot_get();
+	if (root && strcmp(root, "/") && *root)
 		return 0;
 	return o->delay_s > 0 ? 1.0 / o->delay_s : 1.0;
 }
@@ -155,19 +161,40 @@ static bool pid_known(const struct gpurt_state *s, uint32_t pid)
 	return false;
 }
 
-static void pid_note(struct gpurt_state *s, uint32_t pid)
+/* Remembers a process we emit for; true the first time. */
+static bool pid_note(struct gpurt_state *s, uint32_t pid)
 {
 	if (pid_known(s, pid))
-		return;
+		return false;
 	if (s->npids == s->cappids) {
 		size_t cap = s->cappids ? s->cappids * 2 : 64;
 		uint32_t *v = realloc(s->pids, cap * sizeof(*v));
 		if (!v)
-			return;
+			return false;
 		s->pids = v;
 		s->cappids = cap;
 	}
 	s->pids[s->npids++] = pid;
+	return true;
+}
+
+/* The command line of a process, for the gpurt.mem label (the memory pane
+ * lists it even when mem.proc does not). */
+static void proc_cmdline(uint32_t pid, char *buf, size_t n)
+{
+	char rel[64];
+	snprintf(rel, sizeof(rel), "/proc/%u/cmdline", pid);
+	ssize_t len = sysroot_read_file(rel, buf, n);
+	if (len <= 0) {
+		snprintf(buf, n, "pid %u", pid);
+		return;
+	}
+	while (len > 0 && buf[len - 1] == '\0')
+		len--;
+	for (ssize_t i = 0; i < len; i++)
+		if (buf[i] == '\0' || buf[i] == '\n' || buf[i] == '\t')
+			buf[i] = ' ';
+	buf[len] = '\0';
 }
 
 static const char *gpurt_last_error(const void *state)
@@ -218,6 +245,18 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	s->syms = gpurt_syms_new();
 	if (!s->syms || kents_grow(s))
 		return -ENOMEM;
+	s->scan.opts = o;
+	s->need_load = true;
+	return 0;
+}
+
+/* Open, set rodata, load, attach the tracepoints. Done on the first tick,
+ * not in init: the verifier takes a good part of a second, and the other
+ * collectors' first samples should not wait for it. */
+static int gpurt_load(struct gpurt_state *s)
+{
+	const struct asys_options *o = s->scan.opts;
+	int r;
 	s->skel = gpurt_bpf__open();
 	if (!s->skel) {
 		r = -errno;
@@ -344,7 +383,11 @@ static void read_mem(struct gpurt_state *s, struct emitter *out)
 		struct gpurt_mem m;
 		if (bpf_map_lookup_elem(fd, &key, &m))
 			continue;
-		pid_note(s, key);
+		if (pid_note(s, key)) {
+			char cmd[256];
+			proc_cmdline(key, cmd, sizeof(cmd));
+			emit_label(out, s->s_mem, key, asys_now_ns(), cmd);
+		}
 		double v[7] = {
 			(double)m.device_bytes, (double)m.pinned_bytes, (double)m.allocs,
 			(double)m.frees, (double)m.fails,
@@ -393,14 +436,19 @@ static void reap(struct gpurt_state *s, struct emitter *out)
 static int gpurt_sample(void *state, struct emitter *out, uint64_t now_ns)
 {
 	struct gpurt_state *s = state;
+	if (s->need_load) {
+		s->need_load = false;
+		s->load_failed = gpurt_load(s) != 0;
+		if (s->load_failed)
+			set_status(s, out, asys_now_ns(), s->err);
+	}
+	if (s->load_failed)
+		return 0;
 	if (now_ns >= s->next_scan_ns) {
 		s->next_scan_ns = now_ns + GPURT_RESCAN_NS;
 		gpurt_scan_libraries(&s->scan);
-		if (s->scan.nlibs == 0)
-			set_status(s, out, asys_now_ns(),
-				   "no process has a PPU runtime library (libcudart, libcuda, "
-				   "libhggc) mapped yet");
-		else if (s->scan.nattached == 0)
+		/* no runtime library in use is the normal idle state, no status */
+		if (s->scan.nlibs > 0 && s->scan.nattached == 0)
 			set_status(s, out, asys_now_ns(),
 				   "runtime libraries found, but none of their symbols could be probed");
 		else

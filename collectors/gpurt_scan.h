@@ -35,6 +35,7 @@ struct gpurt_scan {
 	bool track_mem, track_launch, tree;
 	pid_t roots[OPT_MAX_PIDS];
 	int nroots;
+	const struct asys_options *opts; /* the options init was given */
 };
 
 /* Reads the options and the probe table (and --hggc-probe-file). */

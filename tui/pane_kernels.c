@@ -72,11 +72,20 @@ static void kern_fini(void *priv)
 	free(s);
 }
 
+/* Shown once some kernel was launched, or when the probes cannot run (the
+ * status says why): not as an empty box on a machine without PPU jobs, nor
+ * in a build or a recording without the stream. */
 static bool kern_visible(const struct pane *p, const struct view *v)
 {
+	int id = stream_table_find(v->streams, "gpurt.kernels");
+	const char *st;
 	(void)p;
-	/* a build without BPF has no such stream: no pane either */
-	return stream_table_find(v->streams, "gpurt.kernels") >= 0;
+	if (id < 0)
+		return false;
+	if (store_entities(v->store, (uint32_t)id, NULL, 0) > 0)
+		return true;
+	st = store_status(v->store, (uint32_t)id, STATUS_STREAM);
+	return st && *st;
 }
 
 static int grow(struct kpriv *s, size_t n)
@@ -100,12 +109,19 @@ static bool matches(const struct kpriv *s, const char *name)
 	return !s->filter[0] || strcasestr(name, s->filter);
 }
 
+/* The command line from mem.proc, else from gpurt.mem's label. */
 static const char *proc_name(const struct view *v, uint64_t pid)
 {
-	int id = stream_table_find(v->streams, "mem.proc");
-	const struct series *se = id >= 0 ? store_series(v->store, (uint32_t)id, pid) : NULL;
-	const char *l = se ? series_label(se) : NULL;
-	return l && *l ? l : NULL;
+	static const char *const streams[] = { "mem.proc", "gpurt.mem" };
+	for (size_t i = 0; i < sizeof(streams) / sizeof(*streams); i++) {
+		int id = stream_table_find(v->streams, streams[i]);
+		const struct series *se = id >= 0 ? store_series(v->store, (uint32_t)id, pid)
+						  : NULL;
+		const char *l = se ? series_label(se) : NULL;
+		if (l && *l)
+			return l;
+	}
+	return NULL;
 }
 
 static const struct kpriv *sort_ctx;

@@ -153,6 +153,12 @@ static void choose_columns(struct mem_priv *s, const struct view *v, int cols)
 		const struct mem_col *c = &mem_cols[i];
 
 		on[i] = !c->stream || stream_table_find(v->streams, c->stream) >= 0;
+		/* gpurt: the runtime columns only once some process has used the
+		 * runtime, not four columns of n/a */
+		if (on[i] && c->stream && !strcmp(c->stream, "gpurt.mem"))
+			on[i] = store_entities(v->store,
+					       (uint32_t)stream_table_find(v->streams, c->stream),
+					       NULL, 0) > 0;
 		if (on[i] && c->col.width)
 			used += c->col.width + 1;
 	}
@@ -319,6 +325,40 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 	return r;
 }
 
+/* gpurt: processes holding runtime memory that mem.proc does not list (it
+ * keeps the top MEM_TOP_N by RSS system-wide) get a row too, named by the
+ * label gpurt.mem gives them. */
+static void load_gpurt_rows(struct mem_priv *s, const struct view *v)
+{
+	int id = stream_table_find(v->streams, "gpurt.mem");
+	size_t base = s->nrows, n;
+
+	if (id < 0)
+		return;
+	n = store_entities(v->store, (uint32_t)id, NULL, 0);
+	if (!n || grow(s, base + n + 1) < 0)
+		return;
+	n = store_entities(v->store, (uint32_t)id, s->ents, s->ecap);
+	if (n > s->ecap - base)
+		n = s->ecap - base;
+	for (size_t i = 0; i < n; i++) {
+		const struct series *se = store_series(v->store, (uint32_t)id, s->ents[i]);
+		bool listed = false;
+		struct proc_row *r;
+
+		for (size_t j = 0; j < base && !listed; j++)
+			listed = s->rows[j].pid == s->ents[i];
+		if (listed || !se || (v->end_ns && series_last_ns(se) > v->end_ns))
+			continue;
+		r = &s->rows[s->nrows++];
+		r->pid = s->ents[i];
+		r->label = series_label(se);
+		r->user = "?";
+		for (int c = 0; c < NCOLS; c++)
+			r->val[c] = col_value(v, c, r->pid, NULL);
+	}
+}
+
 static void load_rows(struct mem_priv *s, const struct view *v)
 {
 	int id = stream_table_find(v->streams, "mem.proc");
@@ -355,6 +395,7 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 		for (int c = 0; c < NCOLS; c++)
 			r->val[c] = col_value(v, c, r->pid, se);
 	}
+	load_gpurt_rows(s, v);
 	if (s->nrows)
 		qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }

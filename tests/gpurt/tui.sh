@@ -26,6 +26,8 @@ pid=$(tui_pid)
 [ -n "$pid" ] || fail "no asys top process"
 gpurt_wait_attached "$pid" || fail "asys top did not attach to the fake runtime"
 touch "$TDIR/go"
+# the pane shows up with the first kernel
+wait_for 'Top kernels' 10 || fail "no kernels pane"
 keys 5
 wait_for 'mykern::saxpy\(float, float\*, float\*, int\)' 10 || fail "no saxpy in the kernels pane"
 s=$(cap)
@@ -54,7 +56,8 @@ keys 4
 wait_for 'DEVICE' 5 || fail "the memory pane has no DEVICE column"
 keys '>' '>' '>'
 wait_for 'DEVICE.' 5 || fail "could not sort by DEVICE"
-row=$(cap | grep -E "^[^0-9]*$P1 " | head -n 1)
+wait_for "^[^0-9a-z]*$P1 .* 7\.0M " 10 || fail "pid $P1 is not listed with 7.0M of device memory"
+row=$(cap | grep -E "^[^0-9a-z]*$P1 " | head -n 1)
 case "$row" in
 *7.0M*) ;;
 *) fail "pid $P1 row lacks 7.0M of device memory: $row" ;;
@@ -82,6 +85,7 @@ wait_for 'REPLAY|not built yet' 10 || fail "asys replay drew nothing"
 if cap | grep -q 'not built yet'; then
 	echo "note: this asys has no interactive replay yet; replay check not run"
 else
+	wait_for 'Top kernels' 15 || fail "the replay shows no kernels pane"
 	keys 5
 	wait_for "$P2 .*mykern::saxpy" 15 || fail "the replay's kernels pane lacks saxpy of pid $P2"
 	cap | grep -E "$P2 .*mykern::saxpy" | grep -q ' 200 ' ||
