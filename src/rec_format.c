@@ -233,7 +233,8 @@ int rec_buf_reserve(struct rec_buf *b, size_t more)
 
 void rec_buf_put(struct rec_buf *b, const void *p, size_t n)
 {
-	if (rec_buf_reserve(b, n))
+	/* a GONE record has no text: memcpy from NULL is undefined even for 0 */
+	if (!n || rec_buf_reserve(b, n))
 		return;
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
