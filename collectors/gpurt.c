@@ -446,7 +446,7 @@ static int gpurt_sample(void *state, struct emitter *out, uint64_t now_ns)
 		return 0;
 	if (now_ns >= s->next_scan_ns) {
 		s->next_scan_ns = now_ns + GPURT_RESCAN_NS;
-		gpurt_scan_libraries(&s->scan);
+		gpurt_scan_libraries(&s->scan, now_ns);
 		/* no runtime library in use is the normal idle state, no status */
 		if (s->scan.nlibs > 0 && s->scan.nattached == 0)
 			set_status(s, out, asys_now_ns(),

@@ -51,6 +51,7 @@ void gpurt_scan_fini(struct gpurt_scan *sc)
 		bpf_link__destroy(sc->links[i]);
 	free(sc->links);
 	free(sc->libs);
+	free(sc->seen);
 	gpurt_probes_clear(&sc->probes);
 	memset(sc, 0, sizeof(*sc));
 }
@@ -266,7 +267,13 @@ static void scan_maps(struct gpurt_scan *sc, uint32_t pid)
 	fclose(fp);
 }
 
-void gpurt_scan_libraries(struct gpurt_scan *sc)
+static int seen_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct gpurt_seen *)a)->pid, y = ((const struct gpurt_seen *)b)->pid;
+	return x < y ? -1 : x > y;
+}
+
+void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 {
 	if (sc->tree) {
 		__u32 key, next;
@@ -278,12 +285,48 @@ void gpurt_scan_libraries(struct gpurt_scan *sc)
 		}
 		return;
 	}
-	uint32_t *pids, *ppids;
-	size_t np = list_procs(&pids, &ppids);
-	for (size_t i = 0; i < np; i++)
-		scan_maps(sc, pids[i]);
-	free(pids);
-	free(ppids);
+	/* system-wide: reading every maps file is the costliest thing asys
+	 * does at its defaults, so known processes are read only now and then */
+	char root[4096];
+	if (sysroot_path(root, sizeof(root), "/proc"))
+		return;
+	DIR *d = opendir(root);
+	if (!d)
+		return;
+	struct gpurt_seen *cur = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		uint64_t pid;
+		if (util_parse_u64(de->d_name, &pid) || pid > UINT32_MAX)
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			struct gpurt_seen *v = realloc(cur, nc * sizeof(*v));
+			if (!v)
+				break;
+			cur = v;
+			cap = nc;
+		}
+		struct gpurt_seen key = { .pid = (uint32_t)pid };
+		const struct gpurt_seen *old =
+			sc->nseen ? bsearch(&key, sc->seen, sc->nseen, sizeof(key), seen_cmp) : NULL;
+		key.next_ns = old ? old->next_ns : 0;
+		key.scans = old ? old->scans : 0;
+		if (key.next_ns <= now_ns) {
+			scan_maps(sc, key.pid);
+			key.scans++;
+			key.next_ns = key.scans < GPURT_YOUNG_SCANS ? now_ns
+								     : now_ns + GPURT_RESCAN_KNOWN_NS;
+		}
+		cur[n++] = key;
+	}
+	closedir(d);
+	if (n)
+		qsort(cur, n, sizeof(*cur), seen_cmp);
+	free(sc->seen);
+	sc->seen = cur;
+	sc->nseen = n;
 }
 
 bool gpurt_scan_pid_alive(uint32_t pid)

@@ -36,7 +36,24 @@ struct gpurt_scan {
 	pid_t roots[OPT_MAX_PIDS];
 	int nroots;
 	const struct asys_options *opts; /* the options init was given */
+	/* system-wide: when each process's maps are next read (sorted by pid) */
+	struct gpurt_seen *seen;
+	size_t nseen;
 };
+
+/* A library file once attached covers every process that maps it, so a
+ * process needs its maps read again only to find library files not yet seen:
+ * new processes at every scan for their first GPURT_YOUNG_SCANS, then every
+ * GPURT_RESCAN_KNOWN_NS. */
+#define GPURT_RESCAN_KNOWN_NS 10000000000ull
+
+struct gpurt_seen {
+	uint32_t pid;
+	uint32_t scans; /* a young process is read at every scan: it may dlopen late */
+	uint64_t next_ns;
+};
+
+#define GPURT_YOUNG_SCANS 8
 
 /* Reads the options and the probe table (and --hggc-probe-file). */
 int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *err, size_t n);
@@ -46,8 +63,9 @@ bool gpurt_scan_privileged(void);
 /* Process-tree mode: puts the roots and their present descendants into the
  * targets map (the fork tracepoint adds later children). */
 int gpurt_scan_follow_roots(struct gpurt_scan *sc, char *err, size_t n);
-/* Attaches to runtime libraries mapped since the last scan. */
-void gpurt_scan_libraries(struct gpurt_scan *sc);
+/* Attaches to runtime libraries mapped since the last scan; now_ns is
+ * CLOCK_MONOTONIC. */
+void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns);
 /* false once /proc/PID is gone or a zombie */
 bool gpurt_scan_pid_alive(uint32_t pid);
 /* Drops the process's pointers, launches and names from the BPF maps. */
