@@ -6,7 +6,7 @@
 
 # The PID column of the process table, top to bottom.
 pids() {
-	cap | sed -n '/PID.*USER/,$p' | sed -n 's/^[│|] *\([0-9][0-9]*\) .*/\1/p'
+	cap | sed -n '/PID.*USER/,/^[╰+]/p' | sed -n 's/^[│|] *\([0-9][0-9]*\) .*/\1/p'
 }
 
 tui_start 120 40 -- -d 0.5
@@ -16,8 +16,11 @@ wait_for '^[│|] +[0-9]+ ' 10 || fail "no process rows"
 # help: h opens, any key closes; F1 opens, Escape closes
 keys h
 wait_for 'asys top help' 5 || fail "h did not open the help screen"
-cap | grep -q 'Memory pane' || fail "the help screen lacks the Memory pane's keys"
 cap | grep -q 'F10' || fail "the help screen does not list q/F10"
+cap | grep -q 'CPU pane' || fail "the help screen lacks the CPU pane's keys"
+keys End
+wait_for 'Memory pane' 5 || fail "the help screen lacks the Memory pane's keys"
+wait_for 'asys top help' 1 || fail "End closed the help screen"
 keys h
 wait_gone 'asys top help' 5 || fail "h did not close the help screen"
 wait_for 'PID +USER' 5 || fail "panes not back after closing help"
@@ -26,8 +29,10 @@ wait_for 'asys top help' 5 || fail "F1 did not open the help screen"
 keys Escape
 wait_gone 'asys top help' 5 || fail "Escape did not close the help screen"
 
-# Tab moves focus from CPU to Memory: < then works on the table
+# Tab moves focus from CPU (3) to Memory: < then works on the table
 wait_for 'sort: RSS' 5 || fail "the table is not sorted by RSS at start"
+keys 3
+sleep 0.3
 keys Tab
 sleep 0.3
 keys '<'
