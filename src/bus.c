@@ -191,6 +191,7 @@ static void *bus_thread(void *arg)
 	struct bus *b = arg;
 	struct timespec ts = { 0, (long)b->period_ns };
 
+	pthread_setname_np(pthread_self(), "asys-bus");
 	while (!b->stop) {
 		if (bus_pump(b) == 0)
 			nanosleep(&ts, NULL);

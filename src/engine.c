@@ -260,6 +260,12 @@ static void *group_thread(void *arg)
 	uint64_t now = asys_now_ns(), next, win_start, win_ticks = 0, win_cpu;
 
 	engine_thread_setup();
+	{
+		char name[16];
+
+		snprintf(name, sizeof(name), "asys-%.0fHz", g->hz);
+		pthread_setname_np(pthread_self(), name);
+	}
 	if (tfd < 0)
 		return NULL;
 	/* Deadlines sit mid-period on a grid of the period, so samples of

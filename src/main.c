@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,11 +68,27 @@ static int cmd_help(int argc, char **argv)
 	return s->run(2, help_argv);
 }
 
+/* Kept fds are how the collectors stay cheap (status files, sysfs counters,
+ * two perf events per CPU): a 192-CPU node with many processes can pass the
+ * usual soft limit of 1024, so raise it towards the hard limit. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	/* capped: a workload started with -- inherits it, and some programs
+	 * loop over every possible fd */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max && rl.rlim_cur < 65536) {
+		rl.rlim_cur = rl.rlim_max < 65536 ? rl.rlim_max : 65536;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct subcommand *s;
 
 	setlocale(LC_ALL, "");
+	raise_fd_limit();
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;
