@@ -19,8 +19,9 @@
 /* The per-process rows of the mem collector (stream mem.proc).
  * System-wide, the scan of every /proc/PID runs once per refresh: the rows
  * of the last report are re-read through their kept status fds, every other
- * process through its cheap statm, and only newcomers to the top MEM_TOP_N
- * get their status and cmdline opened. In process-tree mode the tree of the
+ * process through its cheap statm (known kernel threads not at all), and
+ * only newcomers to the top MEM_TOP_N get their status and cmdline opened.
+ * In process-tree mode the tree of the
  * roots is rebuilt once per refresh through the children files of every
  * thread (a ppid scan where the kernel has none) and read at the full rate
  * (memtree.c). */

@@ -39,6 +39,11 @@ struct gpm_dev {
 	 * or dropped for want of capacity on this device) */
 	int slot[PPU_METRIC_MAX];
 	bool keep[PPU_METRIC_MAX];
+	/* per selected metric, how its value is made, worked out once */
+	struct gpm_plan {
+		enum { PLAN_NONE, PLAN_GPM, PLAN_CYCLES, PLAN_CLOCK, PLAN_MEM } how;
+		double factor;
+	} plan[PPU_METRIC_MAX];
 	struct ppu_gpm_metrics_get *mg;
 };
 
@@ -104,6 +109,39 @@ static double ppu_pcie_peak(unsigned int gen, unsigned int width)
 	if (gen == 0 || gen >= ARRAY_SIZE(lane_Bps) || width == 0)
 		return NAN;
 	return lane_Bps[gen] * width;
+}
+
+/* The plan of each metric of one device: a GPM value times a factor (the
+ * scale, or the MiB/s to % of peak conversion), GPM % x clock x interval
+ * (cycles), or a device field times its scale. */
+static void ppu_gpm_plan(struct gpm_state_all *st, struct gpm_dev *d)
+{
+	for (size_t i = 0; i < st->sel.n; i++) {
+		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
+		struct gpm_plan *pl = &d->plan[i];
+
+		pl->how = PLAN_GPM;
+		pl->factor = m->scale;
+		switch (m->src) {
+		case PPU_SRC_GPM:
+			break;
+		case PPU_SRC_GPM_CYCLES:
+			pl->how = PLAN_CYCLES;
+			pl->factor = 1e6 / 100.0;
+			break;
+		case PPU_SRC_GPM_PCIE_PCT:
+			pl->factor = 1048576.0 * 100.0 / d->pcie_peak_Bps;
+			break;
+		case PPU_SRC_GPM_ICN_PCT:
+			pl->factor = 1048576.0 * 100.0 / d->icn_peak_Bps;
+			break;
+		case PPU_SRC_DEV:
+			pl->how = m->id == PPU_DEV_MEM_USED ? PLAN_MEM : PLAN_CLOCK;
+			break;
+		}
+		if (!d->keep[i] || (pl->how != PLAN_MEM && pl->how != PLAN_CLOCK && d->slot[i] < 0))
+			pl->how = PLAN_NONE;
+	}
 }
 
 /* Sets up one device: GPM support, capacity, the metrics request, samples. */
@@ -177,6 +215,7 @@ static void ppu_gpm_setup(struct gpm_state_all *st, struct gpm_dev *d, char *not
 		}
 	}
 	d->mg->num_metrics = nm;
+	ppu_gpm_plan(st, d);
 	d->state = GPM_RUN;
 }
 
@@ -266,35 +305,32 @@ static void ppu_gpm_refused(struct gpm_state_all *st, struct gpm_dev *d, ppu_ret
 		 r == PPU_ERR_NO_PERMISSION ? "; or run asys as root" : "");
 }
 
-static void ppu_gpm_values(struct gpm_state_all *st, struct gpm_dev *d, double clock_mhz,
-			   double mem_used, double dt_s)
+static void ppu_gpm_values(struct gpm_state_all *st, struct gpm_dev *d, double dt_s)
 {
-	for (size_t i = 0; i < st->sel.n; i++) {
-		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
-		const struct ppu_gpm_metric *g = d->slot[i] >= 0 ? &d->mg->metrics[d->slot[i]]
-								 : NULL;
-		double v = NAN, gv = g && g->ret == PPU_OK ? g->value : NAN;
+	const struct ppu_gpm_metric *gm = d->mg->metrics;
 
-		if (d->keep[i]) {
-			switch (m->src) {
-			case PPU_SRC_GPM:
-				v = gv * m->scale;
-				break;
-			case PPU_SRC_GPM_CYCLES:
-				v = gv / 100.0 * clock_mhz * 1e6 * dt_s;
-				break;
-			case PPU_SRC_GPM_PCIE_PCT:
-				v = gv * 1048576.0 / d->pcie_peak_Bps * 100.0;
-				break;
-			case PPU_SRC_GPM_ICN_PCT:
-				v = gv * 1048576.0 / d->icn_peak_Bps * 100.0;
-				break;
-			case PPU_SRC_DEV:
-				v = (m->id == PPU_DEV_MEM_USED ? mem_used : clock_mhz) * m->scale;
-				break;
-			}
+	for (size_t i = 0; i < st->sel.n; i++) {
+		const struct gpm_plan *pl = &d->plan[i];
+		double gv = NAN;
+
+		if (pl->how == PLAN_GPM || pl->how == PLAN_CYCLES)
+			gv = gm[d->slot[i]].ret == PPU_OK ? gm[d->slot[i]].value : NAN;
+		switch (pl->how) {
+		case PLAN_GPM:
+			st->vals[i] = gv * pl->factor;
+			break;
+		case PLAN_CYCLES:
+			st->vals[i] = gv * pl->factor * d->clock * dt_s;
+			break;
+		case PLAN_CLOCK:
+			st->vals[i] = d->clock * pl->factor;
+			break;
+		case PLAN_MEM:
+			st->vals[i] = d->mem * pl->factor;
+			break;
+		default:
+			st->vals[i] = NAN;
 		}
-		st->vals[i] = v;
 	}
 }
 
@@ -399,7 +435,7 @@ static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
 			continue;
 		ts = t0 + (t1 - t0) * ++k / (nread ? nread : 1);
 		if (d->ready && d->prev_ts) {
-			ppu_gpm_values(st, d, d->clock, d->mem, (double)(ts - d->prev_ts) / 1e9);
+			ppu_gpm_values(st, d, (double)(ts - d->prev_ts) / 1e9);
 			emit_sample(out, (uint32_t)st->stream, d->index, ts, st->vals,
 				    (uint32_t)st->sel.n);
 		}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh Debian 12 machine: installs what is
 # missing, then builds and runs `make check` twice, once plain and once under
-# ASan+UBSan, and `make distcheck`. Set ASYS_TEST_QUICK=1 to skip the last two.
+# ASan+UBSan, then runs the reader fuzzer for 60 s and `make distcheck`.
+# Set ASYS_TEST_QUICK=1 to run only the plain `make check`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/deps.sh"
@@ -29,6 +30,14 @@ if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		run_check build/sanitizers --enable-sanitizers
+	echo "== reader fuzzer, ${FUZZ_SECONDS:-60} s (clang, ASan+UBSan), seeded from tests/data"
+	rc=0
+	FUZZ_SECONDS=${FUZZ_SECONDS:-60} "$top/tests/fuzz/run.sh" >"$top/build/fuzz.log" 2>&1 || rc=$?
+	case $rc in
+	0) tail -n 3 "$top/build/fuzz.log" ;;
+	77) echo "fuzzer skipped: $(tail -n 1 "$top/build/fuzz.log")" ;;
+	*) tail -n 60 "$top/build/fuzz.log"; status=1 ;;
+	esac
 	echo "== make distcheck"
 	(cd build/plain && make distcheck >/dev/null 2>"$top/build/distcheck.err") ||
 		{ tail -n 40 "$top/build/distcheck.err"; status=1; }

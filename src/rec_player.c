@@ -154,8 +154,10 @@ static void fill(struct rec_player *p, uint64_t target)
 			pthread_mutex_unlock(&p->lock);
 			continue;
 		}
-		if (it.h.hwm > p->read_hwm)
-			p->read_hwm = it.h.hwm;
+		/* how far the data goes (META and SCHEMA times say nothing about it) */
+		if ((it.h.type == REC_FT_DATA || it.h.type == REC_FT_GAP) &&
+		    it.h.t_max > p->read_hwm)
+			p->read_hwm = it.h.t_max;
 		if (it.h.type == REC_FT_DATA)
 			rec_reader_data(p->r, &it, on_rec, p);
 	}

@@ -129,7 +129,7 @@ static int put_meta(struct rec_writer *w)
 {
 	struct utsname u;
 	msgpack_packer pk;
-	uint64_t now = asys_now_ns();
+	uint64_t now = w->hwm; /* frames without data do not move the high-water mark */
 
 	if (uname(&u) < 0)
 		memset(&u, 0, sizeof(u));
@@ -160,7 +160,7 @@ static int put_meta(struct rec_writer *w)
 static int put_schemas(struct rec_writer *w, uint32_t from, uint32_t to)
 {
 	msgpack_packer pk;
-	uint64_t now = asys_now_ns();
+	uint64_t now = w->hwm;
 	int rc;
 
 	if (from >= to)

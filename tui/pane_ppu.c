@@ -447,6 +447,10 @@ static int ppu_want_rows(const struct pane *p, const struct view *v, int cols)
 	if (!s)
 		return 1;
 	ppu_load(s, v);
+	/* no device on this machine: one line, unless focused (the status line
+	 * has the whole reason either way) */
+	if (!s->ndev && !p->focused)
+		return 1;
 	return ppu_want(s, v, cols, true);
 }
 
@@ -574,7 +578,6 @@ static void ppu_footer(const struct pane *p, const struct view *v, char *buf, in
 
 static const char *const ppu_help[] = {
 	"up/down  select a PPU (the list scrolls when the blocks do not fit)",
-	"o / s    PPU metric groups overlaid / stacked",
 	NULL,
 };
 

@@ -13,10 +13,14 @@ tui_start 80 24 ASYS_HGML_LIBRARY="$FAKE" FAKE_HGML_DEVICES=16 FAKE_HGML_LOST=5:
 wait_for '1 PPU +16 devices' 10 || fail "80x24: no PPU title with 16 devices"
 wait_for '^│0 PPU 00000000:10:00\.0 .*[0-9]+% [0-9.]+G/96\.0G' 10 || fail "80x24: no device 0 line"
 wait_for 'more PPUs: 0 above, [0-9]+ below' 10 || fail "80x24: no scroll hint"
+check_layout 80 24
+# select device 6: the list scrolls; 5 shows lost, 6 goes on
+keys 1 Down Down Down Down Down Down
 wait_for '^│5 PPU 00000000:15:00\.0 +lost' 10 || fail "80x24: device 5 not shown lost"
 wait_for '^│6 PPU 00000000:16:00\.0 .*[0-9]+%' 10 || fail "80x24: device 6 stopped with device 5"
+wait_for 'more PPUs: [1-9][0-9]* above, [1-9][0-9]* below' 10 || fail "80x24: scroll hint in the middle"
 check_layout 80 24
-keys 1 End
+keys End
 wait_for '^│15 PPU 00000000:1F:00\.0 ' 10 || fail "80x24: End did not scroll to device 15"
 wait_for 'more PPUs: [0-9]+ above, 0 below' 10 || fail "80x24: scroll hint after End"
 check_layout 80 24

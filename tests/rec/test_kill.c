@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,23 +49,36 @@ int main(int argc, char **argv)
 		struct rec_reader *r;
 		struct rec_item it;
 		uint64_t killed;
-		int holes = 0, st, rc;
-		pid_t pid = fork();
+		int holes = 0, st, rc, pfd[2];
+		pid_t pid;
+		struct pollfd pf;
+		char line[64];
 
+		if (pipe(pfd))
+			return 99;
+		pid = fork();
 		if (pid == 0) {
 			char rate[16];
 
 			snprintf(rate, sizeof(rate), "%d", RATE_HZ);
-			if (!freopen("/dev/null", "w", stderr))
-				_exit(126);
+			dup2(pfd[1], 2);
+			close(pfd[0]);
 			execl(argv[1], argv[1], path, rate, (char *)NULL);
 			_exit(127);
 		}
-		/* at least 300 ms in, so every stream has had time to close a chunk */
+		close(pfd[1]);
+		/* wait until it samples ("state: recording"): a sanitizer build starts slowly */
+		pf = (struct pollfd){ .fd = pfd[0], .events = POLLIN };
+		if (poll(&pf, 1, 20000) != 1 || read(pfd[0], line, sizeof(line)) <= 0) {
+			printf("FAIL round %d: the recorder did not start\n", i);
+			fails++;
+		}
+		/* then 300-700 ms, so every stream has had time to close a chunk */
 		usleep(300000 + (useconds_t)(rand() % 400000));
 		killed = asys_now_ns();
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
+		close(pfd[0]);
 		memset(last, 0, sizeof(last));
 		rc = rec_reader_open(path, &r, msg, sizeof(msg), NULL, 0);
 		if (rc) {

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -307,6 +309,68 @@ done:
 }
 END_TEST
 
+/* As nobody on a /proc mounted with hidepid=1: the real kernel refuses other
+ * users' files (EPERM); those rows are skipped and counted, ours is shown. */
+static int hidepid_check(const char *root)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *st;
+	unsigned n = 0;
+	char tail[128] = "";
+	int rc = 0;
+
+	sysroot_set(root);
+	options_defaults(&o);
+	o.scope = SCOPE_SYSTEM_WIDE;
+	if (fx_coll_init(&fc, &mem_collector, &o))
+		return 20;
+	fx_coll_sample(&fc, SEC);
+	st = fx_find(&fc.recs, REC_STATUS, fx_stream(&fc, "mem.proc"), STATUS_STREAM);
+	if (!st || sscanf(st->text, "%u process%127[^\n]", &n, tail) != 2 || n == 0)
+		rc = 21;
+	else if (!strstr(tail, "unreadable (run as root to see all)"))
+		rc = 22;
+	else if (!fx_find(&fc.recs, REC_SAMPLE, fx_stream(&fc, "mem.proc"), (uint64_t)getpid()))
+		rc = 23;
+	else if (fx_count(&fc.recs, REC_SAMPLE, fx_stream(&fc, "mem.proc")) != 1)
+		rc = 24; /* nobody owns nothing else here */
+	fx_coll_fini(&fc);
+	return rc;
+}
+
+START_TEST(mem_hidepid)
+{
+	char *root = fx_tmpdir();
+	char procdir[4096];
+	pid_t child;
+	int status;
+
+	ck_assert_int_eq(chmod(root, 0755), 0);
+	snprintf(procdir, sizeof(procdir), "%s/proc", root);
+	ck_assert_int_eq(mkdir(procdir, 0755), 0);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		/* a private mount namespace: the mount goes with this process */
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("proc", procdir, "proc", 0, "hidepid=1"))
+			_exit(77);
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(77);
+		_exit(hidepid_check(root));
+	}
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		fprintf(stderr, "mem_hidepid: needs root to mount a hidepid /proc; not checked\n");
+	else
+		ck_assert_int_eq(WEXITSTATUS(status), 0);
+	fx_rmtree(root);
+}
+END_TEST
+
 Suite *procfs_real_suite(void)
 {
 	Suite *s = suite_create("procfs on the real /proc");
@@ -319,6 +383,7 @@ Suite *procfs_real_suite(void)
 	tcase_add_test(tc, mem_real_system);
 	tcase_add_test(tc, cpu_into_store);
 	tcase_add_test(tc, mem_unreadable);
+	tcase_add_test(tc, mem_hidepid);
 	suite_add_tcase(s, tc);
 	return s;
 }

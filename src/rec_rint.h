@@ -1,0 +1,48 @@
+/* Internal to the reader (rec_reader.c, rec_ropen.c). */
+#ifndef ASYS_REC_RINT_H
+#define ASYS_REC_RINT_H
+
+#include "rec_reader.h"
+
+#define SCAN_BLOCK 4096u
+#define BISECT_STOP (256u << 10)
+#define WINDOW (128u << 10)
+
+struct rec_reader {
+	int fd;
+	uint64_t size, pos, data_start, bytes_read;
+	struct rec_file_header hdr;
+	struct rec_meta meta;
+	struct stream_table *tab;
+	int map[STREAM_MAX]; /* file stream id -> table id, -1 unknown */
+	struct rec_buf stored, raw, scan;
+	uint64_t trailer_end; /* just after a TRAILER frame read by next() */
+	uint8_t *win; /* read-ahead window: [win_off, win_off + win_len) */
+	uint64_t win_off;
+	size_t win_len;
+	void *dctx;
+	/* trailer */
+	bool have_trailer, use_trailer;
+	uint64_t trailer_off;
+	struct wckpt_r {
+		uint64_t off, hwm;
+	} *ckpt;
+	size_t nckpt;
+	uint64_t span[2];
+	struct rec_trailer_stream *tstreams;
+	size_t ntstreams;
+	struct rec_gap_info *tgaps;
+	size_t ntgaps;
+};
+
+int rr_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off);
+/* 0, -EAGAIN (not all there yet), -EBADMSG (not a frame) */
+int rr_read_header(struct rec_reader *r, uint64_t off, struct rec_frame_header *h);
+/* The first offset >= from and < limit where a valid frame header starts. */
+uint64_t rr_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit);
+int rr_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint64_t off,
+		    const char **why);
+void rr_add_schemas(struct rec_reader *r, struct mp_cur *c);
+void rr_copy_str(struct mp_cur *c, char *dst, size_t n);
+
+#endif
