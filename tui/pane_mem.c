@@ -411,9 +411,11 @@ static bool no_table(const struct view *v)
 	return v->opts && options_scope(v->opts) == SCOPE_NONE;
 }
 
+/* Unfocused, the essential line is the system bars (SCREEN.md: at 80x24
+ * each pane shrinks to it); focused, the table header and one process too. */
 static int mem_min_rows(const struct pane *p, const struct view *v, int cols)
 {
-	return no_table(v) ? 1 : 3; /* the system line, the table header, one process */
+	return no_table(v) || !p->focused ? 1 : 3;
 }
 
 static int mem_want_rows(const struct pane *p, const struct view *v, int cols)
@@ -650,6 +652,8 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 static void mem_footer(const struct pane *p, const struct view *v, char *buf, int n)
 {
 	const struct mem_priv *s = p->priv;
+	size_t nproc;
+	int id;
 
 	buf[0] = '\0';
 	if (!s)
@@ -658,7 +662,10 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 		snprintf(buf, (size_t)n, "no processes followed (-s none)");
 		return;
 	}
-	snprintf(buf, (size_t)n, "%zu procs  sort: %s %s", s->nrows, mem_cols[s->sort_id].col.title,
+	id = stream_table_find(v->streams, "mem.proc");
+	/* the table may not be drawn (a pane shrunk to its bars): ask the store */
+	nproc = id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
+	snprintf(buf, (size_t)n, "%zu procs  sort: %s %s", nproc, mem_cols[s->sort_id].col.title,
 		 v->utf8 ? (s->sort_desc ? "\u25bc" : "\u25b2") : (s->sort_desc ? "v" : "^"));
 }
 

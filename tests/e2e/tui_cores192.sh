@@ -64,6 +64,7 @@ tui_start 80 24 "ASYS_SYSROOT=$root" -- -d 0.5
 wait_for '3 CPU +192 cores' 10 || fail "80x24: the CPU title does not count 192 cores"
 wait_for 'one cell per core' 10 || fail "80x24: no one-cell-per-core strip"
 wait_for 'host 252G' 10 || fail "80x24: the fixture's memory total is not shown"
+keys 4
 wait_for '4711 +root +781M +928M +3 .*python train.py' 10 || fail "80x24: no row for the fixture's process"
 check_layout 80 24
 # every core is on screen: the strip rows carry the first core of each row
@@ -80,11 +81,13 @@ echo "ok: 80x24 strip"
 
 tui_start 120 40 "ASYS_SYSROOT=$root" -- -d 0.5
 wait_for '3 CPU +192 cores' 10 || fail "120x40: the CPU title does not count 192 cores"
-keys 3 # panes before CPU (NIC) take the focus at start
-# focused, the CPU pane has room for bars with a percentage, several per row
-wait_for '191 .*[0-9]+%' 10 || fail "120x40: no bar for core 191"
-cells=$(cap | sed -n '/3 CPU/,$p' | sed -n '2p' | grep -o '[0-9]\+%' | wc -l)
+keys 3
+# focused, the CPU pane has room for bars, several columns of them
+wait_for '│ +0 .* 1[0-9][0-9] ' 10 || fail "120x40: no row of bars from core 0"
+wait_for ' 191 ' 10 || fail "120x40: no bar for core 191"
+cells=$(cap | sed -n '/3 CPU/{n;p;}' | grep -o '[0-9][0-9]*' | wc -l)
 [ "$cells" -ge 4 ] || fail "120x40: only $cells bars in a row, wanted several columns"
+cap | grep -q 'one cell per core' && fail "120x40: a strip although the focused pane has room for bars"
 check_layout 120 40
 # Memory focused: the CPU pane gives its rows back and becomes a strip
 keys 4

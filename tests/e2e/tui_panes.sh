@@ -14,6 +14,9 @@ for size in 120x40 80x24; do
 	tui_start "$cols" "$rows" -- -d 0.5
 	wait_for '3 CPU +[0-9]+ cores' 10 || fail "$size: no CPU pane title with the core count"
 	wait_for '4 Memory +host' 10 || fail "$size: no Memory pane title with the host total"
+	# focused, the Memory pane shows its process table (unfocused at
+	# 80x24 it may shrink to its bars)
+	keys 4
 	wait_for 'PID +USER +RSS' 10 || fail "$size: no process table header"
 	wait_for 'Mem *\[' 10 || fail "$size: no system memory bar"
 	wait_for 'avg [0-9]+%' 10 || fail "$size: no CPU average in the title"
