@@ -120,7 +120,9 @@ int cmd_top(int argc, char **argv)
 	tc.driver = &drv;
 	rc = tui_run(&tc);
 	if (rc < 0) {
-		fprintf(stderr, "asys top: cannot use this terminal: %s\n", strerror(-rc));
+		/* tui_run has said why for a terminal it cannot drive */
+		if (rc != -ENOTTY)
+			fprintf(stderr, "asys top: cannot use this terminal: %s\n", strerror(-rc));
 		goto cleanup;
 	}
 	ret = 0;

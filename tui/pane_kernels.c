@@ -211,8 +211,9 @@ static void load_rows(struct kpriv *s, const struct view *v)
 
 static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
 {
-	(void)p, (void)v, (void)cols;
-	return 2; /* header and one kernel */
+	(void)v, (void)cols;
+	/* unfocused, its essential line is the top kernel, without the header */
+	return p->focused ? 2 : 1;
 }
 
 static int kern_want_rows(const struct pane *p, const struct view *v, int cols)
@@ -268,24 +269,34 @@ static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
 {
 	struct kpriv *s = p->priv;
 	int rows = getmaxy(w), cols = getmaxx(w), xs[KC_N];
+	int y0 = rows >= 2 ? 1 : 0; /* one row: no header, just the top kernel */
 	if (!s)
 		return;
 	s->table.cols = s->grouped ? kcols_grouped : kcols;
 	load_rows(s, v);
 	s->table.nrows = (int)s->nrows;
-	widget_table_clamp(&s->table, rows - 1 > 0 ? rows - 1 : 1);
-	widget_table_header(w, v, 0, &s->table, xs);
+	widget_table_clamp(&s->table, rows - y0 > 0 ? rows - y0 : 1);
+	if (y0) {
+		widget_table_header(w, v, 0, &s->table, xs);
+	} else {
+		WINDOW *scratch = newwin(1, cols, 0, 0);
+		/* the column positions without drawing the header */
+		if (scratch) {
+			widget_table_header(scratch, v, 0, &s->table, xs);
+			delwin(scratch);
+		}
+	}
 	if (!s->nrows) {
 		const char *why = s->filter[0] ? "no kernel matches the filter" : empty_reason(v);
 		widget_attr_on(w, v, TC_DIM);
-		widget_text(w, 1, 1, cols - 1, why, false);
+		widget_text(w, y0, 1, cols - 1, why, false);
 		widget_attr_off(w, v, TC_DIM);
 		if (!s->filter[0] && strstr(why, "sudo"))
 			snprintf(v->status, sizeof(v->status), "%s", why);
 		return;
 	}
-	for (int k = 0; k + 1 < rows && s->table.top + k < (int)s->nrows; k++) {
-		int ri = s->table.top + k, y = 1 + k;
+	for (int k = 0; k + y0 < rows && s->table.top + k < (int)s->nrows; k++) {
+		int ri = s->table.top + k, y = y0 + k;
 		const struct krow *r = &s->rows[ri];
 		bool sel = p->focused && ri == s->table.selected;
 		char c[KC_N][240];

@@ -14,10 +14,12 @@ wait_for '1 PPU +16 devices' 10 || fail "80x24: no PPU title with 16 devices"
 wait_for '^│0 PPU 00000000:10:00\.0 .*[0-9]+% [0-9.]+G/96\.0G' 10 || fail "80x24: no device 0 line"
 wait_for 'more PPUs: 0 above, [0-9]+ below' 10 || fail "80x24: no scroll hint"
 check_layout 80 24
-# select device 6: the list scrolls; 5 shows lost, 6 goes on
+# select device 6: 5 shows lost, 6 goes on
 keys 1 Down Down Down Down Down Down
 wait_for '^│5 PPU 00000000:15:00\.0 +lost' 10 || fail "80x24: device 5 not shown lost"
 wait_for '^│6 PPU 00000000:16:00\.0 .*[0-9]+%' 10 || fail "80x24: device 6 stopped with device 5"
+# further down the list scrolls, with devices hidden on both sides
+keys Down Down Down Down Down Down
 wait_for 'more PPUs: [1-9][0-9]* above, [1-9][0-9]* below' 10 || fail "80x24: scroll hint in the middle"
 check_layout 80 24
 keys End
