@@ -36,7 +36,14 @@ grep -q "complete" "$work/info" || fail "no trailer: $(cat "$work/info")"
 pass
 
 T kill-server 2>/dev/null
-T new-session -d -s s -x 150 -y 40 "LANG=C.UTF-8 '$ASYS' replay -d 0.5 '$f'; sleep 10"
+# a server still shutting down makes new-session fail with "server exited
+# unexpectedly": wait for it to go, and try again if it still races
+for try in 1 2 3; do
+	i=0
+	while T has-session 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	T new-session -d -s s -x 150 -y 40 "LANG=C.UTF-8 '$ASYS' replay -d 0.5 '$f'; sleep 10" && break
+	sleep 0.5
+done
 wait_for "REPLAY" 10 || fail "replay did not start: $(screen | head -3)"
 sleep 1
 # the same panes as live: every pane title of top is on the replay screen
