@@ -192,6 +192,7 @@ static void *bus_thread(void *arg)
 	struct timespec ts = { 0, (long)b->period_ns };
 
 	pthread_setname_np(pthread_self(), "asys-bus");
+	util_block_signals();
 	while (!b->stop) {
 		if (bus_pump(b) == 0)
 			nanosleep(&ts, NULL);

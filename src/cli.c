@@ -37,7 +37,7 @@ static const struct opt opts[] = {
 	{ "host-memory-sampling", 0, CLI_G_COMMON, O_HMS, "BOOL", "sample host memory, true|false (default true)" },
 	{ "host-memory-sampling-frequency", 0, CLI_G_COMMON, O_HMSF, "HZ",
 	  "host memory sampling rate, 1-1000 (default 10)" },
-	{ "cpu-frequency", 0, CLI_G_COMMON, O_CPUF, "HZ", "CPU sampling rate, 1-1000 (default 4 per refresh)" },
+	{ "cpu-frequency", 0, CLI_G_COMMON, O_CPUF, "HZ", "CPU sampling rate, 1-1000 (default once per refresh)" },
 	{ "pid", 'p', CLI_G_COMMON, O_PID, "PID[,PID...]", "follow these processes and their children" },
 	{ "no-color", 0, CLI_G_COMMON, O_NOCOLOR, NULL, "draw without colour (also NO_COLOR=1)" },
 	{ "ppu-metrics-device", 0, CLI_G_PPU, O_PPU_DEV, "all|none|help|ID[,ID...]",

@@ -65,6 +65,7 @@ void engine_thread_setup(void)
 {
 	/* 1 ns slack: the default 50 us would smear a 10 kHz schedule */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	util_block_signals();
 }
 
 struct engine *engine_new(const struct asys_options *o, struct stream_table *t, struct bus *b,

@@ -262,6 +262,7 @@ static void *player_thread(void *arg)
 	struct rec_player *p = arg;
 	uint64_t last_bounds = 0;
 
+	util_block_signals(); /* SIGTERM & co. are the main thread's to handle */
 	for (;;) {
 		uint64_t target, seek = 0;
 		bool do_s = false;

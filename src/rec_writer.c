@@ -132,6 +132,7 @@ static void *writer_thread(void *arg)
 {
 	struct rec_writer *w = arg;
 
+	util_block_signals(); /* SIGTERM & co. are the main thread's to handle */
 	/* named, so its CPU can be told apart (bench/record reads it) */
 	pthread_setname_np(pthread_self(), "asys-writer");
 	pthread_mutex_lock(&w->qlock);

@@ -18,6 +18,9 @@ void util_fmt_si(char *buf, size_t n, double v);
 void util_fmt_bytes(char *buf, size_t n, double bytes);
 uint64_t util_now_ns(int clock);
 char *util_strdup(const char *s); /* NULL-safe */
+/* Blocks the terminating and resize signals in the calling thread, so that
+ * they reach the main thread and end its wait at once. */
+void util_block_signals(void);
 size_t util_strlcpy(char *dst, const char *src, size_t n);
 
 #endif

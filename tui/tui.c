@@ -22,12 +22,12 @@
 #include "util.h"
 #include "widget.h"
 
-/* The longest wait for a key or the next frame. A key or a signal to this
- * thread ends the wait at once; this bounds how late a signal delivered to
- * another thread (the sampling threads do not block them) is noticed. Each
- * wake costs ~70 us on a VM, so the loop does not wake more than it must:
- * at 50 ms steps, waking alone cost more than htop's whole refresh. */
-#define TUI_WAIT_MAX_MS 200
+/* The longest wait for a key or the next frame. A key or a signal ends the
+ * wait at once (every other thread blocks the signals, so they come here);
+ * the bound only covers a signal that lands between the flag check and
+ * poll(). Each wake costs ~70 us on a VM, so the loop does not wake more
+ * than it must: at 50 ms steps, waking alone cost more than htop's refresh. */
+#define TUI_WAIT_MAX_MS 1000
 
 /* Signal handlers only set these; the loop does the work. */
 static volatile sig_atomic_t sig_quit;

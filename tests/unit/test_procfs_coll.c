@@ -229,8 +229,10 @@ START_TEST(cpu_frequency_and_errors)
 	char *root = fx_tmpdir();
 
 	options_defaults(&o);
+	ck_assert_double_eq(cpu_collector.frequency(&o), 1);
+	o.delay_s = 0.25;
 	ck_assert_double_eq(cpu_collector.frequency(&o), 4);
-	o.delay_s = 0.01;
+	o.delay_s = 0.001;
 	ck_assert_double_eq(cpu_collector.frequency(&o), 100);
 	o.delay_s = 3600;
 	ck_assert_double_eq(cpu_collector.frequency(&o), 1);
