@@ -69,6 +69,11 @@ ssize_t sysroot_pread_all(int fd, char *buf, size_t n)
 		if (r == 0)
 			break;
 		got += (size_t)r;
+		/* procfs (seq_file) and sysfs fill a read as far as they can, so a
+		 * short one is the end: asking again to see 0 would double the
+		 * syscalls of every sample */
+		if ((size_t)r < n - 1 - (got - (size_t)r))
+			break;
 	}
 	buf[got] = '\0';
 	return (ssize_t)got;
