@@ -15,7 +15,7 @@ run_check() {
 	echo "== make check in $dir ($*)"
 	mkdir -p "$dir"
 	(cd "$dir" && "$top/configure" -q "$@" && make -j"$(nproc)" >/dev/null &&
-		make check) || status=1
+		make check 2>&1 | tee check.out) || status=1
 	for log in "$dir"/tests/*.log "$dir"/tests/*/*.log; do
 		[ -f "$log" ] || continue
 		case "$log" in *test-suite.log) continue ;; esac
@@ -42,5 +42,8 @@ if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
 	(cd build/plain && make distcheck >/dev/null 2>"$top/build/distcheck.err") ||
 		{ tail -n 40 "$top/build/distcheck.err"; status=1; }
 fi
+# one closing line over every make check run
+awk '/^# PASS:/{p+=$3} /^# FAIL:/{f+=$3} /^# ERROR:/{f+=$3} /^# SKIP:/{s+=$3}
+	END{printf "%d passed, %d failed, %d skipped\n", p, f, s}' build/*/check.out
 [ $status -eq 0 ] && echo "asys: all test runs passed" || echo "asys: some test runs failed"
 exit $status
