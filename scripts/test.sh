@@ -10,6 +10,7 @@ cd "$top"
 autoreconf -fi >/dev/null
 
 status=0
+rm -f build/*/check.out
 run_check() {
 	local dir=$1; shift
 	echo "== make check in $dir ($*)"
