@@ -276,15 +276,11 @@ static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
 	load_rows(s, v);
 	s->table.nrows = (int)s->nrows;
 	widget_table_clamp(&s->table, rows - y0 > 0 ? rows - y0 : 1);
-	if (y0) {
-		widget_table_header(w, v, 0, &s->table, xs);
-	} else {
-		WINDOW *scratch = newwin(1, cols, 0, 0);
-		/* the column positions without drawing the header */
-		if (scratch) {
-			widget_table_header(scratch, v, 0, &s->table, xs);
-			delwin(scratch);
-		}
+	widget_table_header(w, v, 0, &s->table, xs);
+	if (!y0) {
+		/* the header only lent its column positions: the row is the kernel's */
+		wmove(w, 0, 0);
+		wclrtoeol(w);
 	}
 	if (!s->nrows) {
 		const char *why = s->filter[0] ? "no kernel matches the filter" : empty_reason(v);
