@@ -191,7 +191,9 @@ static int replay_run(const struct replay_args *a)
 	tc.driver = &drv;
 	rc = tui_run(&tc);
 	if (rc < 0) {
-		fprintf(stderr, "asys replay: cannot use this terminal: %s\n", strerror(-rc));
+		/* tui_run has said why for a terminal it cannot drive */
+		if (rc != -ENOTTY)
+			fprintf(stderr, "asys replay: cannot use this terminal: %s\n", strerror(-rc));
 		goto cleanup;
 	}
 	ret = 0;
