@@ -1,7 +1,5 @@
 #include "config.h"
 
-#include <string.h>
-
 #include "registry.h"
 
 /* One line per collector, in display order. Optional ones sit under the
@@ -32,11 +30,3 @@ const struct collector *const collector_registry[] = {
 #endif
 	NULL,
 };
-
-const struct collector *collector_find(const char *name)
-{
-	for (size_t i = 0; collector_registry[i]; i++)
-		if (!strcmp(collector_registry[i]->name, name))
-			return collector_registry[i];
-	return NULL;
-}

@@ -5,6 +5,5 @@
 
 /* NULL-terminated, in display order. */
 extern const struct collector *const collector_registry[];
-const struct collector *collector_find(const char *name);
 
 #endif

@@ -36,7 +36,6 @@ struct bus {
 	uint64_t period_ns;
 	struct sticky *sticky;
 	size_t nsticky, capsticky;
-	uint64_t delivered;
 };
 
 struct bus *bus_new(void)
@@ -181,7 +180,6 @@ uint64_t bus_pump(struct bus *b)
 	for (int c = 0; c < BUS_MAX_CONSUMERS; c++)
 		if (b->cons[c].live && b->cons[c].ops->end)
 			b->cons[c].ops->end(b->cons[c].ctx);
-	b->delivered += n;
 	pthread_mutex_unlock(&b->lock);
 	return n;
 }
@@ -232,16 +230,6 @@ uint64_t bus_dropped(struct bus *b)
 
 	for (int i = 0; i < b->nrings; i++)
 		d += ring_dropped(b->rings[i]);
-	return d;
-}
-
-uint64_t bus_delivered(struct bus *b)
-{
-	uint64_t d;
-
-	pthread_mutex_lock(&b->lock);
-	d = b->delivered;
-	pthread_mutex_unlock(&b->lock);
 	return d;
 }
 

@@ -34,6 +34,5 @@ void bus_stop(struct bus *b); /* joins the thread after a last drain */
 uint64_t bus_pump(struct bus *b);
 /* Records lost to full rings, over all producers. */
 uint64_t bus_dropped(struct bus *b);
-uint64_t bus_delivered(struct bus *b);
 
 #endif

@@ -61,7 +61,7 @@ struct engine {
 	int inited;
 };
 
-void engine_thread_setup(void)
+static void engine_thread_setup(void)
 {
 	/* 1 ns slack: the default 50 us would smear a 10 kHz schedule */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);

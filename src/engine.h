@@ -37,7 +37,5 @@ int engine_init(struct engine *e);
 int engine_start(struct engine *e);
 void engine_stop(struct engine *e);
 int engine_stats(struct engine *e, struct engine_group_stats *out, int n);
-/* Sets the thread's timer slack and returns; used by the sampling threads. */
-void engine_thread_setup(void);
 
 #endif

@@ -481,11 +481,6 @@ uint64_t series_last_ns(const struct series *se)
 	return se ? se->last_ns : 0;
 }
 
-uint32_t series_nfields(const struct series *se)
-{
-	return se ? se->nf : 0;
-}
-
 double series_last(const struct series *se, uint32_t field)
 {
 	return se && field < se->nf ? se->last[field] : NAN;

@@ -48,7 +48,6 @@ const char *store_status(const struct store *s, uint32_t stream, uint64_t entity
 
 const char *series_label(const struct series *se); /* NULL if none */
 uint64_t series_last_ns(const struct series *se);
-uint32_t series_nfields(const struct series *se);
 double series_last(const struct series *se, uint32_t field); /* raw value; NaN if unknown */
 /* Counter: rate per second between the last two samples; gauge: last value. */
 double series_rate(const struct series *se, uint32_t field);
@@ -60,7 +59,5 @@ int series_window(const struct series *se, uint32_t field, uint64_t end_ns, uint
  * per step_ns (a multiple of the bucket); NaN where no data. Returns n. */
 size_t series_history(const struct series *se, uint32_t field, uint64_t end_ns,
 		      uint64_t step_ns, double *out, size_t n);
-size_t series_history_max(const struct series *se, uint32_t field, uint64_t end_ns,
-			  uint64_t step_ns, double *out, size_t n);
 
 #endif

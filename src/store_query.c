@@ -73,8 +73,8 @@ int series_window(const struct series *se, uint32_t field, uint64_t end_ns, uint
 	return out->n ? 0 : -1;
 }
 
-static size_t history(const struct series *se, uint32_t field, uint64_t end_ns, uint64_t step_ns,
-		      double *out, size_t n, int want_max)
+size_t series_history(const struct series *se, uint32_t field, uint64_t end_ns, uint64_t step_ns,
+		      double *out, size_t n)
 {
 	int64_t last, k;
 
@@ -88,7 +88,7 @@ static size_t history(const struct series *se, uint32_t field, uint64_t end_ns, 
 		k = 1;
 	for (size_t j = 0; j < n; j++) {
 		int64_t hi = last - (int64_t)(n - 1 - j) * k, lo = hi - k + 1;
-		double acc = 0, m = -INFINITY;
+		double acc = 0;
 		int cnt = 0;
 		struct bucket b;
 
@@ -98,24 +98,10 @@ static size_t history(const struct series *se, uint32_t field, uint64_t end_ns, 
 			if (!bucket_at(se, field, i, &b))
 				continue;
 			acc += b.avg;
-			if (b.max > m)
-				m = b.max;
 			cnt++;
 		}
 		if (cnt)
-			out[j] = want_max ? m : acc / cnt;
+			out[j] = acc / cnt;
 	}
 	return n;
-}
-
-size_t series_history(const struct series *se, uint32_t field, uint64_t end_ns, uint64_t step_ns,
-		      double *out, size_t n)
-{
-	return history(se, field, end_ns, step_ns, out, n, 0);
-}
-
-size_t series_history_max(const struct series *se, uint32_t field, uint64_t end_ns,
-			  uint64_t step_ns, double *out, size_t n)
-{
-	return history(se, field, end_ns, step_ns, out, n, 1);
 }

@@ -116,25 +116,6 @@ int util_parse_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-void util_fmt_si(char *buf, size_t n, double v)
-{
-	static const char sfx[] = " KMGTPE";
-	int i = 0;
-
-	if (isnan(v)) {
-		snprintf(buf, n, "n/a");
-		return;
-	}
-	while (fabs(v) >= 999.5 && i < 6) {
-		v /= 1000;
-		i++;
-	}
-	if (i == 0)
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, fabs(v) < 9.95 ? "%.1f%c" : "%.0f%c", v, sfx[i]);
-}
-
 void util_fmt_bytes(char *buf, size_t n, double v)
 {
 	static const char sfx[] = "BKMGTPE";

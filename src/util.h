@@ -13,8 +13,7 @@ int util_parse_u64(const char *s, uint64_t *out);
 int util_parse_duration(const char *s, double *seconds);
 /* "512", "64K", "10M", "2G" (powers of 1024). */
 int util_parse_size(const char *s, uint64_t *bytes);
-/* Human formats: "1.2K", "3.4 GiB"; buf gets at most n bytes. */
-void util_fmt_si(char *buf, size_t n, double v);
+/* "1.2K", "34M": bytes in powers of 1024; buf gets at most n bytes. */
 void util_fmt_bytes(char *buf, size_t n, double bytes);
 uint64_t util_now_ns(int clock);
 char *util_strdup(const char *s); /* NULL-safe */
