@@ -59,7 +59,6 @@ struct gpm_state_all {
 	int stream;
 	bool need_clock, need_mem;
 	size_t nsel; /* sel.n */
-	double vals[PPU_METRIC_MAX];
 	struct ppu_selection sel;
 	struct field_desc fields[PPU_METRIC_MAX];
 	char err[1536];
@@ -312,7 +311,8 @@ static void ppu_gpm_refused(struct gpm_state_all *st, struct gpm_dev *d, ppu_ret
 		 r == PPU_ERR_NO_PERMISSION ? "; or run asys as root" : "");
 }
 
-static void ppu_gpm_values(struct gpm_state_all *st, struct gpm_dev *d, double dt_s)
+static void ppu_gpm_values(const struct gpm_state_all *st, const struct gpm_dev *d, double dt_s,
+			   double *vals)
 {
 	const struct ppu_gpm_metric *gm = d->mg->metrics;
 
@@ -324,19 +324,19 @@ static void ppu_gpm_values(struct gpm_state_all *st, struct gpm_dev *d, double d
 			gv = gm[pl->slot].ret == PPU_OK ? gm[pl->slot].value : NAN;
 		switch (pl->how) {
 		case PLAN_GPM:
-			st->vals[i] = gv * pl->factor;
+			vals[i] = gv * pl->factor;
 			break;
 		case PLAN_CYCLES:
-			st->vals[i] = gv * pl->factor * d->clock * dt_s;
+			vals[i] = gv * pl->factor * d->clock * dt_s;
 			break;
 		case PLAN_CLOCK:
-			st->vals[i] = d->clock * pl->factor;
+			vals[i] = d->clock * pl->factor;
 			break;
 		case PLAN_MEM:
-			st->vals[i] = d->mem * pl->factor;
+			vals[i] = d->mem * pl->factor;
 			break;
 		default:
-			st->vals[i] = NAN;
+			vals[i] = NAN;
 		}
 	}
 }
@@ -407,8 +407,6 @@ static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
 	 * misses made up most of the collector's cost above the library calls);
 	 * ask for them all now so the misses overlap the first library calls. */
 	emit_prefetch(out, st->ndev, (uint32_t)st->nsel);
-	__builtin_prefetch(st->vals, 1, 3);
-	__builtin_prefetch(st->vals + 8, 1, 3);
 	for (unsigned int i = 0; i < st->ndev; i++) {
 		const char *p = (const char *)&st->devs[i];
 		size_t hot = offsetof(struct gpm_dev, plan) + st->nsel * sizeof(struct gpm_plan);
@@ -458,9 +456,13 @@ static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
 		if (d->state != GPM_RUN && !d->ready)
 			continue;
 		if (d->ready && d->prev_ts) {
-			ppu_gpm_values(st, d, (double)(t1 - d->prev_ts) * 1e-9);
-			emit_sample(out, (uint32_t)st->stream, d->index, t1, st->vals,
-				    (uint32_t)st->nsel);
+			double *v = emit_sample_begin(out, (uint32_t)st->stream, d->index, t1,
+						      (uint32_t)st->nsel);
+
+			if (v) {
+				ppu_gpm_values(st, d, (double)(t1 - d->prev_ts) * 1e-9, v);
+				emit_sample_end(out, (uint32_t)st->nsel);
+			}
 		}
 		d->prev_ts = d->have_prev ? t1 : 0;
 		d->ready = false;

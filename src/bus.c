@@ -240,27 +240,42 @@ uint64_t asys_now_ns(void)
 	return util_now_ns(CLOCK_MONOTONIC);
 }
 
-int emit_sample(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
-		const double *v, uint32_t nvals)
+double *emit_sample_begin(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
+			  uint32_t nvals)
 {
 	uint32_t len = (uint32_t)(sizeof(struct rec) + nvals * sizeof(double));
 	struct rec *r;
 
 	if (nvals > STREAM_MAX_FIELDS)
-		return -EINVAL;
-	/* written in place: at kHz rates a second copy through the stack is a
-	 * visible share of a sample's cost */
+		return NULL;
 	r = ring_reserve(e->ring, len);
 	if (!r)
-		return -ENOBUFS;
+		return NULL;
 	*r = (struct rec){ .len = len,
 			   .kind = REC_SAMPLE,
 			   .nvals = (uint16_t)nvals,
 			   .stream = stream,
 			   .entity = entity,
 			   .ts_ns = ts_ns };
-	memcpy(r + 1, v, nvals * sizeof(double));
-	ring_commit(e->ring, len);
+	return (double *)(void *)(r + 1);
+}
+
+void emit_sample_end(struct emitter *e, uint32_t nvals)
+{
+	ring_commit(e->ring, sizeof(struct rec) + nvals * sizeof(double));
+}
+
+int emit_sample(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
+		const double *v, uint32_t nvals)
+{
+	/* written in place: at kHz rates a second copy through the stack is a
+	 * visible share of a sample's cost */
+	double *dst = emit_sample_begin(e, stream, entity, ts_ns, nvals);
+
+	if (!dst)
+		return nvals > STREAM_MAX_FIELDS ? -EINVAL : -ENOBUFS;
+	memcpy(dst, v, nvals * sizeof(double));
+	emit_sample_end(e, nvals);
 	return 0;
 }
 

@@ -39,6 +39,12 @@ struct collector {
  * the ring is full (the record is dropped and counted). */
 int emit_sample(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
 		const double *v, uint32_t nvals);
+/* The same, for a collector that computes its values in place: the room
+ * for nvals values, or NULL (full ring, counted); the sample goes out at
+ * emit_sample_end with the same nvals. Nothing else may be emitted between. */
+double *emit_sample_begin(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
+			  uint32_t nvals);
+void emit_sample_end(struct emitter *e, uint32_t nvals);
 int emit_label(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
 	       const char *text);
 /* A hint before a tick's reads: nsamples samples of nvals values each will
