@@ -2,9 +2,11 @@
  * under $ASYS_SYSROOT as the collector does, reads each port COUNT times and
  * prints where the counters came from (nic_rdma_source) and, per port, the
  * source of its hw_counters and the last values. With "unplug DEV" it
- * removes DEV's fixture directory between two reads and rescans.
+ * removes DEV's fixture directory between two reads and rescans; with
+ * "nofds" it closes the sysfs hw_counters files first, so that what it prints
+ * can only have come over netlink.
  *
- *   rdma_source [COUNT] [unplug DEV]
+ *   rdma_source [COUNT] [unplug DEV | nofds]
  *
  * Output lines: "source: ...", then "port DEV/N nl=0|1 rc=RC cnp_rx=V ...". */
 #include "config.h"
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "nic_rdma.h"
 #include "sysroot.h"
@@ -48,6 +51,17 @@ int main(int argc, char **argv)
 		return 1;
 	n = nic_rdma_scan(r);
 	printf("ports: %d\n", n);
+	if (argc > 2 && !strcmp(argv[2], "nofds")) {
+		for (size_t i = 0; i < nic_rdma_count(r); i++) {
+			struct nic_rdma_port *p = nic_rdma_port_at(r, i);
+
+			for (int f = NIC_R_CNP_RX; f < NIC_R_NFIELDS; f++) {
+				if (p->fd[f] >= 0)
+					close(p->fd[f]);
+				p->fd[f] = -1;
+			}
+		}
+	}
 	read_all(r, count, argc <= 3);
 	if (argc > 3 && !strcmp(argv[2], "unplug")) {
 		char cmd[1024];
