@@ -401,6 +401,15 @@ int nic_rdma_scan(struct nic_rdma *r)
 		free_list(ports, nports);
 	}
 	rc = present;
+	/* A device that went away may come back (driver reload) under a new
+	 * kernel index: ask netlink again when it does. */
+	for (size_t i = 0; i < r->ndevs; i++) {
+		char *key = r->devs[i].name;
+
+		if (r->devs[i].kernel &&
+		    !(ndevs && bsearch(&key, devs, ndevs, sizeof(*devs), name_cmp)))
+			r->devs[i].kernel = false;
+	}
 out:
 	free_list(devs, ndevs);
 	for (size_t i = 0; i < r->nports; i++)

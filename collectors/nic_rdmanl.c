@@ -226,9 +226,10 @@ static int stat_cb(const struct nlmsghdr *nlh, void *data)
 				w->stale = true;
 			break;
 		case RDMA_NLDEV_ATTR_STAT_HWCOUNTERS:
-			mnl_attr_for_each_nested(e, a)
+			mnl_attr_for_each_nested(e, a) {
 				if (mnl_attr_get_type(e) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY)
 					stat_entry(w, e);
+			}
 			break;
 		default:
 			break;

@@ -223,11 +223,13 @@ static size_t list(const char *path, char names[][64], size_t max)
 	return n;
 }
 
-/* The kernel index of a device: the order this shim first saw it in. */
+/* The kernel index of a device: the order this shim first saw it in; a
+ * device that went away and came back gets a new one, as the kernel's
+ * cyclic allocation gives it. */
 static int dev_index(const char *name)
 {
 	for (unsigned i = 0; i < ndevs; i++)
-		if (!strcmp(dev_names[i], name))
+		if (dev_names[i][0] && !strcmp(dev_names[i], name))
 			return (int)i;
 	if (ndevs == FAKE_MAX_DEVS)
 		return -1;
@@ -328,8 +330,13 @@ static int answer_stat(struct fake_sock *s, const struct nlmsghdr *req)
 	 * needs both indexes */
 	if ((req->nlmsg_flags & NLM_F_DUMP) || stat_res)
 		return -EINVAL; /* QP/MR counters: not modelled */
-	if (!have_index || !have_port || index >= ndevs)
+	if (!have_index || !have_port || index >= ndevs || !dev_names[index][0])
 		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s", sysroot(), dev_names[index]);
+	if (access(path, F_OK)) {
+		dev_names[index][0] = '\0'; /* unregistered: the index is not reused */
+		return -EINVAL;
+	}
 	if (listed("FAKE_RDMANL_STAT_FAIL_DEV", dev_names[index]))
 		return -EINVAL;
 	snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s/ports/%u", sysroot(),

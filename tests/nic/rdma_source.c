@@ -4,7 +4,8 @@
  * source of its hw_counters and the last values. With "unplug DEV" it
  * removes DEV's fixture directory between two reads and rescans; with
  * "nofds" it closes the sysfs hw_counters files first, so that what it prints
- * can only have come over netlink.
+ * can only have come over netlink. With PROBE_REPLUG set, that command runs
+ * after the unplug (it puts the device back) and the probe rescans again.
  *
  *   rdma_source [COUNT] [unplug DEV | nofds]
  *
@@ -76,6 +77,12 @@ int main(int argc, char **argv)
 		printf("ports after rescan: %d\n", nic_rdma_scan(r));
 		nic_rdma_reap(r);
 		read_all(r, 1, true);
+		if (getenv("PROBE_REPLUG")) {
+			if (system(getenv("PROBE_REPLUG")))
+				return 1;
+			printf("ports after replug: %d\n", nic_rdma_scan(r));
+			read_all(r, 1, true);
+		}
 	}
 	printf("source: %s\n", nic_rdma_source(r));
 	nic_rdma_free(r);

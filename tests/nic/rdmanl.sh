@@ -69,12 +69,18 @@ probe dev FAKE_RDMANL_STAT_FAIL_DEV=mlx5_bond_0
 expect dev 'hw_counters of 2 ports.*; sysfs hw_counters for 1 port \(mlx5_bond_0/1: Invalid argument\)$' \
 	"one port's STAT_GET fails: that port on sysfs"
 expect dev '^port mlx5_0/1 nl=1 ' "the other ports stay on netlink"
-env ASYS_SYSROOT="$S" ASYS_RDMA_NETLINK=1 LD_PRELOAD="$SHIM" "$PROBE" 2 unplug mlx5_bond_0 \
-	> "$D/unplug" 2>&1 || fail "probe unplug: $(cat "$D/unplug")"
+# A device that goes away (its STAT_GET answers EINVAL, its port falls back,
+# then the rescan drops it) and comes back under a new kernel index (a driver
+# reload): back on netlink.
+env ASYS_SYSROOT="$S" ASYS_RDMA_NETLINK=1 LD_PRELOAD="$SHIM" PROBE_REPLUG="$FIX $S create" \
+	"$PROBE" 2 unplug mlx5_bond_0 > "$D/unplug" 2>&1 || fail "probe unplug: $(cat "$D/unplug")"
+expect unplug '^port mlx5_bond_0/1 nl=0 rc=0 ' "the vanished port falls back before the rescan"
 expect unplug '^ports after rescan: 2$' "the vanished port is dropped"
-expect unplug '^source: RDMA netlink \(STAT_GET\) for the hw_counters of 2 ports, sysfs for the port counters$' \
-	"after the rescan the remaining ports are on netlink"
-"$FIX" "$S" create # the unplug removed a device
+expect unplug '^ports after replug: 3$' "the device is back"
+if grep '^port mlx5_bond_0/1 ' "$D/unplug" | tail -n 1 | grep -q ' nl=1 rc=0 rp_cnp_handled=0 '; then pass; else
+	fail "back under its new index, on netlink again: $(cat "$D/unplug")"; fi
+expect unplug '^source: RDMA netlink \(STAT_GET\) for the hw_counters of 3 ports, sysfs for the port counters$' \
+	"after the replug every port is on netlink"
 env ASYS_SYSROOT="$S" ASYS_RDMA_NETLINK=1 "$PROBE" 2 > "$D/kernel" 2>&1
 if [ $kernel_nl = no ]; then
 	expect kernel '^source: sysfs under .* \(RDMA netlink: Protocol not supported\)$' \
