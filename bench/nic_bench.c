@@ -5,7 +5,10 @@
  *          nothing else: the least a sample can cost;
  *   sample the collector's sample() called in a loop (bare + parsing,
  *          bookkeeping, emitting records into a ring);
- *   wake   one timerfd wake of an otherwise empty 1 kHz loop.
+ *   wake   one timerfd wake of an otherwise empty 1 kHz loop;
+ *   stat   one RDMA netlink STAT_GET (a port's hw_counters) against the
+ *          kernel's own devices, where it has RDMA netlink (the fixture's
+ *          ports are sysfs only), beside the preads it replaces.
  *   nic_bench SYSROOT SECONDS RATE...      (SYSROOT holds the RDMA fixture) */
 #include "config.h"
 
@@ -23,6 +26,7 @@
 #include "nic_harness.h"
 #include "nic_netlink.h"
 #include "nic_rdma.h"
+#include "nic_rdmanl.h"
 #include "ring.h"
 #include "sysroot.h"
 
@@ -83,6 +87,64 @@ static void bare_cost(struct bare *b, int iters)
 out:
 	nic_nl_free(nl);
 	nic_rdma_free(r);
+}
+
+struct nl_devs {
+	uint32_t index[2];
+	char name[2][NIC_RDMA_NAME_MAX];
+	unsigned n;
+};
+
+static void on_dev(void *ctx, uint32_t index, const char *name)
+{
+	struct nl_devs *d = ctx;
+
+	if (d->n < 2) {
+		d->index[d->n] = index;
+		snprintf(d->name[d->n++], NIC_RDMA_NAME_MAX, "%s", name);
+	}
+}
+
+/* One STAT_GET per port of the kernel's first two devices (port 1), thread
+ * CPU and wall time per request, beside as many preads as it answers. */
+static void stat_get_cost(const struct bare *b, int iters)
+{
+	int err = 0;
+	struct nic_rdmanl *nl = nic_rdmanl_new(&err);
+	struct nl_devs d = { .n = 0 };
+
+	if (!nl) {
+		printf("RDMA netlink STAT_GET: unavailable here (NETLINK_RDMA: %s): the hw_counters "
+		       "come from sysfs preads\n", strerror(-err));
+		return;
+	}
+	err = nic_rdmanl_list(nl, on_dev, &d);
+	if (err || !d.n)
+		printf("RDMA netlink STAT_GET: %s\n",
+		       err ? strerror(-err) : "no RDMA devices in this kernel: nothing to time");
+	for (unsigned k = 0; !err && k < d.n; k++) {
+		uint64_t raw[NIC_R_NFIELDS], c0, c1, w0, w1;
+		uint32_t have = 0;
+		int rc = nic_rdmanl_stat(nl, d.index[k], 1, d.name[k], raw, &have);
+
+		if (rc) {
+			printf("RDMA netlink STAT_GET %s/1: %s (that port reads sysfs)\n", d.name[k],
+			       strerror(-rc));
+			continue;
+		}
+		c0 = clk(CLOCK_THREAD_CPUTIME_ID);
+		w0 = clk(CLOCK_MONOTONIC);
+		for (int i = 0; i < iters; i++)
+			nic_rdmanl_stat(nl, d.index[k], 1, d.name[k], raw, &have);
+		c1 = clk(CLOCK_THREAD_CPUTIME_ID);
+		w1 = clk(CLOCK_MONOTONIC);
+		printf("RDMA netlink STAT_GET %s/1: %.2f us CPU, %.2f us wall per request for %d "
+		       "hw counters we use; as preads: ~%.2f us\n",
+		       d.name[k], (double)(c1 - c0) / iters / 1e3, (double)(w1 - w0) / iters / 1e3,
+		       __builtin_popcount(have),
+		       b->fds ? __builtin_popcount(have) * b->pread_us / b->fds : NAN);
+	}
+	nic_rdmanl_free(nl);
 }
 
 /* The collector's own sample() in a loop, records going into a ring. */
@@ -178,6 +240,7 @@ int main(int argc, char **argv)
 	       samp - b.dump_us - b.pread_us,
 	       100 * (samp - b.dump_us - b.pread_us) / (b.dump_us + b.pread_us),
 	       (double)recs / 20000);
+	stat_get_cost(&b, 5000);
 	printf("%9s %11s %8s %8s %12s %12s %9s\n", "rate", "achieved", "late", "CPU%",
 	       "us/tick", "bare+wake", "overhead");
 	for (int i = 3; i < argc; i++) {

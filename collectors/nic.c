@@ -5,7 +5,8 @@
 #endif
 
 /* NIC collector: every netdev over rtnetlink (RTM_GETSTATS, one dump per
- * tick) and every RDMA port from its sysfs counters (kept fds, pread). RoCE
+ * tick) and every RDMA port from its sysfs counters (kept fds, pread), its
+ * hw_counters over RDMA netlink (STAT_GET) where the kernel has it. RoCE
  * traffic bypasses the netdev counters, hence the two streams. */
 
 #include <errno.h>
@@ -64,7 +65,8 @@ static const struct stream_desc nic_rdma_stream = {
 	.entity = ENTITY_NIC,
 	.nfields = NIC_R_NFIELDS,
 	.fields = rdma_fields,
-	.help = "RDMA port counters from sysfs (entity = device index << 8 | port)",
+	.help = "RDMA port counters from sysfs, hw_counters over RDMA netlink or sysfs "
+		"(entity = device index << 8 | port)",
 };
 
 static const struct stream_desc *const nic_streams[] = { &nic_link_stream, &nic_rdma_stream,
@@ -502,7 +504,7 @@ static int nic_sample(void *state, struct emitter *out, uint64_t now_ns)
 			if (!p->announced)
 				rdma_label(s, p);
 			r0 = asys_now_ns();
-			if (nic_rdma_read(p, v) < 0)
+			if (nic_rdma_read(s->rdma, p, v) < 0)
 				continue; /* every read failed: gone, the rescan will tell */
 			r1 = asys_now_ns();
 			if (nic_read_ok(s, &s->rdma_cost_ns, r1 - r0))

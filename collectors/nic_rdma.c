@@ -14,10 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <libmnl/libmnl.h>
-#include <rdma/rdma_netlink.h>
-
 #include "nic_rdma.h"
+#include "nic_rdmanl.h"
 #include "sysroot.h"
 #include "util.h"
 
@@ -42,6 +40,7 @@ static const char *const counter_path[NIC_R_NFIELDS] = {
 struct dev_index {
 	char name[NIC_RDMA_NAME_MAX];
 	uint32_t index;
+	bool kernel; /* the kernel's index (RDMA netlink), usable in STAT_GET */
 };
 
 struct nic_rdma {
@@ -50,8 +49,9 @@ struct nic_rdma {
 	struct dev_index *devs; /* every device ever seen: a stable index */
 	size_t ndevs, capdevs;
 	uint32_t next_index;
-	bool netlink;           /* indexes came from RDMA netlink */
-	char source[160];
+	struct nic_rdmanl *nl;  /* RDMA netlink, kept open; NULL: sysfs only */
+	int nl_err;             /* why nl is NULL (0: not tried) */
+	char source[256];
 };
 
 const char *nic_rdma_counter_path(enum nic_rdma_field f)
@@ -59,98 +59,87 @@ const char *nic_rdma_counter_path(enum nic_rdma_field f)
 	return counter_path[f];
 }
 
-/* ---- RDMA netlink: device indexes where the kernel has it ---- */
+/* ---- RDMA netlink: device indexes and hw_counters where the kernel has it ---- */
 
-static int nldev_attr_cb(const struct nlattr *a, void *data)
+static int dev_index_set(struct nic_rdma *r, const char *name, uint32_t index, bool kernel);
+
+static void on_nl_dev(void *ctx, uint32_t index, const char *name)
 {
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(a);
-
-	if (type == RDMA_NLDEV_ATTR_DEV_INDEX || type == RDMA_NLDEV_ATTR_DEV_NAME)
-		tb[type] = a;
-	return MNL_CB_OK;
+	dev_index_set(ctx, name, index, true);
 }
 
-static int dev_index_set(struct nic_rdma *r, const char *name, uint32_t index);
-
-static int nldev_msg_cb(const struct nlmsghdr *nlh, void *data)
+/* Says where the counters come from: the socket's state and, per port, which
+ * ports read their hw_counters over netlink. */
+static void source_update(struct nic_rdma *r)
 {
-	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
-	struct nic_rdma *r = data;
+	size_t nl = 0, fb = 0, len;
+	const struct nic_rdma_port *first = NULL;
 
-	if (mnl_attr_parse(nlh, 0, nldev_attr_cb, tb) < 0)
-		return MNL_CB_OK;
-	if (tb[RDMA_NLDEV_ATTR_DEV_INDEX] && tb[RDMA_NLDEV_ATTR_DEV_NAME] &&
-	    mnl_attr_validate(tb[RDMA_NLDEV_ATTR_DEV_NAME], MNL_TYPE_NUL_STRING) == 0)
-		dev_index_set(r, mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_DEV_NAME]),
-			      mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]));
-	return MNL_CB_OK;
+	if (!r->nl) {
+		if (r->nl_err)
+			snprintf(r->source, sizeof(r->source), "sysfs%s%s (RDMA netlink: %s)",
+				 strcmp(sysroot_get(), "/") ? " under " : "",
+				 strcmp(sysroot_get(), "/") ? sysroot_get() : "", strerror(-r->nl_err));
+		else
+			snprintf(r->source, sizeof(r->source), "sysfs under %s (RDMA netlink not "
+				 "used under a sysroot; ASYS_RDMA_NETLINK=1 forces it)", sysroot_get());
+		return;
+	}
+	for (size_t i = 0; i < r->nports; i++) {
+		const struct nic_rdma_port *p = r->ports[i];
+
+		if (!p->present)
+			continue;
+		if (p->nl_hw) {
+			nl++;
+		} else {
+			fb++;
+			if (!first)
+				first = p;
+		}
+	}
+	len = (size_t)snprintf(r->source, sizeof(r->source),
+			       "RDMA netlink (STAT_GET) for the hw_counters of %zu port%s, sysfs for "
+			       "the port counters", nl, nl == 1 ? "" : "s");
+	if (fb && len < sizeof(r->source))
+		snprintf(r->source + len, sizeof(r->source) - len,
+			 "; sysfs hw_counters for %zu port%s (%s/%u: %s)", fb, fb == 1 ? "" : "s",
+			 first->dev, first->port,
+			 first->nl_err ? strerror(-first->nl_err) : "not listed by netlink");
 }
 
-/* Lists the devices over NETLINK_RDMA (RDMA_NLDEV_CMD_GET dump). Counters
- * still come from sysfs: the port counters are not in nldev at all. */
-static int nldev_list(struct nic_rdma *r)
+static bool netlink_wanted(void)
 {
-	char buf[16384];
-	struct mnl_socket *nl = mnl_socket_open2(NETLINK_RDMA, SOCK_CLOEXEC);
-	struct nlmsghdr *nlh;
-	uint32_t seq = (uint32_t)time(NULL), portid;
-	int rc = 0;
+	const char *env = getenv("ASYS_RDMA_NETLINK");
 
-	if (!nl)
-		return -errno; /* EPROTONOSUPPORT: kernel without InfiniBand */
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = -errno;
-		goto cleanup;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET);
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		rc = -errno;
-		goto cleanup;
-	}
-	for (;;) {
-		ssize_t len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		int ret;
-
-		if (len < 0) {
-			rc = -errno;
-			break;
-		}
-		ret = mnl_cb_run(buf, (size_t)len, seq, portid, nldev_msg_cb, r);
-		if (ret <= MNL_CB_STOP) {
-			rc = ret < 0 ? -errno : 0;
-			break;
-		}
-	}
-cleanup:
-	mnl_socket_close(nl);
-	return rc;
+	if (env && !strcmp(env, "0"))
+		return false;
+	if (env && !strcmp(env, "1"))
+		return true;
+	/* Netlink sees the real kernel, not a fixture tree: by default only
+	 * used at "/". */
+	return !strcmp(sysroot_get(), "/");
 }
 
 struct nic_rdma *nic_rdma_new(void)
 {
 	struct nic_rdma *r = calloc(1, sizeof(*r));
-	int rc;
+	int rc = 0;
 
 	if (!r)
 		return NULL;
-	/* Netlink sees the real kernel, not a fixture tree: only use it at "/". */
-	if (strcmp(sysroot_get(), "/")) {
-		snprintf(r->source, sizeof(r->source), "sysfs under %s", sysroot_get());
-		return r;
+	if (netlink_wanted()) {
+		r->nl = nic_rdmanl_new(&rc);
+		if (r->nl)
+			rc = nic_rdmanl_list(r->nl, on_nl_dev, r);
+		if (rc) {
+			/* EPROTONOSUPPORT: no RDMA netlink in this kernel; sysfs only */
+			nic_rdmanl_free(r->nl);
+			r->nl = NULL;
+			r->nl_err = rc;
+		}
 	}
-	rc = nldev_list(r);
-	if (rc == 0) {
-		r->netlink = true;
-		snprintf(r->source, sizeof(r->source),
-			 "RDMA netlink for device indexes, sysfs counters");
-	} else {
-		snprintf(r->source, sizeof(r->source), "sysfs (RDMA netlink: %s)", strerror(-rc));
-	}
+	source_update(r);
 	return r;
 }
 
@@ -173,6 +162,7 @@ void nic_rdma_free(struct nic_rdma *r)
 	}
 	free(r->ports);
 	free(r->devs);
+	nic_rdmanl_free(r->nl);
 	free(r);
 }
 
@@ -196,11 +186,12 @@ uint64_t nic_rdma_entity(const struct nic_rdma_port *p)
 	return ((uint64_t)p->dev_index << 8) | (p->port & 0xff);
 }
 
-static int dev_index_set(struct nic_rdma *r, const char *name, uint32_t index)
+static int dev_index_set(struct nic_rdma *r, const char *name, uint32_t index, bool kernel)
 {
 	for (size_t i = 0; i < r->ndevs; i++) {
 		if (!strcmp(r->devs[i].name, name)) {
 			r->devs[i].index = index;
+			r->devs[i].kernel = kernel;
 			return 0;
 		}
 	}
@@ -216,24 +207,35 @@ static int dev_index_set(struct nic_rdma *r, const char *name, uint32_t index)
 		r->capdevs = cap;
 	}
 	util_strlcpy(r->devs[r->ndevs].name, name, NIC_RDMA_NAME_MAX);
+	r->devs[r->ndevs].kernel = kernel;
 	r->devs[r->ndevs++].index = index;
 	if (index >= r->next_index)
 		r->next_index = index + 1;
 	return 0;
 }
 
-static uint32_t dev_index_get(struct nic_rdma *r, const char *name)
+/* The device's index; *kernel: it is the kernel's (STAT_GET can use it). */
+static uint32_t dev_index_get(struct nic_rdma *r, const char *name, bool *kernel)
 {
 	for (size_t i = 0; i < r->ndevs; i++)
-		if (!strcmp(r->devs[i].name, name))
-			return r->devs[i].index;
-	if (r->netlink)
-		nldev_list(r); /* a device that appeared since: ask again */
+		if (!strcmp(r->devs[i].name, name) && (r->devs[i].kernel || !r->nl))
+			goto found;
+	if (r->nl)
+		nic_rdmanl_list(r->nl, on_nl_dev, r); /* a device that appeared since */
 	for (size_t i = 0; i < r->ndevs; i++)
 		if (!strcmp(r->devs[i].name, name))
-			return r->devs[i].index;
-	dev_index_set(r, name, r->next_index);
+			goto found;
+	*kernel = false;
+	dev_index_set(r, name, r->next_index, false);
 	return r->next_index - 1;
+found:
+	for (size_t i = 0; i < r->ndevs; i++) {
+		if (!strcmp(r->devs[i].name, name)) {
+			*kernel = r->devs[i].kernel;
+			return r->devs[i].index;
+		}
+	}
+	return 0;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -348,7 +350,8 @@ static int port_add(struct nic_rdma *r, const char *dev, uint32_t port)
 		return -ENOMEM;
 	util_strlcpy(p->dev, dev, sizeof(p->dev));
 	p->port = port;
-	p->dev_index = dev_index_get(r, dev);
+	p->dev_index = dev_index_get(r, dev, &p->nl_hw);
+	p->nl_hw = p->nl_hw && r->nl;
 	for (int f = 0; f < NIC_R_NFIELDS; f++) {
 		snprintf(path, sizeof(path), IB_CLASS "/%s/ports/%u/%s", dev, port, counter_path[f]);
 		p->fd[f] = sysroot_open(path, O_RDONLY);
@@ -398,11 +401,21 @@ int nic_rdma_scan(struct nic_rdma *r)
 		free_list(ports, nports);
 	}
 	rc = present;
+	/* A device that went away may come back (driver reload) under a new
+	 * kernel index: ask netlink again when it does. */
+	for (size_t i = 0; i < r->ndevs; i++) {
+		char *key = r->devs[i].name;
+
+		if (r->devs[i].kernel &&
+		    !(ndevs && bsearch(&key, devs, ndevs, sizeof(*devs), name_cmp)))
+			r->devs[i].kernel = false;
+	}
 out:
 	free_list(devs, ndevs);
 	for (size_t i = 0; i < r->nports; i++)
 		if (!r->ports[i]->present)
 			port_close(r->ports[i]);
+	source_update(r);
 	return rc;
 }
 
@@ -442,8 +455,29 @@ uint64_t nic_rdma_unwrap(uint64_t prev, uint64_t now, uint64_t *wraps, uint64_t 
 	return now;
 }
 
-int nic_rdma_read(struct nic_rdma_port *p, double out[NIC_R_NFIELDS])
+/* The port's hw_counters over netlink; a failure moves that port to its
+ * sysfs files for good (quietly: nic_rdma_source says so). */
+static uint32_t read_netlink(struct nic_rdma *r, struct nic_rdma_port *p,
+			     uint64_t raw[NIC_R_NFIELDS])
 {
+	uint32_t have = 0;
+	int rc;
+
+	if (!p->nl_hw || !r->nl)
+		return 0;
+	rc = nic_rdmanl_stat(r->nl, p->dev_index, p->port, p->dev, raw, &have);
+	if (rc == 0)
+		return have;
+	p->nl_hw = false;
+	p->nl_err = rc;
+	source_update(r);
+	return 0;
+}
+
+int nic_rdma_read(struct nic_rdma *r, struct nic_rdma_port *p, double out[NIC_R_NFIELDS])
+{
+	uint64_t raw[NIC_R_NFIELDS];
+	uint32_t have = read_netlink(r, p, raw);
 	int failed = 0, opened = 0;
 
 	for (int f = 0; f < NIC_R_NFIELDS; f++) {
@@ -453,6 +487,11 @@ int nic_rdma_read(struct nic_rdma_port *p, double out[NIC_R_NFIELDS])
 		uint64_t v;
 
 		out[f] = NAN;
+		if (have & (1u << f)) {
+			v = raw[f]; /* from the STAT_GET answer */
+			opened++;
+			goto got;
+		}
 		if (p->fd[f] < 0)
 			continue;
 		opened++;
@@ -468,6 +507,7 @@ int nic_rdma_read(struct nic_rdma_port *p, double out[NIC_R_NFIELDS])
 			failed++;
 			continue;
 		}
+got:
 		if (!p->primed[f]) {
 			/* Start from the reading itself while a double holds it exactly. */
 			p->acc[f] = v < (1ull << 52) ? v : 0;

@@ -1,6 +1,7 @@
-/* RDMA side of the NIC collector: port counters and hw_counters from
- * /sys/class/infiniband (kept fds, pread), the netdev of each port, and the
- * device indexes from RDMA netlink where the kernel has it. */
+/* RDMA side of the NIC collector: port counters from /sys/class/infiniband
+ * (kept fds, pread), hw_counters from RDMA netlink STAT_GET where the kernel
+ * has it (nic_rdmanl.c) and from sysfs otherwise, the netdev of each port,
+ * and the device indexes from RDMA netlink. */
 #ifndef ASYS_NIC_RDMA_H
 #define ASYS_NIC_RDMA_H
 
@@ -38,6 +39,8 @@ struct nic_rdma_port {
 	bool present;            /* seen by the last scan */
 	bool announced;          /* label sent */
 	bool selected;           /* set by the collector */
+	bool nl_hw;              /* hw_counters over RDMA netlink (else sysfs) */
+	int nl_err;              /* why a STAT_GET failed (the port fell back) */
 	uint64_t wraps, resets;
 };
 
@@ -53,16 +56,18 @@ size_t nic_rdma_count(const struct nic_rdma *r);
 struct nic_rdma_port *nic_rdma_port_at(struct nic_rdma *r, size_t i);
 /* Removes the slots of ports that are no longer present. */
 void nic_rdma_reap(struct nic_rdma *r);
-/* Reads every counter of a port with pread. out[] gets the unwrapped counters
- * (data words already x 4), NaN for missing ones. Returns the number of
- * counters that failed to read, or -ENODEV when all did (the port is gone). */
-int nic_rdma_read(struct nic_rdma_port *p, double out[NIC_R_NFIELDS]);
+/* Reads every counter of a port: one RDMA netlink STAT_GET for the
+ * hw_counters where that works, pread for the rest. out[] gets the unwrapped
+ * counters (data words already x 4), NaN for missing ones. Returns the number
+ * of counters that failed to read, or -ENODEV when all did (the port is
+ * gone). A failed STAT_GET moves the port to sysfs for good. */
+int nic_rdma_read(struct nic_rdma *r, struct nic_rdma_port *p, double out[NIC_R_NFIELDS]);
 /* Pure unwrap step, exposed for tests: a 32- or 64-bit wrap adds the
  * wrapped distance; any other step back is a reset (counted from zero). */
 uint64_t nic_rdma_unwrap(uint64_t prev, uint64_t now, uint64_t *wraps, uint64_t *resets);
 /* The entity of a port in the nic.rdma stream. */
 uint64_t nic_rdma_entity(const struct nic_rdma_port *p);
-/* How the devices were listed, for the status line / docs. */
+/* Where the counters come from (RDMA netlink or sysfs, per port), in words. */
 const char *nic_rdma_source(const struct nic_rdma *r);
 /* Counter file names, for the bench. */
 const char *nic_rdma_counter_path(enum nic_rdma_field f);
