@@ -24,6 +24,7 @@ void cpu_data_free(struct cpu_data *s)
 		return;
 	free(s->rows);
 	free(s->ents);
+	free(s->hist);
 	free(s);
 }
 
@@ -211,4 +212,67 @@ void cpu_data_compute(struct cpu_data *s, const struct view *v)
 		s->why = st && *st ? st : "waiting for the first CPU samples";
 	}
 	compute_ipc(s, v);
+}
+
+/* Adds the bucket rates of one series' state fields to acc (CS_N rows of n). */
+static void add_history(const struct series *se, const int *fidx, const struct view *v,
+			uint64_t step, double *acc, double *tmp, size_t n)
+{
+	for (int k = 0; k < CS_N; k++) {
+		if (fidx[k] < 0)
+			continue;
+		series_history(se, (uint32_t)fidx[k], v->end_ns, step, tmp, n);
+		for (size_t j = 0; j < n; j++)
+			if (!isnan(tmp[j]))
+				acc[k * n + j] = (isnan(acc[k * n + j]) ? 0 : acc[k * n + j]) + tmp[j];
+	}
+}
+
+size_t cpu_data_history(struct cpu_data *s, const struct view *v, double *out, size_t n)
+{
+	uint64_t step = v->window_ns ? v->window_ns : store_bucket_ns(v->store);
+	const struct stream_desc *d;
+	const struct series *tot;
+	int fidx[CS_N];
+	double *tmp;
+
+	for (size_t j = 0; j < n; j++)
+		out[j] = NAN;
+	if (!n || s->stream < 0)
+		return n;
+	if (n > SIZE_MAX / sizeof(double) / (CS_N + 1))
+		return 0;
+	if ((CS_N + 1) * n > s->hcap) {
+		double *h = realloc(s->hist, (CS_N + 1) * n * sizeof(*h));
+
+		if (!h)
+			return 0;
+		s->hist = h;
+		s->hcap = (CS_N + 1) * n;
+	}
+	tmp = s->hist + CS_N * n;
+	for (size_t j = 0; j < CS_N * n; j++)
+		s->hist[j] = NAN;
+	d = stream_table_get(v->streams, (uint32_t)s->stream);
+	for (int k = 0; k < CS_N; k++)
+		fidx[k] = stream_field_index(d, state_field[k]);
+	tot = store_series(v->store, (uint32_t)s->stream, ENTITY_CPU_TOTAL);
+	if (tot) {
+		add_history(tot, fidx, v, step, s->hist, tmp, n);
+	} else {
+		/* no total row (an old recording): the cores of cpu_data_compute */
+		for (size_t i = 0; i < s->n; i++)
+			add_history(store_series(v->store, (uint32_t)s->stream, s->rows[i].id), fidx,
+				    v, step, s->hist, tmp, n);
+	}
+	for (size_t j = 0; j < n; j++) {
+		struct cpu_row r;
+		double rate[CS_N];
+
+		for (int k = 0; k < CS_N; k++)
+			rate[k] = s->hist[k * n + j];
+		shares_from_rates(&r, rate);
+		out[j] = r.busy;
+	}
+	return n;
 }

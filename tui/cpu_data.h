@@ -1,5 +1,5 @@
 /* The CPU pane's figures, computed from the store for the view's instant:
- * per-core state shares, their total and the IPC. Drawing is in pane_cpu.c. */
+ * per-core state shares, their total and its history, and the IPC. Drawing is in pane_cpu.c. */
 #ifndef ASYS_CPU_DATA_H
 #define ASYS_CPU_DATA_H
 
@@ -31,11 +31,18 @@ struct cpu_data {
 	struct cpu_row total;
 	double ipc;
 	char ipc_why[200];
+	double *hist; /* cpu_data_history's scratch: CS_N rows of hcap */
+	size_t hcap;
 };
 
 struct cpu_data *cpu_data_new(void);
 void cpu_data_free(struct cpu_data *s);
 /* Recomputes the figures unless the view and the store are where they were. */
 void cpu_data_compute(struct cpu_data *s, const struct view *v);
+/* Total busy share (0..1) of the last n refreshes ending at v->end_ns,
+ * oldest first, from the store's history of the total (or of the cores
+ * summed when there is no total); NaN where there is no data. Call after
+ * cpu_data_compute. Returns n, or 0 when out of memory. */
+size_t cpu_data_history(struct cpu_data *s, const struct view *v, double *out, size_t n);
 
 #endif

@@ -12,8 +12,9 @@
 
 /* The CPU pane: a bar per core split by state, in as many columns as it
  * takes; when even that does not fit, one cell per core whose colour is the
- * dominant state and whose glyph is the busy share. The figures come from
- * cpu_data.c. */
+ * dominant state and whose glyph is the busy share. Above the cores, a
+ * sparkline of the total busy share over the last refreshes. The figures
+ * come from cpu_data.c. */
 
 /* Bar segments, in drawing order. */
 #define SEG_N 6
@@ -25,6 +26,8 @@ static const enum tui_color seg_color[SEG_N] = { TC_USER, TC_NICE,   TC_SYSTEM,
 #define PCT_W 4   /* "100%" */
 #define WANT_UNFOCUSED_MAX 8
 #define STRIP_HEIGHT_MAX 6
+#define HIST_ROWS 1   /* the history line above the cores */
+#define HIST_MAX 1024 /* history values drawn at most (2 per braille cell) */
 
 static void *cpu_init(const struct view *v)
 {
@@ -116,9 +119,9 @@ static int cpu_min_rows(const struct pane *p, const struct view *v, int cols)
 	cpu_data_compute(s, v);
 	if (s->n == 0)
 		return 1;
-	/* the strip: one cell per core after the label */
+	/* the history line, then the strip: one cell per core after the label */
 	per_row = strip_per_row(cols, label_width(s));
-	return div_up((int)s->n, per_row);
+	return HIST_ROWS + div_up((int)s->n, per_row);
 }
 
 static int cpu_want_rows(const struct pane *p, const struct view *v, int cols)
@@ -138,7 +141,7 @@ static int cpu_want_rows(const struct pane *p, const struct view *v, int cols)
 	want = div_up((int)s->n, ncol);
 	if (!p->focused && want > WANT_UNFOCUSED_MAX)
 		want = WANT_UNFOCUSED_MAX;
-	return want;
+	return HIST_ROWS + want;
 }
 
 static double pct_of(double share)
@@ -301,11 +304,41 @@ static void draw_strip(WINDOW *w, const struct cpu_data *s, const struct view *v
 	}
 }
 
+/* "all ⣀⣤⣶⣿⣿ 41%": the total busy share, one value per refresh, newest on
+ * the right, 0..100 % from the bottom of the cell to its top. */
+static void draw_history(WINDOW *w, struct cpu_data *s, const struct view *v, int cols)
+{
+	double hist[HIST_MAX];
+	char label[24], pct[16];
+	int lw = label_width(s) > 3 ? label_width(s) : 3;
+	int sw = cols - lw - 1 - 1 - PCT_W;
+	size_t n;
+
+	if (sw < 4)
+		return;
+	n = (size_t)sw * (v->utf8 ? 2 : 1);
+	if (n > HIST_MAX)
+		n = HIST_MAX;
+	n = cpu_data_history(s, v, hist, n);
+	/* a known idle refresh is the lowest mark, no data a blank */
+	for (size_t j = 0; j < n; j++)
+		if (!isnan(hist[j]) && hist[j] < 1e-3)
+			hist[j] = 1e-3;
+	snprintf(label, sizeof(label), "%*s", lw, "all");
+	widget_attr_on(w, v, TC_DIM);
+	widget_text(w, 0, 0, lw, label, true);
+	widget_attr_off(w, v, TC_DIM);
+	widget_spark(w, v, 0, lw + 1, sw, hist, (int)n, 1.0, TC_ACCENT);
+	widget_fmt_pct(pct, sizeof(pct), pct_of(s->total.busy));
+	widget_text(w, 0, cols - PCT_W, PCT_W, pct, true);
+}
+
 static void cpu_draw(struct pane *p, WINDOW *w, struct view *v)
 {
 	struct cpu_data *s = p->priv;
 	struct cpu_plan plan;
 	int rows = getmaxy(w), cols = getmaxx(w);
+	WINDOW *cores = NULL;
 	int lw;
 
 	if (!s)
@@ -319,31 +352,45 @@ static void cpu_draw(struct pane *p, WINDOW *w, struct view *v)
 		widget_attr_off(w, v, TC_DIM);
 		return;
 	}
+	/* squeezed to one row, the cores come before their history */
+	if (rows > HIST_ROWS) {
+		draw_history(w, s, v, cols);
+		cores = derwin(w, rows - HIST_ROWS, cols, HIST_ROWS, 0);
+		if (!cores)
+			return;
+		w = cores;
+		rows -= HIST_ROWS;
+	}
 	plan_layout(s, rows, cols, &plan);
 	if (plan.strip) {
 		draw_strip(w, s, v, &plan, rows);
-		return;
-	}
-	lw = label_width(s);
-	/* cores run down each column, as in htop */
-	for (size_t i = 0; i < s->n; i++) {
-		int col = (int)i / plan.rows, row = (int)i % plan.rows;
+	} else {
+		lw = label_width(s);
+		/* cores run down each column, as in htop */
+		for (size_t i = 0; i < s->n; i++) {
+			int col = (int)i / plan.rows, row = (int)i % plan.rows;
 
-		draw_cell(w, v, row, col * (plan.cellw + CELL_GAP), plan.cellw, lw, &s->rows[i]);
+			draw_cell(w, v, row, col * (plan.cellw + CELL_GAP), plan.cellw, lw,
+				  &s->rows[i]);
+		}
 	}
+	if (cores)
+		delwin(cores);
 }
 
 static void cpu_footer(const struct pane *p, const struct view *v, char *buf, int n)
 {
 	struct cpu_data *s = p->priv;
 	struct cpu_plan plan;
+	int rows;
 
 	buf[0] = '\0';
 	if (!s || !s->n)
 		return;
-	plan_layout(s, p->rows, p->cols, &plan);
+	rows = p->rows > HIST_ROWS ? p->rows - HIST_ROWS : p->rows;
+	plan_layout(s, rows, p->cols, &plan);
 	if (plan.strip) {
-		int hidden = (int)s->n - p->rows / plan.height * plan.per_row;
+		int hidden = (int)s->n - rows / plan.height * plan.per_row;
 
 		if (hidden > 0)
 			snprintf(buf, (size_t)n, "%d cores not shown (focus: 3)", hidden);
@@ -360,6 +407,7 @@ static void cpu_footer(const struct pane *p, const struct view *v, char *buf, in
 static const char *const cpu_help[] = {
 	"bars          green user, cyan nice, red system, yellow irq,",
 	"              blue iowait, magenta steal; the % is busy time",
+	"all           total busy share, one mark per refresh, newest right",
 	"many cores    one cell per core: colour = main state, height = busy",
 	"IPC           instructions per cycle, all cores (n/a: see bottom line)",
 	NULL,

@@ -461,23 +461,38 @@ START_TEST(cpu_pane_over_store)
 	ck_assert_msg(strstr(title, "IPC 1.50"), "title: %s", title);
 	/* online cores 0..2: busy 10, 30, 50 % -> avg 30 % */
 	ck_assert_msg(strstr(title, "avg 30%"), "title: %s", title);
-	ck_assert_int_eq(cpu_pane.min_rows(&p, &v, 78), 1);
+	/* the history line and one row of the strip */
+	ck_assert_int_eq(cpu_pane.min_rows(&p, &v, 78), 2);
 
 	w = screen_open(false);
 	if (w) {
+		WINDOW *big = newwin(5, 40, 0, 0);
 		char buf[256];
+		int marks = 0;
 
-		p.rows = 4;
+		ck_assert_ptr_nonnull(big);
+		p.rows = 5;
 		p.cols = 40;
-		cpu_pane.draw(&p, w, &v);
+		cpu_pane.draw(&p, big, &v);
 		cpu_pane.footer(&p, &v, footer, sizeof(footer));
-		row_text(w, 0, 0, 40, buf, sizeof(buf));
-		ck_assert_msg(strstr(buf, "10%"), "row 0: %s", buf);
-		row_text(w, 2, 0, 40, buf, sizeof(buf));
-		ck_assert_msg(strstr(buf, "50%"), "row 2: %s", buf);
-		row_text(w, 3, 0, 40, buf, sizeof(buf));
-		ck_assert_msg(strstr(buf, "offline"), "row 3: %s", buf);
+		/* row 0: the total's history; no total row here, so the four
+		 * cores summed: 40 % busy every second, the second ASCII level */
+		row_text(big, 0, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(!strncmp(buf, "all ", 4), "row 0: %s", buf);
+		for (int i = 4; i < 35; i++) {
+			ck_assert_msg(strchr(" .", buf[i]), "row 0: %s", buf);
+			marks += buf[i] == '.';
+		}
+		ck_assert_msg(marks >= 3 && marks <= 5, "row 0: %s", buf);
+		ck_assert_msg(strstr(buf, " 30%"), "row 0: %s", buf);
+		row_text(big, 1, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "10%"), "row 1: %s", buf);
+		row_text(big, 3, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "50%"), "row 3: %s", buf);
+		row_text(big, 4, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "offline"), "row 4: %s", buf);
 		ck_assert_str_eq(v.status, "");
+		delwin(big);
 	}
 
 	/* the PMU goes away: IPC n/a, the reason once on the status line */
