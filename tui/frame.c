@@ -352,6 +352,8 @@ static void draw_too_small(struct tui *t, WINDOW *w)
 			    "Enlarge the window, or press q to quit.", false);
 }
 
+_Static_assert(TUI_MAX_PANES <= LAYOUT_MAX_PANES, "layout_place takes every pane");
+
 /* Where each pane's box goes (box[i].rows == 0: not shown). The bands come
  * first, as a pane's rows depend on its width. */
 static void pane_boxes(struct tui *t, int avail, struct layout_box *box)
