@@ -352,33 +352,42 @@ static void draw_too_small(struct tui *t, WINDOW *w)
 			    "Enlarge the window, or press q to quit.", false);
 }
 
-static void pane_sizes(struct tui *t, int avail, int *rows)
+_Static_assert(TUI_MAX_PANES <= LAYOUT_MAX_PANES, "layout_place takes every pane");
+
+/* Where each pane's box goes (box[i].rows == 0: not shown). The bands come
+ * first, as a pane's rows depend on its width. */
+static void pane_boxes(struct tui *t, int avail, struct layout_box *box)
 {
 	struct layout_req req[TUI_MAX_PANES];
-	int idx[TUI_MAX_PANES], n = 0, out[TUI_MAX_PANES];
-	int cols = COLS - 2;
+	struct layout_box lb[TUI_MAX_PANES];
+	const char *names[TUI_MAX_PANES];
+	int idx[TUI_MAX_PANES], n = 0;
 
 	for (int i = 0; i < t->npanes; i++) {
-		struct pane *p = &t->panes[i];
-
-		rows[i] = 0;
-		p->focused = i == t->focus;
+		box[i] = (struct layout_box){ 0 };
+		t->panes[i].focused = i == t->focus;
 		if (!tui_pane_visible(t, i))
 			continue;
-		req[n].min = p->cls->min_rows ? p->cls->min_rows(p, &t->v, cols) : 1;
-		req[n].want = p->cls->want_rows ? p->cls->want_rows(p, &t->v, cols) : req[n].min;
-		req[n].focused = i == t->focus;
+		names[n] = t->panes[i].cls->name;
 		idx[n++] = i;
 	}
-	layout_rows(req, n, avail, out);
+	layout_bands(names, n, COLS, lb);
+	for (int k = 0; k < n; k++) {
+		struct pane *p = &t->panes[idx[k]];
+		int cols = lb[k].cols - 2;
+
+		req[k].min = p->cls->min_rows ? p->cls->min_rows(p, &t->v, cols) : 1;
+		req[k].want = p->cls->want_rows ? p->cls->want_rows(p, &t->v, cols) : req[k].min;
+		req[k].focused = idx[k] == t->focus;
+	}
+	layout_place(req, n, avail, lb);
 	for (int k = 0; k < n; k++)
-		rows[idx[k]] = out[k];
+		box[idx[k]] = lb[k];
 }
 
 static void draw_panes(struct tui *t)
 {
-	int rows[TUI_MAX_PANES];
-	int y = 1;
+	struct layout_box boxes[TUI_MAX_PANES];
 	WINDOW *bg = newwin(LINES - 2, COLS, 1, 0);
 
 	/* rows no pane takes are blank, not left over from the last frame */
@@ -398,23 +407,24 @@ static void draw_panes(struct tui *t)
 			}
 		}
 	}
-	pane_sizes(t, LINES - 2, rows);
+	pane_boxes(t, LINES - 2, boxes);
 	t->status[0] = '\0';
 	for (int i = 0; i < t->npanes; i++) {
 		struct pane *p = &t->panes[i];
+		const struct layout_box *b = &boxes[i];
 		char extra[256] = "", footer[256] = "";
 		WINDOW *box, *inner;
 
-		t->shown[i] = rows[i] > 0;
+		t->shown[i] = b->rows > 0;
 		p->focused = i == t->focus;
-		if (!rows[i])
+		if (!b->rows)
 			continue;
-		box = newwin(rows[i] + 2, COLS, y, 0);
+		box = newwin(b->rows, b->cols, 1 + b->y, b->x);
 		if (!box)
 			continue;
-		inner = derwin(box, rows[i], COLS - 2, 1, 1);
-		p->rows = rows[i];
-		p->cols = COLS - 2;
+		inner = derwin(box, b->rows - 2, b->cols - 2, 1, 1);
+		p->rows = b->rows - 2;
+		p->cols = b->cols - 2;
 		t->v.status[0] = '\0';
 		if (p->cls->title_extra)
 			p->cls->title_extra(p, &t->v, extra, sizeof(extra));
@@ -430,7 +440,6 @@ static void draw_panes(struct tui *t)
 		if (inner)
 			delwin(inner);
 		delwin(box);
-		y += rows[i] + 2;
 	}
 }
 

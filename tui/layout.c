@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <string.h>
+
 #include "layout.h"
 
 static int clamp_min(const struct layout_req *r)
@@ -65,4 +67,79 @@ int layout_rows(const struct layout_req *req, int n, int avail, int *out)
 		}
 	}
 	return avail - spare;
+}
+
+/* Panes that share a band on a wide screen: the left one, the right one and
+ * the left one's share of the width in percent (SCREEN.md's 160x48 screen
+ * gives the PPU pane the larger part). A pair is used only when both panes
+ * are shown and next to each other; else each keeps a band of its own. */
+static const struct layout_pair {
+	const char *left, *right;
+	int left_pct;
+} layout_pairs[] = {
+	{ "ppu", "nic", 56 },
+};
+
+static bool is_pair(const char *a, const char *b, int *pct)
+{
+	for (size_t i = 0; i < sizeof(layout_pairs) / sizeof(layout_pairs[0]); i++) {
+		if (a && b && !strcmp(layout_pairs[i].left, a) && !strcmp(layout_pairs[i].right, b)) {
+			*pct = layout_pairs[i].left_pct;
+			return true;
+		}
+	}
+	return false;
+}
+
+int layout_bands(const char *const *names, int n, int cols, struct layout_box *box)
+{
+	int bands = 0, pct;
+
+	for (int i = 0; i < n; i++) {
+		box[i] = (struct layout_box){ .band = bands, .cols = cols };
+		if (cols >= LAYOUT_WIDE_COLS && i + 1 < n && is_pair(names[i], names[i + 1], &pct)) {
+			box[i].cols = cols * pct / 100;
+			box[i + 1] = (struct layout_box){ .band = bands,
+							  .x = box[i].cols,
+							  .cols = cols - box[i].cols };
+			i++;
+		}
+		bands++;
+	}
+	return bands;
+}
+
+int layout_place(const struct layout_req *req, int n, int avail, struct layout_box *box)
+{
+	struct layout_req band[LAYOUT_MAX_PANES];
+	int out[LAYOUT_MAX_PANES], nb = 0, used, y = 0;
+
+	if (n > LAYOUT_MAX_PANES)
+		n = LAYOUT_MAX_PANES;
+	for (int i = 0; i < n; i++) {
+		int b = box[i].band;
+
+		if (b < 0 || b >= LAYOUT_MAX_PANES)
+			continue;
+		if (b >= nb) {
+			nb = b + 1;
+			band[b] = req[i];
+			continue;
+		}
+		if (req[i].min > band[b].min)
+			band[b].min = req[i].min;
+		if (req[i].want > band[b].want)
+			band[b].want = req[i].want;
+		band[b].focused = band[b].focused || req[i].focused;
+	}
+	used = layout_rows(band, nb, avail, out);
+	for (int b = 0, i = 0; b < nb; b++) {
+		for (; i < n && box[i].band == b; i++) {
+			box[i].y = y;
+			box[i].rows = out[b] ? out[b] + LAYOUT_BOX_ROWS : 0;
+		}
+		if (out[b])
+			y += out[b] + LAYOUT_BOX_ROWS;
+	}
+	return used;
 }

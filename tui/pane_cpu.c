@@ -5,22 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_data.h"
 #include "pane.h"
-#include "store.h"
-#include "stream.h"
 #include "util.h"
 #include "widget.h"
 
 /* The CPU pane: a bar per core split by state, in as many columns as it
  * takes; when even that does not fit, one cell per core whose colour is the
- * dominant state and whose glyph is the busy share. */
-
-enum cpu_state { CS_USER, CS_NICE, CS_SYSTEM, CS_IRQ, CS_SOFTIRQ, CS_IOWAIT, CS_STEAL, CS_IDLE,
-		 CS_N };
-
-/* guest and guest_nice are already inside user and nice in /proc/stat */
-static const char *const state_field[CS_N] = { "user", "nice",	 "system", "irq",
-					       "softirq", "iowait", "steal", "idle" };
+ * dominant state and whose glyph is the busy share. Above the cores, a
+ * sparkline of the total busy share over the last refreshes. The figures
+ * come from cpu_data.c. */
 
 /* Bar segments, in drawing order. */
 #define SEG_N 6
@@ -32,234 +26,21 @@ static const enum tui_color seg_color[SEG_N] = { TC_USER, TC_NICE,   TC_SYSTEM,
 #define PCT_W 4   /* "100%" */
 #define WANT_UNFOCUSED_MAX 8
 #define STRIP_HEIGHT_MAX 6
-
-struct cpu_row {
-	uint64_t id;
-	double share[CS_N]; /* of all time; NaN unknown */
-	double busy;        /* 0..1, not idle and not iowait */
-	bool offline;
-};
-
-struct cpu_state_priv {
-	uint64_t key_end, key_records; /* what the cached figures are for */
-	bool have_key;
-	int stream;           /* cpu.core id, or -1 */
-	const char *why;      /* no rows: why (points into the store or static) */
-	struct cpu_row *rows;
-	size_t n, cap;
-	uint64_t *ents;
-	size_t ecap;
-	struct cpu_row total;
-	double ipc;
-	char ipc_why[200];
-};
+#define HIST_ROWS 1   /* the history line above the cores */
+#define HIST_MAX 1024 /* history values drawn at most (2 per braille cell) */
 
 static void *cpu_init(const struct view *v)
 {
-	struct cpu_state_priv *s = calloc(1, sizeof(*s));
-
 	(void)v;
-	return s;
+	return cpu_data_new();
 }
 
 static void cpu_fini(void *priv)
 {
-	struct cpu_state_priv *s = priv;
-
-	if (!s)
-		return;
-	free(s->rows);
-	free(s->ents);
-	free(s);
+	cpu_data_free(priv);
 }
 
-/* Rate of a counter over the view's window, else between the last two samples. */
-static double field_rate(const struct series *se, int f, const struct view *v)
-{
-	struct field_stats fs;
-
-	if (!se || f < 0)
-		return NAN;
-	if (v->window_ns && series_window(se, (uint32_t)f, v->end_ns, v->window_ns, &fs) == 0 &&
-	    fs.n > 0 && !isnan(fs.avg))
-		return fs.avg;
-	return series_rate(se, (uint32_t)f);
-}
-
-static void shares_from_rates(struct cpu_row *r, const double *rate)
-{
-	double sum = 0;
-	bool any = false;
-
-	for (int i = 0; i < CS_N; i++) {
-		if (!isnan(rate[i])) {
-			sum += rate[i];
-			any = true;
-		}
-	}
-	for (int i = 0; i < CS_N; i++)
-		r->share[i] = any && sum > 0 && !isnan(rate[i]) ? rate[i] / sum : NAN;
-	if (!any || sum <= 0) {
-		r->busy = NAN;
-		return;
-	}
-	r->busy = 1.0;
-	if (!isnan(r->share[CS_IDLE]))
-		r->busy -= r->share[CS_IDLE];
-	if (!isnan(r->share[CS_IOWAIT]))
-		r->busy -= r->share[CS_IOWAIT];
-	if (r->busy < 0)
-		r->busy = 0;
-}
-
-static int row_cmp(const void *a, const void *b)
-{
-	const struct cpu_row *x = a, *y = b;
-
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static int grow_ents(struct cpu_state_priv *s, size_t need)
-{
-	if (need > s->ecap) {
-		uint64_t *e = realloc(s->ents, need * sizeof(*e));
-		struct cpu_row *r = realloc(s->rows, need * sizeof(*r));
-
-		if (e)
-			s->ents = e;
-		if (r)
-			s->rows = r;
-		if (!e || !r)
-			return -1;
-		s->ecap = s->cap = need;
-	}
-	return 0;
-}
-
-static void compute_ipc(struct cpu_state_priv *s, const struct view *v)
-{
-	int id = stream_table_find(v->streams, "cpu.perf");
-	const struct stream_desc *d;
-	const char *st;
-	double ins = 0, cyc = 0;
-	size_t n;
-	int fi, fc;
-
-	s->ipc = NAN;
-	s->ipc_why[0] = '\0';
-	if (id < 0) {
-		snprintf(s->ipc_why, sizeof(s->ipc_why),
-			 "IPC n/a: per-core perf counters are not collected");
-		return;
-	}
-	st = store_status(v->store, (uint32_t)id, STATUS_STREAM);
-	if (st && *st) {
-		/* the collector may say "IPC n/a: ..." itself */
-		if (!strncmp(st, "IPC n/a: ", 9))
-			st += 9;
-		snprintf(s->ipc_why, sizeof(s->ipc_why), "IPC n/a: %s", st);
-		return;
-	}
-	d = stream_table_get(v->streams, (uint32_t)id);
-	fi = stream_field_index(d, "instructions");
-	fc = stream_field_index(d, "cycles");
-	if (fi < 0 || fc < 0)
-		return;
-	n = store_entities(v->store, (uint32_t)id, NULL, 0);
-	if (grow_ents(s, n + 1) < 0)
-		return;
-	n = store_entities(v->store, (uint32_t)id, s->ents, s->ecap);
-	if (n > s->ecap)
-		n = s->ecap;
-	for (size_t i = 0; i < n; i++) {
-		const struct series *se;
-		double a, b;
-
-		if (s->ents[i] == ENTITY_CPU_TOTAL)
-			continue;
-		se = store_series(v->store, (uint32_t)id, s->ents[i]);
-		a = field_rate(se, fi, v);
-		b = field_rate(se, fc, v);
-		if (!isnan(a) && !isnan(b)) {
-			ins += a;
-			cyc += b;
-		}
-	}
-	if (cyc > 0)
-		s->ipc = ins / cyc;
-}
-
-static void cpu_compute(struct cpu_state_priv *s, const struct view *v)
-{
-	const struct stream_desc *d;
-	int fidx[CS_N], fonline;
-	double tot_rate[CS_N];
-	bool have_total = false;
-	size_t n;
-
-	if (s->have_key && s->key_end == v->end_ns && s->key_records == store_records(v->store))
-		return;
-	s->have_key = true;
-	s->key_end = v->end_ns;
-	s->key_records = store_records(v->store);
-	s->n = 0;
-	s->why = NULL;
-	s->stream = stream_table_find(v->streams, "cpu.core");
-	for (int i = 0; i < CS_N; i++)
-		tot_rate[i] = NAN;
-	shares_from_rates(&s->total, tot_rate);
-	if (s->stream < 0) {
-		s->why = "no CPU data: the cpu collector is not running";
-		compute_ipc(s, v);
-		return;
-	}
-	d = stream_table_get(v->streams, (uint32_t)s->stream);
-	for (int i = 0; i < CS_N; i++)
-		fidx[i] = stream_field_index(d, state_field[i]);
-	fonline = stream_field_index(d, "online");
-	n = store_entities(v->store, (uint32_t)s->stream, NULL, 0);
-	if (grow_ents(s, n + 1) < 0) {
-		s->why = "out of memory";
-		return;
-	}
-	n = store_entities(v->store, (uint32_t)s->stream, s->ents, s->ecap);
-	if (n > s->ecap)
-		n = s->ecap;
-	for (size_t i = 0; i < n; i++) {
-		const struct series *se = store_series(v->store, (uint32_t)s->stream, s->ents[i]);
-		double rate[CS_N];
-		struct cpu_row *r;
-
-		for (int k = 0; k < CS_N; k++)
-			rate[k] = field_rate(se, fidx[k], v);
-		if (s->ents[i] == ENTITY_CPU_TOTAL) {
-			s->total.id = ENTITY_CPU_TOTAL;
-			shares_from_rates(&s->total, rate);
-			have_total = true;
-			continue;
-		}
-		r = &s->rows[s->n++];
-		r->id = s->ents[i];
-		shares_from_rates(r, rate);
-		r->offline = fonline >= 0 && series_last(se, (uint32_t)fonline) == 0;
-		if (!r->offline)
-			for (int k = 0; k < CS_N; k++)
-				if (!isnan(rate[k]))
-					tot_rate[k] = (isnan(tot_rate[k]) ? 0 : tot_rate[k]) + rate[k];
-	}
-	if (!have_total)
-		shares_from_rates(&s->total, tot_rate);
-	if (s->n)
-		qsort(s->rows, s->n, sizeof(*s->rows), row_cmp);
-	if (!s->n) {
-		const char *st = store_status(v->store, (uint32_t)s->stream, STATUS_STREAM);
-
-		s->why = st && *st ? st : "waiting for the first CPU samples";
-	}
-	compute_ipc(s, v);
-}
-
-static int label_width(const struct cpu_state_priv *s)
+static int label_width(const struct cpu_data *s)
 {
 	char buf[24];
 	uint64_t max = 0;
@@ -296,7 +77,7 @@ static int div_up(int a, int b)
 	return b > 0 ? (a + b - 1) / b : a;
 }
 
-static void plan_layout(const struct cpu_state_priv *s, int rows, int cols, struct cpu_plan *p)
+static void plan_layout(const struct cpu_data *s, int rows, int cols, struct cpu_plan *p)
 {
 	int n = (int)s->n, lw = label_width(s);
 
@@ -330,27 +111,27 @@ static void plan_layout(const struct cpu_state_priv *s, int rows, int cols, stru
 
 static int cpu_min_rows(const struct pane *p, const struct view *v, int cols)
 {
-	struct cpu_state_priv *s = p->priv;
+	struct cpu_data *s = p->priv;
 	int per_row;
 
 	if (!s)
 		return 1;
-	cpu_compute(s, v);
+	cpu_data_compute(s, v);
 	if (s->n == 0)
 		return 1;
-	/* the strip: one cell per core after the label */
+	/* the history line, then the strip: one cell per core after the label */
 	per_row = strip_per_row(cols, label_width(s));
-	return div_up((int)s->n, per_row);
+	return HIST_ROWS + div_up((int)s->n, per_row);
 }
 
 static int cpu_want_rows(const struct pane *p, const struct view *v, int cols)
 {
-	struct cpu_state_priv *s = p->priv;
+	struct cpu_data *s = p->priv;
 	int ncol, want;
 
 	if (!s)
 		return 1;
-	cpu_compute(s, v);
+	cpu_data_compute(s, v);
 	if (s->n == 0)
 		return 1;
 	/* cells about 32 wide read well: label, a bar, a percentage */
@@ -360,7 +141,7 @@ static int cpu_want_rows(const struct pane *p, const struct view *v, int cols)
 	want = div_up((int)s->n, ncol);
 	if (!p->focused && want > WANT_UNFOCUSED_MAX)
 		want = WANT_UNFOCUSED_MAX;
-	return want;
+	return HIST_ROWS + want;
 }
 
 static double pct_of(double share)
@@ -376,7 +157,7 @@ static double pct_nz(double share)
 
 static void cpu_title(const struct pane *p, const struct view *v, char *buf, int n)
 {
-	struct cpu_state_priv *s = p->priv;
+	struct cpu_data *s = p->priv;
 	const struct cpu_row *t;
 	size_t online = 0;
 	char avg[16], ipc[16], cores[48];
@@ -384,7 +165,7 @@ static void cpu_title(const struct pane *p, const struct view *v, char *buf, int
 	buf[0] = '\0';
 	if (!s)
 		return;
-	cpu_compute(s, v);
+	cpu_data_compute(s, v);
 	if (!s->n)
 		return;
 	for (size_t i = 0; i < s->n; i++)
@@ -489,7 +270,7 @@ static const char *column_glyph(const struct view *v, double level, int j, int h
 	return widget_level_glyph(v, fill);
 }
 
-static void draw_strip(WINDOW *w, const struct cpu_state_priv *s, const struct view *v,
+static void draw_strip(WINDOW *w, const struct cpu_data *s, const struct view *v,
 		       const struct cpu_plan *plan, int rows)
 {
 	int lw = label_width(s), h = plan->height;
@@ -523,16 +304,46 @@ static void draw_strip(WINDOW *w, const struct cpu_state_priv *s, const struct v
 	}
 }
 
+/* "all ⣀⣤⣶⣿⣿ 41%": the total busy share, one value per refresh, newest on
+ * the right, 0..100 % from the bottom of the cell to its top. */
+static void draw_history(WINDOW *w, struct cpu_data *s, const struct view *v, int cols)
+{
+	double hist[HIST_MAX];
+	char label[24], pct[16];
+	int lw = label_width(s) > 3 ? label_width(s) : 3;
+	int sw = cols - lw - 1 - 1 - PCT_W;
+	size_t n;
+
+	if (sw < 4)
+		return;
+	n = (size_t)sw * (v->utf8 ? 2 : 1);
+	if (n > HIST_MAX)
+		n = HIST_MAX;
+	n = cpu_data_history(s, v, hist, n);
+	/* a known idle refresh is the lowest mark, no data a blank */
+	for (size_t j = 0; j < n; j++)
+		if (!isnan(hist[j]) && hist[j] < 1e-3)
+			hist[j] = 1e-3;
+	snprintf(label, sizeof(label), "%*s", lw, "all");
+	widget_attr_on(w, v, TC_DIM);
+	widget_text(w, 0, 0, lw, label, true);
+	widget_attr_off(w, v, TC_DIM);
+	widget_spark(w, v, 0, lw + 1, sw, hist, (int)n, 1.0, TC_ACCENT);
+	widget_fmt_pct(pct, sizeof(pct), pct_of(s->total.busy));
+	widget_text(w, 0, cols - PCT_W, PCT_W, pct, true);
+}
+
 static void cpu_draw(struct pane *p, WINDOW *w, struct view *v)
 {
-	struct cpu_state_priv *s = p->priv;
+	struct cpu_data *s = p->priv;
 	struct cpu_plan plan;
 	int rows = getmaxy(w), cols = getmaxx(w);
+	WINDOW *cores = NULL;
 	int lw;
 
 	if (!s)
 		return;
-	cpu_compute(s, v);
+	cpu_data_compute(s, v);
 	if (s->ipc_why[0])
 		util_strlcpy(v->status, s->ipc_why, sizeof(v->status));
 	if (!s->n) {
@@ -541,31 +352,45 @@ static void cpu_draw(struct pane *p, WINDOW *w, struct view *v)
 		widget_attr_off(w, v, TC_DIM);
 		return;
 	}
+	/* squeezed to one row, the cores come before their history */
+	if (rows > HIST_ROWS) {
+		draw_history(w, s, v, cols);
+		cores = derwin(w, rows - HIST_ROWS, cols, HIST_ROWS, 0);
+		if (!cores)
+			return;
+		w = cores;
+		rows -= HIST_ROWS;
+	}
 	plan_layout(s, rows, cols, &plan);
 	if (plan.strip) {
 		draw_strip(w, s, v, &plan, rows);
-		return;
-	}
-	lw = label_width(s);
-	/* cores run down each column, as in htop */
-	for (size_t i = 0; i < s->n; i++) {
-		int col = (int)i / plan.rows, row = (int)i % plan.rows;
+	} else {
+		lw = label_width(s);
+		/* cores run down each column, as in htop */
+		for (size_t i = 0; i < s->n; i++) {
+			int col = (int)i / plan.rows, row = (int)i % plan.rows;
 
-		draw_cell(w, v, row, col * (plan.cellw + CELL_GAP), plan.cellw, lw, &s->rows[i]);
+			draw_cell(w, v, row, col * (plan.cellw + CELL_GAP), plan.cellw, lw,
+				  &s->rows[i]);
+		}
 	}
+	if (cores)
+		delwin(cores);
 }
 
 static void cpu_footer(const struct pane *p, const struct view *v, char *buf, int n)
 {
-	struct cpu_state_priv *s = p->priv;
+	struct cpu_data *s = p->priv;
 	struct cpu_plan plan;
+	int rows;
 
 	buf[0] = '\0';
 	if (!s || !s->n)
 		return;
-	plan_layout(s, p->rows, p->cols, &plan);
+	rows = p->rows > HIST_ROWS ? p->rows - HIST_ROWS : p->rows;
+	plan_layout(s, rows, p->cols, &plan);
 	if (plan.strip) {
-		int hidden = (int)s->n - p->rows / plan.height * plan.per_row;
+		int hidden = (int)s->n - rows / plan.height * plan.per_row;
 
 		if (hidden > 0)
 			snprintf(buf, (size_t)n, "%d cores not shown (focus: 3)", hidden);
@@ -582,6 +407,7 @@ static void cpu_footer(const struct pane *p, const struct view *v, char *buf, in
 static const char *const cpu_help[] = {
 	"bars          green user, cyan nice, red system, yellow irq,",
 	"              blue iowait, magenta steal; the % is busy time",
+	"all           total busy share, one mark per refresh, newest right",
 	"many cores    one cell per core: colour = main state, height = busy",
 	"IPC           instructions per cycle, all cores (n/a: see bottom line)",
 	NULL,

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mem_sys.h"
 #include "options.h"
 #include "pane.h"
 #include "store.h"
@@ -14,8 +15,8 @@
 #include "util.h"
 #include "widget.h"
 
-/* The memory pane: system bars from mem.sys, then a table of processes from
- * mem.proc. A column is a table entry naming the stream and field it shows,
+/* The memory pane: system bars from mem.sys (mem_sys.c), then a table of
+ * processes from mem.proc. A column is a table entry naming the stream and field it shows,
  * so the runtime columns (PINNED, DEVICE, ALLOC/s, FAIL from gpurt.mem) are
  * entries too; a column whose stream is not registered is not shown. */
 
@@ -53,15 +54,6 @@ static const struct mem_col mem_cols[] = {
 #define NCOLS ((int)ARRAY_SIZE(mem_cols))
 #define COL_RSS 2
 #define COMMAND_MIN 12
-#define SYS_FIELDS 10
-
-enum sys_field { SF_TOTAL, SF_FREE, SF_AVAIL, SF_BUFFERS, SF_CACHED, SF_USED, SF_SWAP_TOTAL,
-		 SF_SWAP_FREE, SF_SHMEM, SF_SRECLAIM };
-static const char *const sys_field_name[SYS_FIELDS] = {
-	"total", "free", "available", "buffers", "cached",
-	"used",	 "swap_total", "swap_free", "shmem", "sreclaimable",
-};
-
 struct proc_row {
 	uint64_t pid;
 	double val[NCOLS];
@@ -89,8 +81,7 @@ struct mem_priv {
 	size_t ecap;
 	struct uid_name uids[UID_CACHE];
 	int nuids, uid_next;
-	double sys[SYS_FIELDS];
-	bool have_sys;
+	struct mem_sys sys;
 };
 
 static void *mem_init(const struct view *v)
@@ -205,73 +196,6 @@ static int grow(struct mem_priv *s, size_t need)
 	return 0;
 }
 
-/* A field as of the view: its mean over the refresh window ending at
- * v->end_ns (so a paused view stands still), else the latest value when
- * that is not newer than the view. NaN when there is nothing to show. */
-static double value_at(const struct series *se, uint32_t f, const struct view *v)
-{
-	struct field_stats fs;
-
-	if (!se)
-		return NAN;
-	if (v->window_ns && series_window(se, f, v->end_ns, v->window_ns, &fs) == 0 && fs.n > 0 &&
-	    !isnan(fs.avg))
-		return fs.avg;
-	if (v->end_ns && series_last_ns(se) > v->end_ns)
-		return NAN;
-	return series_rate(se, f);
-}
-
-static void load_sys(struct mem_priv *s, const struct view *v)
-{
-	int id = stream_table_find(v->streams, "mem.sys");
-	const struct stream_desc *d;
-	const struct series *se;
-
-	s->have_sys = false;
-	for (int i = 0; i < SYS_FIELDS; i++)
-		s->sys[i] = NAN;
-	if (id < 0)
-		return;
-	d = stream_table_get(v->streams, (uint32_t)id);
-	se = store_series(v->store, (uint32_t)id, 0);
-	if (!se)
-		return;
-	for (int i = 0; i < SYS_FIELDS; i++) {
-		int f = stream_field_index(d, sys_field_name[i]);
-
-		if (f >= 0)
-			s->sys[i] = value_at(se, (uint32_t)f, v);
-	}
-	s->have_sys = !isnan(s->sys[SF_TOTAL]);
-}
-
-/* cached + reclaimable slab - shmem, as free(1) and htop count it */
-static double sys_cache(const struct mem_priv *s)
-{
-	double c = s->sys[SF_CACHED];
-
-	if (isnan(c))
-		return NAN;
-	if (!isnan(s->sys[SF_SRECLAIM]))
-		c += s->sys[SF_SRECLAIM];
-	if (!isnan(s->sys[SF_SHMEM]) && c > s->sys[SF_SHMEM])
-		c -= s->sys[SF_SHMEM];
-	return c;
-}
-
-static double sys_used(const struct mem_priv *s)
-{
-	double b = isnan(s->sys[SF_BUFFERS]) ? 0 : s->sys[SF_BUFFERS];
-	double c = sys_cache(s);
-
-	if (!isnan(s->sys[SF_USED]))
-		return s->sys[SF_USED];
-	if (isnan(s->sys[SF_TOTAL]) || isnan(s->sys[SF_FREE]))
-		return NAN;
-	return s->sys[SF_TOTAL] - s->sys[SF_FREE] - b - (isnan(c) ? 0 : c);
-}
-
 static double col_value(const struct view *v, int ci, uint64_t pid, const struct series *proc)
 {
 	const struct mem_col *c = &mem_cols[ci];
@@ -295,7 +219,7 @@ static double col_value(const struct view *v, int ci, uint64_t pid, const struct
 	if (c->kind == CK_FAIL) /* gpurt: a total, not a rate */
 		return v->end_ns && series_last_ns(se) > v->end_ns ? NAN
 								     : series_last(se, (uint32_t)f);
-	return value_at(se, (uint32_t)f, v);
+	return mem_value_at(se, (uint32_t)f, v);
 }
 
 static int row_cmp(const void *a, const void *b, void *ctx)
@@ -386,7 +310,7 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 			continue;
 		/* a process that started after a paused view's instant */
 		if (v->end_ns && series_last_ns(se) > v->end_ns &&
-		    (frss < 0 || isnan(value_at(se, (uint32_t)frss, v))))
+		    (frss < 0 || isnan(mem_value_at(se, (uint32_t)frss, v))))
 			continue;
 		r = &s->rows[s->nrows++];
 		r->pid = s->ents[i];
@@ -431,64 +355,6 @@ static int mem_want_rows(const struct pane *p, const struct view *v, int cols)
 	return 2 + 1 + (int)(n ? n : 1);
 }
 
-static void mem_title(const struct pane *p, const struct view *v, char *buf, int n)
-{
-	struct mem_priv *s = p->priv;
-	char tot[16], used[16], avail[16], cache[16];
-
-	buf[0] = '\0';
-	if (!s)
-		return;
-	load_sys(s, v);
-	if (!s->have_sys)
-		return;
-	widget_fmt_bytes(tot, sizeof(tot), s->sys[SF_TOTAL]);
-	widget_fmt_bytes(used, sizeof(used), sys_used(s));
-	widget_fmt_bytes(avail, sizeof(avail), s->sys[SF_AVAIL]);
-	widget_fmt_bytes(cache, sizeof(cache), sys_cache(s));
-	snprintf(buf, (size_t)n, "host %s: used %s avail %s cache %s", tot, used, avail, cache);
-}
-
-/* "Mem[bar] 12.3G/31.2G" in width columns. */
-static void draw_sys_bar(WINDOW *w, const struct view *v, int y, int x, int width,
-			 const char *name, const double *fracs, const enum tui_color *colors,
-			 int nseg, double used, double total)
-{
-	char a[16], b[16], txt[40];
-	int tw;
-
-	widget_fmt_bytes(a, sizeof(a), used);
-	widget_fmt_bytes(b, sizeof(b), total);
-	snprintf(txt, sizeof(txt), " %s/%s", a, b);
-	tw = widget_text_width(txt);
-	widget_attr_on(w, v, TC_TITLE);
-	widget_text(w, y, x, 4, name, false);
-	widget_attr_off(w, v, TC_TITLE);
-	if (width - 4 - tw - 2 >= 3) {
-		widget_text(w, y, x + 4, 1, "[", false);
-		widget_bar(w, v, y, x + 5, width - 4 - tw - 2, fracs, colors, nseg);
-		widget_text(w, y, x + width - tw - 1, 1, "]", false);
-	}
-	widget_text(w, y, x + width - tw, tw, txt, false);
-}
-
-/* Why a stream has nothing to show: the collector's own words if it said
- * any, else whether it runs at all. */
-static const char *why_no_data(const struct view *v, const char *stream, const char *what)
-{
-	static char buf[300];
-	int id = stream_table_find(v->streams, stream);
-	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
-
-	if (id < 0)
-		snprintf(buf, sizeof(buf), "no %s data: the mem collector is not running", what);
-	else if (st && *st)
-		snprintf(buf, sizeof(buf), "no %s data: %s", what, st);
-	else
-		snprintf(buf, sizeof(buf), "waiting for the first %s sample", what);
-	return buf;
-}
-
 /* A stream's status (e.g. "3 processes unreadable (run as root to see
  * all)") goes on the status line while the pane is focused. */
 static void stream_note(struct view *v, const char *stream)
@@ -498,33 +364,6 @@ static void stream_note(struct view *v, const char *stream)
 
 	if (st && *st && !v->status[0])
 		util_strlcpy(v->status, st, sizeof(v->status));
-}
-
-static void draw_sys(WINDOW *w, struct mem_priv *s, const struct view *v, int lines)
-{
-	static const enum tui_color mem_colors[3] = { TC_USER, TC_IOWAIT, TC_IRQ };
-	static const enum tui_color swap_colors[1] = { TC_SYSTEM };
-	int cols = getmaxx(w);
-	double tot = s->sys[SF_TOTAL], used = sys_used(s);
-	double fr[3] = { used / tot, s->sys[SF_BUFFERS] / tot, sys_cache(s) / tot };
-	double st = s->sys[SF_SWAP_TOTAL];
-	double su = st - s->sys[SF_SWAP_FREE];
-	double sf[1] = { st > 0 ? su / st : NAN };
-	int mw = lines == 2 ? cols : cols * 2 / 3;
-
-	if (!s->have_sys) {
-		widget_attr_on(w, v, TC_DIM);
-		widget_text(w, 0, 0, cols, why_no_data(v, "mem.sys", "system memory"), false);
-		widget_attr_off(w, v, TC_DIM);
-		return;
-	}
-	draw_sys_bar(w, v, 0, 0, mw - (lines == 2 ? 0 : 1), "Mem", fr, mem_colors, 3, used, tot);
-	if (lines == 2)
-		draw_sys_bar(w, v, 1, 0, cols, "Swp", sf, swap_colors, 1, st > 0 ? su : 0,
-			     isnan(st) ? NAN : st);
-	else
-		draw_sys_bar(w, v, 0, mw + 1, cols - mw - 1, "Swp", sf, swap_colors, 1,
-			     st > 0 ? su : 0, isnan(st) ? NAN : st);
 }
 
 static void fmt_cell(char *buf, size_t n, const struct proc_row *r, int ci)
@@ -580,6 +419,17 @@ static void fmt_fail(char *buf, size_t n, const struct view *v, uint64_t pid, do
 	snprintf(buf, n, "%s %s %s ago", c, b, a);
 }
 
+static void mem_title(const struct pane *p, const struct view *v, char *buf, int n)
+{
+	struct mem_priv *s = p->priv;
+
+	buf[0] = '\0';
+	if (!s)
+		return;
+	mem_sys_load(&s->sys, v);
+	mem_sys_title(&s->sys, buf, n);
+}
+
 static int table_page(const struct pane *p)
 {
 	int page = p->rows - sys_lines(p->rows) - 1;
@@ -598,8 +448,8 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 		return;
 	stream_note(v, "mem.proc");
 	stream_note(v, "mem.sys");
-	load_sys(s, v);
-	draw_sys(w, s, v, sl);
+	mem_sys_load(&s->sys, v);
+	mem_sys_draw(w, &s->sys, v, sl);
 	if (page < 1 || no_table(v))
 		return;
 	choose_columns(s, v, cols);
@@ -613,7 +463,7 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 	widget_table_clamp(&s->table, page);
 	widget_table_header(w, v, sl, &s->table, xs);
 	if (!s->nrows) {
-		const char *why = why_no_data(v, "mem.proc", "process");
+		const char *why = mem_why_no_data(v, "mem.proc", "process");
 
 		widget_attr_on(w, v, TC_DIM);
 		widget_text(w, sl + 1, 1, cols - 1, why, false);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A 192-core machine fits: a fixture /proc/stat (through ASYS_SYSROOT) with
 # 192 CPUs whose counters move. At 80x24 the CPU pane shows one cell per
-# core; focused at 120x40 it shows bars in several columns.
+# core; focused at 120x40 it shows bars in several columns. The first row
+# of the pane is the history line (tui_history.sh).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
 
 root=$TDIR/root
@@ -67,8 +68,9 @@ wait_for 'host 252G' 10 || fail "80x24: the fixture's memory total is not shown"
 keys 4
 wait_for '4711 +root +781M +928M +3 .*python train.py' 10 || fail "80x24: no row for the fixture's process"
 check_layout 80 24
-# every core is on screen: the strip rows carry the first core of each row
-strip=$(cap | sed -n '/3 CPU/,/one cell per core/p' | sed -n '2,$p' | sed '$d')
+# every core is on screen: the strip rows (under the history line) carry
+# the first core of each row
+strip=$(cap | sed -n '/3 CPU/,/one cell per core/p' | sed -n '3,$p' | sed '$d')
 n=$(printf '%s\n' "$strip" | wc -l)
 [ "$n" -ge 3 ] || fail "80x24: the strip has $n rows, 192 cores need 3"
 printf '%s\n' "$strip" | grep -q '^│ *0 ' || fail "80x24: the strip does not start at core 0"
@@ -85,7 +87,7 @@ keys 3
 # focused, the CPU pane has room for bars, several columns of them
 wait_for '│ +0 .* 1[0-9][0-9] ' 10 || fail "120x40: no row of bars from core 0"
 wait_for ' 191 ' 10 || fail "120x40: no bar for core 191"
-cells=$(cap | sed -n '/3 CPU/{n;p;}' | grep -o '[0-9][0-9]*' | wc -l)
+cells=$(cap | sed -n '/3 CPU/{n;n;p;}' | grep -o '[0-9][0-9]*' | wc -l)
 [ "$cells" -ge 4 ] || fail "120x40: only $cells bars in a row, wanted several columns"
 cap | grep -q 'one cell per core' && fail "120x40: a strip although the focused pane has room for bars"
 check_layout 120 40

@@ -97,6 +97,73 @@ START_TEST(layout_wants_in_order)
 }
 END_TEST
 
+START_TEST(layout_pairs_when_wide)
+{
+	const char *names[5] = { "ppu", "nic", "cpu", "mem", "kernels" };
+	struct layout_req r[5] = {
+		{ 4, 4, false }, { 1, 6, false }, { 1, 1, true }, { 3, 20, false }, { 2, 2, false },
+	};
+	struct layout_box b[5];
+	int nb = layout_bands(names, 5, 160, b);
+
+	/* 160 wide: PPU and NIC share the first band, the larger part the PPU's */
+	ck_assert_int_eq(nb, 4);
+	ck_assert_int_eq(b[0].band, 0);
+	ck_assert_int_eq(b[1].band, 0);
+	ck_assert_int_eq(b[0].x, 0);
+	ck_assert_int_eq(b[1].x, b[0].cols);
+	ck_assert_int_eq(b[0].cols + b[1].cols, 160);
+	ck_assert_int_gt(b[0].cols, b[1].cols);
+	for (int i = 2; i < 5; i++) {
+		ck_assert_int_eq(b[i].band, i - 1);
+		ck_assert_int_eq(b[i].x, 0);
+		ck_assert_int_eq(b[i].cols, 160);
+	}
+	ck_assert_int_eq(layout_place(r, 5, 46, b), 46);
+	/* one height for the band: the larger want of the two */
+	ck_assert_int_eq(b[0].y, 0);
+	ck_assert_int_eq(b[1].y, 0);
+	ck_assert_int_eq(b[0].rows, b[1].rows);
+	ck_assert_int_eq(b[0].rows, 6 + LAYOUT_BOX_ROWS);
+	ck_assert_int_eq(b[2].y, b[0].rows);
+	ck_assert_int_eq(b[3].y, b[2].y + b[2].rows);
+	ck_assert_int_eq(b[4].y, b[3].y + b[3].rows);
+	ck_assert_int_eq(b[4].y + b[4].rows, 46);
+}
+END_TEST
+
+START_TEST(layout_stacks_when_narrow)
+{
+	const char *names[4] = { "ppu", "nic", "cpu", "mem" };
+	const char *no_ppu[3] = { "nic", "cpu", "mem" };
+	const char *apart[3] = { "ppu", "cpu", "nic" };
+	struct layout_req r[4] = { { 4, 4, false }, { 1, 6, false }, { 1, 1, true }, { 3, 3, false } };
+	struct layout_box b[4];
+
+	/* below 160 columns every pane has a band of its own, full width */
+	ck_assert_int_eq(layout_bands(names, 4, 159, b), 4);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(b[i].band, i);
+		ck_assert_int_eq(b[i].cols, 159);
+	}
+	layout_place(r, 4, 38, b);
+	ck_assert_int_eq(b[1].y, b[0].y + b[0].rows);
+	ck_assert_int_eq(b[0].rows, 4 + LAYOUT_BOX_ROWS);
+	ck_assert_int_eq(b[1].rows, 6 + LAYOUT_BOX_ROWS);
+	/* wide, but one of the pair is not shown, or they are not neighbours */
+	ck_assert_int_eq(layout_bands(no_ppu, 3, 200, b), 3);
+	ck_assert_int_eq(b[0].cols, 200);
+	ck_assert_int_eq(layout_bands(apart, 3, 200, b), 3);
+	ck_assert_int_eq(b[2].cols, 200);
+	/* a band too tall for the screen is dropped whole, the focused kept */
+	ck_assert_int_eq(layout_bands(names, 4, 160, b), 3);
+	layout_place(r, 4, 6, b);
+	ck_assert_int_eq(b[0].rows, 0);
+	ck_assert_int_eq(b[1].rows, 0);
+	ck_assert_int_gt(b[2].rows, 0);
+}
+END_TEST
+
 START_TEST(fmt_numbers)
 {
 	struct view v;
@@ -394,23 +461,38 @@ START_TEST(cpu_pane_over_store)
 	ck_assert_msg(strstr(title, "IPC 1.50"), "title: %s", title);
 	/* online cores 0..2: busy 10, 30, 50 % -> avg 30 % */
 	ck_assert_msg(strstr(title, "avg 30%"), "title: %s", title);
-	ck_assert_int_eq(cpu_pane.min_rows(&p, &v, 78), 1);
+	/* the history line and one row of the strip */
+	ck_assert_int_eq(cpu_pane.min_rows(&p, &v, 78), 2);
 
 	w = screen_open(false);
 	if (w) {
+		WINDOW *big = newwin(5, 40, 0, 0);
 		char buf[256];
+		int marks = 0;
 
-		p.rows = 4;
+		ck_assert_ptr_nonnull(big);
+		p.rows = 5;
 		p.cols = 40;
-		cpu_pane.draw(&p, w, &v);
+		cpu_pane.draw(&p, big, &v);
 		cpu_pane.footer(&p, &v, footer, sizeof(footer));
-		row_text(w, 0, 0, 40, buf, sizeof(buf));
-		ck_assert_msg(strstr(buf, "10%"), "row 0: %s", buf);
-		row_text(w, 2, 0, 40, buf, sizeof(buf));
-		ck_assert_msg(strstr(buf, "50%"), "row 2: %s", buf);
-		row_text(w, 3, 0, 40, buf, sizeof(buf));
-		ck_assert_msg(strstr(buf, "offline"), "row 3: %s", buf);
+		/* row 0: the total's history; no total row here, so the four
+		 * cores summed: 40 % busy every second, the second ASCII level */
+		row_text(big, 0, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(!strncmp(buf, "all ", 4), "row 0: %s", buf);
+		for (int i = 4; i < 35; i++) {
+			ck_assert_msg(strchr(" .", buf[i]), "row 0: %s", buf);
+			marks += buf[i] == '.';
+		}
+		ck_assert_msg(marks >= 3 && marks <= 5, "row 0: %s", buf);
+		ck_assert_msg(strstr(buf, " 30%"), "row 0: %s", buf);
+		row_text(big, 1, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "10%"), "row 1: %s", buf);
+		row_text(big, 3, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "50%"), "row 3: %s", buf);
+		row_text(big, 4, 0, 40, buf, sizeof(buf));
+		ck_assert_msg(strstr(buf, "offline"), "row 4: %s", buf);
 		ck_assert_str_eq(v.status, "");
+		delwin(big);
 	}
 
 	/* the PMU goes away: IPC n/a, the reason once on the status line */
@@ -442,6 +524,8 @@ static Suite *tui_suite(void)
 	tcase_add_test(tc, layout_drops_from_bottom_keeps_focus);
 	tcase_add_test(tc, layout_squeezes_focused_alone);
 	tcase_add_test(tc, layout_wants_in_order);
+	tcase_add_test(tc, layout_pairs_when_wide);
+	tcase_add_test(tc, layout_stacks_when_narrow);
 	tcase_add_test(tc, fmt_numbers);
 	tcase_add_test(tc, table_keys);
 	tcase_add_test(tc, glyphs_ascii_and_utf8);

@@ -1,0 +1,159 @@
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "mem_sys.h"
+#include "store.h"
+#include "stream.h"
+#include "widget.h"
+
+enum sys_field { SF_TOTAL, SF_FREE, SF_AVAIL, SF_BUFFERS, SF_CACHED, SF_USED, SF_SWAP_TOTAL,
+		 SF_SWAP_FREE, SF_SHMEM, SF_SRECLAIM };
+static const char *const sys_field_name[MEM_SYS_FIELDS] = {
+	"total", "free", "available", "buffers", "cached",
+	"used",	 "swap_total", "swap_free", "shmem", "sreclaimable",
+};
+
+double mem_value_at(const struct series *se, uint32_t f, const struct view *v)
+{
+	struct field_stats fs;
+
+	if (!se)
+		return NAN;
+	if (v->window_ns && series_window(se, f, v->end_ns, v->window_ns, &fs) == 0 && fs.n > 0 &&
+	    !isnan(fs.avg))
+		return fs.avg;
+	if (v->end_ns && series_last_ns(se) > v->end_ns)
+		return NAN;
+	return series_rate(se, f);
+}
+
+void mem_sys_load(struct mem_sys *m, const struct view *v)
+{
+	int id = stream_table_find(v->streams, "mem.sys");
+	const struct stream_desc *d;
+	const struct series *se;
+
+	m->have = false;
+	for (int i = 0; i < MEM_SYS_FIELDS; i++)
+		m->v[i] = NAN;
+	if (id < 0)
+		return;
+	d = stream_table_get(v->streams, (uint32_t)id);
+	se = store_series(v->store, (uint32_t)id, 0);
+	if (!se)
+		return;
+	for (int i = 0; i < MEM_SYS_FIELDS; i++) {
+		int f = stream_field_index(d, sys_field_name[i]);
+
+		if (f >= 0)
+			m->v[i] = mem_value_at(se, (uint32_t)f, v);
+	}
+	m->have = !isnan(m->v[SF_TOTAL]);
+}
+
+/* cached + reclaimable slab - shmem, as free(1) and htop count it */
+static double sys_cache(const struct mem_sys *m)
+{
+	double c = m->v[SF_CACHED];
+
+	if (isnan(c))
+		return NAN;
+	if (!isnan(m->v[SF_SRECLAIM]))
+		c += m->v[SF_SRECLAIM];
+	if (!isnan(m->v[SF_SHMEM]) && c > m->v[SF_SHMEM])
+		c -= m->v[SF_SHMEM];
+	return c;
+}
+
+static double sys_used(const struct mem_sys *m)
+{
+	double b = isnan(m->v[SF_BUFFERS]) ? 0 : m->v[SF_BUFFERS];
+	double c = sys_cache(m);
+
+	if (!isnan(m->v[SF_USED]))
+		return m->v[SF_USED];
+	if (isnan(m->v[SF_TOTAL]) || isnan(m->v[SF_FREE]))
+		return NAN;
+	return m->v[SF_TOTAL] - m->v[SF_FREE] - b - (isnan(c) ? 0 : c);
+}
+
+void mem_sys_title(const struct mem_sys *m, char *buf, int n)
+{
+	char tot[16], used[16], avail[16], cache[16];
+
+	buf[0] = '\0';
+	if (!m->have)
+		return;
+	widget_fmt_bytes(tot, sizeof(tot), m->v[SF_TOTAL]);
+	widget_fmt_bytes(used, sizeof(used), sys_used(m));
+	widget_fmt_bytes(avail, sizeof(avail), m->v[SF_AVAIL]);
+	widget_fmt_bytes(cache, sizeof(cache), sys_cache(m));
+	snprintf(buf, (size_t)n, "host %s: used %s avail %s cache %s", tot, used, avail, cache);
+}
+
+/* "Mem[bar] 12.3G/31.2G" in width columns. */
+static void draw_sys_bar(WINDOW *w, const struct view *v, int y, int x, int width,
+			 const char *name, const double *fracs, const enum tui_color *colors,
+			 int nseg, double used, double total)
+{
+	char a[16], b[16], txt[40];
+	int tw;
+
+	widget_fmt_bytes(a, sizeof(a), used);
+	widget_fmt_bytes(b, sizeof(b), total);
+	snprintf(txt, sizeof(txt), " %s/%s", a, b);
+	tw = widget_text_width(txt);
+	widget_attr_on(w, v, TC_TITLE);
+	widget_text(w, y, x, 4, name, false);
+	widget_attr_off(w, v, TC_TITLE);
+	if (width - 4 - tw - 2 >= 3) {
+		widget_text(w, y, x + 4, 1, "[", false);
+		widget_bar(w, v, y, x + 5, width - 4 - tw - 2, fracs, colors, nseg);
+		widget_text(w, y, x + width - tw - 1, 1, "]", false);
+	}
+	widget_text(w, y, x + width - tw, tw, txt, false);
+}
+
+const char *mem_why_no_data(const struct view *v, const char *stream, const char *what)
+{
+	static char buf[300];
+	int id = stream_table_find(v->streams, stream);
+	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
+
+	if (id < 0)
+		snprintf(buf, sizeof(buf), "no %s data: the mem collector is not running", what);
+	else if (st && *st)
+		snprintf(buf, sizeof(buf), "no %s data: %s", what, st);
+	else
+		snprintf(buf, sizeof(buf), "waiting for the first %s sample", what);
+	return buf;
+}
+
+void mem_sys_draw(WINDOW *w, const struct mem_sys *m, const struct view *v, int lines)
+{
+	static const enum tui_color mem_colors[3] = { TC_USER, TC_IOWAIT, TC_IRQ };
+	static const enum tui_color swap_colors[1] = { TC_SYSTEM };
+	int cols = getmaxx(w);
+	double tot = m->v[SF_TOTAL], used = sys_used(m);
+	double fr[3] = { used / tot, m->v[SF_BUFFERS] / tot, sys_cache(m) / tot };
+	double st = m->v[SF_SWAP_TOTAL];
+	double su = st - m->v[SF_SWAP_FREE];
+	double sf[1] = { st > 0 ? su / st : NAN };
+	int mw = lines == 2 ? cols : cols * 2 / 3;
+
+	if (!m->have) {
+		widget_attr_on(w, v, TC_DIM);
+		widget_text(w, 0, 0, cols, mem_why_no_data(v, "mem.sys", "system memory"), false);
+		widget_attr_off(w, v, TC_DIM);
+		return;
+	}
+	draw_sys_bar(w, v, 0, 0, mw - (lines == 2 ? 0 : 1), "Mem", fr, mem_colors, 3, used, tot);
+	if (lines == 2)
+		draw_sys_bar(w, v, 1, 0, cols, "Swp", sf, swap_colors, 1, st > 0 ? su : 0,
+			     isnan(st) ? NAN : st);
+	else
+		draw_sys_bar(w, v, 0, mw + 1, cols - mw - 1, "Swp", sf, swap_colors, 1,
+			     st > 0 ? su : 0, isnan(st) ? NAN : st);
+}

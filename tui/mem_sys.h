@@ -1,0 +1,35 @@
+/* The memory pane's system half: host figures from mem.sys, the Mem and Swp
+ * bars and the title text. The process table is in pane_mem.c. */
+#ifndef ASYS_MEM_SYS_H
+#define ASYS_MEM_SYS_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pane.h"
+
+struct series;
+
+#define MEM_SYS_FIELDS 10
+
+struct mem_sys {
+	double v[MEM_SYS_FIELDS]; /* bytes; NaN unknown */
+	bool have;                /* the total is known */
+};
+
+/* A field as of the view: its mean over the refresh window ending at
+ * v->end_ns (so a paused view stands still), else the latest value when
+ * that is not newer than the view. NaN when there is nothing to show. */
+double mem_value_at(const struct series *se, uint32_t f, const struct view *v);
+/* Why a stream has nothing to show: the collector's own words if it said
+ * any, else whether it runs at all. Points to a static buffer. */
+const char *mem_why_no_data(const struct view *v, const char *stream, const char *what);
+
+void mem_sys_load(struct mem_sys *m, const struct view *v);
+/* "host 31.2G: used 12.3G avail 17.0G cache 1.9G", or "" when unknown. */
+void mem_sys_title(const struct mem_sys *m, char *buf, int n);
+/* The bars in the first `lines` (1 or 2) rows of w. */
+void mem_sys_draw(WINDOW *w, const struct mem_sys *m, const struct view *v, int lines);
+
+#endif
