@@ -1,10 +1,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bus.h"
 #include "collector.h"
@@ -32,8 +36,9 @@ struct bus {
 	pthread_mutex_t lock; /* consumers, stickies, and one pump at a time */
 	pthread_t thread;
 	int running;
-	volatile int stop;
+	atomic_int stop;
 	uint64_t period_ns;
+	int wake_fd; /* eventfd: a ring past half full, or bus_stop */
 	struct sticky *sticky;
 	size_t nsticky, capsticky;
 };
@@ -42,8 +47,14 @@ struct bus *bus_new(void)
 {
 	struct bus *b = calloc(1, sizeof(*b));
 
-	if (b)
-		pthread_mutex_init(&b->lock, NULL);
+	if (!b)
+		return NULL;
+	b->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (b->wake_fd < 0) {
+		free(b);
+		return NULL;
+	}
+	pthread_mutex_init(&b->lock, NULL);
 	return b;
 }
 
@@ -56,6 +67,7 @@ void bus_free(struct bus *b)
 		free(b->sticky[i].r);
 	free(b->sticky);
 	pthread_mutex_destroy(&b->lock);
+	close(b->wake_fd);
 	free(b);
 }
 
@@ -64,6 +76,7 @@ int bus_add_ring(struct bus *b, struct ring *r)
 	if (b->nrings >= BUS_MAX_RINGS)
 		return -ENOSPC;
 	b->rings[b->nrings++] = r;
+	r->wake_fd = b->wake_fd;
 	return 0;
 }
 
@@ -167,6 +180,7 @@ uint64_t bus_pump(struct bus *b)
 		size_t len;
 
 		/* bounded per ring per pump so one busy producer cannot starve the rest */
+		ring_drained(b->rings[i]);
 		for (int k = 0; k < 65536 && (r = ring_peek(b->rings[i], &len)); k++) {
 			if (r->kind != REC_SAMPLE)
 				sticky_update(b, r);
@@ -187,13 +201,22 @@ uint64_t bus_pump(struct bus *b)
 static void *bus_thread(void *arg)
 {
 	struct bus *b = arg;
-	struct timespec ts = { 0, (long)b->period_ns };
+	const struct timespec ts = { (time_t)(b->period_ns / 1000000000ull),
+				     (long)(b->period_ns % 1000000000ull) };
+	struct pollfd p = { b->wake_fd, POLLIN, 0 };
 
 	pthread_setname_np(pthread_self(), "asys-bus");
 	util_block_signals();
+	/* One pump a period, in big batches, not back to back while records
+	 * trickle in (at 10 kHz that kept this thread awake); a ring that
+	 * passes half full wakes it early, so a fast producer does not drop. */
 	while (!b->stop) {
-		if (bus_pump(b) == 0)
-			nanosleep(&ts, NULL);
+		uint64_t v;
+
+		bus_pump(b);
+		if (ppoll(&p, 1, &ts, NULL) > 0 && read(b->wake_fd, &v, sizeof(v)) < 0) {
+			/* EAGAIN: another wake took it */
+		}
 	}
 	while (bus_pump(b))
 		;
@@ -217,9 +240,14 @@ int bus_start(struct bus *b, uint64_t period_ns)
 
 void bus_stop(struct bus *b)
 {
+	uint64_t one = 1;
+
 	if (!b || !b->running)
 		return;
 	b->stop = 1;
+	if (write(b->wake_fd, &one, sizeof(one)) < 0) {
+		/* the thread still sees stop within a period */
+	}
 	pthread_join(b->thread, NULL);
 	b->running = 0;
 }

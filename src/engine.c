@@ -110,8 +110,12 @@ static int group_for(struct engine *e, double hz)
 	g->e = e;
 	g->hz = hz;
 	g->period_ns = (uint64_t)llround(1e9 / hz);
-	/* a quarter second of records at this rate, at least 1 MiB */
-	g->ring = ring_new((size_t)fmax(1 << 20, hz * 0.25 * 4096));
+	/* A quarter second at up to 1 KiB a tick, at least 1 MiB (a slow tick
+	 * may list thousands of processes) and at most 8 MiB: every byte of it
+	 * becomes resident after the first pass (it was 4 KiB a tick, which at
+	 * 100 kHz made a 128 MiB ring). The bus drains every 50 ms, and earlier
+	 * when a ring passes half full. */
+	g->ring = ring_new((size_t)fmin(8 << 20, fmax(1 << 20, hz * 0.25 * 1024)));
 	if (!g->ring)
 		return -ENOMEM;
 	g->em.ring = g->ring;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ring.h"
 
@@ -22,6 +23,7 @@ struct ring *ring_new(size_t size_bytes)
 	if (!r)
 		return NULL;
 	memset(r, 0, sizeof(*r));
+	r->wake_fd = -1;
 	r->buf = aligned_alloc(64, size);
 	if (!r->buf) {
 		free(r);
@@ -84,11 +86,32 @@ void ring_prefetch(const struct ring *r, size_t len)
 		__builtin_prefetch(r->buf + ((off + i) & (r->size - 1)), 1, 3);
 }
 
+/* Past half full by the producer's last view: look again, and wake the
+ * consumer once if it really is. */
+static __attribute__((noinline)) void ring_wake_check(struct ring *r, uint64_t head)
+{
+	uint64_t one = 1;
+
+	r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+	if (head - r->tail_seen > r->size / 2 &&
+	    !atomic_exchange_explicit(&r->wake_sent, 1, memory_order_relaxed) &&
+	    write(r->wake_fd, &one, sizeof(one)) < 0) {
+		/* an eventfd write fails only at a count near 2^64 */
+	}
+}
+
 void ring_commit(struct ring *r, size_t len)
 {
-	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed) + r->pad + len;
 
-	atomic_store_explicit(&r->head, head + r->pad + len, memory_order_release);
+	atomic_store_explicit(&r->head, head, memory_order_release);
+	if (r->wake_fd >= 0 && head - r->tail_seen > r->size / 2)
+		ring_wake_check(r, head);
+}
+
+void ring_drained(struct ring *r)
+{
+	atomic_store_explicit(&r->wake_sent, 0, memory_order_relaxed);
 }
 
 int ring_push(struct ring *r, const void *rec, size_t len)

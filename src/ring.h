@@ -18,6 +18,11 @@ struct ring {
 	uint64_t tail_seen;
 	size_t pad; /* bytes skipped by the reservation in progress */
 	_Atomic uint64_t dropped; /* records lost to a full ring; producer-written */
+	/* An eventfd the producer writes once when the ring passes half full, so
+	 * the consumer drains before it fills (-1: none). wake_sent is cleared
+	 * by the consumer (ring_drained). */
+	int wake_fd;
+	_Atomic int wake_sent;
 	_Alignas(64) _Atomic uint64_t tail; /* written by the consumer */
 };
 
@@ -37,5 +42,7 @@ void ring_prefetch(const struct ring *r, size_t len);
 const void *ring_peek(struct ring *r, size_t *len);
 void ring_pop(struct ring *r, size_t len);
 uint64_t ring_dropped(const struct ring *r);
+/* Consumer: the ring was emptied; the producer may wake it again. */
+void ring_drained(struct ring *r);
 
 #endif
