@@ -39,8 +39,17 @@ struct collector {
  * the ring is full (the record is dropped and counted). */
 int emit_sample(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
 		const double *v, uint32_t nvals);
+/* The same, for a collector that computes its values in place: the room
+ * for nvals values, or NULL (full ring, counted); the sample goes out at
+ * emit_sample_end with the same nvals. Nothing else may be emitted between. */
+double *emit_sample_begin(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
+			  uint32_t nvals);
+void emit_sample_end(struct emitter *e, uint32_t nvals);
 int emit_label(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
 	       const char *text);
+/* A hint before a tick's reads: nsamples samples of nvals values each will
+ * follow, so their room in the ring can be fetched while the reads run. */
+void emit_prefetch(struct emitter *e, uint32_t nsamples, uint32_t nvals);
 int emit_gone(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns);
 /* Status of a stream (entity STATUS_STREAM) or of one entity: why it has no
  * data, in words a user can act on; "" clears it. */

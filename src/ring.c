@@ -39,32 +39,67 @@ void ring_free(struct ring *r)
 	free(r);
 }
 
-int ring_push(struct ring *r, const void *rec, size_t len)
+void *ring_reserve(struct ring *r, size_t len)
 {
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
 	size_t off = head & (r->size - 1);
 	size_t room_to_end = r->size - off;
 	size_t need = len;
 
 	if (len < 8 || len % 8 || len >= r->size / 2 || len >= RING_PAD)
-		return -EINVAL;
+		return NULL;
 	if (room_to_end < len)
 		need += room_to_end;
-	if (r->size - (head - tail) < need) {
-		atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
-		return -ENOBUFS;
+	if (r->size - (head - r->tail_seen) < need) {
+		r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+		if (r->size - (head - r->tail_seen) < need) {
+			/* one producer: a plain add, no locked instruction */
+			atomic_store_explicit(&r->dropped,
+					      atomic_load_explicit(&r->dropped, memory_order_relaxed) + 1,
+					      memory_order_relaxed);
+			return NULL;
+		}
 	}
 	if (room_to_end < len) {
 		uint32_t pad = RING_PAD | (uint32_t)room_to_end;
 
+		/* the pad is published with the record by ring_commit */
 		memcpy(r->buf + off, &pad, sizeof(pad));
-		head += room_to_end;
+		r->pad = room_to_end;
 		off = 0;
+	} else {
+		r->pad = 0;
 	}
-	memcpy(r->buf + off, rec, len);
-	atomic_store_explicit(&r->head, head + len, memory_order_release);
-	atomic_fetch_add_explicit(&r->pushed, 1, memory_order_relaxed);
+	return r->buf + off;
+}
+
+void ring_prefetch(const struct ring *r, size_t len)
+{
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	size_t off = head & (r->size - 1) & ~(size_t)63;
+
+	if (len > r->size / 4)
+		len = r->size / 4;
+	for (size_t i = 0; i < len + 64; i += 64)
+		__builtin_prefetch(r->buf + ((off + i) & (r->size - 1)), 1, 3);
+}
+
+void ring_commit(struct ring *r, size_t len)
+{
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+
+	atomic_store_explicit(&r->head, head + r->pad + len, memory_order_release);
+}
+
+int ring_push(struct ring *r, const void *rec, size_t len)
+{
+	void *dst = ring_reserve(r, len);
+
+	if (!dst)
+		return len < 8 || len % 8 || len >= r->size / 2 || len >= RING_PAD ? -EINVAL
+										: -ENOBUFS;
+	memcpy(dst, rec, len);
+	ring_commit(r, len);
 	return 0;
 }
 

@@ -67,6 +67,55 @@ START_TEST(ring_full_drops_and_counts)
 }
 END_TEST
 
+START_TEST(ring_reserve_commit_and_room_after_pop)
+{
+	struct ring *r = ring_new(4096);
+	uint64_t buf[32] = { 256 };
+	size_t len;
+	uint64_t *w;
+
+	for (int i = 0; i < 16; i++)
+		ck_assert_int_eq(ring_push(r, buf, 256), 0);
+	ck_assert_int_eq(ring_push(r, buf, 256), -ENOBUFS);
+	/* the producer's cached view of tail must catch up with the pops */
+	for (int i = 0; i < 3; i++) {
+		ck_assert_ptr_nonnull(ring_peek(r, &len));
+		ring_pop(r, len);
+	}
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(ring_push(r, buf, 256), 0);
+	ck_assert_int_eq(ring_push(r, buf, 256), -ENOBUFS);
+	ck_assert_uint_eq(ring_dropped(r), 2);
+	while (ring_peek(r, &len))
+		ring_pop(r, len);
+	/* 24 bytes short of the end: the next 64-byte record needs a pad */
+	for (int i = 0; i < 15; i++) {
+		ck_assert_int_eq(ring_push(r, buf, 256), 0);
+		ck_assert_ptr_nonnull(ring_peek(r, &len));
+		ring_pop(r, len);
+	}
+	buf[0] = 232;
+	ck_assert_int_eq(ring_push(r, buf, 232), 0);
+	ck_assert_ptr_nonnull(ring_peek(r, &len));
+	ring_pop(r, len);
+	w = ring_reserve(r, 64);
+	ck_assert_ptr_nonnull(w);
+	w[0] = 64;
+	w[1] = 42;
+	/* not visible before the commit, then whole, past the pad */
+	ck_assert_ptr_null(ring_peek(r, &len));
+	ring_commit(r, 64);
+	w = (uint64_t *)ring_peek(r, &len);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_uint_eq(len, 64);
+	ck_assert_uint_eq(w[1], 42);
+	ring_pop(r, len);
+	ck_assert_ptr_null(ring_peek(r, &len));
+	ck_assert_ptr_null(ring_reserve(r, 12)); /* not a multiple of 8 */
+	ring_free(r);
+}
+END_TEST
+
 START_TEST(stream_table_rules)
 {
 	struct stream_table *t = stream_table_new();
@@ -304,6 +353,7 @@ static Suite *core_suite(void)
 
 	tcase_add_test(tc, ring_roundtrip_and_wrap);
 	tcase_add_test(tc, ring_full_drops_and_counts);
+	tcase_add_test(tc, ring_reserve_commit_and_room_after_pop);
 	tcase_add_test(tc, stream_table_rules);
 	tcase_add_test(tc, store_rates_windows_and_peaks);
 	tcase_add_test(tc, store_counter_backwards_is_never_negative);
