@@ -6,53 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "rec_export.h"
-#include "rec_wfile.h"
+#include "rec_export_int.h"
 #include "util.h"
-
-#define RESERVOIR 65536
-
-/* ---- per (stream, entity) state: label, last values for counter rates ---- */
-
-struct series_ent {
-	uint64_t entity;
-	uint32_t stream;
-	bool used, have_prev;
-	char *label;
-	uint64_t prev_ts;
-	double *prev;
-};
-
-struct field_acc {
-	uint64_t n, seen;
-	double min, max, sum;
-	double *res; /* reservoir for p99 */
-	uint32_t nres;
-};
-
-struct exp {
-	const struct rec_export_opts *o;
-	FILE *out, *err;
-	struct rec_reader *r;
-	const struct stream_table *tab;
-	const char *path;
-	bool sel[STREAM_MAX], all;
-	uint64_t tb, te;
-	struct series_ent *ser;
-	size_t nser, capser;
-	struct field_acc *acc[STREAM_MAX];
-	uint32_t nacc[STREAM_MAX];
-	uint64_t entities[STREAM_MAX], samples[STREAM_MAX], recs[STREAM_MAX];
-	uint64_t smin[STREAM_MAX], smax[STREAM_MAX];
-	uint64_t rng;
-	time_t tcache_s;
-	char tcache[48], tprefix[32];
-	uint64_t rows;
-	/* what walk saw, for --info and --summary */
-	uint64_t holes, frames, gaps_n;
-	struct rec_gap_info gaps[32];
-	bool cut;
-};
 
 static size_t ser_hash(uint32_t stream, uint64_t entity, size_t cap)
 {
@@ -159,33 +114,6 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void acc_add(struct exp *x, uint32_t stream, uint32_t f, double v)
-{
-	struct field_acc *a;
-
-	if (isnan(v) || f >= x->nacc[stream])
-		return;
-	a = &x->acc[stream][f];
-	if (!a->n || v < a->min)
-		a->min = v;
-	if (!a->n || v > a->max)
-		a->max = v;
-	a->n++;
-	a->sum += v;
-	if (!a->res && !(a->res = malloc(RESERVOIR * sizeof(double))))
-		return;
-	if (a->nres < RESERVOIR) {
-		a->res[a->nres++] = v;
-	} else {
-		/* uniform reservoir: p99 is exact up to RESERVOIR values, sampled beyond */
-		x->rng = x->rng * 6364136223846793005ull + 1442695040888963407ull;
-		uint64_t k = (x->rng >> 11) % a->n;
-
-		if (k < RESERVOIR)
-			a->res[k] = v;
-	}
-}
-
 static void on_rec(void *ctx, const struct rec *r)
 {
 	struct exp *x = ctx;
@@ -247,25 +175,7 @@ static void on_rec(void *ctx, const struct rec *r)
 		fputs("}}\n", x->out);
 		x->rows++;
 	} else if (x->o->format == REC_EXPORT_SUMMARY) {
-		if (!x->acc[r->stream]) {
-			x->acc[r->stream] = calloc(d->nfields ? d->nfields : 1, sizeof(struct field_acc));
-			x->nacc[r->stream] = x->acc[r->stream] ? d->nfields : 0;
-		}
-		if (!se->prev && d->nfields)
-			se->prev = calloc(d->nfields, sizeof(double));
-		for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
-			if (d->fields[f].kind == FIELD_GAUGE) {
-				acc_add(x, r->stream, f, v[f]);
-			} else if (se->prev && se->have_prev && r->ts_ns > se->prev_ts &&
-				   v[f] >= se->prev[f]) {
-				acc_add(x, r->stream, f,
-					(v[f] - se->prev[f]) * 1e9 / (double)(r->ts_ns - se->prev_ts));
-			}
-			if (se->prev)
-				se->prev[f] = v[f];
-		}
-		se->prev_ts = r->ts_ns;
-		se->have_prev = se->prev != NULL;
+		rec_exp_sum_add(x, d, se, r);
 	}
 }
 
@@ -478,174 +388,10 @@ static void walk(struct exp *x, const char *who, bool report_gaps)
 			(unsigned long long)rec_reader_pos(x->r));
 }
 
-static double p99(struct field_acc *a)
-{
-	uint32_t n = a->nres, k;
-	double *v = a->res;
-
-	if (!n)
-		return NAN;
-	k = (uint32_t)ceil(0.99 * n) - 1;
-	/* quickselect */
-	for (uint32_t lo = 0, hi = n - 1; lo < hi;) {
-		double piv = v[lo + (hi - lo) / 2];
-		uint32_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (v[i] < piv)
-				i++;
-			while (v[j] > piv)
-				j--;
-			if (i <= j) {
-				double t = v[i];
-
-				v[i] = v[j];
-				v[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			break;
-	}
-	return v[k];
-}
-
-static void print_summary(struct exp *x)
-{
-	fprintf(x->out, "%-20s %-22s %-8s %7s %10s %12s %12s %12s %12s\n", "stream", "field", "unit",
-		"series", "values", "min", "avg", "max", "p99");
-	for (uint32_t s = 0; s < stream_table_count(x->tab) && s < STREAM_MAX; s++) {
-		const struct stream_desc *d = stream_table_get(x->tab, s);
-
-		if (!x->acc[s])
-			continue;
-		for (uint32_t f = 0; f < x->nacc[s]; f++) {
-			struct field_acc *a = &x->acc[s][f];
-			char unit[40];
-
-			snprintf(unit, sizeof(unit), "%s%s", d->fields[f].unit,
-				 d->fields[f].kind == FIELD_COUNTER ? "/s" : "");
-			fprintf(x->out, "%-20s %-22s %-8s %7llu %10llu %12.6g %12.6g %12.6g %12.6g\n",
-				d->name, d->fields[f].name, unit,
-				(unsigned long long)x->entities[s], (unsigned long long)a->n,
-				a->n ? a->min : NAN, a->n ? a->sum / (double)a->n : NAN,
-				a->n ? a->max : NAN, p99(a));
-		}
-	}
-}
-
-static void fmt_dur(char *buf, size_t n, uint64_t ns)
-{
-	uint64_t s = ns / 1000000000ull;
-
-	snprintf(buf, n, "%02llu:%02llu:%02llu", (unsigned long long)(s / 3600),
-		 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
-}
-
-static int open_one(struct exp *x, const char *path, const char *who);
-static void exp_reset(struct exp *x);
-
-static void print_info(struct exp *x)
-{
-	const struct rec_meta *m = rec_reader_meta(x->r);
-	uint64_t t0 = UINT64_MAX, t1 = 0, total = 0, size = rec_reader_size(x->r);
-	char a[48], b[48], dur[32], sz[32];
-
-	for (uint32_t s = 0; s < STREAM_MAX; s++) {
-		if (!x->samples[s])
-			continue;
-		total += x->samples[s];
-		if (x->smin[s] < t0)
-			t0 = x->smin[s];
-		if (x->smax[s] > t1)
-			t1 = x->smax[s];
-	}
-	util_fmt_bytes(sz, sizeof(sz), (double)size);
-	fprintf(x->out, "file:      %s (%s, %s)\n", x->path, sz,
-		rec_reader_has_trailer(x->r) ? "complete"
-		: x->cut ? "no trailer: cut short or still being written"
-			 : "no trailer: the recorder did not finish it");
-	if (m->have) {
-		fprintf(x->out, "host:      %s (Linux %s)\n", m->host, m->kernel);
-		fprintf(x->out, "recorder:  asys %s%s%s\n", m->version, *m->command ? ": " : "",
-			m->command);
-		if (m->segment)
-			fprintf(x->out, "segment:   %u\n", m->segment);
-	} else {
-		fprintf(x->out, "host:      unknown (the META frame is missing or damaged)\n");
-	}
-	if (total) {
-		rec_fmt_time(x->r, t0, a, sizeof(a), true);
-		rec_fmt_time(x->r, t1, b, sizeof(b), true);
-		fmt_dur(dur, sizeof(dur), t1 - t0);
-		fprintf(x->out, "recorded:  %s to %s (%s)\n", a, b + (strncmp(a, b, 10) ? 0 : 11),
-			dur);
-	} else {
-		fprintf(x->out, "recorded:  no samples\n");
-	}
-	fprintf(x->out, "samples:   %llu in %llu frames\n", (unsigned long long)total,
-		(unsigned long long)x->frames);
-	fprintf(x->out, "streams:   %u\n", stream_table_count(x->tab));
-	for (uint32_t s = 0; s < stream_table_count(x->tab) && s < STREAM_MAX; s++) {
-		const struct stream_desc *d = stream_table_get(x->tab, s);
-
-		fprintf(x->out, "  %-20s v%-3u %3u fields %6llu series %10llu samples  %s\n", d->name,
-			d->version, d->nfields, (unsigned long long)x->entities[s],
-			(unsigned long long)x->samples[s], d->help ? d->help : "");
-	}
-	fprintf(x->out, "gaps:      %llu\n", (unsigned long long)x->gaps_n);
-	for (uint64_t g = 0; g < x->gaps_n; g++) {
-		rec_fmt_time(x->r, x->gaps[g].t_min, a, sizeof(a), false);
-		rec_fmt_time(x->r, x->gaps[g].t_max, b, sizeof(b), false);
-		fprintf(x->out, "  %s to %s: %s\n", a, b, x->gaps[g].why);
-	}
-	fprintf(x->out, "damage:    %s%llu hole%s\n", x->holes ? "" : "none, ",
-		(unsigned long long)x->holes, x->holes == 1 ? "" : "s");
-}
-
-int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err)
-{
-	struct rec_export_opts o = { .format = REC_EXPORT_SUMMARY };
-	struct exp x = { .o = &o, .out = out, .err = err, .rng = 42 };
-	int ok = 0;
-
-	x.all = true;
-	x.te = UINT64_MAX;
-	for (int i = 0; i < nfiles; i++) {
-		if (open_one(&x, files[i], "replay"))
-			continue;
-		/* count, without keeping values for percentiles */
-		o.format = REC_EXPORT_INFO_ONLY;
-		walk(&x, "replay", false);
-		if (ok)
-			fputc('\n', out);
-		print_info(&x);
-		ok++;
-		rec_reader_free(x.r);
-		x.r = NULL;
-		exp_reset(&x);
-	}
-	fflush(out);
-	return ok ? 0 : 1;
-}
-
 static void exp_reset(struct exp *x)
 {
 	ser_release(x);
-	for (int s = 0; s < STREAM_MAX; s++) {
-		for (uint32_t f = 0; x->acc[s] && f < x->nacc[s]; f++)
-			free(x->acc[s][f].res);
-		free(x->acc[s]);
-		x->acc[s] = NULL;
-		x->nacc[s] = 0;
-	}
+	rec_exp_acc_free(x);
 	memset(x->entities, 0, sizeof(x->entities));
 	memset(x->samples, 0, sizeof(x->samples));
 	memset(x->recs, 0, sizeof(x->recs));
@@ -670,6 +416,32 @@ static int open_one(struct exp *x, const char *path, const char *who)
 	return 0;
 }
 
+int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err)
+{
+	struct rec_export_opts o = { .format = REC_EXPORT_SUMMARY };
+	struct exp x = { .o = &o, .out = out, .err = err, .rng = 42 };
+	int ok = 0;
+
+	x.all = true;
+	x.te = UINT64_MAX;
+	for (int i = 0; i < nfiles; i++) {
+		if (open_one(&x, files[i], "replay"))
+			continue;
+		/* count, without keeping values for percentiles */
+		o.format = REC_EXPORT_INFO_ONLY;
+		walk(&x, "replay", false);
+		if (ok)
+			fputc('\n', out);
+		rec_exp_print_info(&x);
+		ok++;
+		rec_reader_free(x.r);
+		x.r = NULL;
+		exp_reset(&x);
+	}
+	fflush(out);
+	return ok ? 0 : 1;
+}
+
 int rec_export_files(const struct rec_export_opts *o, char *const *files, int nfiles, FILE *out,
 		     FILE *err)
 {
@@ -690,9 +462,9 @@ int rec_export_files(const struct rec_export_opts *o, char *const *files, int nf
 		if (o->format == REC_EXPORT_SUMMARY) {
 			if (i)
 				fputc('\n', out);
-			print_info(&x);
+			rec_exp_print_info(&x);
 			fputc('\n', out);
-			print_summary(&x);
+			rec_exp_print_summary(&x);
 		}
 		rec_reader_free(x.r);
 		x.r = NULL;

@@ -291,6 +291,11 @@ static void *player_thread(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		fill(p, target);
 		drain(p, target);
+		/* data read past the known end (the file grew): the end moves with it */
+		pthread_mutex_lock(&p->lock);
+		if (p->read_hwm > p->t1)
+			p->t1 = p->read_hwm;
+		pthread_mutex_unlock(&p->lock);
 		/* a growing file: its end moves */
 		if (!p->eof && wall_now() - last_bounds > 1000000000ull) {
 			uint64_t a, b;

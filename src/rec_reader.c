@@ -109,7 +109,7 @@ void rr_add_schemas(struct rec_reader *r, struct mp_cur *c)
 	}
 }
 
-static void parse_schema(struct rec_reader *r, const uint8_t *p, size_t n)
+void rr_parse_schema(struct rec_reader *r, const uint8_t *p, size_t n)
 {
 	struct mp_cur c = { p, p + n, false };
 	uint32_t m, kl;
@@ -326,7 +326,7 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 	it->payload = h.codec == REC_CODEC_NONE ? r->stored.p : r->raw.p;
 	it->len = h.raw_len;
 	if (h.type == REC_FT_SCHEMA || h.type == REC_FT_TRAILER)
-		parse_schema(r, it->payload, it->len);
+		rr_parse_schema(r, it->payload, it->len);
 	/* the footer only points back at the trailer: nothing more to read */
 	if (h.type == REC_FT_TRAILER) {
 		r->trailer_end = r->pos;

@@ -43,6 +43,8 @@ uint64_t rr_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit);
 int rr_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint64_t off,
 		    const char **why);
 void rr_add_schemas(struct rec_reader *r, struct mp_cur *c);
+/* A SCHEMA frame's payload: registers the streams not known yet. */
+void rr_parse_schema(struct rec_reader *r, const uint8_t *p, size_t n);
 void rr_copy_str(struct mp_cur *c, char *dst, size_t n);
 
 #endif

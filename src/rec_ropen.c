@@ -140,6 +140,42 @@ static void load_head(struct rec_reader *r)
 	r->pos = r->data_start;
 }
 
+/* Without a trailer, a stream that first appears mid-recording has its
+ * SCHEMA frame there. Register them all now, by walking the frame headers
+ * and reading only SCHEMA payloads, so the stream table is whole before
+ * anything plays or selects streams by name. A file that grows later may
+ * still add streams as they are read (the table allows that). */
+static void scan_schemas(struct rec_reader *r)
+{
+	struct rec_frame_header h = { 0 };
+	uint64_t off = r->data_start;
+	uint8_t b[REC_FRAME_HDR];
+	const char *why;
+	int rc;
+
+	while (off + REC_FRAME_HDR <= r->size) {
+		/* after a big frame, read just the header, not a read-ahead window */
+		if (h.stored_len < WINDOW / 4)
+			rc = rr_read_header(r, off, &h);
+		else if (pread(r->fd, b, sizeof(b), (off_t)off) == (ssize_t)sizeof(b))
+			rc = rec_frame_header_decode(b, &h);
+		else
+			rc = -EAGAIN;
+		if (rc == -EBADMSG) {
+			off = rr_find_frame(r, off + 1, r->size);
+			continue;
+		}
+		if (rc)
+			break;
+		if (h.type == REC_FT_SCHEMA && off + REC_FRAME_OVERHEAD + h.stored_len <= r->size &&
+		    rr_load_payload(r, &h, off, &why) == 0)
+			rr_parse_schema(r, h.codec == REC_CODEC_NONE ? r->stored.p : r->raw.p,
+					h.raw_len);
+		off += REC_FRAME_OVERHEAD + h.stored_len;
+	}
+	r->win_len = 0; /* a growing tail is read afresh */
+}
+
 static bool looks_like_frames(struct rec_reader *r)
 {
 	struct rec_frame_header h;
@@ -238,6 +274,8 @@ int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t
 		snprintf(warn, warnn, "%s: file header damaged; reading the frames anyway", path);
 	load_trailer(r);
 	load_head(r);
+	if (!r->have_trailer)
+		scan_schemas(r);
 	*out = r;
 	return 0;
 fail:

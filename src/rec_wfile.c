@@ -1,234 +1,22 @@
-/* The recorder's file side, run on the writer thread: segments, frames,
- * the trailer, and what to do when the disk fills up. */
+/* The recorder's file side, run on the writer thread: what to write when.
+ * Chunks become DATA frames; labels and statuses are repeated so a seek
+ * finds names; a full disk pauses recording and a GAP frame resumes it;
+ * segments rotate by size or time. The frames themselves: rec_wframe.c. */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <msgpack.h>
 #include <zstd.h>
 
 #include "collector.h"
-#include "rec_wfile.h"
+#include "rec_wfile_int.h"
 #include "util.h"
-
-static void stats_sync(struct rec_writer *w)
-{
-	pthread_mutex_lock(&w->slock);
-	rec_segment_path(w->stats.path, sizeof(w->stats.path), w->path, w->seg);
-	w->stats.file_bytes = w->off;
-	w->stats.segment = w->seg;
-	w->stats.paused = w->paused;
-	pthread_mutex_unlock(&w->slock);
-}
-
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-
-	msgpack_pack_str(pk, n);
-	msgpack_pack_str_body(pk, s ? s : "", n);
-}
-
-/* Writes one whole frame with one pwrite. On a short write or an error the
- * file is cut back to the last whole frame and recording pauses. */
-static int put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
-		     uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress)
-{
-	struct rec_frame_header h = { .type = type, .stream = stream, .t_min = t_min,
-				      .t_max = t_max };
-	const uint8_t *payload = raw;
-	size_t stored = raw_len, flen;
-	ssize_t n;
-	int err;
-
-	if (raw_len > REC_MAX_PAYLOAD)
-		return -E2BIG;
-	if (compress && raw_len > 64) {
-		size_t bound = ZSTD_compressBound(raw_len);
-
-		w->zbuf.len = 0;
-		if (!rec_buf_reserve(&w->zbuf, bound)) {
-			size_t z = ZSTD_compressCCtx(w->zctx, w->zbuf.p, bound, raw, raw_len,
-						     w->opts.zstd_level ? w->opts.zstd_level : 1);
-
-			if (!ZSTD_isError(z) && z < raw_len) {
-				payload = w->zbuf.p;
-				stored = z;
-				h.codec = REC_CODEC_ZSTD;
-			}
-		}
-	}
-	h.seq = w->seq;
-	h.hwm = t_max > w->hwm ? t_max : w->hwm;
-	h.stored_len = (uint32_t)stored;
-	h.raw_len = (uint32_t)raw_len;
-	h.payload_crc = rec_crc32c(0, payload, stored);
-	flen = REC_FRAME_OVERHEAD + stored;
-	w->fbuf.len = 0;
-	if (rec_buf_reserve(&w->fbuf, flen))
-		return -ENOMEM;
-	rec_frame_header_encode(w->fbuf.p, &h);
-	memcpy(w->fbuf.p + REC_FRAME_HDR, payload, stored);
-	rec_frame_tail_encode(w->fbuf.p + REC_FRAME_HDR + stored, (uint32_t)flen);
-	n = pwrite(w->fd, w->fbuf.p, flen, (off_t)w->off);
-	if (n == (ssize_t)flen) {
-		if (type == REC_FT_DATA || type == REC_FT_GAP) {
-			if (w->seg_frames % REC_CKPT_EVERY == 0) {
-				if (w->nckpt == w->capckpt) {
-					size_t cap = w->capckpt ? w->capckpt * 2 : 256;
-					struct wckpt *nc = realloc(w->ckpt, cap * sizeof(*nc));
-
-					if (nc) {
-						w->ckpt = nc;
-						w->capckpt = cap;
-					}
-				}
-				if (w->nckpt < w->capckpt)
-					w->ckpt[w->nckpt++] = (struct wckpt){ w->off, h.hwm };
-			}
-			w->seg_frames++;
-		}
-		w->off += flen;
-		w->seq++;
-		w->hwm = h.hwm;
-		pthread_mutex_lock(&w->slock);
-		w->stats.bytes += flen;
-		w->stats.frames++;
-		w->stats.error = 0;
-		pthread_mutex_unlock(&w->slock);
-		return 0;
-	}
-	err = n < 0 ? errno : ENOSPC;
-	/* never leave a partial frame behind: a reader would call it a hole */
-	if (ftruncate(w->fd, (off_t)w->off) < 0) {
-		/* nothing more to do; the reader will see a cut frame at the end */
-	}
-	pthread_mutex_lock(&w->slock);
-	w->stats.error = err;
-	pthread_mutex_unlock(&w->slock);
-	return -err;
-}
-
-static int put_packed(struct rec_writer *w, uint8_t type, uint64_t t_min, uint64_t t_max,
-		      bool compress)
-{
-	if (w->enc.oom)
-		return -ENOMEM;
-	return put_frame(w, type, REC_NO_STREAM, t_min, t_max, w->enc.p, w->enc.len, compress);
-}
-
-static int put_meta(struct rec_writer *w)
-{
-	struct utsname u;
-	msgpack_packer pk;
-	uint64_t now = w->hwm; /* frames without data do not move the high-water mark */
-
-	if (uname(&u) < 0)
-		memset(&u, 0, sizeof(u));
-	w->enc.len = 0;
-	msgpack_packer_init(&pk, &w->enc, rec_buf_msgpack_write);
-	msgpack_pack_map(&pk, 8);
-	pack_str(&pk, "host");
-	pack_str(&pk, u.nodename);
-	pack_str(&pk, "kernel");
-	pack_str(&pk, u.release);
-	pack_str(&pk, "version");
-	pack_str(&pk, PACKAGE_VERSION);
-	pack_str(&pk, "clock_origin_ns");
-	msgpack_pack_int64(&pk, w->clock_origin_ns);
-	pack_str(&pk, "start_ns");
-	msgpack_pack_uint64(&pk, w->start_ns);
-	pack_str(&pk, "segment");
-	msgpack_pack_uint32(&pk, w->seg);
-	pack_str(&pk, "command");
-	pack_str(&pk, w->command);
-	pack_str(&pk, "uuid");
-	msgpack_pack_bin(&pk, 16);
-	msgpack_pack_bin_body(&pk, w->uuid, 16);
-	return put_packed(w, REC_FT_META, now, now, false);
-}
-
-/* SCHEMA for streams [from, to) of the table. */
-static int put_schemas(struct rec_writer *w, uint32_t from, uint32_t to)
-{
-	msgpack_packer pk;
-	uint64_t now = w->hwm;
-	int rc;
-
-	if (from >= to)
-		return 0;
-	w->enc.len = 0;
-	msgpack_packer_init(&pk, &w->enc, rec_buf_msgpack_write);
-	msgpack_pack_map(&pk, 1);
-	pack_str(&pk, "streams");
-	msgpack_pack_array(&pk, to - from);
-	for (uint32_t i = from; i < to; i++)
-		rec_schema_encode_one(&pk, i, stream_table_get(w->streams, i));
-	rc = put_packed(w, REC_FT_SCHEMA, now, now, true);
-	if (!rc)
-		w->nschemas = to;
-	return rc;
-}
-
-static int open_segment(struct rec_writer *w, char *msg, size_t msgn)
-{
-	char path[4096];
-	uint8_t hdr[REC_HEADER_LEN];
-	struct rec_file_header h = { .major = REC_MAJOR, .minor = REC_MINOR, .segment = w->seg };
-	int rc;
-
-	rec_segment_path(path, sizeof(path), w->path, w->seg);
-	if (w->opts.force && unlink(path) < 0 && errno != ENOENT) {
-		rc = -errno;
-		snprintf(msg, msgn, "cannot replace %s: %s", path, strerror(errno));
-		return rc;
-	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
-	if (w->fd < 0) {
-		rc = -errno;
-		if (errno == EEXIST)
-			snprintf(msg, msgn, "%s already exists: choose another name or add --force",
-				 path);
-		else
-			snprintf(msg, msgn, "cannot create %s: %s", path, strerror(errno));
-		return rc;
-	}
-	memcpy(h.uuid, w->uuid, 16);
-	h.created_ns = util_now_ns(CLOCK_REALTIME);
-	rec_header_encode(hdr, &h);
-	if (pwrite(w->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
-		rc = errno ? -errno : -ENOSPC;
-		snprintf(msg, msgn, "cannot write %s: %s", path, strerror(-rc));
-		return rc;
-	}
-	w->off = REC_HEADER_LEN;
-	w->hwm = 0;
-	w->seg_frames = 0;
-	w->nckpt = 0;
-	w->ckpt_indexed = 0;
-	w->ngaps = 0;
-	w->nschemas = 0;
-	w->seg_start_ns = asys_now_ns();
-	w->last_sticky_ns = w->seg_start_ns;
-	memset(w->sstat, 0, sizeof(w->sstat));
-	rc = put_meta(w);
-	if (!rc)
-		rc = put_schemas(w, 0, stream_table_count(w->streams));
-	if (rc) {
-		snprintf(msg, msgn, "cannot write %s: %s", path, strerror(-rc));
-		return rc;
-	}
-	stats_sync(w);
-	return 0;
-}
 
 int wfile_init(struct rec_writer *w, char *msg, size_t msgn)
 {
@@ -245,7 +33,7 @@ int wfile_init(struct rec_writer *w, char *msg, size_t msgn)
 		return -ENOMEM;
 	}
 	w->last_fsync_ns = asys_now_ns();
-	return open_segment(w, msg, msgn);
+	return wf_open_segment(w, msg, msgn);
 }
 
 /* ---- labels and statuses, repeated so a seek still finds names ---- */
@@ -305,7 +93,7 @@ static int put_data(struct rec_writer *w, uint32_t stream, const uint8_t *recs, 
 	rc = rec_data_encode(&w->enc, stream, recs, len, nrecs);
 	if (rc)
 		return rc;
-	return put_frame(w, REC_FT_DATA, stream, t_min, t_max, w->enc.p, w->enc.len, true);
+	return wf_put_frame(w, REC_FT_DATA, stream, t_min, t_max, w->enc.p, w->enc.len, true);
 }
 
 /* The current labels and statuses, stamped at the newest time written. */
@@ -332,125 +120,6 @@ static void put_sticky(struct rec_writer *w)
 	w->last_sticky_ns = asys_now_ns();
 }
 
-static void put_trailer(struct rec_writer *w)
-{
-	msgpack_packer pk;
-	uint64_t t0 = UINT64_MAX, t1 = 0, recs = 0, samples = 0, toff = w->off;
-	uint32_t nst = 0;
-	uint8_t foot[REC_FOOTER_LEN];
-
-	for (uint32_t s = 0; s < STREAM_MAX; s++) {
-		if (!w->sstat[s].records)
-			continue;
-		nst++;
-		recs += w->sstat[s].records;
-		samples += w->sstat[s].samples;
-		if (w->sstat[s].t_min < t0)
-			t0 = w->sstat[s].t_min;
-		if (w->sstat[s].t_max > t1)
-			t1 = w->sstat[s].t_max;
-	}
-	if (t0 > t1)
-		t0 = t1 = w->hwm;
-	w->enc.len = 0;
-	msgpack_packer_init(&pk, &w->enc, rec_buf_msgpack_write);
-	msgpack_pack_map(&pk, 8);
-	pack_str(&pk, "schemas");
-	msgpack_pack_array(&pk, w->nschemas);
-	for (uint32_t i = 0; i < w->nschemas; i++)
-		rec_schema_encode_one(&pk, i, stream_table_get(w->streams, i));
-	pack_str(&pk, "checkpoints");
-	msgpack_pack_bin(&pk, w->nckpt * 16);
-	msgpack_pack_bin_body(&pk, w->ckpt, w->nckpt * 16);
-	pack_str(&pk, "frames");
-	msgpack_pack_uint64(&pk, w->seg_frames);
-	pack_str(&pk, "records");
-	msgpack_pack_uint64(&pk, recs);
-	pack_str(&pk, "samples");
-	msgpack_pack_uint64(&pk, samples);
-	pack_str(&pk, "span");
-	msgpack_pack_array(&pk, 2);
-	msgpack_pack_uint64(&pk, t0);
-	msgpack_pack_uint64(&pk, t1);
-	pack_str(&pk, "streams");
-	msgpack_pack_array(&pk, nst);
-	for (uint32_t s = 0; s < STREAM_MAX; s++) {
-		if (!w->sstat[s].records)
-			continue;
-		msgpack_pack_array(&pk, 5);
-		msgpack_pack_uint32(&pk, s);
-		msgpack_pack_uint64(&pk, w->sstat[s].records);
-		msgpack_pack_uint64(&pk, w->sstat[s].samples);
-		msgpack_pack_uint64(&pk, w->sstat[s].t_min);
-		msgpack_pack_uint64(&pk, w->sstat[s].t_max);
-	}
-	pack_str(&pk, "gaps");
-	msgpack_pack_array(&pk, w->ngaps);
-	for (size_t i = 0; i < w->ngaps; i++) {
-		msgpack_pack_array(&pk, 3);
-		msgpack_pack_uint64(&pk, w->gaps[i].t_min);
-		msgpack_pack_uint64(&pk, w->gaps[i].t_max);
-		pack_str(&pk, w->gaps[i].why);
-	}
-	if (put_packed(w, REC_FT_TRAILER, t0, t1 > t0 ? t1 : t0, true))
-		return;
-	rec_footer_encode(foot, &(struct rec_footer){ toff, (uint32_t)(w->off - toff) });
-	if (pwrite(w->fd, foot, sizeof(foot), (off_t)w->off) == (ssize_t)sizeof(foot)) {
-		w->off += sizeof(foot);
-		pthread_mutex_lock(&w->slock);
-		w->stats.bytes += sizeof(foot);
-		pthread_mutex_unlock(&w->slock);
-	} else if (ftruncate(w->fd, (off_t)w->off) < 0) {
-		/* a reader falls back to bisecting */
-	}
-}
-
-static void close_segment(struct rec_writer *w)
-{
-	if (w->fd < 0)
-		return;
-	if (!w->paused)
-		put_trailer(w);
-	fdatasync(w->fd);
-	close(w->fd);
-	w->fd = -1;
-}
-
-static void note_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why)
-{
-	if (w->ngaps == w->capgaps) {
-		size_t cap = w->capgaps ? w->capgaps * 2 : 16;
-		struct wgap_note *ng = realloc(w->gaps, cap * sizeof(*ng));
-
-		if (!ng)
-			return;
-		w->gaps = ng;
-		w->capgaps = cap;
-	}
-	w->gaps[w->ngaps].t_min = t_min;
-	w->gaps[w->ngaps].t_max = t_max;
-	util_strlcpy(w->gaps[w->ngaps].why, why, sizeof(w->gaps[0].why));
-	w->ngaps++;
-}
-
-static int put_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why)
-{
-	msgpack_packer pk;
-	int rc;
-
-	if (t_min > t_max)
-		t_min = t_max;
-	w->enc.len = 0;
-	msgpack_packer_init(&pk, &w->enc, rec_buf_msgpack_write);
-	msgpack_pack_map(&pk, 1);
-	pack_str(&pk, "why");
-	pack_str(&pk, why);
-	rc = put_packed(w, REC_FT_GAP, t_min, t_max, false);
-	if (!rc)
-		note_gap(w, t_min, t_max, why);
-	return rc;
-}
-
 static void pause_extend(struct rec_writer *w, uint64_t t_min, uint64_t t_max, uint64_t recs)
 {
 	if (!w->pause_gap.records && !w->pause_gap.t_max)
@@ -471,7 +140,7 @@ void wfile_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char 
 		pause_extend(w, t_min, t_max, 0);
 		return;
 	}
-	put_gap(w, t_min, t_max, why);
+	wf_put_gap(w, t_min, t_max, why);
 }
 
 static bool need_rotate(struct rec_writer *w, size_t next_len)
@@ -491,15 +160,15 @@ static void rotate(struct rec_writer *w)
 {
 	char msg[256];
 
-	close_segment(w);
+	wf_close_segment(w);
 	w->seg++;
-	if (open_segment(w, msg, sizeof(msg)) < 0) {
+	if (wf_open_segment(w, msg, sizeof(msg)) < 0) {
 		if (w->fd >= 0) {
 			close(w->fd);
 			w->fd = -1;
 		}
 		w->paused = true;
-		stats_sync(w);
+		wf_stats_sync(w);
 		return;
 	}
 	put_sticky(w);
@@ -523,7 +192,7 @@ void wfile_chunk(struct rec_writer *w, struct wchunk *c)
 		return;
 	}
 	if (c->stream >= w->nschemas && c->stream < stream_table_count(w->streams))
-		put_schemas(w, w->nschemas, stream_table_count(w->streams));
+		wf_put_schemas(w, w->nschemas, stream_table_count(w->streams));
 	if (c->stream >= w->nschemas) {
 		pause_extend(w, 0, 0, 0);
 		return; /* a stream nobody registered: nothing can read it back */
@@ -544,7 +213,7 @@ void wfile_chunk(struct rec_writer *w, struct wchunk *c)
 		rotate(w);
 	if (w->paused) {
 		w->last_attempt_ns = now;
-		if (put_gap(w, w->pause_gap.t_min, w->pause_gap.t_max, "disk full")) {
+		if (wf_put_gap(w, w->pause_gap.t_min, w->pause_gap.t_max, "disk full")) {
 			pause_extend(w, c->t_min, c->t_max, c->nrecs);
 			return;
 		}
@@ -554,13 +223,13 @@ void wfile_chunk(struct rec_writer *w, struct wchunk *c)
 		if (rec_data_encode(&w->enc, c->stream, c->recs.p, c->recs.len, c->nrecs))
 			return;
 	}
-	rc = put_frame(w, REC_FT_DATA, c->stream, c->t_min, c->t_max, w->enc.p, w->enc.len, true);
+	rc = wf_put_frame(w, REC_FT_DATA, c->stream, c->t_min, c->t_max, w->enc.p, w->enc.len, true);
 	if (rc) {
 		w->paused = true;
 		w->last_attempt_ns = now;
 		memset(&w->pause_gap, 0, sizeof(w->pause_gap));
 		pause_extend(w, c->t_min, c->t_max, c->nrecs);
-		stats_sync(w);
+		wf_stats_sync(w);
 		return;
 	}
 	{
@@ -584,24 +253,7 @@ void wfile_chunk(struct rec_writer *w, struct wchunk *c)
 	pthread_mutex_lock(&w->slock);
 	w->stats.records += c->nrecs;
 	pthread_mutex_unlock(&w->slock);
-	stats_sync(w);
-}
-
-static void put_index(struct rec_writer *w)
-{
-	msgpack_packer pk;
-	size_t n = w->nckpt - w->ckpt_indexed;
-
-	if (!n)
-		return;
-	w->enc.len = 0;
-	msgpack_packer_init(&pk, &w->enc, rec_buf_msgpack_write);
-	msgpack_pack_map(&pk, 1);
-	pack_str(&pk, "checkpoints");
-	msgpack_pack_bin(&pk, n * 16);
-	msgpack_pack_bin_body(&pk, w->ckpt + w->ckpt_indexed, n * 16);
-	if (!put_packed(w, REC_FT_INDEX, w->hwm, w->hwm, true))
-		w->ckpt_indexed = w->nckpt;
+	wf_stats_sync(w);
 }
 
 void wfile_tick(struct rec_writer *w)
@@ -614,7 +266,7 @@ void wfile_tick(struct rec_writer *w)
 	if (!w->paused && now - w->last_sticky_ns >= REC_STICKY_REPEAT_NS)
 		put_sticky(w);
 	if (!w->paused && w->nckpt - w->ckpt_indexed >= REC_INDEX_EVERY / REC_CKPT_EVERY)
-		put_index(w);
+		wf_put_index(w);
 	if ((double)(now - w->last_fsync_ns) / 1e9 >= fs) {
 		fdatasync(w->fd);
 		w->last_fsync_ns = now;
@@ -632,11 +284,11 @@ int wfile_finish(struct rec_writer *w)
 		return w->stats.error ? -w->stats.error : 0;
 	if (w->paused) {
 		/* one more try, so a recording that got its space back ends whole */
-		if (!put_gap(w, w->pause_gap.t_min, w->pause_gap.t_max, "disk full"))
+		if (!wf_put_gap(w, w->pause_gap.t_min, w->pause_gap.t_max, "disk full"))
 			w->paused = false;
 	}
-	close_segment(w);
-	stats_sync(w);
+	wf_close_segment(w);
+	wf_stats_sync(w);
 	pthread_mutex_lock(&w->slock);
 	err = w->stats.error;
 	pthread_mutex_unlock(&w->slock);

@@ -1,6 +1,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,14 +13,28 @@ struct stream_entry {
 	struct field_desc *fields;
 };
 
+/* Readers on other threads may run while a stream is added (replay meets a
+ * stream that first appears mid-recording): an entry is built whole, then
+ * published by a release store of the count, and never moves or changes.
+ * Adders are serialised by the lock; readers take none. */
 struct stream_table {
-	struct stream_entry *e;
-	uint32_t n;
+	struct stream_entry *e[STREAM_MAX];
+	_Atomic uint32_t n;
+	pthread_mutex_t add_lock;
 };
 
 struct stream_table *stream_table_new(void)
 {
-	return calloc(1, sizeof(struct stream_table));
+	struct stream_table *t = calloc(1, sizeof(struct stream_table));
+
+	if (t)
+		pthread_mutex_init(&t->add_lock, NULL);
+	return t;
+}
+
+static uint32_t table_n(const struct stream_table *t)
+{
+	return atomic_load_explicit(&((struct stream_table *)t)->n, memory_order_acquire);
 }
 
 static void entry_release(struct stream_entry *e)
@@ -36,9 +52,11 @@ void stream_table_free(struct stream_table *t)
 {
 	if (!t)
 		return;
-	for (uint32_t i = 0; i < t->n; i++)
-		entry_release(&t->e[i]);
-	free(t->e);
+	for (uint32_t i = 0; i < table_n(t); i++) {
+		entry_release(t->e[i]);
+		free(t->e[i]);
+	}
+	pthread_mutex_destroy(&t->add_lock);
 	free(t);
 }
 
@@ -56,28 +74,20 @@ static int desc_equal(const struct stream_desc *a, const struct stream_desc *b)
 	return 1;
 }
 
-int stream_table_add(struct stream_table *t, const struct stream_desc *d)
+static int table_add_locked(struct stream_table *t, const struct stream_desc *d)
 {
-	struct stream_entry *ne, *e;
+	struct stream_entry *e;
+	uint32_t n = table_n(t);
 	int id;
 
-	if (!t || !d || !d->name || !*d->name || strlen(d->name) >= STREAM_NAME_MAX ||
-	    d->nfields > STREAM_MAX_FIELDS || (d->nfields && !d->fields))
-		return -EINVAL;
-	for (uint32_t i = 0; i < d->nfields; i++)
-		if (!d->fields[i].name)
-			return -EINVAL;
 	id = stream_table_find(t, d->name);
 	if (id >= 0)
-		return desc_equal(&t->e[id].d, d) ? id : -EEXIST;
-	if (t->n >= STREAM_MAX)
+		return desc_equal(&t->e[id]->d, d) ? id : -EEXIST;
+	if (n >= STREAM_MAX)
 		return -E2BIG;
-	ne = realloc(t->e, (t->n + 1) * sizeof(*ne));
-	if (!ne)
+	e = calloc(1, sizeof(*e));
+	if (!e)
 		return -ENOMEM;
-	t->e = ne;
-	e = &t->e[t->n];
-	memset(e, 0, sizeof(*e));
 	e->fields = calloc(d->nfields ? d->nfields : 1, sizeof(*e->fields));
 	e->d = *d;
 	e->d.name = strdup(d->name);
@@ -94,28 +104,49 @@ int stream_table_add(struct stream_table *t, const struct stream_desc *d)
 		if (!e->fields[i].name || !e->fields[i].unit)
 			goto nomem;
 	}
-	return (int)t->n++;
+	t->e[n] = e;
+	atomic_store_explicit(&t->n, n + 1, memory_order_release);
+	return (int)n;
 nomem:
 	entry_release(e);
+	free(e);
 	return -ENOMEM;
+}
+
+int stream_table_add(struct stream_table *t, const struct stream_desc *d)
+{
+	int rc;
+
+	if (!t || !d || !d->name || !*d->name || strlen(d->name) >= STREAM_NAME_MAX ||
+	    d->nfields > STREAM_MAX_FIELDS || (d->nfields && !d->fields))
+		return -EINVAL;
+	for (uint32_t i = 0; i < d->nfields; i++)
+		if (!d->fields[i].name)
+			return -EINVAL;
+	pthread_mutex_lock(&t->add_lock);
+	rc = table_add_locked(t, d);
+	pthread_mutex_unlock(&t->add_lock);
+	return rc;
 }
 
 int stream_table_find(const struct stream_table *t, const char *name)
 {
-	for (uint32_t i = 0; t && name && i < t->n; i++)
-		if (!strcmp(t->e[i].d.name, name))
+	uint32_t n = t ? table_n(t) : 0;
+
+	for (uint32_t i = 0; name && i < n; i++)
+		if (!strcmp(t->e[i]->d.name, name))
 			return (int)i;
 	return -ENOENT;
 }
 
 const struct stream_desc *stream_table_get(const struct stream_table *t, uint32_t id)
 {
-	return t && id < t->n ? &t->e[id].d : NULL;
+	return t && id < table_n(t) ? &t->e[id]->d : NULL;
 }
 
 uint32_t stream_table_count(const struct stream_table *t)
 {
-	return t ? t->n : 0;
+	return t ? table_n(t) : 0;
 }
 
 int stream_field_index(const struct stream_desc *d, const char *name)

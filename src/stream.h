@@ -46,7 +46,10 @@ struct stream_desc {
 
 /* The table of streams of one session. Live, collectors register their
  * streams at init; in replay the player registers the file's schemas. Ids
- * are indices, stable for the session. The table owns copies of all strings. */
+ * are indices, stable for the session. The table owns copies of all strings.
+ * Streams may be added while other threads read the table (replay adds a
+ * stream first met mid-file): an entry is published whole, with its id, and
+ * never moves; a pointer from stream_table_get stays valid until _free. */
 struct stream_table;
 
 struct stream_table *stream_table_new(void);

@@ -117,6 +117,105 @@ int tl_write(const char *path, uint64_t nrecs, size_t chunk_bytes, uint64_t gap_
 	return err;
 }
 
+static const struct field_desc nic_fields[] = {
+	{ "rx_bytes", "B", FIELD_COUNTER },	 { "tx_bytes", "B", FIELD_COUNTER },
+	{ "rx_packets", "packets", FIELD_COUNTER }, { "tx_packets", "packets", FIELD_COUNTER },
+	{ "rx_errors", "packets", FIELD_COUNTER }, { "tx_errors", "packets", FIELD_COUNTER },
+	{ "rx_dropped", "packets", FIELD_COUNTER }, { "tx_dropped", "packets", FIELD_COUNTER },
+};
+static const struct stream_desc nic_link = { "nic.link", 1, ENTITY_NIC, 8, nic_fields,
+					     "netdev counters (a test copy)" };
+
+static void late_put(struct rec_writer *w, void *buf, uint32_t stream, uint64_t entity,
+		     uint64_t ts, const double *v, uint16_t n, const char *label)
+{
+	struct rec *r = buf;
+
+	memset(r, 0, sizeof(*r));
+	r->stream = stream;
+	r->entity = entity;
+	r->ts_ns = ts;
+	if (label) {
+		size_t l = strlen(label);
+
+		r->kind = REC_LABEL;
+		memset(r + 1, 0, (l + 8) & ~(size_t)7);
+		memcpy(r + 1, label, l);
+		r->len = (uint32_t)(sizeof(*r) + ((l + 1 + 7) & ~(size_t)7));
+	} else {
+		r->kind = REC_SAMPLE;
+		r->nvals = n;
+		memcpy(r + 1, v, n * sizeof(double));
+		r->len = (uint32_t)(sizeof(*r) + n * sizeof(double));
+	}
+	rec_writer_consumer_ops.consume(w, r);
+}
+
+int tl_write_late(const char *path, double early_s, double late_s, bool trailer,
+		  uint64_t *late_samples)
+{
+	struct stream_table *t = tl_table();
+	/* small chunks: the early data is in frames before the late SCHEMA */
+	struct rec_writer_opts o = { .path = path, .force = true, .chunk_bytes = 2048,
+				     .command = "test late stream" };
+	_Alignas(8) uint8_t buf[4096];
+	uint64_t t0 = 1000000000000ull, step = 10000000ull, n_early, n_late, trailer_off = 0;
+	struct tl_frame fr[4096];
+	size_t nf;
+	char msg[256];
+	int err = 0, late = -1;
+	struct rec_writer *w = rec_writer_new(t, &o, &err, msg, sizeof(msg));
+
+	if (!w) {
+		fprintf(stderr, "tl_write_late: %s\n", msg);
+		stream_table_free(t);
+		return err;
+	}
+	n_early = (uint64_t)(early_s * 100);
+	n_late = (uint64_t)(late_s * 100);
+	for (uint64_t i = 0; i < n_early + n_late; i++) {
+		uint64_t ts = t0 + i * step;
+		double a[2] = { (double)(i % 50), (double)i * 1000 };
+
+		if (i == n_early) {
+			/* a collector registering its stream while recording goes on */
+			late = stream_table_add(t, &nic_link);
+			if (late < 0)
+				break;
+			late_put(w, buf, (uint32_t)late, TL_LATE_IFINDEX, ts, NULL, 0, "late0");
+		}
+		late_put(w, buf, 0, 0, ts, a, 2, NULL);
+		if (late >= 0) {
+			double v[8] = { 0 };
+			uint64_t k = i - n_early;
+
+			v[0] = (double)k * 10000; /* 1 MB/s received */
+			v[1] = (double)k * 5000;
+			v[2] = v[3] = (double)k * 10;
+			late_put(w, buf, (uint32_t)late, TL_LATE_IFINDEX, ts + 1000, v, 8, NULL);
+		}
+		if (i % 16 == 0)
+			rec_writer_consumer_ops.end(w);
+	}
+	err = rec_writer_close(w);
+	rec_writer_free(w);
+	stream_table_free(t);
+	if (late < 0)
+		return late;
+	if (late_samples)
+		*late_samples = n_late;
+	if (err || trailer)
+		return err;
+	/* as if the recorder had been killed before its trailer */
+	nf = tl_frames(path, fr, sizeof(fr) / sizeof(fr[0]));
+	for (size_t i = 0; i < nf; i++)
+		if (fr[i].type == REC_FT_TRAILER)
+			trailer_off = fr[i].off;
+	if (!trailer_off || truncate(path, (off_t)trailer_off) < 0)
+		return -EIO;
+	return 0;
+}
+
 static void collect(void *ctx, const struct rec *r)
 {
 	rec_buf_put(ctx, r, r->len);

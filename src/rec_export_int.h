@@ -1,0 +1,63 @@
+/* Internal to export (rec_export.c, rec_export_sum.c): the state of one
+ * export or --info run, shared by the file walk and the summaries. */
+#ifndef ASYS_REC_EXPORT_INT_H
+#define ASYS_REC_EXPORT_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "rec_export.h"
+#include "rec_format.h"
+
+/* ---- per (stream, entity) state: label, last values for counter rates ---- */
+
+struct series_ent {
+	uint64_t entity;
+	uint32_t stream;
+	bool used, have_prev;
+	char *label;
+	uint64_t prev_ts;
+	double *prev;
+};
+
+struct field_acc {
+	uint64_t n, seen;
+	double min, max, sum;
+	double *res; /* reservoir for p99 */
+	uint32_t nres;
+};
+
+struct exp {
+	const struct rec_export_opts *o;
+	FILE *out, *err;
+	struct rec_reader *r;
+	const struct stream_table *tab;
+	const char *path;
+	bool sel[STREAM_MAX], all;
+	uint64_t tb, te;
+	struct series_ent *ser;
+	size_t nser, capser;
+	struct field_acc *acc[STREAM_MAX];
+	uint32_t nacc[STREAM_MAX];
+	uint64_t entities[STREAM_MAX], samples[STREAM_MAX], recs[STREAM_MAX];
+	uint64_t smin[STREAM_MAX], smax[STREAM_MAX];
+	uint64_t rng;
+	time_t tcache_s;
+	char tcache[48], tprefix[32];
+	uint64_t rows;
+	/* what walk saw, for --info and --summary */
+	uint64_t holes, frames, gaps_n;
+	struct rec_gap_info gaps[32];
+	bool cut;
+};
+
+/* rec_export_sum.c: --summary statistics and the --info report */
+void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_ent *se,
+		     const struct rec *r);
+void rec_exp_print_summary(struct exp *x);
+void rec_exp_print_info(struct exp *x);
+void rec_exp_acc_free(struct exp *x);
+
+#endif
