@@ -17,6 +17,7 @@
 
 #define TICK_NS 10000000ull         /* the player thread wakes every 10 ms */
 #define LOOKAHEAD_NS 1000000000ull  /* frames may close up to 250 ms late: read ahead 1 s */
+#define EOF_RETRY_NS 250000000ull /* a clean end of a file without a trailer: look again */
 #define BATCH_MAX 20000             /* records per tick, so the ring is never flooded */
 
 struct player_rec {
@@ -260,7 +261,7 @@ static void do_seek(struct rec_player *p, uint64_t target)
 static void *player_thread(void *arg)
 {
 	struct rec_player *p = arg;
-	uint64_t last_bounds = 0;
+	uint64_t last_bounds = 0, last_retry = 0;
 
 	util_block_signals(); /* SIGTERM & co. are the main thread's to handle */
 	for (;;) {
@@ -291,11 +292,24 @@ static void *player_thread(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		fill(p, target);
 		drain(p, target);
-		/* data read past the known end (the file grew): the end moves with it */
+		/* data read past the known end (the file grew): the end moves with
+		 * it, and a replay that stood at the old end plays on from there */
 		pthread_mutex_lock(&p->lock);
-		if (p->read_hwm > p->t1)
+		if (p->read_hwm > p->t1) {
+			if (p->at_end) {
+				p->at_end = false;
+				reanchor_locked(p, p->t1);
+			}
 			p->t1 = p->read_hwm;
+		}
 		pthread_mutex_unlock(&p->lock);
+		/* The end of a file without a trailer is not final: a recording
+		 * still being written may have ended at a frame boundary. */
+		if (p->eof && !rec_reader_has_trailer(p->r) &&
+		    wall_now() - last_retry > EOF_RETRY_NS) {
+			last_retry = wall_now();
+			p->eof = false;
+		}
 		/* a growing file: its end moves */
 		if (!p->eof && wall_now() - last_bounds > 1000000000ull) {
 			uint64_t a, b;

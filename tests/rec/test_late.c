@@ -215,6 +215,70 @@ START_TEST(late_stream_added_during_replay)
 }
 END_TEST
 
+/* A replay that caught up with a recording still being written, at a frame
+ * boundary, goes on when the file grows: the end of a file without a
+ * trailer is not final. */
+START_TEST(replay_follows_after_catching_up)
+{
+	char full[512], grow[512], msg[256];
+	struct tl_frame fr[4096];
+	size_t nf;
+	uint64_t nlate = 0, cut = 0, end = 0;
+	struct rec_player *pl;
+	struct store *st;
+	struct bus *b = bus_new();
+	struct ring *ring = ring_new(1 << 22);
+	struct tap tap = { .late_id = -1 };
+	const struct stream_table *t;
+	int i;
+
+	path_in(full, sizeof(full), "follow-full.asys");
+	path_in(grow, sizeof(grow), "follow-grow.asys");
+	ck_assert_int_eq(tl_write_late(full, 5, 2, false, &nlate), 0);
+	nf = tl_frames(full, fr, sizeof(fr) / sizeof(fr[0]));
+	for (size_t k = 0; k < nf; k++) {
+		/* the last DATA frame's end before the late SCHEMA */
+		if (fr[k].type == REC_FT_SCHEMA && cut)
+			break;
+		if (fr[k].type == REC_FT_DATA)
+			cut = fr[k].end;
+	}
+	end = fr[nf - 1].end;
+	ck_assert_uint_gt(cut, 0);
+	ck_assert_int_eq(copy_range(full, grow, 0, (off_t)cut, O_TRUNC), 0);
+
+	pl = rec_player_open(grow, msg, sizeof(msg), NULL, 0);
+	ck_assert_ptr_nonnull(pl);
+	t = rec_player_streams(pl);
+	tap.late_id = (int)stream_table_count(t);
+	st = store_new(t, 100000000ull);
+	bus_add_ring(b, ring);
+	bus_attach(b, &store_consumer_ops, st);
+	bus_attach(b, &tap_ops, &tap);
+	bus_start(b, 2000000);
+	ck_assert_int_eq(rec_player_start(pl, ring, st, 100000000ull, 64, NULL), 0);
+	for (i = 0; i < 1000 && !rec_player_at_end(pl); i++)
+		usleep(10000);
+	ck_assert(rec_player_at_end(pl)); /* caught up, at a frame boundary */
+	usleep(300000);
+	ck_assert_int_eq(copy_range(full, grow, (off_t)cut, (off_t)end, O_APPEND), 0);
+	for (i = 0; i < 300 && rec_player_at_end(pl); i++)
+		usleep(10000);
+	ck_assert_msg(!rec_player_at_end(pl), "the replay did not go on when the file grew");
+	for (i = 0; i < 1000 && !rec_player_at_end(pl); i++)
+		usleep(10000);
+	ck_assert(rec_player_at_end(pl));
+	usleep(100000);
+	ck_assert_uint_eq(atomic_load(&tap.late), nlate);
+	ck_assert_uint_eq(ring_dropped(ring), 0);
+	rec_player_stop(pl);
+	bus_free(b);
+	store_free(st);
+	ring_free(ring);
+	rec_player_free(pl);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rec-late");
@@ -230,6 +294,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, late_stream_known_at_open);
 	tcase_add_test(tc, late_stream_added_during_replay);
+	tcase_add_test(tc, replay_follows_after_catching_up);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
