@@ -118,6 +118,9 @@ static int group_for(struct engine *e, double hz)
 	g->ring = ring_new((size_t)fmin(8 << 20, fmax(1 << 20, hz * 0.25 * 1024)));
 	if (!g->ring)
 		return -ENOMEM;
+	/* a fast producer writes all of it within seconds anyway */
+	if (hz >= 100)
+		ring_prefault(g->ring);
 	g->em.ring = g->ring;
 	pthread_mutex_init(&g->stats_lock, NULL);
 	g->tfd = -1;

@@ -33,6 +33,11 @@ struct ring *ring_new(size_t size_bytes)
 	return r;
 }
 
+void ring_prefault(struct ring *r)
+{
+	memset(r->buf, 0, r->size);
+}
+
 void ring_free(struct ring *r)
 {
 	if (!r)

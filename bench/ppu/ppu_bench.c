@@ -184,14 +184,20 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double median_per_dev(uint32_t *v, uint64_t n, unsigned int ndev)
+/* The q-quantile of the per-tick times, per device (sorts v). */
+static double quantile_per_dev(uint32_t *v, uint64_t n, unsigned int ndev, double q)
 {
 	if (n > MAX_TICKS)
 		n = MAX_TICKS;
 	if (!n)
 		return NAN;
 	qsort(v, (size_t)n, sizeof(*v), cmp_u32);
-	return (double)v[n / 2] / ndev;
+	return (double)v[(size_t)((double)(n - 1) * q)] / ndev;
+}
+
+static double median_per_dev(uint32_t *v, uint64_t n, unsigned int ndev)
+{
+	return quantile_per_dev(v, n, ndev, 0.5);
 }
 
 static uint64_t consumed;
@@ -269,6 +275,14 @@ int main(int argc, char **argv)
 	printf("  per device sample (mean)   collector %.0f ns, bare library calls %.0f ns: "
 	       "overhead %+.1f%%, hand-off (emit_sample) %.0f ns\n",
 	       coll, bare_per, 100.0 * (coll - bare_per) / bare_per, emit_per);
+	printf("  per device sample (p90 / p99 / p99.9) collector %.0f / %.0f / %.0f ns, bare "
+	       "%.0f / %.0f / %.0f ns\n",
+	       quantile_per_dev(tick_coll, ticks, ndev, 0.9),
+	       quantile_per_dev(tick_coll, ticks, ndev, 0.99),
+	       quantile_per_dev(tick_coll, ticks, ndev, 0.999),
+	       quantile_per_dev(tick_bare, ticks, ndev, 0.9),
+	       quantile_per_dev(tick_bare, ticks, ndev, 0.99),
+	       quantile_per_dev(tick_bare, ticks, ndev, 0.999));
 	coll = median_per_dev(tick_coll, ticks, ndev);
 	bare_per = median_per_dev(tick_bare, ticks, ndev);
 	emit_per = median_per_dev(tick_emit, ticks, ndev);
