@@ -43,8 +43,10 @@ struct gpm_dev {
 		uint8_t how; /* enum gpm_how */
 		/* its slot in mg->metrics, or -1 (device field, or dropped for
 		 * want of capacity on this device) */
-		int32_t slot;
-		double factor;
+		int16_t slot;
+		/* a float keeps 7 digits, more than any metric has, and makes a
+		 * plan 8 bytes: a device's plans fit one or two cache lines */
+		float factor;
 	} plan[PPU_METRIC_MAX];
 	bool keep[PPU_METRIC_MAX];
 	double pcie_peak_Bps, icn_peak_Bps;
@@ -126,19 +128,19 @@ static void ppu_gpm_plan(struct gpm_state_all *st, struct gpm_dev *d)
 		struct gpm_plan *pl = &d->plan[i];
 
 		pl->how = PLAN_GPM;
-		pl->factor = m->scale;
+		pl->factor = (float)m->scale;
 		switch (m->src) {
 		case PPU_SRC_GPM:
 			break;
 		case PPU_SRC_GPM_CYCLES:
 			pl->how = PLAN_CYCLES;
-			pl->factor = 1e6 / 100.0;
+			pl->factor = (float)(1e6 / 100.0);
 			break;
 		case PPU_SRC_GPM_PCIE_PCT:
-			pl->factor = 1048576.0 * 100.0 / d->pcie_peak_Bps;
+			pl->factor = (float)(1048576.0 * 100.0 / d->pcie_peak_Bps);
 			break;
 		case PPU_SRC_GPM_ICN_PCT:
-			pl->factor = 1048576.0 * 100.0 / d->icn_peak_Bps;
+			pl->factor = (float)(1048576.0 * 100.0 / d->icn_peak_Bps);
 			break;
 		case PPU_SRC_DEV:
 			pl->how = m->id == PPU_DEV_MEM_USED ? PLAN_MEM : PLAN_CLOCK;
@@ -213,10 +215,10 @@ static void ppu_gpm_setup(struct gpm_state_all *st, struct gpm_dev *d, char *not
 			continue;
 		for (unsigned int k = 0; k < nm && d->plan[i].slot < 0; k++)
 			if (d->mg->metrics[k].metric_id == m->id)
-				d->plan[i].slot = (int)k;
+				d->plan[i].slot = (int16_t)k;
 		if (d->plan[i].slot < 0 && nm < PPU_GPM_MAX_METRICS) {
 			d->mg->metrics[nm].metric_id = m->id;
-			d->plan[i].slot = (int)nm++;
+			d->plan[i].slot = (int16_t)nm++;
 		}
 	}
 	d->mg->num_metrics = nm;
