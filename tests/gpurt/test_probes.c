@@ -156,6 +156,8 @@ int main(void)
 {
 	Suite *s = suite_create("gpurt");
 	TCase *tc = tcase_create("probes");
+	/* past the 4 s default on a loaded 2-core machine under sanitizers */
+	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, builtin_table);
 	tcase_add_test(tc, parse_good);
 	tcase_add_test(tc, parse_bad);

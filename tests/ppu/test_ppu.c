@@ -458,6 +458,10 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
+	/* past the 4 s default on a loaded 2-core machine under sanitizers */
+	tcase_set_timeout(cat, 30);
+	tcase_set_timeout(help, 30);
+	tcase_set_timeout(lib, 30);
 	tcase_add_test(cat, catalogue_is_consistent);
 	tcase_add_test(cat, selection_merges_set_and_list);
 	tcase_add_test(cat, unknown_names_suggest_the_closest);

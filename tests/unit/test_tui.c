@@ -520,6 +520,8 @@ static Suite *tui_suite(void)
 	Suite *s = suite_create("tui");
 	TCase *tc = tcase_create("core");
 
+	/* past the 4 s default on a loaded 2-core machine under sanitizers */
+	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, layout_fits_80x24);
 	tcase_add_test(tc, layout_drops_from_bottom_keeps_focus);
 	tcase_add_test(tc, layout_squeezes_focused_alone);
