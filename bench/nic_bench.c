@@ -228,6 +228,12 @@ int main(int argc, char **argv)
 	}
 	sysroot_set(argv[1]);
 	secs = atof(argv[2]);
+	/* the engine measures rate and CPU over whole 1 s windows: a shorter
+	 * run would report none */
+	if (secs < 2) {
+		printf("(%.1f s per rate is too short to measure: using 2 s)\n", secs);
+		secs = 2;
+	}
 	bare_cost(&b, 20000);
 	samp = sample_cost(20000, &recs);
 	wake = wake_cost();
