@@ -33,7 +33,6 @@ struct gpm_dev {
 	enum gpm_state state;
 	int cur;
 	bool set_up, refused; /* refused: a refusal is shown as the status */
-	bool ready;           /* read this tick, values to emit */
 	bool have_prev;
 	unsigned int index;
 	double clock, mem;    /* device fields read with the sample */
@@ -431,7 +430,7 @@ ppu_gpm_first_tick(struct gpm_state_all *st, struct gpm_dev *d, struct emitter *
 static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
 {
 	struct gpm_state_all *st = p;
-	uint64_t t1;
+	uint64_t t0;
 
 	/* At 1 kHz every line below is out of cache at each tick (measured: the
 	 * misses made up most of the collector's cost above the library calls);
@@ -449,6 +448,12 @@ static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
 			     o += 64)
 				__builtin_prefetch((const char *)st->devs[i].mg + o, 1, 3);
 	}
+	/* Every device's sample is stamped with the start of the tick's reads:
+	 * one clock read a tick, not one a device (a read of CLOCK_MONOTONIC
+	 * costs ~80 ns on a VM, a third of a fake device read). A device sits at
+	 * the same place in the loop every tick, so its intervals stay exact to
+	 * the jitter of the reads before it, a few us at most. */
+	t0 = asys_now_ns();
 	for (unsigned int i = 0; i < st->ndev; i++) {
 		struct gpm_dev *d = &st->devs[i];
 
@@ -456,32 +461,20 @@ static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
 			ppu_gpm_first_tick(st, d, out, now_ns);
 		if (d->state == GPM_REFUSED && now_ns >= d->retry_ns)
 			d->state = GPM_RUN;
-		if (d->state == GPM_RUN) {
-			d->ready = ppu_gpm_read(st, d, out, now_ns);
-		}
-	}
-	/* Every device's sample is stamped with the end of the tick's reads: one
-	 * clock read a tick, not one a device (a read of CLOCK_MONOTONIC costs
-	 * ~80 ns on a VM, a third of a fake device read). A device sits at the
-	 * same place in the loop every tick, so its intervals stay exact to the
-	 * jitter of the reads before it, a few us at most. */
-	t1 = asys_now_ns();
-	for (unsigned int i = 0; i < st->ndev; i++) {
-		struct gpm_dev *d = &st->devs[i];
-
-		if (d->state != GPM_RUN && !d->ready)
+		if (d->state != GPM_RUN)
 			continue;
-		if (d->ready && d->prev_ts) {
-			double *v = emit_sample_begin(out, (uint32_t)st->stream, d->index, t1,
+		/* the values are made and sent while the device's lines are hot */
+		if (ppu_gpm_read(st, d, out, now_ns) && d->prev_ts) {
+			double *v = emit_sample_begin(out, (uint32_t)st->stream, d->index, t0,
 						      (uint32_t)st->nsel);
 
 			if (v) {
-				ppu_gpm_values(st, d, (double)(t1 - d->prev_ts) * 1e-9, v);
+				ppu_gpm_values(st, d, (double)(t0 - d->prev_ts) * 1e-9, v);
 				emit_sample_end(out, (uint32_t)st->nsel);
 			}
 		}
-		d->prev_ts = d->have_prev ? t1 : 0;
-		d->ready = false;
+		if (d->state == GPM_RUN)
+			d->prev_ts = d->have_prev ? t0 : 0;
 	}
 	return 0;
 }
