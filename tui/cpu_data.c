@@ -8,6 +8,7 @@
 #include "cpu_data.h"
 #include "store.h"
 #include "stream.h"
+#include "widget.h"
 
 /* guest and guest_nice are already inside user and nice in /proc/stat */
 static const char *const state_field[CS_N] = { "user", "nice",	 "system", "irq",
@@ -26,19 +27,6 @@ void cpu_data_free(struct cpu_data *s)
 	free(s->ents);
 	free(s->hist);
 	free(s);
-}
-
-/* Rate of a counter over the view's window, else between the last two samples. */
-static double field_rate(const struct series *se, int f, const struct view *v)
-{
-	struct field_stats fs;
-
-	if (!se || f < 0)
-		return NAN;
-	if (v->window_ns && series_window(se, (uint32_t)f, v->end_ns, v->window_ns, &fs) == 0 &&
-	    fs.n > 0 && !isnan(fs.avg))
-		return fs.avg;
-	return series_rate(se, (uint32_t)f);
 }
 
 static void shares_from_rates(struct cpu_row *r, const double *rate)
@@ -133,8 +121,8 @@ static void compute_ipc(struct cpu_data *s, const struct view *v)
 		if (s->ents[i] == ENTITY_CPU_TOTAL)
 			continue;
 		se = store_series(v->store, (uint32_t)id, s->ents[i]);
-		a = field_rate(se, fi, v);
-		b = field_rate(se, fc, v);
+		a = view_value(se, fi, v, true);
+		b = view_value(se, fc, v, true);
 		if (!isnan(a) && !isnan(b)) {
 			ins += a;
 			cyc += b;
@@ -186,7 +174,7 @@ void cpu_data_compute(struct cpu_data *s, const struct view *v)
 		struct cpu_row *r;
 
 		for (int k = 0; k < CS_N; k++)
-			rate[k] = field_rate(se, fidx[k], v);
+			rate[k] = view_value(se, fidx[k], v, true);
 		if (s->ents[i] == ENTITY_CPU_TOTAL) {
 			s->total.id = ENTITY_CPU_TOTAL;
 			shares_from_rates(&s->total, rate);

@@ -15,20 +15,6 @@ static const char *const sys_field_name[MEM_SYS_FIELDS] = {
 	"used",	 "swap_total", "swap_free", "shmem", "sreclaimable",
 };
 
-double mem_value_at(const struct series *se, uint32_t f, const struct view *v)
-{
-	struct field_stats fs;
-
-	if (!se)
-		return NAN;
-	if (v->window_ns && series_window(se, f, v->end_ns, v->window_ns, &fs) == 0 && fs.n > 0 &&
-	    !isnan(fs.avg))
-		return fs.avg;
-	if (v->end_ns && series_last_ns(se) > v->end_ns)
-		return NAN;
-	return series_rate(se, f);
-}
-
 void mem_sys_load(struct mem_sys *m, const struct view *v)
 {
 	int id = stream_table_find(v->streams, "mem.sys");
@@ -48,7 +34,7 @@ void mem_sys_load(struct mem_sys *m, const struct view *v)
 		int f = stream_field_index(d, sys_field_name[i]);
 
 		if (f >= 0)
-			m->v[i] = mem_value_at(se, (uint32_t)f, v);
+			m->v[i] = view_value(se, f, v, true);
 	}
 	m->have = !isnan(m->v[SF_TOTAL]);
 }

@@ -18,10 +18,6 @@ struct mem_sys {
 	bool have;                /* the total is known */
 };
 
-/* A field as of the view: its mean over the refresh window ending at
- * v->end_ns (so a paused view stands still), else the latest value when
- * that is not newer than the view. NaN when there is nothing to show. */
-double mem_value_at(const struct series *se, uint32_t f, const struct view *v);
 /* Why a stream has nothing to show: the collector's own words if it said
  * any, else whether it runs at all. Points to a static buffer. */
 const char *mem_why_no_data(const struct view *v, const char *stream, const char *what);

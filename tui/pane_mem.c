@@ -219,7 +219,7 @@ static double col_value(const struct view *v, int ci, uint64_t pid, const struct
 	if (c->kind == CK_FAIL) /* gpurt: a total, not a rate */
 		return v->end_ns && series_last_ns(se) > v->end_ns ? NAN
 								     : series_last(se, (uint32_t)f);
-	return mem_value_at(se, (uint32_t)f, v);
+	return view_value(se, f, v, true);
 }
 
 static int row_cmp(const void *a, const void *b, void *ctx)
@@ -310,7 +310,7 @@ static void load_rows(struct mem_priv *s, const struct view *v)
 			continue;
 		/* a process that started after a paused view's instant */
 		if (v->end_ns && series_last_ns(se) > v->end_ns &&
-		    (frss < 0 || isnan(mem_value_at(se, (uint32_t)frss, v))))
+		    (frss < 0 || isnan(view_value(se, frss, v, true))))
 			continue;
 		r = &s->rows[s->nrows++];
 		r->pid = s->ents[i];

@@ -150,28 +150,12 @@ static void ppu_load(struct ppu_priv *s, const struct view *v)
 		s->sel = s->ndev ? s->ndev - 1 : 0;
 }
 
-/* A field as of the view: the mean over the refresh window ending at
- * v->end_ns, else the latest value if not newer than the view. */
-static double ppu_value(const struct series *se, int f, const struct view *v)
-{
-	struct field_stats fs;
-
-	if (!se || f < 0)
-		return NAN;
-	if (v->window_ns && series_window(se, (uint32_t)f, v->end_ns, v->window_ns, &fs) == 0 &&
-	    fs.n > 0 && !isnan(fs.avg))
-		return fs.avg;
-	if (v->end_ns && series_last_ns(se) > v->end_ns)
-		return NAN;
-	return series_last(se, (uint32_t)f);
-}
-
 static double ppu_dev_value(const struct ppu_priv *s, const struct ppu_dev_row *d,
 			    const struct view *v, const char *name)
 {
 	const struct stream_desc *sd = stream_table_get(v->streams, (uint32_t)s->s_dev);
 
-	return ppu_value(d->dev, stream_field_index(sd, name), v);
+	return view_value(d->dev, stream_field_index(sd, name), v, false);
 }
 
 static void ppu_fmt(char *buf, size_t n, double x, const char *unit, const struct view *v)
@@ -299,7 +283,7 @@ static int ppu_draw_metrics(WINDOW *w, struct view *v, const struct ppu_priv *s,
 			if (s->met_cat[f] < 0 || (int)ppu_metric_catalogue[s->met_cat[f]].group != g)
 				continue;
 			m = &ppu_metric_catalogue[s->met_cat[f]];
-			ppu_fmt(val, sizeof(val), ppu_value(d->met, (int)f, v), m->unit, v);
+			ppu_fmt(val, sizeof(val), view_value(d->met, (int)f, v, false), m->unit, v);
 			snprintf(txt, sizeof(txt), "%s %s ", m->label, val);
 			len = (int)strlen(txt);
 			if (!v->overlay) {

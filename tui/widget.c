@@ -6,6 +6,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "store.h"
 #include "util.h"
 #include "widget.h"
 
@@ -435,4 +436,18 @@ bool widget_table_key(struct tui_table *t, int ch, int page)
 	}
 	widget_table_clamp(t, page);
 	return true;
+}
+
+double view_value(const struct series *se, int f, const struct view *v, bool rate)
+{
+	struct field_stats fs;
+
+	if (!se || f < 0)
+		return NAN;
+	if (v->window_ns && series_window(se, (uint32_t)f, v->end_ns, v->window_ns, &fs) == 0 &&
+	    fs.n > 0 && !isnan(fs.avg))
+		return fs.avg;
+	if (v->end_ns && series_last_ns(se) > v->end_ns)
+		return NAN;
+	return rate ? series_rate(se, (uint32_t)f) : series_last(se, (uint32_t)f);
 }

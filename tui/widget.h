@@ -44,6 +44,13 @@ void widget_spark(WINDOW *w, const struct view *v, int y, int x, int width, cons
 const char *widget_level_glyph(const struct view *v, double level);
 
 /* Scaled numbers into buf: "92.4 Gb/s" / "11.6 GB/s" by v->bits; "n/a" for NaN. */
+struct series;
+
+/* A field as the view shows it: the mean over the view's window (one refresh
+ * ending at end_ns); else the latest value, as a per-second rate for a
+ * counter when rate is set, unless that is newer than the view (paused, or
+ * replay): NaN. f < 0 or no series: NaN. */
+double view_value(const struct series *se, int f, const struct view *v, bool rate);
 void widget_fmt_rate(char *buf, size_t n, const struct view *v, double bytes_per_s);
 void widget_fmt_bytes(char *buf, size_t n, double bytes);   /* "41.2G" */
 void widget_fmt_count(char *buf, size_t n, double v);       /* "57.4k" */
