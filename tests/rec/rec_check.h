@@ -5,10 +5,12 @@
 #define ASYS_REC_CHECK_H
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rec_format.h"
+#include "rec_testlib.h"
 #include "record.h"
 
 /* Hot loops check with this: check's own asserts write to a pipe each time. */
@@ -61,6 +63,34 @@ static inline void same_records_n(const struct rec_buf *a, const struct rec_buf 
 			n++;
 		}
 	}
+}
+
+/* A test program's main: the tests write under a fresh directory, *dir,
+ * which is removed when they all passed (kept to look at otherwise). */
+static inline int rec_check_main(Suite *(*suite)(void), char **dir)
+{
+	SRunner *sr;
+	int failed;
+
+	*dir = tl_tmpdir();
+	if (!*dir) {
+		perror("mkdtemp");
+		return 99;
+	}
+	sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	if (!failed) {
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", *dir);
+		if (system(cmd)) {
+			/* leftovers in /tmp are harmless */
+		}
+	}
+	free(*dir);
+	return failed ? 1 : 0;
 }
 
 #endif

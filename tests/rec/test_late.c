@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bus.h"
+#include "rec_check.h"
 #include "rec_export.h"
 #include "rec_player.h"
 #include "rec_testlib.h"
@@ -279,35 +280,20 @@ START_TEST(replay_follows_after_catching_up)
 }
 END_TEST
 
-int main(void)
+static Suite *late_suite(void)
 {
 	Suite *s = suite_create("rec-late");
 	TCase *tc = tcase_create("late");
-	SRunner *sr;
-	int failed;
 
-	dir = tl_tmpdir();
-	if (!dir) {
-		perror("mkdtemp");
-		return 99;
-	}
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, late_stream_known_at_open);
 	tcase_add_test(tc, late_stream_added_during_replay);
 	tcase_add_test(tc, replay_follows_after_catching_up);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	if (!failed) {
-		char cmd[600];
+	return s;
+}
 
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd)) {
-			/* leftovers in /tmp are harmless */
-		}
-	}
-	free(dir);
-	return failed ? 1 : 0;
+int main(void)
+{
+	return rec_check_main(late_suite, &dir);
 }

@@ -359,26 +359,5 @@ static Suite *rec_live_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
-	dir = tl_tmpdir();
-	if (!dir) {
-		perror("mkdtemp");
-		return 99;
-	}
-	sr = srunner_create(rec_live_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	if (!failed) {
-		char cmd[600];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd)) {
-			/* leftovers in /tmp are harmless */
-		}
-	}
-	free(dir);
-	return failed ? 1 : 0;
+	return rec_check_main(rec_live_suite, &dir);
 }
