@@ -28,6 +28,10 @@ struct rec_reader {
 		uint64_t off, hwm;
 	} *ckpt;
 	size_t nckpt;
+	/* without a trailer: checkpoints taken while scan_schemas walked the
+	 * frames at open, one per REC_SCAN_CKPT_BYTES */
+	struct wckpt_r *sckpt;
+	size_t nsckpt, capsckpt;
 	uint64_t span[2];
 	struct rec_trailer_stream *tstreams;
 	size_t ntstreams;

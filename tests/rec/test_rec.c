@@ -306,6 +306,51 @@ START_TEST(seek_matches_linear)
 			      (unsigned long long)worst, (unsigned long long)size);
 	}
 	rec_reader_free(r);
+
+	/* The same file cut before its trailer, as a killed recorder leaves it:
+	 * the seek checkpoints come from the walk over the frames at open. */
+	{
+		char pc[512];
+		size_t n, nc = nf;
+		uint64_t cut = size, worst = 0;
+		void *buf = slurp(p, &n);
+
+		for (size_t i = 0; i < nf; i++)
+			if (fr[i].type == REC_FT_TRAILER) {
+				cut = fr[i].off;
+				nc = i;
+				break;
+			}
+		ck_assert_uint_lt(cut, size);
+		path_in(pc, sizeof(pc), "seek-cut.asys");
+		spit(pc, buf, cut);
+		free(buf);
+		ck_assert_int_eq(rec_reader_open(pc, &r, msg, sizeof(msg), NULL, 0), 0);
+		ck_assert(!rec_reader_has_trailer(r));
+		for (size_t i = 0; i < nc + 400; i++) {
+			uint64_t t, got, before;
+
+			if (i < nc) {
+				t = fr[i].t_max + (i % 3) - 1;
+			} else if (i < nc + 4) {
+				t = (uint64_t[]){ 0, 1, fr[nc - 1].t_max + 1, UINT64_MAX }[i - nc];
+			} else {
+				rng = rng * 6364136223846793005ull + 1;
+				t = fr[0].t_max + (rng >> 11) % (fr[nc - 1].t_max - fr[0].t_max);
+			}
+			before = rec_reader_bytes_read(r);
+			got = rec_reader_seek_time(r, t);
+			if (rec_reader_bytes_read(r) - before > worst)
+				worst = rec_reader_bytes_read(r) - before;
+			REQUIRE(got == linear_seek(fr, nc, t, cut), "cut t %llu: seek %llu, linear %llu",
+				(unsigned long long)t, (unsigned long long)got,
+				(unsigned long long)linear_seek(fr, nc, t, cut));
+		}
+		/* a checkpoint every 64 KiB: a seek reads about one window */
+		REQUIRE(worst < cut / 8, "cut: a seek read %llu of %llu bytes",
+			(unsigned long long)worst, (unsigned long long)cut);
+		rec_reader_free(r);
+	}
 }
 END_TEST
 
