@@ -176,9 +176,14 @@ static void parse_meta(struct rec_reader *r, const uint8_t *p, size_t n)
 	}
 	if (c.err)
 		return;
-	m.have = true;
-	if (!r->meta.have)
+	/* The first good META wins. When the file's first one was damaged, this
+	 * runs on the player thread while the TUI formats times with the meta
+	 * (rec_fmt_time): fill it in, then publish it by setting have last. */
+	if (!__atomic_load_n(&r->meta.have, __ATOMIC_ACQUIRE)) {
+		m.have = false;
 		r->meta = m;
+		__atomic_store_n(&r->meta.have, true, __ATOMIC_RELEASE);
+	}
 }
 
 /* ---- frames ---- */

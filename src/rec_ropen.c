@@ -468,12 +468,14 @@ size_t rec_reader_trailer_gaps(const struct rec_reader *r, const struct rec_gap_
 
 void rec_fmt_time(const struct rec_reader *r, uint64_t t_ns, char *buf, size_t n, bool date)
 {
-	int64_t wall = (int64_t)t_ns + (r->meta.have ? r->meta.clock_origin_ns : 0);
+	/* the player thread may publish the meta meanwhile (rec_reader.c) */
+	bool have = __atomic_load_n(&r->meta.have, __ATOMIC_ACQUIRE);
+	int64_t wall = (int64_t)t_ns + (have ? r->meta.clock_origin_ns : 0);
 	time_t s = (time_t)(wall / 1000000000);
 	struct tm tm;
 	char tmp[32];
 
-	if (!r->meta.have || wall < 0) {
+	if (!have || wall < 0) {
 		snprintf(buf, n, "+%.3fs", (double)t_ns / 1e9);
 		return;
 	}
