@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,6 +47,12 @@ void ring_free(struct ring *r)
 	free(r);
 }
 
+/* A record the ring takes at all: whole 8-byte words, under half the ring. */
+static bool ring_len_ok(const struct ring *r, size_t len)
+{
+	return len >= 8 && !(len % 8) && len < r->size / 2 && len < RING_PAD;
+}
+
 void *ring_reserve(struct ring *r, size_t len)
 {
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
@@ -53,7 +60,7 @@ void *ring_reserve(struct ring *r, size_t len)
 	size_t room_to_end = r->size - off;
 	size_t need = len;
 
-	if (len < 8 || len % 8 || len >= r->size / 2 || len >= RING_PAD)
+	if (!ring_len_ok(r, len))
 		return NULL;
 	if (room_to_end < len)
 		need += room_to_end;
@@ -124,8 +131,7 @@ int ring_push(struct ring *r, const void *rec, size_t len)
 	void *dst = ring_reserve(r, len);
 
 	if (!dst)
-		return len < 8 || len % 8 || len >= r->size / 2 || len >= RING_PAD ? -EINVAL
-										: -ENOBUFS;
+		return ring_len_ok(r, len) ? -ENOBUFS : -EINVAL;
 	memcpy(dst, rec, len);
 	ring_commit(r, len);
 	return 0;
