@@ -2,8 +2,8 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <stdatomic.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
