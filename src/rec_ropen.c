@@ -35,7 +35,6 @@ static void parse_trailer(struct rec_reader *r, const uint8_t *p, size_t n)
 			if (!mp_str(&c, &bin, &kl) || kl % 16)
 				return;
 			free(r->ckpt);
-	free(r->sckpt);
 			r->ckpt = malloc(kl ? kl : 1);
 			if (!r->ckpt)
 				return;
@@ -324,6 +323,7 @@ void rec_reader_free(struct rec_reader *r)
 	free(r->win);
 	ZSTD_freeDCtx(r->dctx);
 	free(r->ckpt);
+	free(r->sckpt);
 	free(r->tstreams);
 	free(r->tgaps);
 	free(r);
