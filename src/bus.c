@@ -201,8 +201,7 @@ uint64_t bus_pump(struct bus *b)
 static void *bus_thread(void *arg)
 {
 	struct bus *b = arg;
-	const struct timespec ts = { (time_t)(b->period_ns / 1000000000ull),
-				     (long)(b->period_ns % 1000000000ull) };
+	const struct timespec ts = util_timespec(b->period_ns);
 	struct pollfd p = { b->wake_fd, POLLIN, 0 };
 
 	pthread_setname_np(pthread_self(), "asys-bus");

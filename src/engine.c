@@ -2,13 +2,11 @@
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -59,7 +57,6 @@ struct engine {
 	int ngroups;
 	struct ring *control; /* statuses from init, before any thread runs */
 	struct emitter control_em;
-	int stop_fd; /* eventfd: wakes a spinning thread's poll to stop */
 	atomic_int stopping;
 	int inited;
 };
@@ -84,9 +81,8 @@ struct engine *engine_new(const struct asys_options *o, struct stream_table *t, 
 	e->o = o;
 	e->t = t;
 	e->bus = b;
-	e->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	e->control = ring_new(256 * 1024);
-	if (e->stop_fd < 0 || !e->control) {
+	if (!e->control) {
 		engine_free(e);
 		return NULL;
 	}
@@ -204,23 +200,19 @@ static uint64_t thread_cpu_ns(void)
 }
 
 /* Spinning rates: sleep until shortly before the deadline (CLOCK_MONOTONIC
- * ns), then spin to it, or stop when asked. Returns 1 to go on, 0 to stop. */
+ * ns), then spin to it, or stop when asked. Returns 1 to go on, 0 to stop.
+ * A stop that fires the timer just before this re-arms it is seen at the
+ * wake, at most a period (0.5 ms here) later. */
 static int wait_until(struct engine_group *g, uint64_t deadline)
 {
 	/* below ENGINE_PURE_SPIN_NS a wake-up costs more than the period */
 	uint64_t wake = g->period_ns <= ENGINE_PURE_SPIN_NS ? 0 : deadline - ENGINE_SPIN_MARGIN_NS;
-	struct pollfd p[2] = { { g->tfd, POLLIN, 0 }, { g->e->stop_fd, POLLIN, 0 } };
 
 	if (wake && wake > asys_now_ns()) {
-		struct itimerspec its = { { 0, 0 }, { (time_t)(wake / 1000000000ull),
-						     (long)(wake % 1000000000ull) } };
+		struct itimerspec its = { { 0, 0 }, util_timespec(wake) };
 		uint64_t exp;
 
 		timerfd_settime(g->tfd, TFD_TIMER_ABSTIME, &its, NULL);
-		while (poll(p, 2, -1) < 0 && errno == EINTR)
-			;
-		if (p[1].revents)
-			return 0;
 		if (read(g->tfd, &exp, sizeof(exp)) < 0)
 			return 0;
 	}
@@ -276,10 +268,7 @@ static void group_add_late(struct engine_group *g, uint64_t missed)
  * reference loop of bench/overhead re-arms and reads: two calls a tick. */
 static void group_loop_periodic(struct engine_group *g, uint64_t next, struct group_window *w)
 {
-	struct itimerspec its = {
-		{ (time_t)(g->period_ns / 1000000000ull), (long)(g->period_ns % 1000000000ull) },
-		{ (time_t)(next / 1000000000ull), (long)(next % 1000000000ull) }
-	};
+	struct itimerspec its = { util_timespec(g->period_ns), util_timespec(next) };
 
 	if (timerfd_settime(g->tfd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
 		return;
@@ -386,14 +375,10 @@ void engine_stop(struct engine *e)
 {
 	/* an expiry in the past fires at once: it wakes a blocked read() */
 	const struct itimerspec now = { { 0, 0 }, { 0, 1 } };
-	uint64_t one = 1;
 
 	if (!e)
 		return;
 	atomic_store_explicit(&e->stopping, 1, memory_order_release);
-	if (write(e->stop_fd, &one, sizeof(one)) < 0) {
-		/* cannot fail on a fresh eventfd; the timers below still wake all */
-	}
 	for (int i = 0; i < e->ngroups; i++) {
 		struct engine_group *g = &e->groups[i];
 
@@ -406,9 +391,6 @@ void engine_stop(struct engine *e)
 			close(g->tfd);
 		g->tfd = -1;
 	}
-	/* re-arm for a later start */
-	while (read(e->stop_fd, &one, sizeof(one)) > 0)
-		;
 }
 
 int engine_stats(struct engine *e, struct engine_group_stats *out, int n)
@@ -440,7 +422,5 @@ void engine_free(struct engine *e)
 		pthread_mutex_destroy(&e->groups[i].stats_lock);
 	}
 	ring_free(e->control);
-	if (e->stop_fd >= 0)
-		close(e->stop_fd);
 	free(e);
 }

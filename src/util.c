@@ -135,6 +135,11 @@ void util_fmt_bytes(char *buf, size_t n, double v)
 		snprintf(buf, n, fabs(v) < 9.95 ? "%.1f%c" : "%.0f%c", v, sfx[i]);
 }
 
+struct timespec util_timespec(uint64_t ns)
+{
+	return (struct timespec){ (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+}
+
 uint64_t util_now_ns(int clock)
 {
 	struct timespec ts;

@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -16,6 +17,8 @@ int util_parse_size(const char *s, uint64_t *bytes);
 /* "1.2K", "34M": bytes in powers of 1024; buf gets at most n bytes. */
 void util_fmt_bytes(char *buf, size_t n, double bytes);
 uint64_t util_now_ns(int clock);
+/* ns as a struct timespec (for timers, ppoll) */
+struct timespec util_timespec(uint64_t ns);
 char *util_strdup(const char *s); /* NULL-safe */
 /* Blocks the terminating and resize signals in the calling thread, so that
  * they reach the main thread and end its wait at once. */
