@@ -154,7 +154,7 @@ static double sample_cost(int iters, unsigned *recs)
 	struct stream_table *t = stream_table_new();
 	struct coll_ctx ctx = { &o, t };
 	struct ring *ring = ring_new(64u << 20);
-	struct emitter em = { ring };
+	struct emitter em = { .ring = ring };
 	void *st = NULL;
 	uint64_t t0, t1;
 	double us = NAN;

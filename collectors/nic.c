@@ -446,7 +446,7 @@ static int nic_sample(void *state, struct emitter *out, uint64_t now_ns)
 	int rc = 0;
 
 	s->out = out;
-	t0 = asys_now_ns();
+	t0 = emit_tick_start(out); /* the engine's read at the wake, when first */
 	s->ts = t0;
 	if (!s->last_scan_ns || t0 - s->last_scan_ns >= NIC_RESCAN_NS) {
 		rdma_rescan(s); /* the first tick also labels what init found */

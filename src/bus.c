@@ -267,6 +267,11 @@ uint64_t asys_now_ns(void)
 	return util_now_ns(CLOCK_MONOTONIC);
 }
 
+uint64_t emit_tick_start(const struct emitter *e)
+{
+	return e->tick_ns ? e->tick_ns : asys_now_ns();
+}
+
 double *emit_sample_begin(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,
 			  uint32_t nvals)
 {

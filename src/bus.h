@@ -13,6 +13,9 @@ struct bus;
 
 struct emitter {
 	struct ring *ring;
+	/* set by the engine for the first collector of a tick: when the tick
+	 * began (CLOCK_MONOTONIC ns), 0 otherwise; see emit_tick_start */
+	uint64_t tick_ns;
 };
 
 struct bus_consumer_ops {

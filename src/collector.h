@@ -57,5 +57,10 @@ int emit_status(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts
 		const char *text);
 
 uint64_t asys_now_ns(void); /* CLOCK_MONOTONIC */
+/* The time to stamp a tick's reads with: for the first collector of a tick
+ * run by the engine, when the sampling thread woke (the engine reads the
+ * clock then anyway, so this saves a read a tick: ~30-80 ns, a visible share
+ * of a 1 kHz tick); for any other, the clock now. */
+uint64_t emit_tick_start(const struct emitter *e);
 
 #endif

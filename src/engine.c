@@ -200,28 +200,35 @@ static uint64_t thread_cpu_ns(void)
 }
 
 /* Spinning rates: sleep until shortly before the deadline (CLOCK_MONOTONIC
- * ns), then spin to it, or stop when asked. Returns 1 to go on, 0 to stop.
- * A stop that fires the timer just before this re-arms it is seen at the
- * wake, at most a period (0.5 ms here) later. */
-static int wait_until(struct engine_group *g, uint64_t deadline)
+ * ns), then spin to it, or stop when asked. Returns 1 to go on, with *now the
+ * clock read that reached the deadline, or 0 to stop. A stop that fires the
+ * timer just before this re-arms it is seen at the wake, at most a period
+ * (0.5 ms here) later. */
+static int wait_until(struct engine_group *g, uint64_t deadline, uint64_t *now)
 {
 	/* below ENGINE_PURE_SPIN_NS a wake-up costs more than the period */
 	uint64_t wake = g->period_ns <= ENGINE_PURE_SPIN_NS ? 0 : deadline - ENGINE_SPIN_MARGIN_NS;
+	uint64_t t = asys_now_ns();
 
-	if (wake && wake > asys_now_ns()) {
+	if (wake && wake > t) {
 		struct itimerspec its = { { 0, 0 }, util_timespec(wake) };
 		uint64_t exp;
 
 		timerfd_settime(g->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 		if (read(g->tfd, &exp, sizeof(exp)) < 0)
 			return 0;
+		t = asys_now_ns();
 	}
 	/* A collector slower than the period leaves no time to spin, so look at
 	 * the flag here too (nic: 100 kHz asked, ~40 kHz delivered). */
-	do {
+	for (;;) {
 		if (atomic_load_explicit(&g->e->stopping, memory_order_relaxed))
 			return 0;
-	} while (asys_now_ns() < deadline);
+		if (t >= deadline)
+			break;
+		t = asys_now_ns();
+	}
+	*now = t;
 	return 1;
 }
 
@@ -230,18 +237,22 @@ struct group_window {
 	uint64_t start, ticks, cpu;
 };
 
-static void group_tick(struct engine_group *g, uint64_t deadline, struct group_window *w)
+/* One tick, begun at t (the clock read after the wake): the first collector
+ * may stamp its reads with t (emit_tick_start), and the rate and CPU windows
+ * are measured on it, so a tick reads the clock once. */
+static void group_tick(struct engine_group *g, uint64_t deadline, uint64_t t,
+		       struct group_window *w)
 {
 	struct engine *e = g->e;
-	uint64_t t;
 
+	g->em.tick_ns = t;
 	for (int m = 0; m < g->nmembers; m++) {
 		struct engine_coll *ec = &e->colls[g->members[m]];
 
 		ec->c->sample(ec->state, &g->em, deadline);
+		g->em.tick_ns = 0;
 	}
 	w->ticks++;
-	t = asys_now_ns();
 	if (t - w->start >= 1000000000ull) {
 		uint64_t cpu = thread_cpu_ns();
 
@@ -291,31 +302,33 @@ static void group_loop_periodic(struct engine_group *g, uint64_t next, struct gr
 			} else {
 				/* a short preemption must not cost samples */
 				for (; missed; missed--, next += g->period_ns)
-					group_tick(g, next, w);
+					group_tick(g, next, asys_now_ns(), w);
 			}
 		}
-		group_tick(g, next, w);
+		group_tick(g, next, asys_now_ns(), w);
 		next += g->period_ns;
 	}
 }
 
-/* Spinning rates: sleep to just before each deadline, spin the rest. */
+/* Spinning rates: sleep to just before each deadline, spin the rest. The
+ * clock read that ends the wait also starts the tick and tells if the
+ * thread fell far behind. */
 static void group_loop_spin(struct engine_group *g, uint64_t next, struct group_window *w)
 {
 	for (;;) {
 		uint64_t t;
 
-		if (!wait_until(g, next))
+		if (!wait_until(g, next, &t))
 			break;
-		group_tick(g, next, w);
-		t = asys_now_ns();
-		next += g->period_ns;
 		if (t > next + ENGINE_CATCHUP_NS) {
-			uint64_t missed = (t - next) / g->period_ns + 1;
+			/* far behind: skip to the last deadline passed, keep the grid */
+			uint64_t missed = (t - next) / g->period_ns;
 
 			next += missed * g->period_ns;
 			group_add_late(g, missed);
 		}
+		group_tick(g, next, t, w);
+		next += g->period_ns;
 	}
 }
 

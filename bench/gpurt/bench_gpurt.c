@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 	o.scope = SCOPE_SYSTEM_WIDE;
 	struct stream_table *t = stream_table_new();
 	struct ring *ring = ring_new(1 << 22);
-	struct emitter em = { ring };
+	struct emitter em = { .ring = ring };
 	struct sink sink = { 0 };
 	void *st = NULL;
 	double ns0, ns1, rate, cpu;

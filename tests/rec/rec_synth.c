@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 	struct stream_table *t = tl_table();
 	struct bus *b = bus_new();
 	struct ring *ring = ring_new(1 << 20);
-	struct emitter em = { ring };
+	struct emitter em = { .ring = ring };
 	struct rec_writer_opts o = { .force = true, .command = "rec_synth" };
 	struct rec_writer_stats st;
 	struct rec_writer *w;

@@ -151,7 +151,7 @@ static void fx_init(struct fixture *f, uint64_t bucket_ns)
 	f->s = store_new(f->t, bucket_ns);
 	f->b = bus_new();
 	f->r = ring_new(1 << 22);
-	f->e.ring = f->r;
+	f->e = (struct emitter){ .ring = f->r };
 	ck_assert_int_eq(bus_add_ring(f->b, f->r), 0);
 	ck_assert_int_ge(bus_attach(f->b, &store_consumer_ops, f->s), 0);
 }
