@@ -53,7 +53,7 @@ static bool ring_len_ok(const struct ring *r, size_t len)
 	return len >= 8 && !(len % 8) && len < r->size / 2 && len < RING_PAD;
 }
 
-void *ring_reserve(struct ring *r, size_t len)
+void *ring_reserve_slow(struct ring *r, size_t len)
 {
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
 	size_t off = head & (r->size - 1);
@@ -87,6 +87,9 @@ void *ring_reserve(struct ring *r, size_t len)
 	return r->buf + off;
 }
 
+#if defined(__x86_64__)
+__attribute__((target("prfchw")))
+#endif
 void ring_prefetch(const struct ring *r, size_t len)
 {
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
@@ -100,7 +103,7 @@ void ring_prefetch(const struct ring *r, size_t len)
 
 /* Past half full by the producer's last view: look again, and wake the
  * consumer once if it really is. */
-static __attribute__((noinline)) void ring_wake_check(struct ring *r, uint64_t head)
+void ring_wake_check(struct ring *r, uint64_t head)
 {
 	uint64_t one = 1;
 
@@ -110,15 +113,6 @@ static __attribute__((noinline)) void ring_wake_check(struct ring *r, uint64_t h
 	    write(r->wake_fd, &one, sizeof(one)) < 0) {
 		/* an eventfd write fails only at a count near 2^64 */
 	}
-}
-
-void ring_commit(struct ring *r, size_t len)
-{
-	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed) + r->pad + len;
-
-	atomic_store_explicit(&r->head, head, memory_order_release);
-	if (r->wake_fd >= 0 && head - r->tail_seen > r->size / 2)
-		ring_wake_check(r, head);
 }
 
 void ring_drained(struct ring *r)
