@@ -22,32 +22,43 @@
 #define GPM_RETRY_NS 1000000000ull
 
 enum gpm_state { GPM_RUN, GPM_REFUSED, GPM_LOST, GPM_OFF };
-enum gpm_how { PLAN_NONE, PLAN_GPM, PLAN_CYCLES, PLAN_CLOCK, PLAN_MEM };
+/* in the order ppu_gpm_values makes them */
+/* PLAN_FIELD: a device field (enum ppu_dev_field in the plan's slot) */
+enum gpm_how { PLAN_GPM, PLAN_CYCLES, PLAN_FIELD, PLAN_NONE, PLAN_NKINDS };
 
-/* The fields a tick touches come first and stay together: at 1 kHz the
- * state is out of cache at every tick, and each line costs a miss. */
+/* The fields a tick touches fill the first cache line, and the plans follow:
+ * at 1 kHz the state is out of cache at every tick, and each line costs a
+ * miss (prefetched, but the prefetches compete for the same fill buffers). */
 struct gpm_dev {
-	ppu_device_t h;
+	_Alignas(64) ppu_device_t h;
 	struct ppu_gpm_metrics_get *mg;
 	ppu_gpm_sample_t s[2];
+	uint64_t prev_ts;
 	enum gpm_state state;
 	int cur;
 	bool set_up, refused; /* refused: a refusal is shown as the status */
 	bool have_prev;
 	unsigned int index;
-	double clock, mem;    /* device fields read with the sample */
-	uint64_t prev_ts, retry_ns;
-	/* per selected metric, how its value is made, worked out once */
+	/* how many plans of each kind (enum gpm_how order) */
+	uint8_t nplan[PLAN_NKINDS];
+	/* per selected metric, how its value is made, worked out once and
+	 * sorted by kind, so that making the values is a few short loops with
+	 * no branch on the kind */
 	struct gpm_plan {
 		uint8_t how; /* enum gpm_how */
-		/* its slot in mg->metrics, or -1 (device field, or dropped for
-		 * want of capacity on this device) */
+		uint8_t out; /* its field in the sample */
+		/* its slot in mg->metrics, or the device field */
 		int16_t slot;
 		/* a float keeps 7 digits, more than any metric has, and makes a
 		 * plan 8 bytes: a device's plans fit one or two cache lines */
 		float factor;
 	} plan[PPU_METRIC_MAX];
+	/* cold: set-up and refusals */
+	uint64_t retry_ns;
 	bool keep[PPU_METRIC_MAX];
+	/* per field, its slot in mg->metrics, or -1 (device field, or dropped
+	 * for want of capacity on this device) */
+	int16_t slot[PPU_METRIC_MAX];
 	double pcie_peak_Bps, icn_peak_Bps;
 	struct ppu_dev_ident id;
 };
@@ -58,7 +69,7 @@ struct gpm_state_all {
 	struct gpm_dev *devs;
 	unsigned int ndev;
 	int stream;
-	bool need_clock, need_mem;
+	bool need[PPU_DEV_NFIELDS]; /* device fields read with each sample */
 	size_t nsel; /* sel.n */
 	struct ppu_selection sel;
 	struct field_desc fields[PPU_METRIC_MAX];
@@ -122,11 +133,16 @@ static double ppu_pcie_peak(unsigned int gen, unsigned int width)
  * (cycles), or a device field times its scale. */
 static void ppu_gpm_plan(struct gpm_state_all *st, struct gpm_dev *d)
 {
-	for (size_t i = 0; i < st->sel.n; i++) {
+	struct gpm_plan by_field[PPU_METRIC_MAX];
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nsel; i++) {
 		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
-		struct gpm_plan *pl = &d->plan[i];
+		struct gpm_plan *pl = &by_field[i];
 
 		pl->how = PLAN_GPM;
+		pl->out = (uint8_t)i;
+		pl->slot = d->slot[i];
 		pl->factor = (float)m->scale;
 		switch (m->src) {
 		case PPU_SRC_GPM:
@@ -142,11 +158,21 @@ static void ppu_gpm_plan(struct gpm_state_all *st, struct gpm_dev *d)
 			pl->factor = (float)(1048576.0 * 100.0 / d->icn_peak_Bps);
 			break;
 		case PPU_SRC_DEV:
-			pl->how = m->id == PPU_DEV_MEM_USED ? PLAN_MEM : PLAN_CLOCK;
+			pl->how = PLAN_FIELD;
+			pl->slot = (int16_t)m->id;
 			break;
 		}
-		if (!d->keep[i] || (pl->how != PLAN_MEM && pl->how != PLAN_CLOCK && d->plan[i].slot < 0))
+		if (!d->keep[i] || pl->slot < 0 ||
+		    (pl->how == PLAN_FIELD && pl->slot >= PPU_DEV_NFIELDS))
 			pl->how = PLAN_NONE;
+	}
+	for (int k = 0; k < PLAN_NKINDS; k++) {
+		d->nplan[k] = 0;
+		for (size_t i = 0; i < st->nsel; i++)
+			if (by_field[i].how == k) {
+				d->plan[n++] = by_field[i];
+				d->nplan[k]++;
+			}
 	}
 }
 
@@ -206,18 +232,18 @@ static void ppu_gpm_setup(struct gpm_state_all *st, struct gpm_dev *d, char *not
 	for (size_t i = 0; i < st->sel.n; i++) {
 		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
 
-		d->plan[i].slot = -1;
+		d->slot[i] = -1;
 		d->keep[i] = false;
 		for (size_t k = 0; k < fit.n; k++)
 			d->keep[i] |= fit.idx[k] == st->sel.idx[i];
 		if (!d->keep[i] || m->src == PPU_SRC_DEV)
 			continue;
-		for (unsigned int k = 0; k < nm && d->plan[i].slot < 0; k++)
+		for (unsigned int k = 0; k < nm && d->slot[i] < 0; k++)
 			if (d->mg->metrics[k].metric_id == m->id)
-				d->plan[i].slot = (int16_t)k;
-		if (d->plan[i].slot < 0 && nm < PPU_GPM_MAX_METRICS) {
+				d->slot[i] = (int16_t)k;
+		if (d->slot[i] < 0 && nm < PPU_GPM_MAX_METRICS) {
 			d->mg->metrics[nm].metric_id = m->id;
-			d->plan[i].slot = (int16_t)nm++;
+			d->slot[i] = (int16_t)nm++;
 		}
 	}
 	d->mg->num_metrics = nm;
@@ -245,9 +271,10 @@ static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
 
 		st->fields[i] = (struct field_desc){m->name, m->unit, FIELD_GAUGE};
-		st->need_clock |= m->src == PPU_SRC_GPM_CYCLES ||
-				  (m->src == PPU_SRC_DEV && m->id != PPU_DEV_MEM_USED);
-		st->need_mem |= m->src == PPU_SRC_DEV && m->id == PPU_DEV_MEM_USED;
+		if (m->src == PPU_SRC_GPM_CYCLES)
+			st->need[PPU_DEV_CLOCK_SM] = true;
+		if (m->src == PPU_SRC_DEV && m->id < PPU_DEV_NFIELDS)
+			st->need[m->id] = true;
 	}
 	sd.nfields = (uint32_t)(st->sel.n < STREAM_MAX_FIELDS ? st->sel.n : STREAM_MAX_FIELDS);
 	st->nsel = sd.nfields;
@@ -269,7 +296,10 @@ static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 	ret = ppu_devices_parse(o->ppu_metrics_device, n, sel, st->err, sizeof(st->err));
 	if (ret <= 0)
 		return ret < 0 ? ret : -ENODEV;
-	st->devs = calloc((size_t)ret, sizeof(*st->devs));
+	/* aligned, so that each device's first line holds its hot fields */
+	st->devs = aligned_alloc(64, (size_t)ret * sizeof(*st->devs));
+	if (st->devs)
+		memset(st->devs, 0, (size_t)ret * sizeof(*st->devs));
 	if (!st->devs) {
 		snprintf(st->err, sizeof(st->err), "out of memory for %d PPU devices", ret);
 		return -ENOMEM;
@@ -312,34 +342,27 @@ static void ppu_gpm_refused(struct gpm_state_all *st, struct gpm_dev *d, ppu_ret
 		 r == PPU_ERR_NO_PERMISSION ? "; or run asys as root" : "");
 }
 
-static void ppu_gpm_values(const struct gpm_state_all *st, const struct gpm_dev *d, double dt_s,
+/* The device fields read with the sample (NAN: not asked for, or failed). */
+struct gpm_fields {
+	double v[PPU_DEV_NFIELDS]; /* by enum ppu_dev_field */
+};
+
+static void ppu_gpm_values(const struct gpm_dev *d, const struct gpm_fields *f, double dt_s,
 			   double *vals)
 {
 	const struct ppu_gpm_metric *gm = d->mg->metrics;
+	const struct gpm_plan *pl = d->plan, *end = pl + d->nplan[PLAN_GPM];
+	double cycles = f->v[PPU_DEV_CLOCK_SM] * dt_s;
 
-	for (size_t i = 0; i < st->nsel; i++) {
-		const struct gpm_plan *pl = &d->plan[i];
-		double gv = NAN;
-
-		if (pl->how == PLAN_GPM || pl->how == PLAN_CYCLES)
-			gv = gm[pl->slot].ret == PPU_OK ? gm[pl->slot].value : NAN;
-		switch (pl->how) {
-		case PLAN_GPM:
-			vals[i] = gv * pl->factor;
-			break;
-		case PLAN_CYCLES:
-			vals[i] = gv * pl->factor * d->clock * dt_s;
-			break;
-		case PLAN_CLOCK:
-			vals[i] = d->clock * pl->factor;
-			break;
-		case PLAN_MEM:
-			vals[i] = d->mem * pl->factor;
-			break;
-		default:
-			vals[i] = NAN;
-		}
-	}
+	for (; pl < end; pl++)
+		vals[pl->out] = gm[pl->slot].ret == PPU_OK ? gm[pl->slot].value * pl->factor : NAN;
+	for (end += d->nplan[PLAN_CYCLES]; pl < end; pl++)
+		vals[pl->out] =
+		    gm[pl->slot].ret == PPU_OK ? gm[pl->slot].value * pl->factor * cycles : NAN;
+	for (end += d->nplan[PLAN_FIELD]; pl < end; pl++)
+		vals[pl->out] = f->v[pl->slot] * pl->factor;
+	for (end += d->nplan[PLAN_NONE]; pl < end; pl++)
+		vals[pl->out] = NAN;
 }
 
 /* One device's reads for this tick; the values are emitted by the caller once
@@ -368,26 +391,28 @@ ppu_gpm_read_failed(struct gpm_state_all *st, struct gpm_dev *d, struct emitter 
 	emit_status(out, (uint32_t)st->stream, d->index, asys_now_ns(), msg);
 }
 
-static bool ppu_gpm_read(struct gpm_state_all *st, struct gpm_dev *d, struct emitter *out,
-			 uint64_t now_ns)
+static bool ppu_gpm_read(struct gpm_state_all *st, struct gpm_dev *d, struct gpm_fields *f,
+			 struct emitter *out, uint64_t now_ns)
 {
 	const struct ppu_lib *l = st->lib;
 	bool ready = false;
 	ppu_ret_t r;
 
-	d->clock = d->mem = NAN;
-	if (st->need_clock) {
+	for (int k = 0; k < PPU_DEV_NFIELDS; k++)
+		f->v[k] = NAN;
+	for (int k = PPU_DEV_CLOCK_SM; k <= PPU_DEV_CLOCK_MEM; k++) {
 		unsigned int mhz;
 
-		if (l->device_get_clock_info && l->device_get_clock_info(d->h, PPU_CLOCK_SM,
-									 &mhz) == PPU_OK)
-			d->clock = mhz;
+		if (st->need[k] && l->device_get_clock_info &&
+		    l->device_get_clock_info(
+			d->h, k == PPU_DEV_CLOCK_SM ? PPU_CLOCK_SM : PPU_CLOCK_MEM, &mhz) == PPU_OK)
+			f->v[k] = mhz;
 	}
-	if (st->need_mem) {
+	if (st->need[PPU_DEV_MEM_USED]) {
 		struct ppu_memory mi;
 
 		if (l->device_get_memory_info && l->device_get_memory_info(d->h, &mi) == PPU_OK)
-			d->mem = (double)mi.used;
+			f->v[PPU_DEV_MEM_USED] = (double)mi.used;
 	}
 	r = l->gpm_sample_get(d->h, d->s[d->cur]);
 	if (__builtin_expect(r != PPU_OK, 0)) {
@@ -449,13 +474,16 @@ static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
 				__builtin_prefetch((const char *)st->devs[i].mg + o, 1, 3);
 	}
 	/* Every device's sample is stamped with the start of the tick's reads:
-	 * one clock read a tick, not one a device (a read of CLOCK_MONOTONIC
-	 * costs ~80 ns on a VM, a third of a fake device read). A device sits at
-	 * the same place in the loop every tick, so its intervals stay exact to
-	 * the jitter of the reads before it, a few us at most. */
-	t0 = asys_now_ns();
+	 * one clock read a tick, not one a device, and that one is the engine's
+	 * at the wake when this collector runs first in its tick (a read of
+	 * CLOCK_MONOTONIC costs 25-80 ns on a VM, up to a third of a fake device
+	 * read). A device sits at the same place in the loop every tick, so its
+	 * intervals stay exact to the jitter of the reads before it, a few us at
+	 * most. */
+	t0 = emit_tick_start(out);
 	for (unsigned int i = 0; i < st->ndev; i++) {
 		struct gpm_dev *d = &st->devs[i];
+		struct gpm_fields f;
 
 		if (__builtin_expect(!d->set_up, 0))
 			ppu_gpm_first_tick(st, d, out, now_ns);
@@ -464,12 +492,12 @@ static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
 		if (d->state != GPM_RUN)
 			continue;
 		/* the values are made and sent while the device's lines are hot */
-		if (ppu_gpm_read(st, d, out, now_ns) && d->prev_ts) {
+		if (ppu_gpm_read(st, d, &f, out, now_ns) && d->prev_ts) {
 			double *v = emit_sample_begin(out, (uint32_t)st->stream, d->index, t0,
 						      (uint32_t)st->nsel);
 
 			if (v) {
-				ppu_gpm_values(st, d, (double)(t0 - d->prev_ts) * 1e-9, v);
+				ppu_gpm_values(d, &f, (double)(t0 - d->prev_ts) * 1e-9, v);
 				emit_sample_end(out, (uint32_t)st->nsel);
 			}
 		}

@@ -28,6 +28,7 @@ enum ppu_dev_field {
 	PPU_DEV_CLOCK_SM = 0, /* MHz */
 	PPU_DEV_CLOCK_MEM,    /* MHz */
 	PPU_DEV_MEM_USED,     /* bytes */
+	PPU_DEV_NFIELDS
 };
 
 struct ppu_metric {

@@ -23,6 +23,7 @@ extern const struct collector ppu_collector;
 extern const struct collector ppu_metrics_collector;
 
 #define MAX_KEPT 20000
+#define KEPT_FIELDS 16
 
 /* Every ppu.metrics sample, as delivered by the bus. */
 struct kept {
@@ -30,7 +31,7 @@ struct kept {
 	size_t n;
 	uint64_t entity[MAX_KEPT];
 	uint64_t ts[MAX_KEPT];
-	double v[MAX_KEPT][8];
+	double v[MAX_KEPT][KEPT_FIELDS];
 };
 
 static void kept_consume(void *ctx, const struct rec *r)
@@ -41,7 +42,7 @@ static void kept_consume(void *ctx, const struct rec *r)
 		return;
 	k->entity[k->n] = r->entity;
 	k->ts[k->n] = r->ts_ns;
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < KEPT_FIELDS; i++)
 		k->v[k->n][i] = i < r->nvals ? rec_values(r)[i] : NAN;
 	k->n++;
 }
@@ -216,6 +217,77 @@ START_TEST(metric_values_match_the_fake)
 }
 END_TEST
 
+/* Each way a value is made (a GPM value, GPM x clock x interval, a device
+ * field, dropped for capacity), mixed in the list's order: every value lands
+ * in its own field, and the dropped ones are NaN and named in the status. */
+START_TEST(every_kind_of_metric_in_its_field)
+{
+	char list[4096];
+	struct run r;
+	int f_mem, f_cyc, f_pct, f_mclk, f_clk, nf, ndropped = 0;
+	size_t used, nchecked = 0;
+	uint64_t prev_ts = 0;
+	const char *st;
+
+	tp_use_fake(0);
+	used = (size_t)snprintf(list, sizeof(list),
+				"dram__bytes_used.sum,ce__cycles_active.avg,"
+				"dram__cycles_elapsed.avg.per_second");
+	/* eleven counters of 2 units each: more than a device's 16 */
+	for (size_t i = 0, n = 0; i < ppu_metric_count && n < 11; i++)
+		if (ppu_metric_catalogue[i].cost == 2) {
+			used += (size_t)snprintf(list + used, sizeof(list) - used, ",%s",
+						 ppu_metric_catalogue[i].name);
+			n++;
+		}
+	snprintf(list + used, sizeof(list) - used,
+		 ",ce__cycles_elapsed.avg.per_second,ce__cycles_active.avg.%s",
+		 "pct_of_peak_sustained_elapsed");
+	opts_for(&r, "1", "none", list, 200);
+	run_go(&r, 1.0);
+	nf = (int)stream_table_get(r.t, (uint32_t)r.metrics)->nfields;
+	ck_assert_int_eq(nf, KEPT_FIELDS);
+	f_mem = field(&r, r.metrics, "dram__bytes_used.sum");
+	f_cyc = field(&r, r.metrics, "ce__cycles_active.avg");
+	f_mclk = field(&r, r.metrics, "dram__cycles_elapsed.avg.per_second");
+	f_clk = field(&r, r.metrics, "ce__cycles_elapsed.avg.per_second");
+	f_pct = field(&r, r.metrics, "ce__cycles_active.avg.pct_of_peak_sustained_elapsed");
+	st = store_status(r.s, (uint32_t)r.metrics, 1);
+	ck_assert_msg(st && strstr(st, "not sampled:"), "status: %s", st ? st : "(none)");
+	ck_assert_uint_gt(r.k->n, 100);
+	for (size_t i = 0; i < r.k->n; i++) {
+		const double *v = r.k->v[i];
+
+		ck_assert_uint_eq(r.k->entity[i], 1);
+		ck_assert_double_eq(v[f_mem], last(&r, r.dev, 1, "mem_used"));
+		ck_assert_double_eq(v[f_mclk], 1600e6);
+		ck_assert_double_eq(v[f_clk], 1010e6);
+		/* cycles: the % x the clock x the interval, which is the time
+		 * between this device's samples */
+		if (prev_ts && v[f_pct] > 0) {
+			double dt = v[f_cyc] / (v[f_pct] / 100.0 * v[f_clk]);
+
+			ck_assert_double_eq_tol(dt, (double)(r.k->ts[i] - prev_ts) * 1e-9,
+						1e-6 * dt);
+			nchecked++;
+		}
+		prev_ts = r.k->ts[i];
+		for (int f = 0; f < nf; f++) {
+			const char *name =
+			    stream_table_get(r.t, (uint32_t)r.metrics)->fields[f].name;
+			bool dropped = strstr(st, name) != NULL;
+
+			ck_assert_msg(dropped == (bool)isnan(v[f]), "%s: %g, status: %s", name,
+				      v[f], st);
+			ndropped += i == 0 && dropped;
+		}
+	}
+	ck_assert_uint_gt(nchecked, 100);
+	ck_assert_int_ge(ndropped, 1);
+	run_end(&r);
+}
+END_TEST
+
 START_TEST(lost_device_shows_lost_others_go_on)
 {
 	struct run r;
@@ -384,6 +456,7 @@ TCase *tp_collect_tcase(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, device_state_matches_the_fake);
 	tcase_add_test(tc, metric_values_match_the_fake);
+	tcase_add_test(tc, every_kind_of_metric_in_its_field);
 	tcase_add_test(tc, lost_device_shows_lost_others_go_on);
 	tcase_add_test(tc, gpm_in_use_says_why_and_what_to_do);
 	tcase_add_test(tc, gpm_released_clears_the_message);
