@@ -151,19 +151,72 @@ cleanup:
 	return rc;
 }
 
+/* A replay of a growing file into a store, with a tap that counts the late
+ * stream's samples: what both replay tests below set up and tear down. */
+struct rig {
+	struct rec_player *pl;
+	struct store *st;
+	struct bus *b;
+	struct ring *ring;
+	struct tap tap;
+};
+
+/* Opens path (which lacks the late stream so far) and starts replaying it,
+ * paused or not. */
+static const struct stream_table *rig_start(struct rig *g, const char *path, bool paused)
+{
+	char msg[256];
+	const struct stream_table *t;
+
+	memset(g, 0, sizeof(*g));
+	g->pl = rec_player_open(path, msg, sizeof(msg), NULL, 0);
+	ck_assert_msg(g->pl != NULL, "%s", msg);
+	t = rec_player_streams(g->pl);
+	ck_assert_int_lt(stream_table_find(t, "nic.link"), 0);
+	g->tap.late_id = (int)stream_table_count(t); /* the id it will get */
+	g->st = store_new(t, 100000000ull);
+	g->b = bus_new();
+	g->ring = ring_new(1 << 22);
+	ck_assert(g->st && g->b && g->ring);
+	ck_assert_int_eq(bus_add_ring(g->b, g->ring), 0);
+	ck_assert_int_ge(bus_attach(g->b, &store_consumer_ops, g->st), 0);
+	ck_assert_int_ge(bus_attach(g->b, &tap_ops, &g->tap), 0);
+	ck_assert_int_eq(bus_start(g->b, 2000000), 0);
+	rec_player_pause(g->pl, paused);
+	ck_assert_int_eq(rec_player_start(g->pl, g->ring, g->st, 100000000ull, 64, NULL), 0);
+	return t;
+}
+
+/* Waits up to 10 s for the replay to reach the end of what is there. */
+static void rig_wait_end(struct rig *g)
+{
+	for (int i = 0; i < 1000 && !rec_player_at_end(g->pl); i++)
+		usleep(10000);
+	ck_assert(rec_player_at_end(g->pl));
+	usleep(100000); /* the bus's last drain */
+}
+
+/* Every late sample reached the bus, none lost to a full ring; frees all. */
+static void rig_end(struct rig *g, uint64_t nlate)
+{
+	ck_assert_uint_eq(atomic_load(&g->tap.late), nlate);
+	ck_assert_uint_eq(ring_dropped(g->ring), 0);
+	rec_player_stop(g->pl);
+	bus_free(g->b);
+	store_free(g->st);
+	ring_free(g->ring);
+	rec_player_free(g->pl);
+}
+
 /* The file grows during replay with a stream it did not have at open: the
  * player thread adds it while a UI thread and the bus read the table. */
 START_TEST(late_stream_added_during_replay)
 {
-	char full[512], grow[512], msg[256];
+	char full[512], grow[512];
 	struct tl_frame fr[4096];
 	size_t nf, first_data = 0;
 	uint64_t nlate = 0, cut = 0, end = 0;
-	struct rec_player *pl;
-	struct store *st;
-	struct bus *b = bus_new();
-	struct ring *ring = ring_new(1 << 22);
-	struct tap tap = { .late_id = -1 };
+	struct rig g;
 	struct ui u = { 0 };
 	pthread_t th;
 
@@ -181,38 +234,18 @@ START_TEST(late_stream_added_during_replay)
 	ck_assert_uint_gt(cut, 0); /* the late SCHEMA comes after data */
 	ck_assert_int_eq(copy_range(full, grow, 0, (off_t)cut, O_TRUNC), 0);
 
-	pl = rec_player_open(grow, msg, sizeof(msg), NULL, 0);
-	ck_assert_ptr_nonnull(pl);
-	u.t = rec_player_streams(pl);
-	ck_assert_int_lt(stream_table_find(u.t, "nic.link"), 0);
-	tap.late_id = (int)stream_table_count(u.t); /* the id it will get */
-	st = store_new(u.t, 100000000ull);
-	u.st = st;
-	bus_add_ring(b, ring);
-	bus_attach(b, &store_consumer_ops, st);
-	bus_attach(b, &tap_ops, &tap);
-	bus_start(b, 2000000);
-	rec_player_pause(pl, true);
-	ck_assert_int_eq(rec_player_start(pl, ring, st, 100000000ull, 64, NULL), 0);
+	u.t = rig_start(&g, grow, true);
+	u.st = g.st;
 	ck_assert_int_eq(pthread_create(&th, NULL, ui_thread, &u), 0);
 	usleep(200000); /* paused at the start, it reads 1 s ahead, not to the cut */
 	ck_assert_int_eq(copy_range(full, grow, (off_t)cut, (off_t)end, O_APPEND), 0);
-	rec_player_pause(pl, false);
-	for (int i = 0; i < 1000 && !rec_player_at_end(pl); i++)
-		usleep(10000);
-	ck_assert(rec_player_at_end(pl));
-	usleep(100000);
+	rec_player_pause(g.pl, false);
+	rig_wait_end(&g);
 	atomic_store(&u.stop, true);
 	pthread_join(th, NULL);
-	ck_assert_int_eq(stream_table_find(u.t, "nic.link"), tap.late_id);
-	ck_assert_uint_eq(atomic_load(&tap.late), nlate);
+	ck_assert_int_eq(stream_table_find(u.t, "nic.link"), g.tap.late_id);
 	ck_assert_uint_gt(atomic_load(&u.seen_late), 0);
-	ck_assert_uint_eq(ring_dropped(ring), 0);
-	rec_player_stop(pl);
-	bus_free(b);
-	store_free(st);
-	ring_free(ring);
-	rec_player_free(pl);
+	rig_end(&g, nlate);
 }
 END_TEST
 
@@ -221,16 +254,11 @@ END_TEST
  * trailer is not final. */
 START_TEST(replay_follows_after_catching_up)
 {
-	char full[512], grow[512], msg[256];
+	char full[512], grow[512];
 	struct tl_frame fr[4096];
 	size_t nf;
 	uint64_t nlate = 0, cut = 0, end = 0;
-	struct rec_player *pl;
-	struct store *st;
-	struct bus *b = bus_new();
-	struct ring *ring = ring_new(1 << 22);
-	struct tap tap = { .late_id = -1 };
-	const struct stream_table *t;
+	struct rig g;
 	int i;
 
 	path_in(full, sizeof(full), "follow-full.asys");
@@ -248,35 +276,15 @@ START_TEST(replay_follows_after_catching_up)
 	ck_assert_uint_gt(cut, 0);
 	ck_assert_int_eq(copy_range(full, grow, 0, (off_t)cut, O_TRUNC), 0);
 
-	pl = rec_player_open(grow, msg, sizeof(msg), NULL, 0);
-	ck_assert_ptr_nonnull(pl);
-	t = rec_player_streams(pl);
-	tap.late_id = (int)stream_table_count(t);
-	st = store_new(t, 100000000ull);
-	bus_add_ring(b, ring);
-	bus_attach(b, &store_consumer_ops, st);
-	bus_attach(b, &tap_ops, &tap);
-	bus_start(b, 2000000);
-	ck_assert_int_eq(rec_player_start(pl, ring, st, 100000000ull, 64, NULL), 0);
-	for (i = 0; i < 1000 && !rec_player_at_end(pl); i++)
-		usleep(10000);
-	ck_assert(rec_player_at_end(pl)); /* caught up, at a frame boundary */
-	usleep(300000);
+	rig_start(&g, grow, false);
+	rig_wait_end(&g); /* caught up, at a frame boundary */
+	usleep(200000);
 	ck_assert_int_eq(copy_range(full, grow, (off_t)cut, (off_t)end, O_APPEND), 0);
-	for (i = 0; i < 300 && rec_player_at_end(pl); i++)
+	for (i = 0; i < 300 && rec_player_at_end(g.pl); i++)
 		usleep(10000);
-	ck_assert_msg(!rec_player_at_end(pl), "the replay did not go on when the file grew");
-	for (i = 0; i < 1000 && !rec_player_at_end(pl); i++)
-		usleep(10000);
-	ck_assert(rec_player_at_end(pl));
-	usleep(100000);
-	ck_assert_uint_eq(atomic_load(&tap.late), nlate);
-	ck_assert_uint_eq(ring_dropped(ring), 0);
-	rec_player_stop(pl);
-	bus_free(b);
-	store_free(st);
-	ring_free(ring);
-	rec_player_free(pl);
+	ck_assert_msg(!rec_player_at_end(g.pl), "the replay did not go on when the file grew");
+	rig_wait_end(&g);
+	rig_end(&g, nlate);
 }
 END_TEST
 
