@@ -116,6 +116,9 @@ int util_parse_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
+/* One style for every size a user reads (panes, header, record, export):
+ * binary units, a decimal below 100 ("9.5K", "41.2G", "143K"), whole bytes
+ * as they are ("512B"). */
 void util_fmt_bytes(char *buf, size_t n, double v)
 {
 	static const char sfx[] = "BKMGTPE";
@@ -125,14 +128,14 @@ void util_fmt_bytes(char *buf, size_t n, double v)
 		snprintf(buf, n, "n/a");
 		return;
 	}
-	while (fabs(v) >= 1023.5 && i < 6) {
+	while (fabs(v) >= 1024 * 0.9995 && i < 6) {
 		v /= 1024;
 		i++;
 	}
-	if (i == 0)
+	if (i == 0 && v == floor(v))
 		snprintf(buf, n, "%.0fB", v);
 	else
-		snprintf(buf, n, fabs(v) < 9.95 ? "%.1f%c" : "%.0f%c", v, sfx[i]);
+		snprintf(buf, n, fabs(v) < 99.95 ? "%.1f%c" : "%.0f%c", v, sfx[i]);
 }
 
 struct timespec util_timespec(uint64_t ns)

@@ -6,6 +6,7 @@
 #include "mem_sys.h"
 #include "store.h"
 #include "stream.h"
+#include "util.h"
 #include "widget.h"
 
 enum sys_field { SF_TOTAL, SF_FREE, SF_AVAIL, SF_BUFFERS, SF_CACHED, SF_USED, SF_SWAP_TOTAL,
@@ -72,10 +73,10 @@ void mem_sys_title(const struct mem_sys *m, char *buf, int n)
 	buf[0] = '\0';
 	if (!m->have)
 		return;
-	widget_fmt_bytes(tot, sizeof(tot), m->v[SF_TOTAL]);
-	widget_fmt_bytes(used, sizeof(used), sys_used(m));
-	widget_fmt_bytes(avail, sizeof(avail), m->v[SF_AVAIL]);
-	widget_fmt_bytes(cache, sizeof(cache), sys_cache(m));
+	util_fmt_bytes(tot, sizeof(tot), m->v[SF_TOTAL]);
+	util_fmt_bytes(used, sizeof(used), sys_used(m));
+	util_fmt_bytes(avail, sizeof(avail), m->v[SF_AVAIL]);
+	util_fmt_bytes(cache, sizeof(cache), sys_cache(m));
 	snprintf(buf, (size_t)n, "host %s: used %s avail %s cache %s", tot, used, avail, cache);
 }
 
@@ -87,8 +88,8 @@ static void draw_sys_bar(WINDOW *w, const struct view *v, int y, int x, int widt
 	char a[16], b[16], txt[40];
 	int tw;
 
-	widget_fmt_bytes(a, sizeof(a), used);
-	widget_fmt_bytes(b, sizeof(b), total);
+	util_fmt_bytes(a, sizeof(a), used);
+	util_fmt_bytes(b, sizeof(b), total);
 	snprintf(txt, sizeof(txt), " %s/%s", a, b);
 	tw = widget_text_width(txt);
 	widget_attr_on(w, v, TC_TITLE);

@@ -379,7 +379,7 @@ static void fmt_cell(char *buf, size_t n, const struct proc_row *r, int ci)
 		snprintf(buf, n, "%s", r->user ? r->user : "?");
 		break;
 	case CK_BYTES:
-		widget_fmt_bytes(buf, n, r->val[ci]);
+		util_fmt_bytes(buf, n, r->val[ci]);
 		break;
 	case CK_COUNT:
 	case CK_FAIL:
@@ -406,7 +406,7 @@ static void fmt_fail(char *buf, size_t n, const struct view *v, uint64_t pid, do
 		snprintf(buf, n, "%s", c);
 		return;
 	}
-	widget_fmt_bytes(b, sizeof(b), size);
+	util_fmt_bytes(b, sizeof(b), size);
 	double age = isnan(at) || (double)v->end_ns < at ? NAN : ((double)v->end_ns - at) / 1e9;
 	if (isnan(age))
 		snprintf(a, sizeof(a), "?");

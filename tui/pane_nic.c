@@ -226,7 +226,7 @@ static void draw_dir(WINDOW *w, struct view *v, const struct series *se, int y, 
 	if (isnan(fs.avg) || isnan(pkts) || pkts <= 0)
 		snprintf(size, sizeof(size), "-");
 	else
-		widget_fmt_bytes(size, sizeof(size), fs.avg / pkts);
+		util_fmt_bytes(size, sizeof(size), fs.avg / pkts);
 	snprintf(line, sizeof(line), "%s %10s", v->utf8 ? (rx ? "\xe2\x86\x93" : "\xe2\x86\x91")
 							  : (rx ? "v" : "^"),
 		 avg);

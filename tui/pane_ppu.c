@@ -167,7 +167,7 @@ static void ppu_fmt(char *buf, size_t n, double x, const char *unit, const struc
 	else if (!strcmp(unit, "byte/second"))
 		widget_fmt_rate(buf, n, v, x);
 	else if (!strcmp(unit, "byte"))
-		widget_fmt_bytes(buf, n, x);
+		util_fmt_bytes(buf, n, x);
 	else if (!strcmp(unit, "cycle/second")) {
 		widget_fmt_count(buf, n, x);
 		util_strlcpy(buf + strlen(buf), "Hz", n - strlen(buf));
@@ -224,8 +224,8 @@ static void ppu_draw_head(WINDOW *w, struct view *v, const struct ppu_priv *s,
 	else
 		snprintf(name, sizeof(name), "%llu PPU", (unsigned long long)d->id);
 	widget_fmt_pct(pct, sizeof(pct), util);
-	widget_fmt_bytes(mu, sizeof(mu), used);
-	widget_fmt_bytes(mt, sizeof(mt), total);
+	util_fmt_bytes(mu, sizeof(mu), used);
+	util_fmt_bytes(mt, sizeof(mt), total);
 	snprintf(tail, sizeof(tail), "%s", "");
 	if (!isnan(clk) && cols >= 70)
 		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), " %.0fMHz", clk);
@@ -335,7 +335,7 @@ static int ppu_draw_procs(WINDOW *w, const struct ppu_dev_row *d, int y, int col
 		return 0;
 	off = (size_t)snprintf(line, sizeof(line), "  procs:");
 	for (int i = 0; i < d->nprocs && off < sizeof(line); i++) {
-		widget_fmt_bytes(mem, sizeof(mem), d->procs[i].mem);
+		util_fmt_bytes(mem, sizeof(mem), d->procs[i].mem);
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s %s%s",
 					d->procs[i].label ? d->procs[i].label : "?", mem,
 					i + 1 < d->nprocs ? "," : "");

@@ -247,13 +247,6 @@ void widget_fmt_rate(char *buf, size_t n, const struct view *v, double bytes_per
 		fmt_scaled(buf, n, bytes_per_s, 1000, bytes, 5, " ");
 }
 
-void widget_fmt_bytes(char *buf, size_t n, double bytes)
-{
-	static const char *const units[] = { "B", "K", "M", "G", "T", "P" };
-
-	fmt_scaled(buf, n, bytes, 1024, units, 6, "");
-}
-
 void widget_fmt_count(char *buf, size_t n, double val)
 {
 	static const char *const units[] = { "", "k", "M", "G", "T" };

@@ -52,7 +52,6 @@ struct series;
  * replay): NaN. f < 0 or no series: NaN. */
 double view_value(const struct series *se, int f, const struct view *v, bool rate);
 void widget_fmt_rate(char *buf, size_t n, const struct view *v, double bytes_per_s);
-void widget_fmt_bytes(char *buf, size_t n, double bytes);   /* "41.2G" */
 void widget_fmt_count(char *buf, size_t n, double v);       /* "57.4k" */
 void widget_fmt_pct(char *buf, size_t n, double pct);       /* "93%" / "n/a" */
 

@@ -14,6 +14,7 @@
 #include "record.h"
 #include "store.h"
 #include "stream.h"
+#include "util.h"
 #include "widget.h"
 
 extern const struct pane_class cpu_pane;
@@ -170,12 +171,21 @@ START_TEST(fmt_numbers)
 	char buf[32];
 
 	memset(&v, 0, sizeof(v));
-	widget_fmt_bytes(buf, sizeof(buf), 41.2 * 1024 * 1024 * 1024);
+	util_fmt_bytes(buf, sizeof(buf), 41.2 * 1024 * 1024 * 1024);
 	ck_assert_str_eq(buf, "41.2G");
-	widget_fmt_bytes(buf, sizeof(buf), 512);
+	util_fmt_bytes(buf, sizeof(buf), 512);
 	ck_assert_str_eq(buf, "512B");
-	widget_fmt_bytes(buf, sizeof(buf), NAN);
+	util_fmt_bytes(buf, sizeof(buf), NAN);
 	ck_assert_str_eq(buf, "n/a");
+	/* the one style of sizes, also in record and export messages */
+	util_fmt_bytes(buf, sizeof(buf), 14 * 1024);
+	ck_assert_str_eq(buf, "14.0K");
+	util_fmt_bytes(buf, sizeof(buf), 150 * 1024);
+	ck_assert_str_eq(buf, "150K");
+	util_fmt_bytes(buf, sizeof(buf), 1023);
+	ck_assert_str_eq(buf, "1023B");
+	util_fmt_bytes(buf, sizeof(buf), 1023.7);
+	ck_assert_str_eq(buf, "1.0K");
 	widget_fmt_count(buf, sizeof(buf), 57400);
 	ck_assert_str_eq(buf, "57.4k");
 	widget_fmt_pct(buf, sizeof(buf), 93.2);
