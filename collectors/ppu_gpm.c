@@ -26,11 +26,30 @@ enum gpm_state { GPM_RUN, GPM_REFUSED, GPM_LOST, GPM_OFF };
 /* PLAN_FIELD: a device field (enum ppu_dev_field in the plan's slot) */
 enum gpm_how { PLAN_GPM, PLAN_CYCLES, PLAN_FIELD, PLAN_NONE, PLAN_NKINDS };
 
-/* The fields a tick touches fill the first cache line, and the plans follow:
- * at 1 kHz the state is out of cache at every tick, and each line costs a
- * miss (prefetched, but the prefetches compete for the same fill buffers). */
+/* How one device's values are made from its reads: a plan per selected
+ * metric, worked out once and sorted by kind, so that making the values is
+ * a few short loops with no branch on the kind. Devices of one family on
+ * the same link and with the same capacity have the same plans and share
+ * one set: at 1 kHz every line a tick touches is a miss (prefetched, but the
+ * prefetches compete for the same fill buffers), and eight devices then
+ * read two lines of plans instead of sixteen. */
+struct gpm_plan_set {
+	_Alignas(64) uint8_t n[PLAN_NKINDS]; /* plans of each kind, enum gpm_how order */
+	struct gpm_plan {
+		uint8_t how; /* enum gpm_how */
+		uint8_t out; /* its field in the sample */
+		/* its slot in mg.metrics, or the device field */
+		int16_t slot;
+		/* a float keeps 7 digits, more than any metric has, and makes a
+		 * plan 8 bytes */
+		float factor;
+	} plan[PPU_METRIC_MAX];
+};
+
+/* The fields a tick touches fill the first cache line. */
 struct gpm_dev {
 	_Alignas(64) ppu_device_t h;
+	const struct gpm_plan_set *ps;
 	ppu_gpm_sample_t s[2];
 	uint64_t prev_ts;
 	enum gpm_state state;
@@ -38,20 +57,6 @@ struct gpm_dev {
 	bool set_up, refused; /* refused: a refusal is shown as the status */
 	bool have_prev;
 	unsigned int index;
-	/* how many plans of each kind (enum gpm_how order) */
-	uint8_t nplan[PLAN_NKINDS];
-	/* per selected metric, how its value is made, worked out once and
-	 * sorted by kind, so that making the values is a few short loops with
-	 * no branch on the kind */
-	struct gpm_plan {
-		uint8_t how; /* enum gpm_how */
-		uint8_t out; /* its field in the sample */
-		/* its slot in mg.metrics, or the device field */
-		int16_t slot;
-		/* a float keeps 7 digits, more than any metric has, and makes a
-		 * plan 8 bytes: a device's plans fit one or two cache lines */
-		float factor;
-	} plan[PPU_METRIC_MAX];
 	/* cold: set-up and refusals */
 	uint64_t retry_ns;
 	bool keep[PPU_METRIC_MAX];
@@ -71,6 +76,8 @@ struct gpm_state_all {
 	struct ppu_lib *lib;
 	struct gpm_dev *devs;
 	unsigned int ndev;
+	unsigned int nsets;
+	struct gpm_plan_set *sets; /* room for one per device */
 	int stream;
 	bool need[PPU_DEV_NFIELDS]; /* device fields read with each sample */
 	size_t nsel; /* sel.n */
@@ -116,6 +123,7 @@ static void ppu_gpm_fini(void *p)
 				st->lib->gpm_sample_free(d->s[k]);
 	}
 	free(st->devs);
+	free(st->sets);
 	ppu_lib_close(st->lib);
 	free(st);
 }
@@ -136,8 +144,10 @@ static double ppu_pcie_peak(unsigned int gen, unsigned int width)
 static void ppu_gpm_plan(struct gpm_state_all *st, struct gpm_dev *d)
 {
 	struct gpm_plan by_field[PPU_METRIC_MAX];
+	struct gpm_plan_set *ps = &st->sets[st->nsets];
 	size_t n = 0;
 
+	memset(ps, 0, sizeof(*ps)); /* compared whole below, padding included */
 	for (size_t i = 0; i < st->nsel; i++) {
 		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
 		struct gpm_plan *pl = &by_field[i];
@@ -168,14 +178,19 @@ static void ppu_gpm_plan(struct gpm_state_all *st, struct gpm_dev *d)
 		    (pl->how == PLAN_FIELD && pl->slot >= PPU_DEV_NFIELDS))
 			pl->how = PLAN_NONE;
 	}
-	for (int k = 0; k < PLAN_NKINDS; k++) {
-		d->nplan[k] = 0;
+	for (int k = 0; k < PLAN_NKINDS; k++)
 		for (size_t i = 0; i < st->nsel; i++)
 			if (by_field[i].how == k) {
-				d->plan[n++] = by_field[i];
-				d->nplan[k]++;
+				ps->plan[n++] = by_field[i];
+				ps->n[k]++;
 			}
-	}
+	for (unsigned int k = 0; k < st->nsets; k++)
+		if (!memcmp(&st->sets[k], ps, sizeof(*ps))) {
+			d->ps = &st->sets[k];
+			return;
+		}
+	d->ps = ps;
+	st->nsets++;
 }
 
 /* Sets up one device: GPM support, capacity, the metrics request, samples. */
@@ -299,9 +314,10 @@ static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 		return ret < 0 ? ret : -ENODEV;
 	/* aligned, so that each device's first line holds its hot fields */
 	st->devs = aligned_alloc(64, (size_t)ret * sizeof(*st->devs));
+	st->sets = aligned_alloc(64, (size_t)ret * sizeof(*st->sets));
 	if (st->devs)
 		memset(st->devs, 0, (size_t)ret * sizeof(*st->devs));
-	if (!st->devs) {
+	if (!st->devs || !st->sets) {
 		snprintf(st->err, sizeof(st->err), "out of memory for %d PPU devices", ret);
 		return -ENOMEM;
 	}
@@ -352,17 +368,18 @@ static void ppu_gpm_values(const struct gpm_dev *d, const struct gpm_fields *f, 
 			   double *vals)
 {
 	const struct ppu_gpm_metric *gm = d->mg.metrics;
-	const struct gpm_plan *pl = d->plan, *end = pl + d->nplan[PLAN_GPM];
+	const struct gpm_plan_set *ps = d->ps;
+	const struct gpm_plan *pl = ps->plan, *end = pl + ps->n[PLAN_GPM];
 	double cycles = f->v[PPU_DEV_CLOCK_SM] * dt_s;
 
 	for (; pl < end; pl++)
 		vals[pl->out] = gm[pl->slot].ret == PPU_OK ? gm[pl->slot].value * pl->factor : NAN;
-	for (end += d->nplan[PLAN_CYCLES]; pl < end; pl++)
+	for (end += ps->n[PLAN_CYCLES]; pl < end; pl++)
 		vals[pl->out] =
 		    gm[pl->slot].ret == PPU_OK ? gm[pl->slot].value * pl->factor * cycles : NAN;
-	for (end += d->nplan[PLAN_FIELD]; pl < end; pl++)
+	for (end += ps->n[PLAN_FIELD]; pl < end; pl++)
 		vals[pl->out] = f->v[pl->slot] * pl->factor;
-	for (end += d->nplan[PLAN_NONE]; pl < end; pl++)
+	for (end += ps->n[PLAN_NONE]; pl < end; pl++)
 		vals[pl->out] = NAN;
 }
 
@@ -462,12 +479,13 @@ static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
 	 * misses made up most of the collector's cost above the library calls);
 	 * ask for them all now so the misses overlap the first library calls. */
 	emit_prefetch(out, st->ndev, (uint32_t)st->nsel);
+	for (unsigned int i = 0; i < st->nsets; i++)
+		for (size_t o = 0; o < offsetof(struct gpm_plan_set, plan) +
+					 st->nsel * sizeof(struct gpm_plan);
+		     o += 64)
+			__builtin_prefetch((const char *)&st->sets[i] + o, 0, 3);
 	for (unsigned int i = 0; i < st->ndev; i++) {
-		const char *p = (const char *)&st->devs[i];
-		size_t hot = offsetof(struct gpm_dev, plan) + st->nsel * sizeof(struct gpm_plan);
-
-		for (size_t o = 0; o < hot; o += 64)
-			__builtin_prefetch(p + o, 1, 3);
+		__builtin_prefetch(&st->devs[i], 1, 3);
 		for (size_t o = 0; o < offsetof(struct ppu_gpm_metrics_get, metrics) +
 					 st->nsel * sizeof(struct ppu_gpm_metric);
 		     o += 64)
