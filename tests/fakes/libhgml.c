@@ -13,6 +13,7 @@
  *                              FAKE_HGML_GPM_BUSY_MS=MS: only for the first MS ms
  *   FAKE_HGML_NO_GPM=LIST      devices without GPM support
  *   FAKE_HGML_PROCS=N          N processes per device instead of 1 + d % 3
+ *   FAKE_HGML_PCIE_X8=LIST     these devices run PCIe gen 4 x8 (the rest gen 5 x16)
  * Built with -DFAKE_HGML_OLD it lacks the symbols an old library lacks
  * (_v3/_v2 processes, the enforced power limit, all GPM calls): a missing
  * symbol is a build of this file, since a library cannot hide an export.
@@ -20,7 +21,7 @@
  * Patterns (t = whole seconds since the first init, d = device index):
  *   utilization gpu = (10 d + t) % 100, memory = gpu / 2
  *   clocks: SM 1000 + 10 d MHz, memory 1600 MHz; temperature 40 + d C
- *   power 100 + 2 gpu W, limit 400 W; PCIe gen 5 x16; bus id 00000000:(16+d):00.0
+ *   power 100 + 2 gpu W, limit 400 W; PCIe gen 5 x16 (or gen 4 x8); bus id 00000000:(16+d):00.0
  *   processes: 1 + d % 3 per device, pid 4000000 + 100 d + i (device 0's
  *   first one is the caller itself), (i + 1)(d + 1) GiB each; memory total
  *   96 GiB, used = processes + 512 MiB
@@ -123,7 +124,6 @@ static unsigned int fk_count(void)
 	return n < 0 ? 0 : n > FK_MAX_DEV ? FK_MAX_DEV : (unsigned int)n;
 }
 
-#ifndef FAKE_HGML_OLD
 /* "all", or a comma list of indices. */
 static int fk_in_list(const char *env, unsigned int d)
 {
@@ -145,7 +145,6 @@ static int fk_in_list(const char *env, unsigned int d)
 	}
 	return 0;
 }
-#endif
 
 static int fk_dev_ok(const struct fk_dev *dv)
 {
@@ -353,7 +352,7 @@ static int fk_get_pcie_gen(struct fk_dev *d, unsigned int *g)
 	int r = fk_dev_ok(d);
 
 	if (!r)
-		*g = 5;
+		*g = fk_in_list("FAKE_HGML_PCIE_X8", d->index) ? 4 : 5;
 	return r;
 }
 
@@ -362,7 +361,7 @@ static int fk_get_pcie_width(struct fk_dev *d, unsigned int *w)
 	int r = fk_dev_ok(d);
 
 	if (!r)
-		*w = 16;
+		*w = fk_in_list("FAKE_HGML_PCIE_X8", d->index) ? 8 : 16;
 	return r;
 }
 

@@ -288,6 +288,45 @@ START_TEST(every_kind_of_metric_in_its_field)
 }
 END_TEST
 
+/* Devices whose plans differ (here the PCIe link, so the % of peak) each
+ * get their own, while the others share one: every device's PCIe % is its
+ * own MiB/s over its own link's peak. */
+START_TEST(devices_on_other_links_get_their_own_plans)
+{
+	struct run r;
+	int f_rd, f_wr;
+	size_t per_dev[4] = {0};
+
+	tp_use_fake(0);
+	setenv("FAKE_HGML_PCIE_X8", "1,3", 1);
+	opts_for(&r, "all", "none",
+		 "pcie__read_bytes.avg.pct_of_peak_sustained_elapsed,"
+		 "pcie__write_bytes.avg.pct_of_peak_sustained_elapsed",
+		 200);
+	run_go(&r, 0.5);
+	unsetenv("FAKE_HGML_PCIE_X8");
+	f_rd = field(&r, r.metrics, "pcie__read_bytes.avg.pct_of_peak_sustained_elapsed");
+	f_wr = field(&r, r.metrics, "pcie__write_bytes.avg.pct_of_peak_sustained_elapsed");
+	for (size_t i = 0; i < r.k->n; i++) {
+		unsigned int d = (unsigned int)r.k->entity[i];
+		/* gen 5: 3938e6 B/s a lane, x16; gen 4: 1969e6, x8 */
+		double peak = d % 2 ? 1969e6 * 8 : 3938e6 * 16;
+		const double *v = r.k->v[i];
+
+		ck_assert_uint_lt(d, 4);
+		/* the fake's GPM 21 (RX, reads) and 20 (TX), MiB/s: 100 (d + 1) + id */
+		ck_assert_double_eq_tol(v[f_rd], (100.0 * (d + 1) + 21) * 1048576 * 100 / peak,
+					1e-6 * v[f_rd]);
+		ck_assert_double_eq_tol(v[f_wr], (100.0 * (d + 1) + 20) * 1048576 * 100 / peak,
+					1e-6 * v[f_wr]);
+		per_dev[d]++;
+	}
+	for (unsigned int d = 0; d < 4; d++)
+		ck_assert_msg(per_dev[d] > 50, "device %u: %zu samples", d, per_dev[d]);
+	run_end(&r);
+}
+END_TEST
+
 START_TEST(lost_device_shows_lost_others_go_on)
 {
 	struct run r;
@@ -457,6 +496,7 @@ TCase *tp_collect_tcase(void)
 	tcase_add_test(tc, device_state_matches_the_fake);
 	tcase_add_test(tc, metric_values_match_the_fake);
 	tcase_add_test(tc, every_kind_of_metric_in_its_field);
+	tcase_add_test(tc, devices_on_other_links_get_their_own_plans);
 	tcase_add_test(tc, lost_device_shows_lost_others_go_on);
 	tcase_add_test(tc, gpm_in_use_says_why_and_what_to_do);
 	tcase_add_test(tc, gpm_released_clears_the_message);
