@@ -33,6 +33,10 @@ struct collector {
 	void (*fini)(void *state);
 	/* A sentence a user can act on, or NULL when all is well. */
 	const char *(*last_error)(const void *state);
+	/* Optional, after a successful init: the rate the source can really be
+	 * sampled at, when it is below the one asked (a library whose counters
+	 * refresh slower); the collector then says so in a status. */
+	double (*rate)(void *state, double asked);
 };
 
 /* Emit API, for collectors (and the player). All return 0 or -ENOBUFS when

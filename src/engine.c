@@ -170,6 +170,12 @@ int engine_init(struct engine *e)
 			report_init_failure(e, ec);
 			continue;
 		}
+		if (ec->c->rate) {
+			double hz = ec->c->rate(ec->state, ec->hz);
+
+			if (hz > 0 && hz < ec->hz)
+				ec->hz = hz;
+		}
 		rc = group_for(e, ec->hz);
 		if (rc < 0) {
 			ec->rc = rc;

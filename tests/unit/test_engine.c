@@ -73,15 +73,106 @@ static void fini_none(void *st)
 {
 }
 
-static const struct collector c_a = { "a", a_streams, freq_a, init_ok, sample_a, fini_none, NULL };
-static const struct collector c_a2 = { "a2", NULL, freq_a, init_ok, sample_b, fini_none, NULL };
-static const struct collector c_b = { "b", NULL, freq_b, init_ok, sample_b, fini_none, NULL };
-static const struct collector c_bad = { "bad", bad_streams, freq_b, init_fail, sample_b, fini_none,
-					NULL };
+static const struct collector c_a = {.name = "a",
+				     .streams = a_streams,
+				     .frequency = freq_a,
+				     .init = init_ok,
+				     .sample = sample_a,
+				     .fini = fini_none};
+static const struct collector c_a2 = {
+    .name = "a2", .frequency = freq_a, .init = init_ok, .sample = sample_b, .fini = fini_none};
+static const struct collector c_b = {
+    .name = "b", .frequency = freq_b, .init = init_ok, .sample = sample_b, .fini = fini_none};
+static const struct collector c_bad = {.name = "bad",
+				       .streams = bad_streams,
+				       .frequency = freq_b,
+				       .init = init_fail,
+				       .sample = sample_b,
+				       .fini = fini_none};
+
+/* A collector asked for 1 kHz whose source refreshes at 100 Hz (its rate
+ * hook), and one asked for 100 Hz: they end up on one 100 Hz thread. The
+ * first of a tick gets the engine's wake time, the second the clock now. */
+static _Atomic uint64_t cap_ticks, cap_late_start, cap2_before;
+
+static double freq_100(const struct asys_options *o)
+{
+	return 100;
+}
+
+static double rate_100(void *st, double asked)
+{
+	return asked > 100 ? 100 : asked;
+}
+
+static _Atomic uint64_t cap_start;
+
+static int sample_cap(void *st, struct emitter *out, uint64_t deadline)
+{
+	uint64_t t = emit_tick_start(out);
+
+	atomic_fetch_add(&cap_ticks, 1);
+	/* woken at or after the deadline, and stamped before this ran */
+	if (t < deadline || t > asys_now_ns())
+		atomic_fetch_add(&cap_late_start, 1);
+	cap_start = t;
+	return 0;
+}
+
+static int sample_cap2(void *st, struct emitter *out, uint64_t deadline)
+{
+	if (emit_tick_start(out) <= cap_start)
+		atomic_fetch_add(&cap2_before, 1);
+	return 0;
+}
+
+static const struct collector c_cap = {.name = "cap",
+				       .frequency = freq_a,
+				       .init = init_ok,
+				       .sample = sample_cap,
+				       .fini = fini_none,
+				       .rate = rate_100};
+static const struct collector c_cap2 = {.name = "cap2",
+					.frequency = freq_100,
+					.init = init_ok,
+					.sample = sample_cap2,
+					.fini = fini_none};
+
+START_TEST(rate_hook_and_tick_start)
+{
+	const struct collector *list[] = {&c_cap, &c_cap2, NULL};
+	struct asys_options o;
+	struct stream_table *t = stream_table_new();
+	struct bus *b = bus_new();
+	struct engine *e;
+	struct engine_group_stats st[ENGINE_MAX_GROUPS];
+	struct timespec one = {1, 100000000};
+
+	options_defaults(&o);
+	e = engine_new(&o, t, b, list);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(engine_init(e), 0);
+	ck_assert_int_eq(engine_stats(e, st, ENGINE_MAX_GROUPS), 1);
+	ck_assert_str_eq(st[0].names, "cap,cap2");
+	ck_assert_double_eq(st[0].hz_requested, 100);
+	ck_assert_int_eq(bus_start(b, 5000000), 0);
+	ck_assert_int_eq(engine_start(e), 0);
+	nanosleep(&one, NULL);
+	engine_stop(e);
+	bus_stop(b);
+	ck_assert_msg(cap_ticks >= 95 && cap_ticks <= 111, "%llu ticks",
+		      (unsigned long long)cap_ticks);
+	ck_assert_uint_eq(cap_late_start, 0);
+	ck_assert_uint_eq(cap2_before, 0);
+	engine_free(e);
+	bus_free(b);
+	stream_table_free(t);
+}
+END_TEST
 
 START_TEST(engine_1khz_two_seconds)
 {
-	const struct collector *list[] = { &c_a, &c_a2, &c_b, &c_bad, NULL };
+	const struct collector *list[] = {&c_a, &c_a2, &c_b, &c_bad, NULL};
 	struct asys_options o;
 	struct stream_table *t = stream_table_new();
 	struct bus *b = bus_new();
@@ -138,6 +229,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, engine_1khz_two_seconds);
+	tcase_add_test(tc, rate_hook_and_tick_start);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
