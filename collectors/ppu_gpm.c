@@ -84,6 +84,10 @@ struct gpm_state_all {
 	struct ppu_selection sel;
 	struct field_desc fields[PPU_METRIC_MAX];
 	char err[1536];
+	/* the rate was lowered to the library's GPM floor (ppu_gpm_rate): from
+	 * asked_hz to capped_hz, told once as a status */
+	double asked_hz, capped_hz;
+	bool told_cap;
 };
 
 static const struct stream_desc ppu_metrics_stream = {
@@ -451,6 +455,41 @@ static bool ppu_gpm_read(struct gpm_state_all *st, struct gpm_dev *d, struct gpm
 	return ready;
 }
 
+/* A library whose GPM counters refresh slower than asked (NVML: 100 ms)
+ * gives zeros for closer samples, so the metrics run at its rate instead. */
+static double ppu_gpm_rate(void *p, double asked)
+{
+	struct gpm_state_all *st = p;
+	double max_hz;
+
+	if (!st || !st->lib || !st->lib->gpm_min_interval_ns)
+		return asked;
+	max_hz = 1e9 / (double)st->lib->gpm_min_interval_ns;
+	if (asked <= max_hz)
+		return asked;
+	st->asked_hz = asked;
+	st->capped_hz = max_hz;
+	return max_hz;
+}
+
+/* Once, with the first device's first tick: why the rate is lower. */
+static __attribute__((cold, noinline)) void ppu_gpm_tell_cap(struct gpm_state_all *st,
+							     struct emitter *out, uint64_t now_ns)
+{
+	char msg[512];
+
+	st->told_cap = true;
+	snprintf(msg, sizeof(msg),
+		 "PPU metrics at %g Hz, not the %g Hz asked: %s (%s) takes GPM samples at least "
+		 "%g ms apart (NVIDIA documents 100 ms for NVML: its counters refresh no faster, "
+		 "and closer samples read as zeros); HGML has no such floor. "
+		 "ASYS_GPM_MIN_INTERVAL_MS overrides it",
+		 st->capped_hz, st->asked_hz,
+		 st->lib->backend == PPU_BACKEND_NVML ? "NVML" : "HGML", st->lib->path,
+		 (double)st->lib->gpm_min_interval_ns / 1e6);
+	emit_status(out, (uint32_t)st->stream, STATUS_STREAM, now_ns, msg);
+}
+
 /* First tick of a device: set up and label; the notes become statuses. */
 static __attribute__((cold, noinline)) void
 ppu_gpm_first_tick(struct gpm_state_all *st, struct gpm_dev *d, struct emitter *out, uint64_t now_ns)
@@ -458,6 +497,8 @@ ppu_gpm_first_tick(struct gpm_state_all *st, struct gpm_dev *d, struct emitter *
 	char label[160], note[1024];
 
 	d->set_up = true;
+	if (st->capped_hz > 0 && !st->told_cap)
+		ppu_gpm_tell_cap(st, out, now_ns);
 	snprintf(label, sizeof(label), "%u: %s %s", d->index, d->h ? d->id.name : "PPU",
 		 d->h ? d->id.bus_id : "n/a");
 	emit_label(out, (uint32_t)st->stream, d->index, now_ns, label);
@@ -540,4 +581,5 @@ const struct collector ppu_metrics_collector = {
 	.sample = ppu_gpm_sample,
 	.fini = ppu_gpm_fini,
 	.last_error = ppu_gpm_last_error,
+	.rate = ppu_gpm_rate,
 };

@@ -12,6 +12,7 @@
 
 #define PPU_HOME_DEFAULT "/usr/local/PPU_SDK"
 #define NVML_SONAME "libnvidia-ml.so.1"
+#define PPU_NVML_GPM_MIN_INTERVAL_NS 100000000ull
 
 static const char *const hgml_dirs[] = {"lib", "lib64", "targets/x86_64-linux/lib"};
 
@@ -173,6 +174,15 @@ int ppu_lib_open(struct ppu_lib **out, const char *backend, char *err, size_t er
 		goto cleanup;
 	}
 	l->backend = strcmp(l->prefix, "nvml") ? PPU_BACKEND_HGML : PPU_BACKEND_NVML;
+	l->gpm_min_interval_ns = l->backend == PPU_BACKEND_NVML ? PPU_NVML_GPM_MIN_INTERVAL_NS : 0;
+	{
+		const char *ms = getenv("ASYS_GPM_MIN_INTERVAL_MS");
+		char *end;
+		double v = ms && *ms ? strtod(ms, &end) : -1;
+
+		if (ms && *ms && *end == '\0' && v >= 0 && v <= 60000)
+			l->gpm_min_interval_ns = (uint64_t)(v * 1e6);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(ppu_syms); i++) {
 		const struct ppu_sym *s = &ppu_syms[i];
 		void *fn = NULL;

@@ -111,6 +111,11 @@ struct ppu_lib {
 	char path[512];      /* the file that was loaded */
 	bool inited;
 	int proc_version;    /* 3, 2, 1 or 0 (none) for GetComputeRunningProcesses */
+	/* The least time between the two GPM samples of a metric: NVIDIA
+	 * documents 100 ms for NVML ("due to the internal sample refresh rate";
+	 * closer samples give zeros); HGML has none. ASYS_GPM_MIN_INTERVAL_MS
+	 * overrides it. */
+	uint64_t gpm_min_interval_ns;
 
 	ppu_ret_t (*init)(void);
 	ppu_ret_t (*shutdown)(void);

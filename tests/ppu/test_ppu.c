@@ -31,7 +31,8 @@ void tp_use_fake(int old)
 					 "FAKE_HGML_INIT_FAIL", "FAKE_HGML_LOST",
 					 "FAKE_HGML_GPM_BUSY", "FAKE_HGML_GPM_ERROR",
 					 "FAKE_HGML_GPM_BUSY_MS", "FAKE_HGML_NO_GPM",
-					 "FAKE_HGML_PROCS"};
+					 "FAKE_HGML_PROCS", "FAKE_HGML_PCIE_X8",
+					 "ASYS_GPM_MIN_INTERVAL_MS"};
 	char path[PATH_MAX];
 
 	tp_fake_path(path, sizeof(path), old);

@@ -327,6 +327,57 @@ START_TEST(devices_on_other_links_get_their_own_plans)
 }
 END_TEST
 
+/* NVML's GPM counters refresh every 100 ms (closer samples read as zeros),
+ * so through the nvml backend the metrics run at 10 Hz and say why, while
+ * ASYS_GPM_MIN_INTERVAL_MS=0 lifts the floor; HGML has none. */
+static size_t samples_of(const struct run *r, unsigned int d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->k->n; i++)
+		n += r->k->entity[i] == d;
+	return n;
+}
+
+START_TEST(nvml_gpm_runs_at_its_refresh_rate)
+{
+	struct run r;
+	const char *st;
+
+	tp_use_fake(0);
+	opts_for(&r, "0,1", "summary", NULL, 200);
+	r.o.ppu_backend = "nvml";
+	run_go(&r, 1.0);
+	for (unsigned int d = 0; d < 2; d++)
+		ck_assert_msg(samples_of(&r, d) >= 7 && samples_of(&r, d) <= 11,
+			      "device %u: %zu samples in 1 s", d, samples_of(&r, d));
+	st = store_status(r.s, (uint32_t)r.metrics, STATUS_STREAM);
+	ck_assert_msg(st && strstr(st, "PPU metrics at 10 Hz, not the 200 Hz asked") &&
+			  strstr(st, "100 ms") && strstr(st, "ASYS_GPM_MIN_INTERVAL_MS"),
+		      "status: %s", st ? st : "(none)");
+	/* device state is not the metrics': it keeps its own rate */
+	ck_assert_ptr_nonnull(store_series(r.s, (uint32_t)r.dev, 1));
+	run_end(&r);
+
+	tp_use_fake(0);
+	setenv("ASYS_GPM_MIN_INTERVAL_MS", "0", 1);
+	opts_for(&r, "0", "summary", NULL, 200);
+	r.o.ppu_backend = "nvml";
+	run_go(&r, 1.0);
+	unsetenv("ASYS_GPM_MIN_INTERVAL_MS");
+	ck_assert_msg(samples_of(&r, 0) >= 150, "%zu samples", samples_of(&r, 0));
+	ck_assert_ptr_null(store_status(r.s, (uint32_t)r.metrics, STATUS_STREAM));
+	run_end(&r);
+
+	tp_use_fake(0);
+	opts_for(&r, "0", "summary", NULL, 200);
+	r.o.ppu_backend = "hgml";
+	run_go(&r, 1.0);
+	ck_assert_msg(samples_of(&r, 0) >= 150, "%zu samples", samples_of(&r, 0));
+	run_end(&r);
+}
+END_TEST
+
 START_TEST(lost_device_shows_lost_others_go_on)
 {
 	struct run r;
@@ -497,6 +548,7 @@ TCase *tp_collect_tcase(void)
 	tcase_add_test(tc, metric_values_match_the_fake);
 	tcase_add_test(tc, every_kind_of_metric_in_its_field);
 	tcase_add_test(tc, devices_on_other_links_get_their_own_plans);
+	tcase_add_test(tc, nvml_gpm_runs_at_its_refresh_rate);
 	tcase_add_test(tc, lost_device_shows_lost_others_go_on);
 	tcase_add_test(tc, gpm_in_use_says_why_and_what_to_do);
 	tcase_add_test(tc, gpm_released_clears_the_message);
