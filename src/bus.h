@@ -30,7 +30,13 @@ void bus_free(struct bus *b); /* stops the thread; does not free rings */
 int bus_add_ring(struct bus *b, struct ring *r);
 /* Returns a handle >= 0 or -errno. */
 int bus_attach(struct bus *b, const struct bus_consumer_ops *ops, void *ctx);
+/* The same, for a consumer that must get a record within latency_ns of its
+ * emission (the recorder: what a kill -9 may lose): while it is attached the
+ * bus pumps at least that often, else once per bus_start's period. */
+int bus_attach_within(struct bus *b, const struct bus_consumer_ops *ops, void *ctx,
+		      uint64_t latency_ns);
 void bus_detach(struct bus *b, int handle);
+/* period_ns: how often the bus pumps when no consumer asks for less. */
 int bus_start(struct bus *b, uint64_t period_ns);
 void bus_stop(struct bus *b); /* joins the thread after a last drain */
 /* Drain everything now, on the caller's thread; returns records handled. */

@@ -84,7 +84,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "asys record: %s\n", msg);
 		goto cleanup;
 	}
-	handle = bus_attach(s->bus, &rec_writer_consumer_ops, w);
+	handle = bus_attach_within(s->bus, &rec_writer_consumer_ops, w, REC_WRITER_LATENCY_NS);
 	if (handle < 0) {
 		fprintf(stderr, "asys record: cannot attach the recorder: %s\n", strerror(-handle));
 		goto cleanup;

@@ -17,7 +17,7 @@
 #define REC_CHUNK_NS_DEFAULT 250000000ull
 #define REC_CHUNK_BYTES_DEFAULT (1u << 20)
 #define REC_QUEUE_BYTES_DEFAULT (64u << 20)
-#define REC_PUMP_SLACK_NS 50000000ull /* one bus pump (the session drains every 50 ms) */
+#define REC_PUMP_SLACK_NS REC_WRITER_LATENCY_NS /* one bus pump while recording */
 
 static void chunk_free(struct wchunk *c)
 {

@@ -47,6 +47,10 @@ struct rec_writer_stats {
 };
 
 extern const struct bus_consumer_ops rec_writer_consumer_ops; /* ctx = struct rec_writer * */
+/* Attach the recorder with bus_attach_within and this latency: a chunk
+ * closes 250 ms after its first record at most, which holds only if records
+ * reach the writer within one such pump (what a kill -9 may lose). */
+#define REC_WRITER_LATENCY_NS 50000000ull
 
 /* Creates the first file (O_EXCL, 0640) and writes header, META and
  * SCHEMA; starts the writer thread. On failure returns NULL with *err =

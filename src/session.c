@@ -8,10 +8,19 @@
 #include "registry.h"
 #include "session.h"
 
-/* The bus drains every 50 ms: each ring holds at least a quarter second at
- * its group's rate, and every wake of an idle bus costs ~20 us, so at 5 ms
- * the bus alone cost more CPU than all the collectors at their defaults. */
-#define SESSION_BUS_PERIOD_NS 50000000ull
+/* The bus drains every quarter refresh, between 50 and 250 ms: a frame then
+ * shows data at most a quarter refresh old, each ring holds at least a
+ * quarter second at its group's rate (and wakes the bus when half full),
+ * and a wake of an idle bus costs 20-70 us on a VM: at 5 ms the bus alone
+ * cost more than all the collectors at their defaults, and at 50 ms it was
+ * still 40% of asys top's CPU at a 1 s refresh. A recorder asks for 50 ms
+ * while attached (bus_attach_within). */
+static uint64_t session_bus_period_ns(const struct asys_options *o)
+{
+	double p = o->delay_s > 0 ? o->delay_s / 4 : 0.25;
+
+	return (uint64_t)(1e9 * (p < 0.05 ? 0.05 : p > 0.25 ? 0.25 : p));
+}
 
 struct session *session_new(const struct asys_options *o, bool with_store)
 {
@@ -52,7 +61,7 @@ fail_quiet:
 
 int session_start(struct session *s)
 {
-	int rc = bus_start(s->bus, SESSION_BUS_PERIOD_NS);
+	int rc = bus_start(s->bus, session_bus_period_ns(s->opts));
 
 	if (rc < 0)
 		return rc;

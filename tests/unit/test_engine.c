@@ -138,6 +138,56 @@ static const struct collector c_cap2 = {.name = "cap2",
 					.sample = sample_cap2,
 					.fini = fini_none};
 
+/* The bus pumps once per its period (2 s here) unless a consumer attached
+ * with a shorter latency needs more (the recorder: 50 ms), and goes back to
+ * its period when that consumer leaves. Pumps are counted by begin(). */
+static _Atomic int pumps;
+
+static void count_begin(void *ctx)
+{
+	atomic_fetch_add(&pumps, 1);
+}
+
+static void count_consume(void *ctx, const struct rec *r)
+{
+}
+
+static const struct bus_consumer_ops count_ops = { .begin = count_begin,
+						   .consume = count_consume };
+
+static int pumps_in(double secs)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+	int before = atomic_load(&pumps);
+
+	nanosleep(&ts, NULL);
+	return atomic_load(&pumps) - before;
+}
+
+START_TEST(bus_pumps_as_often_as_its_consumers_need)
+{
+	struct bus *b = bus_new();
+	int h, n;
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_ge(bus_attach(b, &count_ops, NULL), 0);
+	ck_assert_int_eq(bus_start(b, 2000000000ull), 0);
+	pumps_in(0.1); /* the first pump, at start */
+	n = pumps_in(1.0);
+	ck_assert_msg(n <= 1, "%d pumps in 1 s at a 2 s period", n);
+	h = bus_attach_within(b, &count_ops, NULL, 20000000ull);
+	ck_assert_int_ge(h, 0);
+	n = pumps_in(1.0);
+	/* both consumers' begin() count: 2 a pump; ~50 pumps, 20 on a busy host */
+	ck_assert_msg(n >= 2 * 20, "%d begins in 1 s with a 20 ms consumer", n);
+	bus_detach(b, h);
+	pumps_in(0.1); /* the wait in progress, at most 20 ms */
+	n = pumps_in(1.0);
+	ck_assert_msg(n <= 1, "%d pumps in 1 s after the 20 ms consumer left", n);
+	bus_free(b);
+}
+END_TEST
+
 START_TEST(rate_hook_and_tick_start)
 {
 	const struct collector *list[] = {&c_cap, &c_cap2, NULL};
@@ -230,6 +280,7 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, engine_1khz_two_seconds);
 	tcase_add_test(tc, rate_hook_and_tick_start);
+	tcase_add_test(tc, bus_pumps_as_often_as_its_consumers_need);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
