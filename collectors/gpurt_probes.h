@@ -33,6 +33,9 @@ int gpurt_probes_load_file(struct gpurt_probes *p, const char *path, char *err, 
 void gpurt_probes_clear(struct gpurt_probes *p);
 /* Whether a probe of role class wants the library of this file name. */
 bool gpurt_probes_lib_wanted(const struct gpurt_probes *p, const char *file_name);
+/* fnmatch(pattern, file_name, 0) == 0, without its cost when the pattern's
+ * literal head already differs. */
+bool gpurt_lib_match(const char *pattern, const char *file_name);
 /* "dev-alloc" etc, or NULL; and back. */
 const char *gpurt_role_name(uint32_t role);
 int gpurt_role_parse(const char *s);

@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,7 +172,7 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 	for (size_t i = 0; i < sc->probes.n; i++) {
 		const struct gpurt_probe *p = &sc->probes.v[i];
 		bool mem = gpurt_role_is_mem(p->role);
-		if (fnmatch(p->lib, base, 0) || (mem && !sc->track_mem) ||
+		if (!gpurt_lib_match(p->lib, base) || (mem && !sc->track_mem) ||
 		    (!mem && !sc->track_launch))
 			continue;
 		__u64 cookie = GPURT_COOKIE(p->role, p->a1, p->a2);

@@ -50,6 +50,17 @@ START_TEST(builtin_table)
 	ck_assert(gpurt_probes_lib_wanted(&p, "libhggc_rt.so.2"));
 	ck_assert(!gpurt_probes_lib_wanted(&p, "libc.so.6"));
 	ck_assert(!gpurt_probes_lib_wanted(&p, "libcudnn.so.9"));
+	/* the literal head only rules out; fnmatch decides the rest */
+	ck_assert(gpurt_lib_match("libcuda.so*", "libcuda.so.1"));
+	ck_assert(!gpurt_lib_match("libcuda.so*", "libcudart.so.12"));
+	ck_assert(!gpurt_lib_match("libcuda.so*", "libcud"));
+	ck_assert(gpurt_lib_match("lib*cuda*", "libfoocuda.so"));
+	ck_assert(!gpurt_lib_match("lib*cuda*", "libfoo.so"));
+	ck_assert(gpurt_lib_match("libhggc?rt.so*", "libhggc_rt.so.2"));
+	ck_assert(gpurt_lib_match("lib[xy]rt.so", "libyrt.so"));
+	ck_assert(!gpurt_lib_match("lib[xy]rt.so", "libzrt.so"));
+	ck_assert(gpurt_lib_match("a\\*b", "a*b"));
+	ck_assert(!gpurt_lib_match("a\\*b", "axb"));
 	gpurt_probes_clear(&p);
 }
 END_TEST
