@@ -208,6 +208,17 @@ static void rig_end(struct rig *g, uint64_t nlate)
 	rec_player_free(g->pl);
 }
 
+/* A whole recording with a late stream at NAME-full.asys (its frames in fr)
+ * and the path of the growing copy the test makes, NAME-grow.asys. */
+static size_t late_file(const char *name, char full[512], char grow[512], struct tl_frame *fr,
+			size_t max, uint64_t *nlate)
+{
+	snprintf(full, 512, "%s/%s-full.asys", dir, name);
+	snprintf(grow, 512, "%s/%s-grow.asys", dir, name);
+	ck_assert_int_eq(tl_write_late(full, 5, 2, false, nlate), 0);
+	return tl_frames(full, fr, max);
+}
+
 /* The file grows during replay with a stream it did not have at open: the
  * player thread adds it while a UI thread and the bus read the table. */
 START_TEST(late_stream_added_during_replay)
@@ -220,10 +231,7 @@ START_TEST(late_stream_added_during_replay)
 	struct ui u = { 0 };
 	pthread_t th;
 
-	path_in(full, sizeof(full), "late-full.asys");
-	path_in(grow, sizeof(grow), "late-grow.asys");
-	ck_assert_int_eq(tl_write_late(full, 5, 2, false, &nlate), 0);
-	nf = tl_frames(full, fr, sizeof(fr) / sizeof(fr[0]));
+	nf = late_file("late", full, grow, fr, sizeof(fr) / sizeof(fr[0]), &nlate);
 	for (size_t i = 0; i < nf; i++) {
 		if (fr[i].type == REC_FT_DATA && !first_data)
 			first_data = i;
@@ -261,10 +269,7 @@ START_TEST(replay_follows_after_catching_up)
 	struct rig g;
 	int i;
 
-	path_in(full, sizeof(full), "follow-full.asys");
-	path_in(grow, sizeof(grow), "follow-grow.asys");
-	ck_assert_int_eq(tl_write_late(full, 5, 2, false, &nlate), 0);
-	nf = tl_frames(full, fr, sizeof(fr) / sizeof(fr[0]));
+	nf = late_file("follow", full, grow, fr, sizeof(fr) / sizeof(fr[0]), &nlate);
 	for (size_t k = 0; k < nf; k++) {
 		/* the last DATA frame's end before the late SCHEMA */
 		if (fr[k].type == REC_FT_SCHEMA && cut)
