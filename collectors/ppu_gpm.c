@@ -480,19 +480,24 @@ static __attribute__((cold, noinline)) void ppu_gpm_tell_cap(struct gpm_state_al
 
 	st->told_cap = true;
 	snprintf(msg, sizeof(msg),
-		 "PPU metrics at %g Hz, not the %g Hz asked: %s GPM samples must be %g ms apart "
-		 "(NVIDIA documents 100 ms for NVML: its counters refresh no faster, and closer "
-		 "samples read as zeros); HGML has no such floor. ASYS_GPM_MIN_INTERVAL_MS "
-		 "overrides it (library: %s)",
+		 "PPU metrics at %g Hz, not the %g Hz asked: %s GPM samples must be %g ms apart %s "
+		 "(library: %s)",
 		 st->capped_hz, st->asked_hz,
 		 st->lib->backend == PPU_BACKEND_NVML ? "NVML" : "HGML",
-		 (double)st->lib->gpm_min_interval_ns / 1e6, st->lib->path);
+		 (double)st->lib->gpm_min_interval_ns / 1e6,
+		 st->lib->gpm_min_interval_from_env
+		     ? "(set by ASYS_GPM_MIN_INTERVAL_MS)"
+		     : "(NVIDIA documents 100 ms for NVML: its counters refresh no faster, "
+		       "and closer samples read as zeros); HGML has no such floor. "
+		       "ASYS_GPM_MIN_INTERVAL_MS overrides it",
+		 st->lib->path);
 	emit_status(out, (uint32_t)st->stream, STATUS_STREAM, now_ns, msg);
 }
 
 /* First tick of a device: set up and label; the notes become statuses. */
-static __attribute__((cold, noinline)) void
-ppu_gpm_first_tick(struct gpm_state_all *st, struct gpm_dev *d, struct emitter *out, uint64_t now_ns)
+static __attribute__((cold, noinline)) void ppu_gpm_first_tick(struct gpm_state_all *st,
+							       struct gpm_dev *d,
+							       struct emitter *out, uint64_t now_ns)
 {
 	char label[160], note[1024];
 

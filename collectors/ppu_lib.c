@@ -180,8 +180,10 @@ int ppu_lib_open(struct ppu_lib **out, const char *backend, char *err, size_t er
 		char *end;
 		double v = ms && *ms ? strtod(ms, &end) : -1;
 
-		if (ms && *ms && *end == '\0' && v >= 0 && v <= 60000)
+		if (ms && *ms && *end == '\0' && v >= 0 && v <= 60000) {
 			l->gpm_min_interval_ns = (uint64_t)(v * 1e6);
+			l->gpm_min_interval_from_env = true;
+		}
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(ppu_syms); i++) {
 		const struct ppu_sym *s = &ppu_syms[i];

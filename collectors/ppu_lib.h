@@ -116,6 +116,7 @@ struct ppu_lib {
 	 * closer samples give zeros); HGML has none. ASYS_GPM_MIN_INTERVAL_MS
 	 * overrides it. */
 	uint64_t gpm_min_interval_ns;
+	bool gpm_min_interval_from_env;
 
 	ppu_ret_t (*init)(void);
 	ppu_ret_t (*shutdown)(void);

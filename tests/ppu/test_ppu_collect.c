@@ -375,6 +375,21 @@ START_TEST(nvml_gpm_runs_at_its_refresh_rate)
 	run_go(&r, 1.0);
 	ck_assert_msg(samples_of(&r, 0) >= 150, "%zu samples", samples_of(&r, 0));
 	run_end(&r);
+
+	/* a floor set by hand applies to HGML too, and says where it came from */
+	tp_use_fake(0);
+	setenv("ASYS_GPM_MIN_INTERVAL_MS", "50", 1);
+	opts_for(&r, "0", "summary", NULL, 200);
+	r.o.ppu_backend = "hgml";
+	run_go(&r, 1.0);
+	unsetenv("ASYS_GPM_MIN_INTERVAL_MS");
+	ck_assert_msg(samples_of(&r, 0) >= 14 && samples_of(&r, 0) <= 21, "%zu samples",
+		      samples_of(&r, 0));
+	st = store_status(r.s, (uint32_t)r.metrics, STATUS_STREAM);
+	ck_assert_msg(st && strstr(st, "at 20 Hz, not the 200 Hz asked: HGML GPM samples must be "
+				       "50 ms apart (set by ASYS_GPM_MIN_INTERVAL_MS)"),
+		      "status: %s", st ? st : "(none)");
+	run_end(&r);
 }
 END_TEST
 
