@@ -1,5 +1,6 @@
-/* bench/ppu: the ppu metrics collector at a requested rate over N fake
- * devices, through the real engine and bus. It reports the achieved rate, the
+/* bench/ppu: the ppu metrics collector at a requested rate over the fake's N
+ * devices (or, with ASYS_HGML_LIBRARY unset on a GPU server, over the real
+ * library's devices), through the real engine and bus. It reports the achieved rate, the
  * sampling thread's CPU, and the cost of one device sample inside the
  * collector against the bare library calls it makes (clock, GpmSampleGet,
  * GpmMetricsGet), timed in the same run, before and after.
@@ -258,11 +259,15 @@ int main(int argc, char **argv)
 	elapsed = wall_ns() - t0;
 	elapsed_s = (double)elapsed / 1e9;
 	bus_stop(b);
+	/* the fake's count, or the real library's (ASYS_HGML_LIBRARY unset on a
+	 * GPU server: the same bench then times NVML or HGML themselves) */
+	ndev = bare.ndev;
 	coll = (double)coll_ns / ((double)ticks * ndev);
 	bare_per = (double)bare_ns / ((double)ticks * ndev);
 	emit_per = (double)emit_ns / ((double)ticks * ndev);
 	expect = hz * elapsed_s;
-	printf("ppu bench: %.0f Hz requested, %u fake devices, %.1f s\n", hz, ndev, secs);
+	printf("ppu bench: %.0f Hz requested, %u devices through %s, %.1f s\n", hz, ndev,
+	       bare.l->path, secs);
 	printf("  achieved rate     %.1f Hz (last second %.1f Hz), %.2f%% of the request\n",
 	       (double)ticks / elapsed_s, gs[0].hz_achieved, 100.0 * (double)ticks / expect);
 	printf("  late ticks        %llu, records dropped %llu, samples delivered %llu\n",
