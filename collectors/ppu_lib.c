@@ -176,12 +176,11 @@ int ppu_lib_open(struct ppu_lib **out, const char *backend, char *err, size_t er
 	l->backend = strcmp(l->prefix, "nvml") ? PPU_BACKEND_HGML : PPU_BACKEND_NVML;
 	l->gpm_min_interval_ns = l->backend == PPU_BACKEND_NVML ? PPU_NVML_GPM_MIN_INTERVAL_NS : 0;
 	{
-		const char *ms = getenv("ASYS_GPM_MIN_INTERVAL_MS");
-		char *end;
-		double v = ms && *ms ? strtod(ms, &end) : -1;
+		double ms;
 
-		if (ms && *ms && *end == '\0' && v >= 0 && v <= 60000) {
-			l->gpm_min_interval_ns = (uint64_t)(v * 1e6);
+		if (!util_parse_double(getenv("ASYS_GPM_MIN_INTERVAL_MS"), &ms) && ms >= 0 &&
+		    ms <= 60000) {
+			l->gpm_min_interval_ns = (uint64_t)(ms * 1e6);
 			l->gpm_min_interval_from_env = true;
 		}
 	}

@@ -339,15 +339,26 @@ static size_t samples_of(const struct run *r, unsigned int d)
 	return n;
 }
 
+/* One second at 200 Hz asked through a backend, with a hand-set GPM floor
+ * in ms or none (NULL). */
+static void run_floor(struct run *r, const char *devices, const char *backend,
+		      const char *floor_ms)
+{
+	tp_use_fake(0);
+	if (floor_ms)
+		setenv("ASYS_GPM_MIN_INTERVAL_MS", floor_ms, 1);
+	opts_for(r, devices, "summary", NULL, 200);
+	r->o.ppu_backend = backend;
+	run_go(r, 1.0);
+	unsetenv("ASYS_GPM_MIN_INTERVAL_MS");
+}
+
 START_TEST(nvml_gpm_runs_at_its_refresh_rate)
 {
 	struct run r;
 	const char *st;
 
-	tp_use_fake(0);
-	opts_for(&r, "0,1", "summary", NULL, 200);
-	r.o.ppu_backend = "nvml";
-	run_go(&r, 1.0);
+	run_floor(&r, "0,1", "nvml", NULL);
 	for (unsigned int d = 0; d < 2; d++)
 		ck_assert_msg(samples_of(&r, d) >= 7 && samples_of(&r, d) <= 11,
 			      "device %u: %zu samples in 1 s", d, samples_of(&r, d));
@@ -359,30 +370,17 @@ START_TEST(nvml_gpm_runs_at_its_refresh_rate)
 	ck_assert_ptr_nonnull(store_series(r.s, (uint32_t)r.dev, 1));
 	run_end(&r);
 
-	tp_use_fake(0);
-	setenv("ASYS_GPM_MIN_INTERVAL_MS", "0", 1);
-	opts_for(&r, "0", "summary", NULL, 200);
-	r.o.ppu_backend = "nvml";
-	run_go(&r, 1.0);
-	unsetenv("ASYS_GPM_MIN_INTERVAL_MS");
+	run_floor(&r, "0", "nvml", "0");
 	ck_assert_msg(samples_of(&r, 0) >= 150, "%zu samples", samples_of(&r, 0));
 	ck_assert_ptr_null(store_status(r.s, (uint32_t)r.metrics, STATUS_STREAM));
 	run_end(&r);
 
-	tp_use_fake(0);
-	opts_for(&r, "0", "summary", NULL, 200);
-	r.o.ppu_backend = "hgml";
-	run_go(&r, 1.0);
+	run_floor(&r, "0", "hgml", NULL);
 	ck_assert_msg(samples_of(&r, 0) >= 150, "%zu samples", samples_of(&r, 0));
 	run_end(&r);
 
 	/* a floor set by hand applies to HGML too, and says where it came from */
-	tp_use_fake(0);
-	setenv("ASYS_GPM_MIN_INTERVAL_MS", "50", 1);
-	opts_for(&r, "0", "summary", NULL, 200);
-	r.o.ppu_backend = "hgml";
-	run_go(&r, 1.0);
-	unsetenv("ASYS_GPM_MIN_INTERVAL_MS");
+	run_floor(&r, "0", "hgml", "50");
 	ck_assert_msg(samples_of(&r, 0) >= 14 && samples_of(&r, 0) <= 21, "%zu samples",
 		      samples_of(&r, 0));
 	st = store_status(r.s, (uint32_t)r.metrics, STATUS_STREAM);
