@@ -476,7 +476,7 @@ static double ppu_gpm_rate(void *p, double asked)
 static __attribute__((cold, noinline)) void ppu_gpm_tell_cap(struct gpm_state_all *st,
 							     struct emitter *out, uint64_t now_ns)
 {
-	char msg[512];
+	char msg[1024];
 
 	st->told_cap = true;
 	snprintf(msg, sizeof(msg),

@@ -111,7 +111,7 @@ int layout_bands(const char *const *names, int n, int cols, struct layout_box *b
 
 int layout_place(const struct layout_req *req, int n, int avail, struct layout_box *box)
 {
-	struct layout_req band[LAYOUT_MAX_PANES];
+	struct layout_req band[LAYOUT_MAX_PANES] = { 0 };
 	int out[LAYOUT_MAX_PANES], nb = 0, used, y = 0;
 
 	if (n > LAYOUT_MAX_PANES)
