@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 
 #include "collector.h"
+#include "env.h"
 #include "gpurt.h"
 #include "gpurt.skel.h"
 #include "gpurt_probes.h"
@@ -93,7 +94,7 @@ static int gpurt_libbpf_print(enum libbpf_print_level level, const char *fmt, va
 {
 	/* never on the terminal (the TUI owns it) unless asked for with
 	 * ASYS_BPF_DEBUG; keep the last warning for the error sentence */
-	if (getenv("ASYS_BPF_DEBUG")) {
+	if (env_get("ASYS_BPF_DEBUG")) {
 		va_list aq;
 		va_copy(aq, ap);
 		vfprintf(stderr, fmt, aq);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "nic_rdma.h"
 #include "nic_rdmanl.h"
 #include "sysroot.h"
@@ -110,7 +111,7 @@ static void source_update(struct nic_rdma *r)
 
 static bool netlink_wanted(void)
 {
-	const char *env = getenv("ASYS_RDMA_NETLINK");
+	const char *env = env_get("ASYS_RDMA_NETLINK");
 
 	if (env && !strcmp(env, "0"))
 		return false;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "ppu_lib.h"
 #include "util.h"
 
@@ -84,7 +85,7 @@ static void *ppu_try_open(const char *path, char *looked, size_t n)
 static void *ppu_find(const char *backend, const char **prefix, char *path, size_t pathn,
 		      char *looked, size_t n)
 {
-	const char *env = getenv("ASYS_HGML_LIBRARY");
+	const char *env = env_path("ASYS_HGML_LIBRARY");
 	bool want_hgml = !backend || !strcmp(backend, "hgml");
 	bool want_nvml = !backend || !strcmp(backend, "nvml");
 	void *h;
@@ -111,7 +112,7 @@ static void *ppu_find(const char *backend, const char **prefix, char *path, size
 		return h;
 	}
 	if (want_hgml) {
-		const char *home = getenv("PPU_HOME");
+		const char *home = env_path("PPU_HOME");
 
 		if (!home || !*home)
 			home = PPU_HOME_DEFAULT;
@@ -178,7 +179,7 @@ int ppu_lib_open(struct ppu_lib **out, const char *backend, char *err, size_t er
 	{
 		double ms;
 
-		if (!util_parse_double(getenv("ASYS_GPM_MIN_INTERVAL_MS"), &ms) && ms >= 0 &&
+		if (!util_parse_double(env_get("ASYS_GPM_MIN_INTERVAL_MS"), &ms) && ms >= 0 &&
 		    ms <= 60000) {
 			l->gpm_min_interval_ns = (uint64_t)(ms * 1e6);
 			l->gpm_min_interval_from_env = true;

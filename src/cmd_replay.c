@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "bus.h"
 #include "collector.h"
+#include "env.h"
 #include "options.h"
 #include "rec_export.h"
 #include "rec_player.h"
@@ -137,7 +138,7 @@ static int replay_run(const struct replay_args *a)
 	struct store *store = NULL;
 	struct bus *bus = NULL;
 	struct ring *ring = NULL;
-	const char *nc = getenv("NO_COLOR");
+	const char *nc = env_get("NO_COLOR");
 	char msg[512], warn[512];
 	uint64_t refresh;
 	int rc, ret = 1;

@@ -7,6 +7,7 @@
 
 #include <msgpack.h>
 
+#include "env.h"
 #include "rec_format.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -32,7 +33,7 @@ static void crc_init(void)
 			crc_tab[t][i] = (crc_tab[t - 1][i] >> 8) ^ crc_tab[0][crc_tab[t - 1][i] & 0xff];
 #if defined(__x86_64__)
 	__builtin_cpu_init();
-	crc_hw = __builtin_cpu_supports("sse4.2") && !getenv("ASYS_CRC_SOFT");
+	crc_hw = __builtin_cpu_supports("sse4.2") && !env_get("ASYS_CRC_SOFT");
 #else
 	crc_hw = 0;
 #endif

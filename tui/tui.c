@@ -16,7 +16,9 @@
 
 #include <curses.h>
 
+#include "env.h"
 #include "store.h"
+#include "strsafe.h"
 #include "tui.h"
 #include "tui_int.h"
 #include "util.h"
@@ -88,7 +90,7 @@ static bool locale_is_utf8(void)
 
 static bool want_color(const struct asys_options *o)
 {
-	const char *nc = getenv("NO_COLOR");
+	const char *nc = env_get("NO_COLOR");
 
 	if (o && o->no_color)
 		return false;
@@ -308,6 +310,7 @@ int tui_run(const struct tui_ctx *ctx)
 	struct tui *t;
 	SCREEN *scr;
 	uint64_t delay_ns, next_ns;
+	char term[80];
 
 	if (!ctx || !ctx->store || !ctx->opts)
 		return -EINVAL;
@@ -336,7 +339,7 @@ int tui_run(const struct tui_ctx *ctx)
 	if (!scr) {
 		signals_restore(&old);
 		fprintf(stderr, "asys top: cannot use terminal type '%s': set TERM\n",
-			getenv("TERM") ? getenv("TERM") : "");
+			str_escape(term, sizeof(term), secure_getenv("TERM"), 64));
 		free(t);
 		return -ENOTTY;
 	}
@@ -348,7 +351,7 @@ int tui_run(const struct tui_ctx *ctx)
 		fprintf(stderr,
 			"asys top: terminal type '%s' cannot move the cursor: set TERM "
 			"(for example TERM=xterm-256color)\n",
-			getenv("TERM") ? getenv("TERM") : "");
+			str_escape(term, sizeof(term), secure_getenv("TERM"), 64));
 		free(t);
 		return -ENOTTY;
 	}

@@ -1,0 +1,54 @@
+/* Whom asys believes. The environment and the files a user names are
+ * hostile when asys holds privileges its caller may not have: a binary given
+ * cap_bpf,cap_perfmon by setcap, or root under `sudo -E` with the caller's
+ * environment. Every variable asys reads goes through here. */
+#ifndef ASYS_ENV_H
+#define ASYS_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Any effective capability, or an effective uid or gid other than the real
+ * one: then variables that name paths are believed only for trusted paths. */
+bool env_privileged(void);
+/* The privileges came with exec (setuid, setgid, file capabilities) or the
+ * ids differ: the caller does not hold them, so the files it names on the
+ * command line are checked as well. */
+bool env_elevated(void);
+
+/* A variable that tunes behaviour (no path): secure_getenv, so that a
+ * setuid or file-capability run sees none. NULL when unset or empty. */
+const char *env_get(const char *name);
+/* A variable that names a file or directory. When privileged, the path must
+ * be trusted; otherwise it is ignored and a note says so. NULL when unset,
+ * empty or ignored. */
+const char *env_path(const char *name);
+
+/* Trusted: the path resolves to a file or directory owned by root, not
+ * writable by group or others, under directories that are all owned by root
+ * and either not writable by others or sticky (as /tmp). 0, or -EPERM/-errno
+ * with a sentence in why. */
+int env_trusted_path(const char *path, char *why, size_t n);
+
+/* A file the user named on the command line (a probe file, a log): when
+ * elevated it must be trusted or owned by the real user and writable by
+ * nobody else. 0, or -EPERM with a sentence in why. */
+int env_user_file_ok(const char *path, char *why, size_t n);
+
+#define ENV_NOTES_MAX 2600 /* room for every note, joined */
+
+/* Reads a whole regular file the user named (never a FIFO or a device,
+ * which could block or never end) of at most max bytes, checked with
+ * env_user_file_ok. *out is NUL-terminated and the caller's to free. 0, or
+ * -errno with the reason (without the path) in err. */
+int env_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t n);
+
+/* The notes so far, joined with "; " ("" when none). */
+void env_notes(char *buf, size_t n);
+/* How many notes were made. */
+int env_note_count(void);
+
+/* For tests: forget the notes. */
+void env_reset_notes(void);
+
+#endif
