@@ -10,8 +10,11 @@
 
 #include <linux/types.h>
 
+#include "env.h"
 #include "gpurt.h"
 #include "gpurt_probes.h"
+#include "options.h"
+#include "strsafe.h"
 #include "util.h"
 
 static const char *const role_names[GPURT_ROLE_MAX] = {
@@ -207,53 +210,26 @@ int gpurt_probes_parse(struct gpurt_probes *p, const char *text, char *err, size
 
 int gpurt_probes_load_file(struct gpurt_probes *p, const char *path, char *err, size_t errlen)
 {
-	enum { MAX = 1 << 20 };
-	int r = 0;
-	char *buf = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		snprintf(err, errlen, "cannot open probe file %s: %s", path, strerror(-r));
-		goto cleanup;
+	char why[256] = "", shown[200], *buf = NULL;
+	size_t len;
+	int r;
+
+	str_escape(shown, sizeof(shown), path, 120);
+	r = env_read_file(path, OPT_PROBE_FILE_MAX, &buf, &len, why, sizeof(why));
+	if (r) {
+		snprintf(err, errlen, "probe file %s: %s", shown, why);
+		return r;
 	}
-	buf = malloc(MAX + 1);
-	if (!buf) {
-		r = -ENOMEM;
-		goto cleanup;
-	}
-	size_t len = 0;
-	for (;;) {
-		ssize_t k = read(fd, buf + len, MAX + 1 - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			r = -errno;
-			snprintf(err, errlen, "cannot read probe file %s: %s", path, strerror(-r));
-			goto cleanup;
-		}
-		if (k == 0)
-			break;
-		len += (size_t)k;
-		if (len > MAX) {
-			r = -EFBIG;
-			snprintf(err, errlen, "probe file %s is larger than 1 MiB", path);
-			goto cleanup;
-		}
-	}
-	buf[len] = '\0';
 	if (memchr(buf, '\0', len)) {
 		r = -EINVAL;
-		snprintf(err, errlen, "probe file %s is not text", path);
+		snprintf(err, errlen, "probe file %s is not text", shown);
 		goto cleanup;
 	}
-	char why[256] = "";
 	r = gpurt_probes_parse(p, buf, why, sizeof(why));
 	if (r)
-		snprintf(err, errlen, "probe file %s: %s", path, why);
+		snprintf(err, errlen, "probe file %s: %s", shown, why);
 cleanup:
 	free(buf);
-	if (fd >= 0)
-		close(fd);
 	return r;
 }
 

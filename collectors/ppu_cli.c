@@ -207,7 +207,7 @@ cleanup:
 	return budget;
 }
 
-int ppu_cli_check(const struct asys_options *o, const char *list, FILE *out)
+int ppu_cli_check(const struct asys_options *o, const char *sub, const char *list, FILE *out)
 {
 	struct ppu_selection sel, keep, dropped;
 	int run_of[PPU_METRIC_MAX];
@@ -216,7 +216,7 @@ int ppu_cli_check(const struct asys_options *o, const char *list, FILE *out)
 	int nruns;
 
 	if (ppu_selection_build("none", list, &sel, err, sizeof(err)) < 0) {
-		fprintf(stderr, "asys: %s\n", err);
+		fprintf(stderr, "asys %s: %s\n", sub, err);
 		return 2;
 	}
 	budget = ppu_check_budget(o, who, sizeof(who));
@@ -260,7 +260,36 @@ static bool ppu_is(const char *v, const char *word)
 	return v && !strcmp(v, word);
 }
 
-int ppu_cli_early(const struct asys_options *o, FILE *out)
+/* Device IDs that do not exist are a mistake in the command, found before
+ * anything starts. Without a library nothing can be checked: the pane says
+ * why later. */
+static int ppu_cli_check_devices(const struct asys_options *o, const char *sub)
+{
+	const char *spec = o->ppu_metrics_device;
+	struct ppu_lib *l = NULL;
+	unsigned int ndev = 0;
+	bool *sel = NULL;
+	char err[1024];
+	int rc = -1;
+
+	if (!spec || !strcmp(spec, "all") || !strcmp(spec, "none") || !strcmp(spec, "help"))
+		return -1;
+	if (ppu_lib_open(&l, o->ppu_backend, err, sizeof(err)) < 0)
+		return -1;
+	if (l->device_get_count(&ndev) != PPU_OK)
+		goto cleanup;
+	sel = calloc(ndev ? ndev : 1, sizeof(*sel));
+	if (sel && ppu_devices_parse(spec, ndev, sel, err, sizeof(err)) < 0) {
+		fprintf(stderr, "asys %s: --ppu-metrics-device %s: %s\n", sub, spec, err);
+		rc = 2;
+	}
+cleanup:
+	free(sel);
+	ppu_lib_close(l);
+	return rc;
+}
+
+int ppu_cli_early(const struct asys_options *o, const char *sub, FILE *out)
 {
 	struct ppu_selection sel;
 	char err[1024];
@@ -283,11 +312,11 @@ int ppu_cli_early(const struct asys_options *o, FILE *out)
 	if (printed)
 		return 0;
 	if (o->check_ppu_metrics_list)
-		return ppu_cli_check(o, o->check_ppu_metrics_list, out);
+		return ppu_cli_check(o, sub, o->check_ppu_metrics_list, out);
 	if (ppu_selection_build(o->ppu_metrics_set, o->ppu_metrics_list, &sel, err,
 				sizeof(err)) < 0) {
-		fprintf(stderr, "asys: %s\n", err);
+		fprintf(stderr, "asys %s: %s\n", sub, err);
 		return 2;
 	}
-	return -1;
+	return ppu_cli_check_devices(o, sub);
 }

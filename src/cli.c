@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "env.h"
+#include "strsafe.h"
 #include "util.h"
 
 enum opt_id {
@@ -16,7 +18,7 @@ enum opt_id {
 	O_PPU_DEV, O_PPU_SET, O_PPU_LIST, O_PPU_CHECK, O_PPU_FREQ, O_PPU_BACKEND,
 	O_NIC, O_NIC_INC, O_NIC_FREQ, O_NIC_ALL,
 	O_HGGC_MEM, O_TRACE, O_PROBE_FILE,
-	O_OUTPUT, O_FORCE,
+	O_OUTPUT, O_FORCE, O_WORKLOAD_LOG,
 	O_DURATION, O_MAX_SIZE, O_ROTATE, O_FSYNC,
 };
 
@@ -59,6 +61,8 @@ static const struct opt opts[] = {
 	  "track device and pinned allocations with eBPF, true|false (default true)" },
 	{ "trace", 't', CLI_G_PROBES, O_TRACE, "hggc|none", "count kernel launches (default hggc)" },
 	{ "hggc-probe-file", 0, CLI_G_PROBES, O_PROBE_FILE, "FILE", "extra runtime libraries and symbols to probe" },
+	{ "workload-log", 0, CLI_G_COMMAND, O_WORKLOAD_LOG, "FILE",
+	  "the command's output goes to FILE (default: a new $TMPDIR/asys-workload.*.log)" },
 	{ "output", 'o', CLI_G_OUTPUT, O_OUTPUT, "FILE", "record to FILE (.asys)" },
 	{ "force", 0, CLI_G_OUTPUT, O_FORCE, NULL, "replace FILE if it exists" },
 	{ "duration", 0, CLI_G_RECORD, O_DURATION, "TIME", "stop after TIME (10s, 5m, 1h; default: until a signal)" },
@@ -69,9 +73,22 @@ static const struct opt opts[] = {
 
 static const char *prog_sub;
 
+/* An argument as it may be echoed: escaped and at most 80 bytes, since a
+ * value can hold escape sequences, newlines or 100 KB. */
+#define CLI_ECHO_LEN 80
+#define CLI_ECHO_BUF (4 * CLI_ECHO_LEN + 8)
+
+static const char *cli_echo(char *buf, const char *val)
+{
+	return str_escape(buf, CLI_ECHO_BUF, val, CLI_ECHO_LEN);
+}
+
 static int bad(const char *opt, const char *val, const char *expect)
 {
-	fprintf(stderr, "asys %s: bad value '%s' for %s: expected %s\n", prog_sub, val, opt, expect);
+	char v[CLI_ECHO_BUF];
+
+	fprintf(stderr, "asys %s: bad value '%s' for %s: expected %s\n", prog_sub, cli_echo(v, val),
+		opt, expect);
 	return CLI_EXIT_USAGE;
 }
 
@@ -123,7 +140,8 @@ static int parse_pids(const char *opt, const char *val, struct asys_options *o)
 			break;
 		}
 		if (kill((pid_t)p, 0) < 0 && errno == ESRCH) {
-			fprintf(stderr, "asys %s: no process with pid %s (%s)\n", prog_sub, tok, opt);
+			fprintf(stderr, "asys %s: no process with pid %llu (%s)\n", prog_sub,
+				(unsigned long long)p, opt);
 			rc = CLI_EXIT_USAGE;
 			break;
 		}
@@ -147,10 +165,11 @@ static int check_regexes(const char *opt, const char *val)
 		int e = regcomp(&re, tok, REG_EXTENDED | REG_NOSUB);
 
 		if (e) {
-			char msg[256];
+			char msg[256], v[CLI_ECHO_BUF];
 
 			regerror(e, &re, msg, sizeof(msg));
-			fprintf(stderr, "asys %s: bad regular expression '%s' for %s: %s\n", prog_sub, tok, opt, msg);
+			fprintf(stderr, "asys %s: bad regular expression '%s' for %s: %s\n", prog_sub,
+				cli_echo(v, tok), opt, msg);
 			rc = CLI_EXIT_USAGE;
 			break;
 		}
@@ -169,6 +188,21 @@ static int ids_or_words(const char *opt, const char *val, const char *const *wor
 		if (!((*p >= '0' && *p <= '9') || (*p == ',' && p != val && p[1] && p[1] != ',')))
 			return bad(opt, val, "all, none, help, or a comma-separated list of device ids (eg. 0,1)");
 	return *val ? 0 : bad(opt, val, "all, none, help, or device ids");
+}
+
+/* Read once here so that a missing, oversized or special file stops the
+ * command at once; the probe collector reads it again and parses it. */
+static int check_probe_file(const char *opt, const char *val)
+{
+	char why[256], v[CLI_ECHO_BUF], *buf = NULL;
+	size_t len;
+	int rc = env_read_file(val, OPT_PROBE_FILE_MAX, &buf, &len, why, sizeof(why));
+
+	free(buf);
+	if (!rc)
+		return 0;
+	fprintf(stderr, "asys %s: cannot use %s %s: %s\n", prog_sub, opt, cli_echo(v, val), why);
+	return CLI_EXIT_USAGE;
 }
 
 static int apply(const struct opt *op, const char *name, const char *val, struct asys_options *o)
@@ -265,6 +299,7 @@ static int apply(const struct opt *op, const char *name, const char *val, struct
 			rc = bad(name, val, "hggc or none");
 		break;
 	case O_PROBE_FILE:
+		rc = check_probe_file(name, val);
 		o->hggc_probe_file = val;
 		break;
 	case O_OUTPUT:
@@ -274,6 +309,11 @@ static int apply(const struct opt *op, const char *name, const char *val, struct
 		break;
 	case O_FORCE:
 		o->force = true;
+		break;
+	case O_WORKLOAD_LOG:
+		if (!*val)
+			rc = bad(name, val, "a file name");
+		o->workload_log = val;
 		break;
 	case O_DURATION:
 		if (util_parse_duration(val, &d) || d <= 0 || d > 366.0 * 86400)
@@ -345,7 +385,7 @@ int cli_parse(const char *sub, unsigned groups, int argc, char **argv, struct as
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
 		const struct opt *op;
-		char name[80];
+		char name[80], v[CLI_ECHO_BUF];
 		int rc;
 
 		if (!strcmp(a, "--")) {
@@ -363,8 +403,11 @@ int cli_parse(const char *sub, unsigned groups, int argc, char **argv, struct as
 
 			op = find_long(a + 2, len, groups);
 			if (!op) {
-				fprintf(stderr, "asys %s: unknown option '%.*s' (see 'asys %s --help')\n", sub,
-					(int)(len + 2), a, sub);
+				char opt[CLI_ECHO_LEN + 1];
+
+				snprintf(opt, sizeof(opt), "%.*s", (int)(len + 2), a);
+				fprintf(stderr, "asys %s: unknown option '%s' (see 'asys %s --help')\n", sub,
+					cli_echo(v, opt), sub);
 				return CLI_EXIT_USAGE;
 			}
 			snprintf(name, sizeof(name), "--%s", op->lng);
@@ -376,12 +419,13 @@ int cli_parse(const char *sub, unsigned groups, int argc, char **argv, struct as
 		} else if (a[0] == '-' && a[1] && !a[2]) {
 			op = find_short(a[1], groups);
 			if (!op) {
-				fprintf(stderr, "asys %s: unknown option '%s' (see 'asys %s --help')\n", sub, a, sub);
+				fprintf(stderr, "asys %s: unknown option '%s' (see 'asys %s --help')\n", sub,
+					cli_echo(v, a), sub);
 				return CLI_EXIT_USAGE;
 			}
 			snprintf(name, sizeof(name), "-%c/--%s", op->shrt, op->lng);
 		} else {
-			fprintf(stderr, "asys %s: unexpected argument '%s'%s\n", sub, a,
+			fprintf(stderr, "asys %s: unexpected argument '%s'%s\n", sub, cli_echo(v, a),
 				(groups & CLI_G_COMMAND) ? " (put a command after --)" : "");
 			return CLI_EXIT_USAGE;
 		}

@@ -8,11 +8,13 @@
 #include <time.h>
 
 #include "cli.h"
+#include "env.h"
 #include "ppu_cli.h"
 #include "collector.h"
 #include "commands.h"
 #include "rec_writer.h"
 #include "session.h"
+#include "strsafe.h"
 #include "sysroot.h"
 #include "util.h"
 #include "workload.h"
@@ -55,13 +57,13 @@ int cmd_record(int argc, char **argv)
 	rc = cli_parse("record", RECORD_GROUPS, argc, argv, &o);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if ((rc = ppu_cli_early(&o, stdout)) >= 0)
+	if ((rc = ppu_cli_early(&o, "record", stdout)) >= 0)
 		return rc;
 	if (!o.output) {
 		fprintf(stderr, "asys record: no output file: add -o FILE (for example -o run.asys)\n");
 		return CLI_EXIT_USAGE;
 	}
-	sysroot_set(getenv("ASYS_SYSROOT"));
+	sysroot_set(env_path("ASYS_SYSROOT"));
 	join_args(cmdline, sizeof(cmdline), argc, argv);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -69,15 +71,25 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (o.command) {
-		if (workload_start(&wl, o.command) < 0)
+		char log[WORKLOAD_SHOWN];
+
+		if (workload_start(&wl, o.command, o.workload_log) < 0)
 			return 1;
 		have_wl = true;
+		fprintf(stderr, "asys record: the workload's output goes to %s\n",
+			str_escape(log, sizeof(log), wl.log, 200));
 		if (o.npids < OPT_MAX_PIDS)
 			o.pids[o.npids++] = wl.pid;
 	}
 	s = session_new(&o, false);
 	if (!s)
 		goto cleanup;
+	if (env_note_count()) {
+		char notes[ENV_NOTES_MAX];
+
+		env_notes(notes, sizeof(notes));
+		fprintf(stderr, "asys record: %s\n", notes);
+	}
 	rec_writer_opts_from(&wo, &o, cmdline);
 	w = rec_writer_new(s->streams, &wo, &err, msg, sizeof(msg));
 	if (!w) {

@@ -9,12 +9,17 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "env.h"
 #include "ppu_cli.h"
 #include "rec_toggle.h"
 #include "session.h"
+#include "strsafe.h"
 #include "sysroot.h"
 #include "tui.h"
 #include "workload.h"
+
+/* how long the header shows environment variables that were ignored */
+#define TOP_NOTES_NS (30 * 1000000000ull)
 
 #define TOP_GROUPS \
 	(CLI_G_COMMON | CLI_G_PPU | CLI_G_NIC | CLI_G_PROBES | CLI_G_OUTPUT | CLI_G_COMMAND)
@@ -23,6 +28,7 @@ struct top_ctx {
 	struct rec_toggle *rec; /* R and -o FILE */
 	struct workload wl;
 	bool have_workload;
+	uint64_t notes_until; /* ignored variables are shown until then */
 };
 
 static bool top_workload(void *ctx, char *buf, size_t n)
@@ -40,6 +46,10 @@ static void top_status(void *ctx, char *buf, size_t n)
 {
 	struct top_ctx *t = ctx;
 
+	if (env_note_count() && asys_now_ns() < t->notes_until) {
+		env_notes(buf, n);
+		return;
+	}
 	rec_toggle_status(t->rec, buf, n);
 }
 
@@ -63,24 +73,24 @@ int cmd_top(int argc, char **argv)
 	struct session *s = NULL;
 	struct tui_driver drv = { 0 };
 	struct tui_ctx tc = { 0 };
-	const char *nc = getenv("NO_COLOR");
+	const char *nc = env_get("NO_COLOR");
 	int rc, ret = 1;
 
 	options_defaults(&o);
 	rc = cli_parse("top", TOP_GROUPS, argc, argv, &o);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if ((rc = ppu_cli_early(&o, stdout)) >= 0)
+	if ((rc = ppu_cli_early(&o, "top", stdout)) >= 0)
 		return rc;
 	if (nc && *nc)
 		o.no_color = true;
-	sysroot_set(getenv("ASYS_SYSROOT"));
+	sysroot_set(env_path("ASYS_SYSROOT"));
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "asys top: needs a terminal; use 'asys record' to sample without one\n");
 		return 1;
 	}
 	if (o.command) {
-		if (workload_start(&t.wl, o.command) < 0)
+		if (workload_start(&t.wl, o.command, o.workload_log) < 0)
 			return 1;
 		t.have_workload = true;
 		if (o.npids < OPT_MAX_PIDS)
@@ -107,6 +117,7 @@ int cmd_top(int argc, char **argv)
 	}
 	if (t.have_workload)
 		workload_release(&t.wl);
+	t.notes_until = asys_now_ns() + TOP_NOTES_NS;
 	drv.ctx = &t;
 	drv.status = top_status;
 	drv.workload = top_workload;
@@ -127,8 +138,19 @@ int cmd_top(int argc, char **argv)
 	}
 	ret = 0;
 cleanup:
-	if (t.have_workload)
+	if (env_note_count()) {
+		char notes[ENV_NOTES_MAX];
+
+		env_notes(notes, sizeof(notes));
+		fprintf(stderr, "asys top: %s\n", notes);
+	}
+	if (t.have_workload) {
+		char log[WORKLOAD_SHOWN];
+
 		workload_stop(&t.wl);
+		fprintf(stderr, "asys top: the workload's output is in %s\n",
+			str_escape(log, sizeof(log), t.wl.log, 200));
+	}
 	rec_toggle_free(t.rec); /* flushes and writes the trailer */
 	session_free(s);
 	return ret;

@@ -15,6 +15,7 @@ enum sample_scope {
 };
 
 #define OPT_MAX_PIDS 64
+#define OPT_PROBE_FILE_MAX (1u << 20) /* --hggc-probe-file, bytes */
 
 struct asys_options {
 	double delay_s;                 /* -d: refresh interval, 0.1..3600 */
@@ -25,6 +26,7 @@ struct asys_options {
 	pid_t pids[OPT_MAX_PIDS];       /* -p */
 	int npids;
 	char **command;                 /* after "--", NULL-terminated, not owned */
+	const char *workload_log;       /* --workload-log FILE, NULL = a new temp file */
 	bool no_color;                  /* --no-color or NO_COLOR */
 	const char *output;             /* -o FILE: record from the start */
 	bool force;                     /* --force: replace an existing output */

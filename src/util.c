@@ -11,12 +11,44 @@
 
 #include "util.h"
 
+/* Length of the plain decimal number at s (digits, an optional fraction and
+ * exponent), or 0. strtod alone would also take leading blanks, hex floats,
+ * "inf" and "nan", none of which a person means on a command line. */
+static size_t util_decimal_len(const char *s)
+{
+	size_t i = 0, digits = 0;
+
+	while (s[i] >= '0' && s[i] <= '9')
+		i++, digits++;
+	if (s[i] == '.')
+		for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (!digits)
+		return 0;
+	if (s[i] == 'e' || s[i] == 'E') {
+		size_t j = i + 1;
+
+		if (s[j] == '+' || s[j] == '-')
+			j++;
+		if (s[j] >= '0' && s[j] <= '9') {
+			while (s[j] >= '0' && s[j] <= '9')
+				j++;
+			i = j;
+		}
+	}
+	return i;
+}
+
 int util_parse_double(const char *s, double *out)
 {
 	char *end;
 	double v;
+	size_t sign;
 
 	if (!s || !*s)
+		return -EINVAL;
+	sign = *s == '-' || *s == '+';
+	if (!util_decimal_len(s + sign) || s[sign + util_decimal_len(s + sign)])
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
@@ -33,7 +65,7 @@ int util_parse_u64(const char *s, uint64_t *out)
 	char *end;
 	unsigned long long v;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, 10);
@@ -50,11 +82,11 @@ static int split_suffix(const char *s, double *num, const char **suffix)
 	char *end;
 	double v;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || !util_decimal_len(s))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
-	if (end == s)
+	if (end != s + util_decimal_len(s))
 		return -EINVAL;
 	if (errno == ERANGE || !isfinite(v))
 		return -ERANGE;

@@ -6,33 +6,84 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "env.h"
+#include "env.h"
+#include "strsafe.h"
 #include "util.h"
 #include "workload.h"
 
-int workload_start(struct workload *w, char **argv)
+/* A log the user named: never through a final symlink, never blocking on a
+ * FIFO with no reader, and a regular file only when it is the caller's (root
+ * running `asys top -- cmd` must not be led to truncate another's file). */
+static int workload_open_named(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
+	int e;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	errno = EPERM;
+	if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_uid != getuid()))
+		goto fail;
+	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) < 0)
+		goto fail;
+	/* the workload's writes may block like any program's */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		goto fail;
+	return fd;
+fail:
+	e = errno;
+	close(fd);
+	return -e;
+}
+
+/* The default log: a new file of our own (O_EXCL, mode 0600) with a name
+ * nobody can guess and plant a link at. */
+static int workload_open_temp(char *path, size_t n)
+{
+	const char *tmp = env_path("TMPDIR");
+	int fd;
+
+	if (snprintf(path, n, "%s/asys-workload.XXXXXX.log", tmp ? tmp : "/tmp") >= (int)n)
+		return -ENAMETOOLONG;
+	fd = mkostemps(path, 4, O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int workload_start(struct workload *w, char **argv, const char *log_path)
 {
 	int go[2] = { -1, -1 }, err[2] = { -1, -1 }, e = 0, logfd;
-	const char *tmp = getenv("TMPDIR");
 
 	memset(w, 0, sizeof(*w));
 	w->go_fd = w->err_fd = -1;
-	util_strlcpy(w->name, argv[0], sizeof(w->name));
-	snprintf(w->log, sizeof(w->log), "%s/asys-workload.%d.log", tmp && *tmp ? tmp : "/tmp",
-		 (int)getpid());
+	str_escape(w->name, sizeof(w->name), argv[0], 60);
+	if (log_path) {
+		util_strlcpy(w->log, log_path, sizeof(w->log));
+		logfd = workload_open_named(log_path);
+	} else {
+		logfd = workload_open_temp(w->log, sizeof(w->log));
+	}
+	if (logfd < 0) {
+		char shown[WORKLOAD_SHOWN];
+
+		fprintf(stderr, "asys: cannot create the workload's log %s: %s%s\n",
+			str_escape(shown, sizeof(shown), w->log, 200), strerror(-logfd),
+			log_path ? "" : " (set TMPDIR or use --workload-log FILE)");
+		return logfd;
+	}
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
 		goto fail;
-	logfd = open(w->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (logfd < 0)
-		goto fail;
 	w->pid = fork();
-	if (w->pid < 0) {
-		close(logfd);
+	if (w->pid < 0)
 		goto fail;
-	}
 	if (w->pid == 0) {
 		char c;
 
@@ -59,7 +110,8 @@ int workload_start(struct workload *w, char **argv)
 	return 0;
 fail:
 	e = errno;
-	fprintf(stderr, "asys: cannot start '%s': %s\n", argv[0], strerror(e));
+	fprintf(stderr, "asys: cannot start '%s': %s\n", w->name, strerror(e));
+	close(logfd);
 	for (int i = 0; i < 2; i++) {
 		if (go[i] >= 0)
 			close(go[i]);
@@ -104,8 +156,11 @@ bool workload_poll(struct workload *w)
 
 void workload_describe(const struct workload *w, char *buf, size_t n)
 {
+	char log[WORKLOAD_SHOWN];
+
 	if (!w->exited)
-		snprintf(buf, n, "workload: %s (pid %d) running, output in %s", w->name, (int)w->pid, w->log);
+		snprintf(buf, n, "workload: %s (pid %d) running, output in %s", w->name, (int)w->pid,
+			 str_escape(log, sizeof(log), w->log, 200));
 	else if (WIFEXITED(w->status))
 		snprintf(buf, n, "workload: %s (pid %d) exited with status %d; press q to quit", w->name,
 			 (int)w->pid, WEXITSTATUS(w->status));

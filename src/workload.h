@@ -13,14 +13,17 @@ struct workload {
 	int err_fd;      /* read end: carries errno when exec fails */
 	bool exited;
 	int status;      /* wait status once exited */
-	char name[128];
-	char log[256];   /* where its stdout/stderr go */
+	char name[256];  /* argv[0], escaped for the screen */
+	char log[4096];  /* where its stdout/stderr go */
 };
 
+#define WORKLOAD_SHOWN 808 /* an escaped path of at most 200 bytes */
+
 /* Forks; the child waits for workload_release, then execs argv. stdout and
- * stderr go to a log file so they do not tear the screen. 0 or -errno, with
- * a message on stderr when the command cannot be run. */
-int workload_start(struct workload *w, char **argv);
+ * stderr go to log_path, or (NULL) to a new file $TMPDIR/asys-workload.*.log
+ * of mode 0600, so they do not tear the screen. 0 or -errno, with a message
+ * on stderr when the command cannot be run. */
+int workload_start(struct workload *w, char **argv, const char *log_path);
 void workload_release(struct workload *w);
 /* Reaps without blocking; true once exited. */
 bool workload_poll(struct workload *w);

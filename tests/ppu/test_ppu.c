@@ -138,7 +138,7 @@ static void run_check(void *arg, FILE *f)
 {
 	int *rc = arg;
 
-	*rc = ppu_cli_check(&opts, opts.check_ppu_metrics_list, f);
+	*rc = ppu_cli_check(&opts, "top", opts.check_ppu_metrics_list, f);
 }
 
 START_TEST(capacity_check_passes)
@@ -240,7 +240,7 @@ static void early(void *arg, FILE *f)
 {
 	int *rc = arg;
 
-	*rc = ppu_cli_early(&opts, f);
+	*rc = ppu_cli_early(&opts, "top", f);
 }
 
 START_TEST(help_sets_table)

@@ -322,7 +322,21 @@ START_TEST(util_parsers)
 	ck_assert_int_ne(util_parse_size("2Q", &u), 0);
 	ck_assert_int_eq(util_parse_u64("18446744073709551616", &u), -ERANGE);
 	ck_assert_int_eq(util_parse_double("1e999", &d), -ERANGE);
-	ck_assert_int_eq(util_parse_double("nan", &d), -ERANGE);
+	/* only plain decimals: strtod alone takes all of these */
+	ck_assert_int_eq(util_parse_double("nan", &d), -EINVAL);
+	ck_assert_int_eq(util_parse_double("inf", &d), -EINVAL);
+	ck_assert_int_eq(util_parse_double(" 1", &d), -EINVAL);
+	ck_assert_int_eq(util_parse_double("1 ", &d), -EINVAL);
+	ck_assert_int_eq(util_parse_double("0x1p-3", &d), -EINVAL);
+	ck_assert_int_eq(util_parse_double("1e", &d), -EINVAL);
+	ck_assert_int_eq(util_parse_double(".", &d), -EINVAL);
+	ck_assert_int_eq(util_parse_double("-.5e-1", &d), 0);
+	ck_assert_double_eq_tol(d, -0.05, 1e-12);
+	ck_assert_int_eq(util_parse_u64(" 1", &u), -EINVAL);
+	ck_assert_int_eq(util_parse_u64("0x10", &u), -EINVAL);
+	ck_assert_int_ne(util_parse_duration(" 5s", &d), 0);
+	ck_assert_int_ne(util_parse_duration("0x5s", &d), 0);
+	ck_assert_int_ne(util_parse_size(" 64M", &u), 0);
 }
 END_TEST
 
