@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -178,6 +179,52 @@ int wf_put_schemas(struct rec_writer *w, uint32_t from, uint32_t to)
 	return rc;
 }
 
+/* --force replaces only what a recording could be: a regular file of the
+ * user's own. A device, FIFO, socket, directory or another user's file is
+ * never unlinked (as root, -o /dev/full --force would delete the device). */
+static int wf_may_replace(const char *path, char *msg, size_t msgn)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(msg, msgn, "%s is not a regular file: --force replaces only a recording",
+			 path);
+		return -EPERM;
+	}
+	if (st.st_uid != getuid()) {
+		snprintf(msg, msgn, "%s belongs to another user: --force replaces only your own files",
+			 path);
+		return -EPERM;
+	}
+	if (unlink(path) < 0 && errno != ENOENT) {
+		snprintf(msg, msgn, "cannot replace %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int wf_create(struct rec_writer *w, const char *path, char *msg, size_t msgn)
+{
+	int rc;
+
+	if (w->opts.force && (rc = wf_may_replace(path, msg, msgn)) < 0) {
+		if (!*msg)
+			snprintf(msg, msgn, "cannot replace %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+	if (w->fd >= 0)
+		return 0;
+	rc = -errno;
+	if (errno == EEXIST)
+		snprintf(msg, msgn, "%s already exists: choose another name or add --force", path);
+	else
+		snprintf(msg, msgn, "cannot create %s: %s", path, strerror(errno));
+	return rc;
+}
+
 int wf_open_segment(struct rec_writer *w, char *msg, size_t msgn)
 {
 	char path[4096];
@@ -185,29 +232,18 @@ int wf_open_segment(struct rec_writer *w, char *msg, size_t msgn)
 	struct rec_file_header h = { .major = REC_MAJOR, .minor = REC_MINOR, .segment = w->seg };
 	int rc;
 
+	msg[0] = '\0';
 	rec_segment_path(path, sizeof(path), w->path, w->seg);
-	if (w->opts.force && unlink(path) < 0 && errno != ENOENT) {
-		rc = -errno;
-		snprintf(msg, msgn, "cannot replace %s: %s", path, strerror(errno));
+	rc = wf_create(w, path, msg, msgn);
+	if (rc)
 		return rc;
-	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
-	if (w->fd < 0) {
-		rc = -errno;
-		if (errno == EEXIST)
-			snprintf(msg, msgn, "%s already exists: choose another name or add --force",
-				 path);
-		else
-			snprintf(msg, msgn, "cannot create %s: %s", path, strerror(errno));
-		return rc;
-	}
 	memcpy(h.uuid, w->uuid, 16);
 	h.created_ns = util_now_ns(CLOCK_REALTIME);
 	rec_header_encode(hdr, &h);
+	errno = 0;
 	if (pwrite(w->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
 		rc = errno ? -errno : -ENOSPC;
-		snprintf(msg, msgn, "cannot write %s: %s", path, strerror(-rc));
-		return rc;
+		goto fail;
 	}
 	w->off = REC_HEADER_LEN;
 	w->hwm = 0;
@@ -222,12 +258,18 @@ int wf_open_segment(struct rec_writer *w, char *msg, size_t msgn)
 	rc = put_meta(w);
 	if (!rc)
 		rc = wf_put_schemas(w, 0, stream_table_count(w->streams));
-	if (rc) {
-		snprintf(msg, msgn, "cannot write %s: %s", path, strerror(-rc));
-		return rc;
-	}
+	if (rc)
+		goto fail;
 	wf_stats_sync(w);
 	return 0;
+fail:
+	/* a file without its header and schemas is no recording: leave no
+	 * empty file behind to make the retry fail with "already exists" */
+	snprintf(msg, msgn, "cannot write %s: %s", path, strerror(-rc));
+	close(w->fd);
+	w->fd = -1;
+	unlink(path);
+	return rc;
 }
 
 static void put_trailer(struct rec_writer *w)
