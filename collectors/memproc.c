@@ -29,7 +29,7 @@
 /* Reads a small file below /proc/ into st->buf. Bytes, or -errno. */
 ssize_t memproc_read_rel(struct memproc *st, const char *rel, char *buf, size_t n)
 {
-	int fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	ssize_t r;
 
 	if (fd < 0)
@@ -111,7 +111,7 @@ int memproc_add_cur(struct memproc *st, pid_t pid)
 		char rel[48];
 
 		snprintf(rel, sizeof(rel), "%d/status", (int)pid);
-		fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_CLOEXEC);
+		fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0) {
 			memproc_note_error(st, -errno);
 			return 0;
@@ -159,7 +159,7 @@ static void mem_read_label(struct memproc *st, struct mem_proc *p)
 	int fd;
 
 	snprintf(rel, sizeof(rel), "%d/cmdline", (int)p->pid);
-	fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_CLOEXEC);
+	fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	len = fd < 0 ? -1 : read(fd, cmd, sizeof(cmd));
 	if (fd >= 0)
 		close(fd);
@@ -389,19 +389,29 @@ static void mem_scan_system(struct memproc *st)
 	}
 }
 
+/* What the table leaves out: processes we may not read, and a process
+ * tree larger than we follow. */
 static void mem_emit_unreadable(struct memproc *st, struct emitter *out, uint64_t ts)
 {
-	char msg[128];
+	char msg[256] = "";
+	bool dropped = st->tree_dropped > 0;
 
-	if (st->unreadable == st->unreadable_sent)
+	if (st->unreadable == st->unreadable_sent && dropped == st->tree_dropped_sent)
 		return;
+	if (dropped)
+		snprintf(msg, sizeof(msg),
+			 "process tree larger than %d: only the first %d processes are followed; ",
+			 MEM_TREE_MAX, MEM_TREE_MAX);
 	if (st->unreadable)
-		snprintf(msg, sizeof(msg), "%u process%s unreadable (run as root to see all)",
-			 st->unreadable, st->unreadable == 1 ? "" : "es");
-	else
-		msg[0] = '\0';
-	if (emit_status(out, st->sid_proc, STATUS_STREAM, ts, msg) == 0)
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+			 "%u process%s unreadable (run as root to see all)", st->unreadable,
+			 st->unreadable == 1 ? "" : "es");
+	else if (dropped)
+		msg[strlen(msg) - 2] = '\0';
+	if (emit_status(out, st->sid_proc, STATUS_STREAM, ts, msg) == 0) {
 		st->unreadable_sent = st->unreadable;
+		st->tree_dropped_sent = dropped;
+	}
 }
 
 int memproc_new(struct memproc **out, uint32_t sid_proc, const struct asys_options *o,

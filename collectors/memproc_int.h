@@ -62,6 +62,8 @@ struct memproc {
 	bool no_children; /* the kernel has no /proc/PID/task/TID/children */
 	int nfds;         /* status fds kept open */
 	unsigned unreadable, unreadable_sent;
+	unsigned tree_dropped;   /* processes past MEM_TREE_MAX in this rebuild */
+	bool tree_dropped_sent;
 	/* kernel threads are most of /proc on big machines (per-CPU workers):
 	 * once known they are skipped without a read. kt: last scan's, sorted
 	 * by pid; ktn: this scan's */

@@ -24,31 +24,60 @@ static bool mem_tree_has(const struct memproc *st, pid_t pid)
 
 static void mem_tree_add(struct memproc *st, pid_t pid)
 {
-	if (st->ntree < MEM_TREE_MAX && !mem_tree_has(st, pid))
+	if (mem_tree_has(st, pid))
+		return;
+	if (st->ntree < MEM_TREE_MAX)
 		st->tree[st->ntree++] = pid;
+	else
+		st->tree_dropped++;
 }
 
-/* Reads a children file into the tree; -errno when it cannot be read. A
- * list longer than the buffer loses its cut last number, not gains a
- * wrong one. */
+/* Adds the pids of a children file, read whole in pieces: a process may
+ * have thousands of children. -errno when it cannot be read. */
 static int mem_tree_read_children(struct memproc *st, const char *rel)
 {
 	char buf[4096];
-	pid_t kids[512];
-	ssize_t len = memproc_read_rel(st, rel, buf, sizeof(buf));
-	int n;
+	size_t keep = 0;
+	int fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
-	if (len < 0)
-		return (int)len;
-	if ((size_t)len == sizeof(buf) - 1) {
-		char *sp = strrchr(buf, ' ');
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r = read(fd, buf + keep, sizeof(buf) - 1 - keep);
+		size_t len, cut;
+		pid_t kids[sizeof(buf) / 2]; /* "1 2 3 ...": at most this many a piece */
+		int n;
 
-		if (sp)
-			*sp = '\0';
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len = keep + (size_t)r;
+		buf[len] = '\0';
+		/* a number cut by the end of this piece waits for the next */
+		for (cut = len; cut > 0 && buf[cut - 1] >= '0' && buf[cut - 1] <= '9'; cut--)
+			;
+		if (cut == 0) {
+			keep = len;
+			if (len == sizeof(buf) - 1) /* one token filling it is no pid */
+				break;
+			continue;
+		}
+		buf[cut - 1] = '\0';
+		n = procfs_parse_pidlist(buf, kids, ARRAY_SIZE(kids));
+		for (int k = 0; k < n && k < (int)ARRAY_SIZE(kids); k++)
+			mem_tree_add(st, kids[k]);
+		keep = len - cut;
+		memmove(buf, buf + cut, keep);
 	}
-	n = procfs_parse_pidlist(buf, kids, ARRAY_SIZE(kids));
-	for (int k = 0; k < n && k < (int)ARRAY_SIZE(kids); k++)
-		mem_tree_add(st, kids[k]);
+	if (keep && keep < sizeof(buf) - 1) {
+		pid_t kid;
+
+		buf[keep] = '\0';
+		if (procfs_parse_pidlist(buf, &kid, 1) == 1)
+			mem_tree_add(st, kid);
+	}
+	close(fd);
 	return 0;
 }
 
@@ -144,6 +173,7 @@ void memproc_scan_tree(struct memproc *st, bool full)
 {
 	if (full || st->ntree == 0) {
 		st->ntree = 0;
+		st->tree_dropped = 0;
 		for (int i = 0; i < st->opts->npids && i < OPT_MAX_PIDS; i++)
 			if (st->opts->pids[i] > 0)
 				mem_tree_add(st, st->opts->pids[i]);

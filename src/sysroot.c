@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sysroot.h"
@@ -44,12 +45,22 @@ int sysroot_path(char *buf, size_t n, const char *path)
 int sysroot_open(const char *path, int flags)
 {
 	char full[4096];
+	struct stat st;
 	int fd, rc = sysroot_path(full, sizeof(full), path);
 
 	if (rc)
 		return rc;
-	fd = open(full, flags | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	/* O_NONBLOCK: a FIFO in a fixture tree must not hang a collector */
+	fd = open(full, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* /proc and /sys hold only files and directories; elsewhere a device
+	 * or FIFO could feed a reader without end */
+	if (sysroot[0] && (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
 }
 
 ssize_t sysroot_pread_all(int fd, char *buf, size_t n)

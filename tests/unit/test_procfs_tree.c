@@ -13,6 +13,7 @@
 
 #include <check.h>
 
+#include "memproc_int.h"
 #include "procfs_fixture.h"
 #include "sysroot.h"
 #include "util.h"
@@ -197,6 +198,73 @@ START_TEST(mem_tree_big)
 }
 END_TEST
 
+/* A children file longer than any one read: every child is followed, and a
+ * tree past the collector's cap says so instead of dropping rows silently. */
+static void tree_of(const char *root, int parent, int nkids)
+{
+	size_t cap = (size_t)nkids * 8 + 1, off = 0;
+	char *kids = malloc(cap);
+
+	ck_assert_ptr_nonnull(kids);
+	kids[0] = '\0';
+	fx_write_proc(root, parent, "root", 1, 0, 100, 100, "root\0", 5);
+	for (int i = 1; i <= nkids; i++) {
+		char dir[4096];
+		FILE *f;
+
+		/* only what the tree reads of a member: thousands of whole
+		 * fixture processes take a minute on a slow disk */
+		snprintf(dir, sizeof(dir), "%s/proc/%d", root, parent + i);
+		ck_assert_int_eq(mkdir(dir, 0755), 0);
+		strcat(dir, "/status");
+		f = fopen(dir, "w");
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "Name:\tkid\nPPid:\t%d\nUid:\t0\t0\t0\t0\nVmHWM:\t4 kB\nVmRSS:\t4 kB\n",
+			parent);
+		fclose(f);
+		off += (size_t)snprintf(kids + off, cap - off, "%d ", parent + i);
+	}
+	fx_write(root, "proc/10000/task/10000/children", "%s\n", kids);
+	free(kids);
+}
+
+START_TEST(mem_tree_many_children)
+{
+	static const int nkids[] = { 1000, MEM_TREE_MAX + 100 };
+
+	for (size_t k = 0; k < ARRAY_SIZE(nkids); k++) {
+		char *root = fx_tmpdir();
+		struct asys_options o;
+		struct fx_coll fc;
+		const struct fx_rec *st;
+		uint32_t proc;
+		bool capped = nkids[k] + 1 > MEM_TREE_MAX;
+
+		fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
+		tree_of(root, 10000, nkids[k]);
+		sysroot_set(root);
+		opts(&o, SCOPE_PROCESS_TREE);
+		o.pids[o.npids++] = 10000;
+		ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+		proc = fx_stream(&fc, "mem.proc");
+		ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+		ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc),
+				  capped ? MEM_TREE_MAX : (unsigned)nkids[k] + 1);
+		ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 10001));
+		st = fx_find(&fc.recs, REC_STATUS, proc, STATUS_STREAM);
+		if (capped) {
+			ck_assert_ptr_nonnull(st);
+			ck_assert_ptr_nonnull(strstr(st->text, "only the first 4096"));
+		} else {
+			ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 10000 + nkids[k]));
+			ck_assert_ptr_null(st);
+		}
+		fx_coll_fini(&fc);
+		fx_rmtree(root);
+	}
+}
+END_TEST
+
 Suite *procfs_tree_suite(void)
 {
 	Suite *s = suite_create("procfs process tree");
@@ -207,6 +275,7 @@ Suite *procfs_tree_suite(void)
 	tcase_add_test(tc, mem_tree_ppid_fallback);
 	tcase_add_test(tc, mem_tree_growth);
 	tcase_add_test(tc, mem_tree_big);
+	tcase_add_test(tc, mem_tree_many_children);
 	suite_add_tcase(s, tc);
 	return s;
 }
