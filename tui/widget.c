@@ -7,6 +7,7 @@
 #include <wchar.h>
 
 #include "store.h"
+#include "strsafe.h"
 #include "util.h"
 #include "widget.h"
 
@@ -296,39 +297,49 @@ static size_t text_fit(const char *s, int width, int *cols)
 	return off;
 }
 
+/* Whether s holds anything a terminal could take as a control: C0, DEL,
+ * C1 (U+0080..U+009F) or bytes that are not UTF-8. Plain ASCII, the common
+ * case of every frame, is one pass without a copy. */
+static bool text_needs_escape(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t k = *p < 0x80 ? (*p >= 0x20 && *p != 0x7f) : str_utf8_len(p);
+
+		if (!k)
+			return true;
+		p += k;
+	}
+	return false;
+}
+
+/* Text from outside (a recording, /proc, a library) drawn as it is would
+ * move the cursor or retitle the terminal: it is shown escaped. */
+static const char *text_safe(const char *s, char *buf, size_t n)
+{
+	return text_needs_escape(s) ? str_escape(buf, n, s, 0) : s;
+}
+
 int widget_text_width(const char *s)
 {
+	char buf[1024];
 	int cols;
 
-	text_fit(s, 1 << 20, &cols);
+	text_fit(text_safe(s, buf, sizeof(buf)), 1 << 20, &cols);
 	return cols;
 }
 
 void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right)
 {
+	char buf[1024];
 	int cols;
 	size_t bytes;
 
 	if (!s || width <= 0)
 		return;
+	s = text_safe(s, buf, sizeof(buf));
 	bytes = text_fit(s, width, &cols);
 	if (right)
 		x += width - cols;
-	/* control characters would move the cursor: never print them raw */
-	for (size_t i = 0; i < bytes; i++) {
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
-			char tmp[1024];
-			size_t m = bytes < sizeof(tmp) - 1 ? bytes : sizeof(tmp) - 1;
-
-			memcpy(tmp, s, m);
-			tmp[m] = '\0';
-			for (size_t j = 0; j < m; j++)
-				if ((unsigned char)tmp[j] < 0x20 || tmp[j] == 0x7f)
-					tmp[j] = ' ';
-			mvwaddnstr(w, y, x, tmp, (int)m);
-			return;
-		}
-	}
 	mvwaddnstr(w, y, x, s, (int)bytes);
 }
 

@@ -341,9 +341,15 @@ START_TEST(draw_ascii)
 	widget_text(w, 1, 0, 5, "ab", true);
 	row_text(w, 1, 0, 6, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "   ab ");
-	widget_text(w, 2, 0, 6, "a\tb\nc", false);
-	row_text(w, 2, 0, 6, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "a b c ");
+	/* controls from outside are shown escaped, never sent to the terminal */
+	widget_text(w, 2, 0, 8, "a\tb\nc", false);
+	row_text(w, 2, 0, 8, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "a\\tb\\nc ");
+	werase(w);
+	widget_text(w, 2, 0, 16, "\033[2J\xc2\x9bx", false);
+	row_text(w, 2, 0, 16, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "\\x1b[2J\\xc2\\x9bx");
+	ck_assert_int_eq(widget_text_width("\033]0;t\a"), 12);
 	widget_spark(w, &v, 3, 0, 3, sp, 3, 10, TC_ACCENT);
 	row_text(w, 3, 0, 3, buf, sizeof(buf));
 	ck_assert_str_eq(buf, " -#");
