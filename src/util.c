@@ -211,5 +211,7 @@ void util_block_signals(void)
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGQUIT);
 	sigaddset(&set, SIGWINCH);
+	sigaddset(&set, SIGTSTP);
+	sigaddset(&set, SIGCONT);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }

@@ -34,6 +34,10 @@
 /* Signal handlers only set these; the loop does the work. */
 static volatile sig_atomic_t sig_quit;
 static volatile sig_atomic_t sig_winch;
+static volatile sig_atomic_t sig_tstp; /* Ctrl-Z: suspend from the loop */
+static volatile sig_atomic_t sig_cont; /* continued: the screen may be stale */
+
+static void handle_resize(void);
 
 static void on_quit(int sig)
 {
@@ -47,8 +51,20 @@ static void on_winch(int sig)
 	sig_winch = 1;
 }
 
+static void on_tstp(int sig)
+{
+	(void)sig;
+	sig_tstp = 1;
+}
+
+static void on_cont(int sig)
+{
+	(void)sig;
+	sig_cont = 1;
+}
+
 struct saved_signals {
-	struct sigaction intr, term, hup, winch;
+	struct sigaction intr, term, hup, winch, tstp, cont;
 };
 
 /* Installed before curses starts, so that ncurses (which only catches
@@ -66,6 +82,15 @@ static void signals_install(struct saved_signals *old)
 	sigaction(SIGHUP, &sa, &old->hup);
 	sa.sa_handler = on_winch;
 	sigaction(SIGWINCH, &sa, &old->winch);
+	sa.sa_handler = on_cont;
+	sigaction(SIGCONT, &sa, &old->cont);
+	/* a shell without job control starts us with Ctrl-Z ignored: keep it
+	 * so, or nobody could continue us */
+	sigaction(SIGTSTP, NULL, &old->tstp);
+	if (old->tstp.sa_handler != SIG_IGN) {
+		sa.sa_handler = on_tstp;
+		sigaction(SIGTSTP, &sa, NULL);
+	}
 }
 
 static void signals_restore(const struct saved_signals *old)
@@ -74,6 +99,27 @@ static void signals_restore(const struct saved_signals *old)
 	sigaction(SIGTERM, &old->term, NULL);
 	sigaction(SIGHUP, &old->hup, NULL);
 	sigaction(SIGWINCH, &old->winch, NULL);
+	sigaction(SIGTSTP, &old->tstp, NULL);
+	sigaction(SIGCONT, &old->cont, NULL);
+}
+
+/* Ctrl-Z as every TUI does it: give the terminal back, stop, and redraw
+ * whole when continued (the size may have changed meanwhile). Sampling
+ * threads stop with us; their ticks resume on their grid. */
+static void tui_suspend(void)
+{
+	struct sigaction dfl, mine;
+
+	endwin();
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGTSTP, &dfl, &mine);
+	raise(SIGTSTP);
+	sigaction(SIGTSTP, &mine, NULL);
+	sig_cont = 0;
+	reset_prog_mode();
+	handle_resize();
 }
 
 static uint64_t mono_ns(void)
@@ -334,6 +380,8 @@ int tui_run(const struct tui_ctx *ctx)
 
 	sig_quit = 0;
 	sig_winch = 0;
+	sig_tstp = 0;
+	sig_cont = 0;
 	signals_install(&old);
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
@@ -376,8 +424,13 @@ int tui_run(const struct tui_ctx *ctx)
 		uint64_t now = mono_ns();
 		int ch, wait_ms;
 
-		if (sig_winch) {
-			sig_winch = 0;
+		if (sig_tstp) {
+			sig_tstp = 0;
+			tui_suspend();
+			next_ns = 0;
+		}
+		if (sig_winch || sig_cont) {
+			sig_winch = sig_cont = 0;
 			handle_resize();
 			next_ns = 0;
 		}
