@@ -49,7 +49,7 @@ int cmd_record(int argc, char **argv)
 	struct workload wl;
 	bool have_wl = false, was_paused = false;
 	struct sigaction sa = { .sa_handler = on_signal };
-	char cmdline[1024], msg[512], size[32];
+	char cmdline[1024], msg[512], size[32], shown[2410];
 	uint64_t t0;
 	int rc, err = 0, handle = -1, ret = 1;
 
@@ -93,7 +93,8 @@ int cmd_record(int argc, char **argv)
 	rec_writer_opts_from(&wo, &o, cmdline);
 	w = rec_writer_new(s->streams, &wo, &err, msg, sizeof(msg));
 	if (!w) {
-		fprintf(stderr, "asys record: %s\n", msg);
+		/* the message holds the path as given: escaped */
+		fprintf(stderr, "asys record: %s\n", str_escape(shown, sizeof(shown), msg, 600));
 		goto cleanup;
 	}
 	handle = bus_attach_within(s->bus, &rec_writer_consumer_ops, w, REC_WRITER_LATENCY_NS);
@@ -141,7 +142,8 @@ cleanup:
 		rc = rec_writer_close(w);
 		rec_writer_get_stats(w, &st);
 		util_fmt_bytes(size, sizeof(size), (double)st.bytes);
-		fprintf(stderr, "asys record: %s: %llu records, %s%s", st.path,
+		fprintf(stderr, "asys record: %s: %llu records, %s%s",
+			str_escape(shown, sizeof(shown), st.path, 600),
 			(unsigned long long)st.records, size, st.segment ? "" : "\n");
 		if (st.segment)
 			fprintf(stderr, " in %u segments\n", st.segment + 1);

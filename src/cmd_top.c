@@ -103,10 +103,10 @@ int cmd_top(int argc, char **argv)
 	if (!t.rec)
 		goto cleanup;
 	if (o.output) {
-		char msg[512];
+		char msg[512], shown[2050];
 
 		if (rec_toggle_start(t.rec, msg, sizeof(msg)) < 0) {
-			fprintf(stderr, "asys top: %s\n", msg);
+			fprintf(stderr, "asys top: %s\n", str_escape(shown, sizeof(shown), msg, 0));
 			goto cleanup;
 		}
 	}
