@@ -290,3 +290,28 @@ cleanup:
 	close(fd);
 	return rc;
 }
+
+int env_open_output(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
+	int e;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	errno = EPERM;
+	if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_uid != getuid()))
+		goto fail;
+	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) < 0)
+		goto fail;
+	/* writes may block like any program's */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		goto fail;
+	return fd;
+fail:
+	e = errno;
+	close(fd);
+	return -e;
+}

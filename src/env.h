@@ -43,6 +43,13 @@ int env_user_file_ok(const char *path, char *why, size_t n);
  * -errno with the reason (without the path) in err. */
 int env_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t n);
 
+/* Opens a file the user named for writing: never through a final symbolic
+ * link, never blocking on a FIFO without a reader, and a regular file only
+ * when it is the real user's (root must not be led to truncate another's
+ * file); a regular file is truncated. A terminal, /dev/null or a FIFO with a
+ * reader is written as it is. The fd, or -errno (-EPERM for a refusal). */
+int env_open_output(const char *path);
+
 /* The notes so far, joined with "; " ("" when none). */
 void env_notes(char *buf, size_t n);
 /* How many notes were made. */

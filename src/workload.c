@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,34 +15,6 @@
 #include "strsafe.h"
 #include "util.h"
 #include "workload.h"
-
-/* A log the user named: never through a final symlink, never blocking on a
- * FIFO with no reader, and a regular file only when it is the caller's (root
- * running `asys top -- cmd` must not be led to truncate another's file). */
-static int workload_open_named(const char *path)
-{
-	struct stat st;
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
-	int e;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		goto fail;
-	errno = EPERM;
-	if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_uid != getuid()))
-		goto fail;
-	if (S_ISREG(st.st_mode) && ftruncate(fd, 0) < 0)
-		goto fail;
-	/* the workload's writes may block like any program's */
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
-		goto fail;
-	return fd;
-fail:
-	e = errno;
-	close(fd);
-	return -e;
-}
 
 /* The default log: a new file of our own (O_EXCL, mode 0600) with a name
  * nobody can guess and plant a link at. */
@@ -67,7 +38,7 @@ int workload_start(struct workload *w, char **argv, const char *log_path)
 	str_escape(w->name, sizeof(w->name), argv[0], 60);
 	if (log_path) {
 		util_strlcpy(w->log, log_path, sizeof(w->log));
-		logfd = workload_open_named(log_path);
+		logfd = env_open_output(log_path);
 	} else {
 		logfd = workload_open_temp(w->log, sizeof(w->log));
 	}
