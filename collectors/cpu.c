@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bus.h"
 #include "collector.h"
 #include "procfs.h"
 #include "stream.h"

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bus.h"
 #include "collector.h"
 #include "memproc.h"
 #include "procfs.h"

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bus.h"
 #include "collector.h"
 #include "memproc_int.h"
 #include "procfs.h"

@@ -22,6 +22,15 @@
 #include "nic_rdma.h"
 #include "util.h"
 
+/* A read is preempted when it costs over twice its usual time plus 100 us
+ * (a wake on a busy VM): a read that fast is never a preemption. */
+#define NIC_SLOW_READ_FACTOR 2.0
+#define NIC_SLOW_READ_NS 100000.0
+/* The usual cost: a moving average over about twenty reads. */
+#define NIC_READ_COST_WEIGHT 0.05
+/* The rate is said to fall short below 95% of what was asked. */
+#define NIC_RATE_OK 0.95
+
 #define NIC_MAX_RE 32
 #define NIC_RESCAN_NS 1000000000ull      /* RDMA ports and link names, at most 1/s */
 #define NIC_RATE_CHECK_NS 2000000000ull  /* achieved rate judged over 2 s */
@@ -279,9 +288,10 @@ static void on_link_stats(void *ctx, uint32_t ifindex, const char *name,
  * cumulative, so the next interval covers it. */
 static bool nic_read_ok(struct nic_state *s, double *mean, uint64_t cost)
 {
-	bool ok = !*mean || (double)cost <= 2.0 * *mean + 100000.0;
+	bool ok = !*mean || (double)cost <= NIC_SLOW_READ_FACTOR * *mean + NIC_SLOW_READ_NS;
 
-	*mean = *mean ? 0.95 * *mean + 0.05 * (double)cost : (double)cost;
+	*mean = *mean ? (1 - NIC_READ_COST_WEIGHT) * *mean + NIC_READ_COST_WEIGHT * (double)cost
+		      : (double)cost;
 	if (!ok)
 		s->slow_reads++;
 	return ok;
@@ -428,7 +438,7 @@ static void nic_check_rate(struct nic_state *s, uint64_t now)
 		return;
 	hz = (double)s->rate_ticks * 1e9 / (double)(now - s->rate_t0);
 	s->rate_told = true;
-	if (hz < 0.95 * s->hz) {
+	if (hz < NIC_RATE_OK * s->hz) {
 		char msg[256];
 
 		snprintf(msg, sizeof(msg),

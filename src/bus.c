@@ -14,6 +14,11 @@
 #include "collector.h"
 #include "util.h"
 
+/* Records taken from one ring per pump: bounded so that one busy producer
+ * cannot starve the others; a ring past half full asks for the next pump
+ * at once anyway. */
+#define BUS_PUMP_MAX 65536
+
 #define BUS_MAX_RINGS 64
 #define BUS_MAX_CONSUMERS 8
 
@@ -208,9 +213,8 @@ uint64_t bus_pump(struct bus *b)
 		const struct rec *r;
 		size_t len;
 
-		/* bounded per ring per pump so one busy producer cannot starve the rest */
 		ring_drained(b->rings[i]);
-		for (int k = 0; k < 65536 && (r = ring_peek(b->rings[i], &len)); k++) {
+		for (int k = 0; k < BUS_PUMP_MAX && (r = ring_peek(b->rings[i], &len)); k++) {
 			if (r->kind != REC_SAMPLE)
 				sticky_update(b, r);
 			for (int c = 0; c < BUS_MAX_CONSUMERS; c++)

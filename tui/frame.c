@@ -14,6 +14,12 @@
 #include "util.h"
 #include "widget.h"
 
+/* A sampling thread is shown as short of its rate below 97% of it: a
+ * scheduler's hiccup costs a percent or two, a real shortfall more. */
+#define FRAME_RATE_OK 0.97
+/* ...and only when more than a tick and a half of the second is missing. */
+#define FRAME_RATE_SLACK_HZ 1.5
+
 struct glyphs {
 	const char *tl, *tr, *bl, *br, *h, *v;
 };
@@ -69,12 +75,11 @@ static void engine_text(struct tui *t, char *buf, size_t n, bool *short_of)
 	for (int i = 0; i < k; i++) {
 		char a[32], piece[160];
 
-		/* a full second of ticks before judging */
 		/* a full second of ticks before judging; at low rates a one-second
 		 * count is off by a tick, which is no shortfall */
 		if (st[i].hz_requested <= 0 || (double)st[i].ticks < st[i].hz_requested ||
-		    st[i].hz_achieved >= st[i].hz_requested * 0.97 ||
-		    st[i].hz_requested - st[i].hz_achieved < 1.5)
+		    st[i].hz_achieved >= st[i].hz_requested * FRAME_RATE_OK ||
+		    st[i].hz_requested - st[i].hz_achieved < FRAME_RATE_SLACK_HZ)
 			continue;
 		fmt_hz(a, sizeof(a), st[i].hz_achieved);
 		snprintf(piece, sizeof(piece), "  %s %s/%.0f Hz %.0f%% CPU", st[i].names, a,
