@@ -124,12 +124,11 @@ static const char *proc_name(const struct view *v, uint64_t pid)
 	return NULL;
 }
 
-static const struct kpriv *sort_ctx;
-
-static int row_cmp(const void *a, const void *b)
+static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct krow *x = a, *y = b;
-	int c = sort_ctx->table.sort_col, r;
+	const struct kpriv *s = ctx;
+	int c = s->table.sort_col, r;
 	if (c == KC_NAME) {
 		r = strcasecmp(x->name, y->name);
 	} else {
@@ -141,7 +140,7 @@ static int row_cmp(const void *a, const void *b)
 			return isnan(p) && isnan(q) ? 0 : isnan(p) ? 1 : -1;
 		r = p < q ? -1 : p > q;
 	}
-	if (sort_ctx->table.sort_desc)
+	if (s->table.sort_desc)
 		r = -r;
 	return r ? r : strcmp(x->name, y->name);
 }
@@ -204,9 +203,7 @@ static void load_rows(struct kpriv *s, const struct view *v)
 	for (size_t i = 0; i < s->nrows; i++)
 		s->rows[i].share = s->rate_sum > 0 && !isnan(s->rows[i].rate)
 					   ? 100.0 * s->rows[i].rate / s->rate_sum : NAN;
-	sort_ctx = s;
-	qsort(s->rows, s->nrows, sizeof(*s->rows), row_cmp);
-	sort_ctx = NULL;
+	qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }
 
 static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
