@@ -18,6 +18,9 @@
  * cannot starve the others; a ring past half full asks for the next pump
  * at once anyway. */
 #define BUS_PUMP_MAX 65536
+/* The period of a bus nobody has given one (tests): short, so that a test
+ * never waits on it. A session sets a quarter refresh. */
+#define BUS_PERIOD_UNSET_NS 5000000
 
 #define BUS_MAX_RINGS 64
 #define BUS_MAX_CONSUMERS 8
@@ -103,7 +106,7 @@ static void consumer_deliver(struct bus_consumer *c, const struct rec *r)
  * with no recording the bus wakes 4 times a second, not 20. */
 static void bus_period_update(struct bus *b)
 {
-	uint64_t p = b->period_ns ? b->period_ns : 5000000;
+	uint64_t p = b->period_ns ? b->period_ns : BUS_PERIOD_UNSET_NS;
 	uint64_t one = 1;
 
 	for (int i = 0; i < BUS_MAX_CONSUMERS; i++)

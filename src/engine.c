@@ -108,9 +108,10 @@ static int group_for(struct engine *e, double hz)
 	g->period_ns = (uint64_t)llround(1e9 / hz);
 	/* A quarter second at up to 1 KiB a tick, at least 1 MiB (a slow tick
 	 * may list thousands of processes) and at most 8 MiB: every byte of it
-	 * becomes resident after the first pass (it was 4 KiB a tick, which at
-	 * 100 kHz made a 128 MiB ring). The bus drains every 50 ms, and earlier
-	 * when a ring passes half full. */
+	 * becomes resident after the first pass, so a ring sized for the worst
+	 * tick at 100 kHz would cost over 100 MiB. The bus drains a ring once a
+	 * period (a quarter refresh, 50-250 ms, see session.c), and earlier
+	 * when it passes half full. */
 	g->ring = ring_new((size_t)fmin(8 << 20, fmax(1 << 20, hz * 0.25 * 1024)));
 	if (!g->ring)
 		return -ENOMEM;

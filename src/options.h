@@ -31,7 +31,7 @@ struct asys_options {
 	const char *output;             /* -o FILE: record from the start */
 	bool force;                     /* --force: replace an existing output */
 
-	/* PPU (issue: PPU pane) */
+	/* PPU */
 	const char *ppu_metrics_device; /* all|none|help|ID list; NULL = none */
 	const char *ppu_metrics_set;    /* NAME|none|help; NULL = summary */
 	const char *ppu_metrics_list;   /* NAME,...|help */

@@ -6,8 +6,7 @@
 
 /* One line per pane, in display order; a pane's hotkey is its place. Panes
  * of optional sources sit under the HAVE_ of what they need, as in
- * collectors/registry.c. The comment lines are where the later panes go; the
- * blank lines between them keep their merges apart. */
+ * collectors/registry.c. */
 
 extern const struct pane_class ppu_pane;
 
