@@ -57,11 +57,6 @@ static const struct {
 	{ DRV, "cuKernelGetFunction", GPURT_NAME_COPY, 1, 2 },   /* (CUfunction *, CUkernel) */
 };
 
-const char *gpurt_role_name(uint32_t role)
-{
-	return role < GPURT_ROLE_MAX ? role_names[role] : NULL;
-}
-
 int gpurt_role_parse(const char *s)
 {
 	for (int i = 1; i < GPURT_ROLE_MAX; i++)

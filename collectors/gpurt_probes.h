@@ -37,7 +37,6 @@ bool gpurt_probes_lib_wanted(const struct gpurt_probes *p, const char *file_name
  * literal head already differs. */
 bool gpurt_lib_match(const char *pattern, const char *file_name);
 /* "dev-alloc" etc, or NULL; and back. */
-const char *gpurt_role_name(uint32_t role);
 int gpurt_role_parse(const char *s);
 /* Number of arguments a role needs (1 or 2), whether it has a return probe. */
 int gpurt_role_nargs(uint32_t role);

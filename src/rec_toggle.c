@@ -124,11 +124,6 @@ void rec_toggle_free(struct rec_toggle *rt)
 	free(rt);
 }
 
-bool rec_toggle_active(struct rec_toggle *rt)
-{
-	return rt && rt->w;
-}
-
 bool rec_toggle_key(struct rec_toggle *rt, int ch)
 {
 	char msg[256];

@@ -20,7 +20,6 @@ void rec_toggle_free(struct rec_toggle *rt);
  * asys-YYYYmmdd-HHMMSS.asys. 0 or -errno with msg set. */
 int rec_toggle_start(struct rec_toggle *rt, char *msg, size_t n);
 void rec_toggle_stop(struct rec_toggle *rt);
-bool rec_toggle_active(struct rec_toggle *rt);
 /* 'R' toggles; true when the key was taken. */
 bool rec_toggle_key(struct rec_toggle *rt, int ch);
 /* "● REC run.asys 1.2M 00:00:12", "recording paused: disk full",
