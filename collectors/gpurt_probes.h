@@ -36,7 +36,7 @@ bool gpurt_probes_lib_wanted(const struct gpurt_probes *p, const char *file_name
 /* fnmatch(pattern, file_name, 0) == 0, without its cost when the pattern's
  * literal head already differs. */
 bool gpurt_lib_match(const char *pattern, const char *file_name);
-/* "dev-alloc" etc, or NULL; and back. */
+/* A role from its name ("dev-alloc", ...), or -EINVAL. */
 int gpurt_role_parse(const char *s);
 /* Number of arguments a role needs (1 or 2), whether it has a return probe. */
 int gpurt_role_nargs(uint32_t role);
