@@ -1,7 +1,7 @@
 /* The ppu collector: device state (utilisation, memory, clocks, power,
  * temperature, PCIe link) and the processes using each device, through HGML
  * or NVML loaded with dlopen (ppu_lib.c). It runs at the refresh rate; the
- * GPM metric sets are sampled by ppu_metrics_collector (ppu_gpm.c) at their
+ * GPM metric sets are sampled by ppu_metrics_collector (ppu_metrics.c) at their
  * own frequency. */
 #include "config.h"
 

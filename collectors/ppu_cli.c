@@ -6,7 +6,7 @@
 
 #include "ppu_cli.h"
 #include "ppu_lib.h"
-#include "ppu_metrics.h"
+#include "ppu_catalogue.h"
 #include "util.h"
 
 int ppu_devices_parse(const char *spec, unsigned int ndev, bool *sel, char *err, size_t errlen)

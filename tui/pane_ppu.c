@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "pane.h"
-#include "ppu_metrics.h"
+#include "ppu_catalogue.h"
 #include "store.h"
 #include "stream.h"
 #include "util.h"

@@ -18,7 +18,7 @@
 #include "bus.h"
 #include "engine.h"
 #include "ppu_lib.h"
-#include "ppu_metrics.h"
+#include "ppu_catalogue.h"
 #include "stream.h"
 #include "util.h"
 

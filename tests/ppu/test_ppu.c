@@ -15,7 +15,7 @@
 #include "options.h"
 #include "ppu_cli.h"
 #include "ppu_lib.h"
-#include "ppu_metrics.h"
+#include "ppu_catalogue.h"
 #include "test_ppu.h"
 
 void tp_fake_path(char *buf, size_t n, int old)

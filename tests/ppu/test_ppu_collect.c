@@ -14,7 +14,7 @@
 
 #include "bus.h"
 #include "engine.h"
-#include "ppu_metrics.h"
+#include "ppu_catalogue.h"
 #include "store.h"
 #include "stream.h"
 #include "test_ppu.h"

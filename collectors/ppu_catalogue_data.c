@@ -2,7 +2,7 @@
 
 #include <stddef.h>
 
-#include "ppu_metrics.h"
+#include "ppu_catalogue.h"
 #include "util.h"
 
 /* The catalogue. GPM metric ids are the ones HGML and NVML share (1 graphics

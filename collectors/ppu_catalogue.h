@@ -2,8 +2,8 @@
  * value comes from (a GPM metric id or a device field), what it costs in the
  * device's sampling capacity, and the named sets. Also the selection of a set
  * plus a list, the capacity check and a split of a list into runs that fit. */
-#ifndef ASYS_PPU_METRICS_H
-#define ASYS_PPU_METRICS_H
+#ifndef ASYS_PPU_CATALOGUE_H
+#define ASYS_PPU_CATALOGUE_H
 
 #include <stdbool.h>
 #include <stddef.h>
