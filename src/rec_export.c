@@ -16,39 +16,111 @@ static size_t ser_hash(uint32_t stream, uint64_t entity, size_t cap)
 	return (size_t)(h >> 17) & (cap - 1);
 }
 
-static struct series_ent *ser_get(struct exp *x, uint32_t stream, uint64_t entity)
+static bool ser_grow(struct exp *x)
+{
+	size_t cap = x->capser ? x->capser * 2 : 1024, i;
+	struct series_ent *ns = calloc(cap, sizeof(*ns));
+
+	if (!ns)
+		return false;
+	for (size_t k = 0; k < x->capser; k++) {
+		if (!x->ser[k].used)
+			continue;
+		i = ser_hash(x->ser[k].stream, x->ser[k].entity, cap);
+		while (ns[i].used)
+			i = (i + 1) & (cap - 1);
+		ns[i] = x->ser[k];
+	}
+	free(x->ser);
+	x->ser = ns;
+	x->capser = cap;
+	return true;
+}
+
+/* The slot of (stream, entity), or capser when it has none. */
+static size_t ser_find(const struct exp *x, uint32_t stream, uint64_t entity)
 {
 	size_t i;
 
-	if (x->nser * 2 >= x->capser) {
-		size_t cap = x->capser ? x->capser * 2 : 1024;
-		struct series_ent *ns = calloc(cap, sizeof(*ns));
-
-		if (!ns)
-			return NULL;
-		for (size_t k = 0; k < x->capser; k++) {
-			if (!x->ser[k].used)
-				continue;
-			i = ser_hash(x->ser[k].stream, x->ser[k].entity, cap);
-			while (ns[i].used)
-				i = (i + 1) & (cap - 1);
-			ns[i] = x->ser[k];
-		}
-		free(x->ser);
-		x->ser = ns;
-		x->capser = cap;
-	}
+	if (!x->capser)
+		return 0;
 	i = ser_hash(stream, entity, x->capser);
 	while (x->ser[i].used) {
 		if (x->ser[i].stream == stream && x->ser[i].entity == entity)
-			return &x->ser[i];
+			return i;
 		i = (i + 1) & (x->capser - 1);
 	}
+	return x->capser;
+}
+
+/* NULL past REC_EXPORT_SERIES_MAX live series (noted once on stderr): the
+ * rows are still written, without a label. */
+static struct series_ent *ser_get(struct exp *x, uint32_t stream, uint64_t entity)
+{
+	size_t i = ser_find(x, stream, entity);
+
+	if (i < x->capser)
+		return &x->ser[i];
+	if (x->nser >= REC_EXPORT_SERIES_MAX) {
+		if (!x->ser_capped++)
+			fprintf(x->err,
+				"asys export: %s: more than %d live series; the labels and "
+				"counter rates of the others are not kept\n",
+				x->path, REC_EXPORT_SERIES_MAX);
+		return NULL;
+	}
+	if (x->nser * 2 >= x->capser && !ser_grow(x))
+		return NULL;
+	i = ser_hash(stream, entity, x->capser);
+	while (x->ser[i].used)
+		i = (i + 1) & (x->capser - 1);
 	x->ser[i] = (struct series_ent){ .entity = entity, .stream = stream, .used = true };
 	x->nser++;
 	if (stream < STREAM_MAX)
 		x->entities[stream]++;
 	return &x->ser[i];
+}
+
+/* An entity that ended frees its slot (linear probing: shift the run back). */
+static void ser_remove(struct exp *x, uint32_t stream, uint64_t entity)
+{
+	size_t i = ser_find(x, stream, entity), j, k, mask = x->capser - 1;
+
+	if (i >= x->capser)
+		return;
+	x->label_bytes -= x->ser[i].label ? strlen(x->ser[i].label) + 1 : 0;
+	free(x->ser[i].label);
+	free(x->ser[i].prev);
+	for (j = (i + 1) & mask; x->ser[j].used; j = (j + 1) & mask) {
+		k = ser_hash(x->ser[j].stream, x->ser[j].entity, x->capser);
+		/* move it back unless its home lies cyclically in (i, j] */
+		if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
+			x->ser[i] = x->ser[j];
+			i = j;
+		}
+	}
+	x->ser[i] = (struct series_ent){0};
+	x->nser--;
+}
+
+static void ser_label(struct exp *x, struct series_ent *se, const char *text)
+{
+	size_t n = strlen(text) + 1;
+
+	x->label_bytes -= se->label ? strlen(se->label) + 1 : 0;
+	free(se->label);
+	se->label = NULL;
+	if (x->label_bytes + n > REC_EXPORT_LABEL_BYTES) {
+		if (!x->labels_capped++)
+			fprintf(x->err,
+				"asys export: %s: labels pass %d MiB; further labels are "
+				"not kept\n",
+				x->path, REC_EXPORT_LABEL_BYTES >> 20);
+		return;
+	}
+	se->label = util_strdup(text);
+	if (se->label)
+		x->label_bytes += n;
 }
 
 static void ser_release(struct exp *x)
@@ -60,6 +132,8 @@ static void ser_release(struct exp *x)
 	free(x->ser);
 	x->ser = NULL;
 	x->nser = x->capser = 0;
+	x->label_bytes = 0;
+	x->ser_capped = x->labels_capped = 0;
 }
 
 /* ---- formatting ---- */
@@ -126,17 +200,21 @@ static void on_rec(void *ctx, const struct rec *r)
 	if (r->ts_ns < x->tb || r->ts_ns > x->te)
 		return;
 	d = stream_table_get(x->tab, r->stream);
-	se = ser_get(x, r->stream, r->entity);
-	if (!d || !se)
+	if (!d)
 		return;
 	x->recs[r->stream]++;
-	if (r->kind == REC_LABEL) {
-		free(se->label);
-		se->label = util_strdup(rec_text(r));
+	if (r->kind == REC_GONE) {
+		ser_remove(x, r->stream, r->entity);
 		return;
 	}
-	if (r->kind != REC_SAMPLE)
+	if (r->kind != REC_SAMPLE && r->kind != REC_LABEL)
 		return;
+	se = ser_get(x, r->stream, r->entity);
+	if (r->kind == REC_LABEL) {
+		if (se)
+			ser_label(x, se, rec_text(r));
+		return;
+	}
 	if (!x->samples[r->stream] || r->ts_ns < x->smin[r->stream])
 		x->smin[r->stream] = r->ts_ns;
 	if (r->ts_ns > x->smax[r->stream])
@@ -149,7 +227,7 @@ static void on_rec(void *ctx, const struct rec *r)
 		for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
 			fprintf(x->out, "%llu,%s,%s,%llu,", (unsigned long long)r->ts_ns, t, d->name,
 				(unsigned long long)r->entity);
-			csv_str(x->out, se->label);
+			csv_str(x->out, se ? se->label : NULL);
 			fprintf(x->out, ",%s,%s,%.17g\n", d->fields[f].name, d->fields[f].unit, v[f]);
 		}
 		x->rows++;
@@ -158,7 +236,7 @@ static void on_rec(void *ctx, const struct rec *r)
 			(unsigned long long)r->ts_ns, fmt_wall(x, r->ts_ns));
 		json_str(x->out, d->name);
 		fprintf(x->out, ",\"entity\":%llu,\"label\":", (unsigned long long)r->entity);
-		if (se->label)
+		if (se && se->label)
 			json_str(x->out, se->label);
 		else
 			fputs("null", x->out);

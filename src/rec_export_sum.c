@@ -11,6 +11,28 @@
 
 #define RESERVOIR 65536
 
+/* Room for one more value: the reservoir doubles (from 16) up to RESERVOIR
+ * while the budget of all fields together allows, so memory follows the
+ * values seen, never the fields declared. */
+static bool res_room(struct exp *x, struct field_acc *a)
+{
+	uint32_t cap = a->capres ? a->capres * 2 : 16;
+	size_t more = (size_t)(cap - a->capres) * sizeof(double);
+	double *n;
+
+	if (a->nres < a->capres)
+		return true;
+	if (a->capres >= RESERVOIR || x->res_bytes + more > REC_EXPORT_RESERVOIR_BYTES)
+		return false;
+	n = realloc(a->res, (size_t)cap * sizeof(double));
+	if (!n)
+		return false;
+	a->res = n;
+	a->capres = cap;
+	x->res_bytes += more;
+	return true;
+}
+
 static void acc_add(struct exp *x, uint32_t stream, uint32_t f, double v)
 {
 	struct field_acc *a;
@@ -24,21 +46,20 @@ static void acc_add(struct exp *x, uint32_t stream, uint32_t f, double v)
 		a->max = v;
 	a->n++;
 	a->sum += v;
-	if (!a->res && !(a->res = malloc(RESERVOIR * sizeof(double))))
-		return;
-	if (a->nres < RESERVOIR) {
+	if (res_room(x, a)) {
 		a->res[a->nres++] = v;
-	} else {
-		/* uniform reservoir: p99 is exact up to RESERVOIR values, sampled beyond */
+	} else if (a->capres) {
+		/* uniform reservoir: p99 is exact while all values fit, sampled beyond */
 		x->rng = x->rng * 6364136223846793005ull + 1442695040888963407ull;
 		uint64_t k = (x->rng >> 11) % a->n;
 
-		if (k < RESERVOIR)
+		if (k < a->capres)
 			a->res[k] = v;
 	}
 }
 
-/* --summary: gauges as read, counters as rates between a series' samples. */
+/* --summary: gauges as read, counters as rates between a series' samples
+ * (none for a series past the export's series cap: se is NULL). */
 void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_ent *se,
 		     const struct rec *r)
 {
@@ -48,19 +69,21 @@ void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_e
 		x->acc[r->stream] = calloc(d->nfields ? d->nfields : 1, sizeof(struct field_acc));
 		x->nacc[r->stream] = x->acc[r->stream] ? d->nfields : 0;
 	}
-	if (!se->prev && d->nfields)
+	if (se && !se->prev && d->nfields)
 		se->prev = calloc(d->nfields, sizeof(double));
 	for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
 		if (d->fields[f].kind == FIELD_GAUGE) {
 			acc_add(x, r->stream, f, v[f]);
-		} else if (se->prev && se->have_prev && r->ts_ns > se->prev_ts &&
+		} else if (se && se->prev && se->have_prev && r->ts_ns > se->prev_ts &&
 			   v[f] >= se->prev[f]) {
 			acc_add(x, r->stream, f,
 				(v[f] - se->prev[f]) * 1e9 / (double)(r->ts_ns - se->prev_ts));
 		}
-		if (se->prev)
+		if (se && se->prev)
 			se->prev[f] = v[f];
 	}
+	if (!se)
+		return;
 	se->prev_ts = r->ts_ns;
 	se->have_prev = se->prev != NULL;
 }
@@ -203,4 +226,5 @@ void rec_exp_acc_free(struct exp *x)
 		x->acc[s] = NULL;
 		x->nacc[s] = 0;
 	}
+	x->res_bytes = 0;
 }

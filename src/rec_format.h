@@ -104,6 +104,9 @@ struct mp_cur {
 };
 bool mp_array(struct mp_cur *c, uint32_t *n);
 bool mp_map(struct mp_cur *c, uint32_t *n);
+/* An array whose every element takes at least min_bytes: a count the bytes
+ * left cannot hold is refused before anything is allocated for it. */
+bool mp_array_min(struct mp_cur *c, uint32_t *n, unsigned min_bytes);
 bool mp_uint(struct mp_cur *c, uint64_t *v);
 bool mp_int(struct mp_cur *c, int64_t *v);
 bool mp_double(struct mp_cur *c, double *v);

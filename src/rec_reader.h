@@ -48,6 +48,12 @@ struct rec_trailer_stream {
 	uint64_t records, samples, t_min, t_max;
 };
 
+/* Bounds on what a file can make the reader keep (doc/asys-file-format.md,
+ * "Reader's bounds"): the trailer's gap list is kept up to this many
+ * entries, its per-stream list up to one per stream; every other count is
+ * refused when the payload is too short to hold it. */
+#define REC_READER_GAPS_MAX 1024
+
 struct rec_gap_info {
 	uint64_t t_min, t_max;
 	char why[96];
