@@ -141,9 +141,17 @@ static void ser_release(struct exp *x)
 static const char *fmt_wall(struct exp *x, uint64_t t_ns)
 {
 	const struct rec_meta *m = rec_reader_meta(x->r);
-	int64_t wall = (int64_t)t_ns + (m->have ? m->clock_origin_ns : 0);
-	time_t s = (time_t)(wall / 1000000000);
+	int64_t wall;
+	time_t s;
 
+	/* a clock origin that puts the time past 2262 has no date: keep t_ns */
+	if (!rec_wall_ns(m->have ? m->clock_origin_ns : 0, t_ns, &wall)) {
+		snprintf(x->tcache, sizeof(x->tcache), "+%llu.%09llus",
+			 (unsigned long long)(t_ns / 1000000000),
+			 (unsigned long long)(t_ns % 1000000000));
+		return x->tcache;
+	}
+	s = (time_t)(wall / 1000000000);
 	if (s != x->tcache_s || !x->tprefix[0]) {
 		struct tm tm;
 
@@ -257,80 +265,6 @@ static void on_rec(void *ctx, const struct rec *r)
 	}
 }
 
-/* ---- time expressions ---- */
-
-int rec_parse_time(const char *s, int64_t origin, uint64_t t0, uint64_t t1, uint64_t plus_base,
-		   uint64_t minus_base, uint64_t *out)
-{
-	double d;
-	char *end;
-
-	if (!s || !*s)
-		return -EINVAL;
-	if (*s == '+' || *s == '-') {
-		if (util_parse_duration(s + 1, &d) || d < 0)
-			return -EINVAL;
-		if (*s == '+')
-			*out = plus_base + (uint64_t)(d * 1e9);
-		else
-			*out = minus_base > (uint64_t)(d * 1e9) ? minus_base - (uint64_t)(d * 1e9) : 0;
-		return 0;
-	}
-	if (*s == '@')
-		return util_parse_u64(s + 1, out);
-	if (s[strlen(s) - 1] == '%') {
-		errno = 0;
-		d = strtod(s, &end);
-		if (end != s + strlen(s) - 1 || errno || !(d >= 0 && d <= 100))
-			return -EINVAL;
-		*out = t0 + (uint64_t)((double)(t1 - t0) * d / 100.0);
-		return 0;
-	}
-	{
-		/* a local wall-clock time, on the recording's first day unless a date is given */
-		struct tm tm = { 0 }, day;
-		int64_t wall0 = (int64_t)t0 + origin;
-		time_t s0 = (time_t)(wall0 / 1000000000);
-		const char *rest;
-		double frac = 0;
-		time_t w;
-		int64_t t;
-
-		localtime_r(&s0, &day);
-		rest = strptime(s, "%Y-%m-%d %H:%M:%S", &tm);
-		if (!rest) {
-			rest = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-		}
-		if (!rest) {
-			memset(&tm, 0, sizeof(tm));
-			rest = strptime(s, "%H:%M:%S", &tm);
-			if (!rest)
-				rest = strptime(s, "%H:%M", &tm);
-			if (!rest)
-				return -EINVAL;
-			tm.tm_year = day.tm_year;
-			tm.tm_mon = day.tm_mon;
-			tm.tm_mday = day.tm_mday;
-		}
-		if (*rest == '.') {
-			frac = strtod(rest, &end);
-			rest = end;
-		}
-		if (*rest)
-			return -EINVAL;
-		tm.tm_isdst = -1;
-		w = mktime(&tm);
-		if (w == (time_t)-1)
-			return -EINVAL;
-		t = (int64_t)w * 1000000000 + (int64_t)(frac * 1e9) - origin;
-		/* a time of day before the start belongs to the next day */
-		if (!strchr(s, '-') && t + 3600ll * 1000000000 < (int64_t)t0)
-			t += 86400ll * 1000000000;
-		*out = t < 0 ? 0 : (uint64_t)t;
-		return 0;
-	}
-}
-
 /* ---- the file loop ---- */
 
 static int select_streams(struct exp *x)
@@ -388,27 +322,62 @@ static void file_span(struct exp *x, uint64_t *t0, uint64_t *t1)
 	rec_reader_set_pos(x->r, pos);
 }
 
+static int window_bound(struct exp *x, const char *opt, const char *val, uint64_t t0, uint64_t t1,
+			uint64_t *out)
+{
+	const struct rec_meta *m = rec_reader_meta(x->r);
+	char range[160];
+	int rc = rec_parse_time(val, m->have ? m->clock_origin_ns : 0, t0, t1, t0, t1, out);
+
+	if (rc == -ERANGE) {
+		rec_time_range(range, sizeof(range));
+		fprintf(x->err, "asys export: --%s '%s' is out of range: asys takes %s\n", opt, val,
+			range);
+	} else if (rc) {
+		fprintf(x->err,
+			"asys export: bad value '%s' for --%s: expected HH:MM:SS, "
+			"'YYYY-MM-DD HH:MM:SS', +DURATION, -DURATION or NN%%\n",
+			val, opt);
+	}
+	return rc;
+}
+
+/* A window that misses the recording is no error: no rows, and a note. */
+static void window_note(struct exp *x, uint64_t t0, uint64_t t1)
+{
+	char a[48], b[48];
+	const char *what = NULL;
+
+	if (x->tb > x->te)
+		what = "--begin is after --end";
+	else if (x->tb > t1)
+		what = "--begin is after the recording's end";
+	else if (x->te < t0)
+		what = "--end is before the recording's start";
+	if (!what)
+		return;
+	rec_fmt_time(x->r, t0, a, sizeof(a), true);
+	rec_fmt_time(x->r, t1, b, sizeof(b), true);
+	fprintf(x->err, "asys export: %s: %s (it runs from %s to %s); no rows from it\n", x->path,
+		what, a, b);
+	x->empty_window = true;
+}
+
 static int window(struct exp *x)
 {
 	uint64_t t0 = 0, t1 = UINT64_MAX;
-	const struct rec_meta *m = rec_reader_meta(x->r);
 
 	x->tb = 0;
 	x->te = UINT64_MAX;
+	x->empty_window = false;
 	if (!x->o->begin && !x->o->end)
 		return 0;
 	file_span(x, &t0, &t1);
-	if (x->o->begin &&
-	    rec_parse_time(x->o->begin, m->clock_origin_ns, t0, t1, t0, t1, &x->tb)) {
-		fprintf(x->err, "asys export: bad value '%s' for --begin: expected HH:MM:SS, "
-			"'YYYY-MM-DD HH:MM:SS', +DURATION, -DURATION or NN%%\n", x->o->begin);
+	if (x->o->begin && window_bound(x, "begin", x->o->begin, t0, t1, &x->tb))
 		return -EINVAL;
-	}
-	if (x->o->end && rec_parse_time(x->o->end, m->clock_origin_ns, t0, t1, t0, t1, &x->te)) {
-		fprintf(x->err, "asys export: bad value '%s' for --end: expected HH:MM:SS, "
-			"'YYYY-MM-DD HH:MM:SS', +DURATION, -DURATION or NN%%\n", x->o->end);
+	if (x->o->end && window_bound(x, "end", x->o->end, t0, t1, &x->te))
 		return -EINVAL;
-	}
+	window_note(x, t0, t1);
 	return 0;
 }
 
@@ -451,7 +420,8 @@ static void walk(struct exp *x, const char *who, bool report_gaps)
 			rec_fmt_time(x->r, it.h.t_max, b, sizeof(b), false);
 			fprintf(x->err, "asys %s: %s: gap from %s to %s\n", who, x->path, a, b);
 		}
-		if (it.h.type != REC_FT_DATA || it.h.t_max < x->tb || it.h.t_min > x->te)
+		if (it.h.type != REC_FT_DATA || it.h.t_max < x->tb || it.h.t_min > x->te ||
+		    x->empty_window)
 			continue;
 		if (rec_reader_data(x->r, &it, on_rec, x)) {
 			fprintf(x->err, "asys %s: %s: bytes %llu-%llu: DATA frame malformed inside; "

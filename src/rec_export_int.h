@@ -44,6 +44,7 @@ struct exp {
 	const char *path;
 	bool sel[STREAM_MAX], all;
 	uint64_t tb, te;
+	bool empty_window; /* --begin/--end miss the file: no rows */
 	struct series_ent *ser;
 	size_t nser, capser, label_bytes, res_bytes;
 	uint64_t ser_capped, labels_capped;

@@ -344,8 +344,8 @@ int rec_player_start(struct rec_player *p, struct ring *ring, struct store *stor
 	p->refresh_ns = refresh_ns ? refresh_ns : 1000000000ull;
 	p->speed = speed > 0 ? speed : 1.0;
 	reanchor_locked(p, p->t0);
-	if (begin && rec_player_seek_expr(p, begin))
-		return -EINVAL;
+	if (begin && (rc = rec_player_seek_expr(p, begin)))
+		return rc;
 	rc = pthread_create(&p->thread, NULL, player_thread, p);
 	if (rc)
 		return -rc;
@@ -472,10 +472,13 @@ void rec_player_seek_rel(struct rec_player *p, int64_t d)
 int rec_player_seek_expr(struct rec_player *p, const char *expr)
 {
 	uint64_t t0, t1, now = rec_player_now(p), t;
+	const struct rec_meta *m = rec_reader_meta(p->r);
+	int rc;
 
 	rec_player_span(p, &t0, &t1);
-	if (rec_parse_time(expr, rec_reader_meta(p->r)->clock_origin_ns, t0, t1, now, now, &t))
-		return -EINVAL;
+	rc = rec_parse_time(expr, m->have ? m->clock_origin_ns : 0, t0, t1, now, now, &t);
+	if (rc)
+		return rc;
 	rec_player_seek(p, t);
 	return 0;
 }

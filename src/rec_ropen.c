@@ -13,6 +13,7 @@
 
 #include <zstd.h>
 
+#include "rec_export.h"
 #include "rec_rint.h"
 #include "util.h"
 
@@ -507,15 +508,16 @@ void rec_fmt_time(const struct rec_reader *r, uint64_t t_ns, char *buf, size_t n
 {
 	/* the player thread may publish the meta meanwhile (rec_reader.c) */
 	bool have = __atomic_load_n(&r->meta.have, __ATOMIC_ACQUIRE);
-	int64_t wall = (int64_t)t_ns + (have ? r->meta.clock_origin_ns : 0);
-	time_t s = (time_t)(wall / 1000000000);
+	int64_t wall;
+	time_t s;
 	struct tm tm;
 	char tmp[32];
 
-	if (!have || wall < 0) {
+	if (!have || !rec_wall_ns(r->meta.clock_origin_ns, t_ns, &wall)) {
 		snprintf(buf, n, "+%.3fs", (double)t_ns / 1e9);
 		return;
 	}
+	s = (time_t)(wall / 1000000000);
 	localtime_r(&s, &tm);
 	strftime(tmp, sizeof(tmp), date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
 	snprintf(buf, n, "%s.%03d", tmp, (int)(wall % 1000000000 / 1000000));
