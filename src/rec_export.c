@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "rec_export_int.h"
+#include "strsafe.h"
 #include "util.h"
 
 static size_t ser_hash(uint32_t stream, uint64_t entity, size_t cap)
@@ -163,11 +164,15 @@ static const char *fmt_wall(struct exp *x, uint64_t t_ns)
 	return x->tcache;
 }
 
+/* RFC 4180, and a space at either end quoted too (readers strip it) */
 static void csv_str(FILE *f, const char *s)
 {
+	size_t n;
+
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\n\r")) {
+	n = strlen(s);
+	if (!strpbrk(s, ",\"\n\r") && (!n || (s[0] != ' ' && s[n - 1] != ' '))) {
 		fputs(s, f);
 		return;
 	}
@@ -180,18 +185,24 @@ static void csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Control characters as \u00XX; a byte that is not UTF-8 as U+FFFD, so
+ * the line stays valid JSON whatever the file holds. */
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; s && *s; s++) {
+	while (s && *s) {
 		unsigned char c = (unsigned char)*s;
+		size_t len = c >= 0x80 ? str_utf8_len(s) : 1;
 
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
+		else if (!len)
+			fputs("\\ufffd", f);
 		else
-			fputc(c, f);
+			fwrite(s, 1, len, f);
+		s += len ? len : 1;
 	}
 	fputc('"', f);
 }
@@ -233,10 +244,15 @@ static void on_rec(void *ctx, const struct rec *r)
 		const char *t = fmt_wall(x, r->ts_ns);
 
 		for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
-			fprintf(x->out, "%llu,%s,%s,%llu,", (unsigned long long)r->ts_ns, t, d->name,
-				(unsigned long long)r->entity);
+			fprintf(x->out, "%llu,%s,", (unsigned long long)r->ts_ns, t);
+			csv_str(x->out, d->name);
+			fprintf(x->out, ",%llu,", (unsigned long long)r->entity);
 			csv_str(x->out, se ? se->label : NULL);
-			fprintf(x->out, ",%s,%s,%.17g\n", d->fields[f].name, d->fields[f].unit, v[f]);
+			fputc(',', x->out);
+			csv_str(x->out, d->fields[f].name);
+			fputc(',', x->out);
+			csv_str(x->out, d->fields[f].unit);
+			fprintf(x->out, ",%.17g\n", v[f]);
 		}
 		x->rows++;
 	} else if (x->o->format == REC_EXPORT_JSON) {
@@ -284,11 +300,15 @@ static int select_streams(struct exp *x)
 			name[n] = 0;
 			id = stream_table_find(x->tab, name);
 			if (id < 0) {
-				fprintf(x->err, "asys export: %s: no stream '%s' in this recording; it has",
-					x->path, name);
+				char shown[STREAM_NAME_MAX * 4];
+
+				fprintf(x->err,
+					"asys export: %s: no stream '%s' in this recording; it has",
+					x->path, str_escape(shown, sizeof(shown), name, 0));
 				for (uint32_t i = 0; i < stream_table_count(x->tab); i++)
 					fprintf(x->err, "%s %s", i ? "," : "",
-						stream_table_get(x->tab, i)->name);
+						str_escape(shown, sizeof(shown),
+							   stream_table_get(x->tab, i)->name, 0));
 				fputc('\n', x->err);
 				return -EINVAL;
 			}
@@ -326,9 +346,10 @@ static int window_bound(struct exp *x, const char *opt, const char *val, uint64_
 			uint64_t *out)
 {
 	const struct rec_meta *m = rec_reader_meta(x->r);
-	char range[160];
+	char range[160], shown[256];
 	int rc = rec_parse_time(val, m->have ? m->clock_origin_ns : 0, t0, t1, t0, t1, out);
 
+	val = str_escape(shown, sizeof(shown), val, 80);
 	if (rc == -ERANGE) {
 		rec_time_range(range, sizeof(range));
 		fprintf(x->err, "asys export: --%s '%s' is out of range: asys takes %s\n", opt, val,
@@ -385,14 +406,15 @@ static int window(struct exp *x)
 static void walk(struct exp *x, const char *who, bool report_gaps)
 {
 	struct rec_item it;
-	char line[512];
+	char line[512], shown[1024];
 	int rc;
 
 	while ((rc = rec_reader_next(x->r, &it)) == 1) {
 		if (it.kind == REC_ITEM_HOLE) {
 			x->holes++;
 			rec_hole_describe(x->r, &it, line, sizeof(line));
-			fprintf(x->err, "asys %s: %s: %s\n", who, x->path, line);
+			fprintf(x->err, "asys %s: %s: %s\n", who, x->path,
+				str_escape(shown, sizeof(shown), line, 0));
 			continue;
 		}
 		x->frames++;
@@ -449,17 +471,18 @@ static void exp_reset(struct exp *x)
 
 static int open_one(struct exp *x, const char *path, const char *who)
 {
-	char msg[512], warn[512];
+	char msg[512], warn[512], shown[1024];
 	int rc;
 
-	x->path = path;
+	/* every message names the file: shown with its control characters escaped */
+	x->path = str_escape(x->path_shown, sizeof(x->path_shown), path, 0);
 	rc = rec_reader_open(path, &x->r, msg, sizeof(msg), warn, sizeof(warn));
 	if (rc) {
-		fprintf(x->err, "asys %s: %s\n", who, msg);
+		fprintf(x->err, "asys %s: %s\n", who, str_escape(shown, sizeof(shown), msg, 0));
 		return rc;
 	}
 	if (*warn)
-		fprintf(x->err, "asys %s: %s\n", who, warn);
+		fprintf(x->err, "asys %s: %s\n", who, str_escape(shown, sizeof(shown), warn, 0));
 	x->tab = rec_reader_streams(x->r);
 	return 0;
 }

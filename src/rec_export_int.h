@@ -41,7 +41,8 @@ struct exp {
 	FILE *out, *err;
 	struct rec_reader *r;
 	const struct stream_table *tab;
-	const char *path;
+	const char *path; /* path_shown: escaped for messages */
+	char path_shown[1024];
 	bool sel[STREAM_MAX], all;
 	uint64_t tb, te;
 	bool empty_window; /* --begin/--end miss the file: no rows */

@@ -7,9 +7,13 @@
 #include <string.h>
 
 #include "rec_export_int.h"
+#include "strsafe.h"
 #include "util.h"
 
 #define RESERVOIR 65536
+/* Names and texts from the file are shown escaped and cut to these bytes. */
+#define SHOWN_NAME_MAX 64
+#define SHOWN_TEXT_MAX 160
 
 /* Room for one more value: the reservoir doubles (from 16) up to RESERVOIR
  * while the budget of all fields together allows, so memory follows the
@@ -133,6 +137,7 @@ void rec_exp_print_summary(struct exp *x)
 		"series", "values", "min", "avg", "max", "p99");
 	for (uint32_t s = 0; s < stream_table_count(x->tab) && s < STREAM_MAX; s++) {
 		const struct stream_desc *d = stream_table_get(x->tab, s);
+		char sn[SHOWN_NAME_MAX + 1], fn[SHOWN_NAME_MAX + 1];
 
 		if (!x->acc[s])
 			continue;
@@ -140,10 +145,13 @@ void rec_exp_print_summary(struct exp *x)
 			struct field_acc *a = &x->acc[s][f];
 			char unit[40];
 
-			snprintf(unit, sizeof(unit), "%s%s", d->fields[f].unit,
-				 d->fields[f].kind == FIELD_COUNTER ? "/s" : "");
-			fprintf(x->out, "%-20s %-22s %-8s %7llu %10llu %12.6g %12.6g %12.6g %12.6g\n",
-				d->name, d->fields[f].name, unit,
+			str_escape(unit, sizeof(unit) - 2, d->fields[f].unit, 32);
+			if (d->fields[f].kind == FIELD_COUNTER)
+				strcat(unit, "/s");
+			fprintf(x->out,
+				"%-20s %-22s %-8s %7llu %10llu %12.6g %12.6g %12.6g %12.6g\n",
+				str_escape(sn, sizeof(sn), d->name, SHOWN_NAME_MAX),
+				str_escape(fn, sizeof(fn), d->fields[f].name, SHOWN_NAME_MAX), unit,
 				(unsigned long long)x->entities[s], (unsigned long long)a->n,
 				a->n ? a->min : NAN, a->n ? a->sum / (double)a->n : NAN,
 				a->n ? a->max : NAN, p99(a));
@@ -163,7 +171,7 @@ void rec_exp_print_info(struct exp *x)
 {
 	const struct rec_meta *m = rec_reader_meta(x->r);
 	uint64_t t0 = UINT64_MAX, t1 = 0, total = 0, size = rec_reader_size(x->r);
-	char a[48], b[48], dur[32], sz[32];
+	char a[48], b[48], dur[32], sz[32], why[SHOWN_NAME_MAX * 2 + 1];
 
 	for (uint32_t s = 0; s < STREAM_MAX; s++) {
 		if (!x->samples[s])
@@ -180,9 +188,16 @@ void rec_exp_print_info(struct exp *x)
 		: x->cut ? "no trailer: cut short or still being written"
 			 : "no trailer: the recorder did not finish it");
 	if (m->have) {
-		fprintf(x->out, "host:      %s (Linux %s)\n", m->host, m->kernel);
-		fprintf(x->out, "recorder:  asys %s%s%s\n", m->version, *m->command ? ": " : "",
-			m->command);
+		char h[SHOWN_NAME_MAX * 2 + 1], k[SHOWN_NAME_MAX + 1], v[SHOWN_NAME_MAX + 1];
+		char cmd[SHOWN_TEXT_MAX + 1];
+
+		fprintf(x->out, "host:      %s (Linux %s)\n",
+			str_escape(h, sizeof(h), m->host, sizeof(h) - 1),
+			str_escape(k, sizeof(k), m->kernel, SHOWN_NAME_MAX));
+		fprintf(x->out, "recorder:  asys %s%s%s\n",
+			str_escape(v, sizeof(v), m->version, SHOWN_NAME_MAX),
+			*m->command ? ": " : "",
+			str_escape(cmd, sizeof(cmd), m->command, SHOWN_TEXT_MAX));
 		if (m->segment)
 			fprintf(x->out, "segment:   %u\n", m->segment);
 	} else {
@@ -202,16 +217,19 @@ void rec_exp_print_info(struct exp *x)
 	fprintf(x->out, "streams:   %u\n", stream_table_count(x->tab));
 	for (uint32_t s = 0; s < stream_table_count(x->tab) && s < STREAM_MAX; s++) {
 		const struct stream_desc *d = stream_table_get(x->tab, s);
+		char sn[SHOWN_NAME_MAX + 1], help[SHOWN_TEXT_MAX + 1];
 
-		fprintf(x->out, "  %-20s v%-3u %3u fields %6llu series %10llu samples  %s\n", d->name,
-			d->version, d->nfields, (unsigned long long)x->entities[s],
-			(unsigned long long)x->samples[s], d->help ? d->help : "");
+		fprintf(x->out, "  %-20s v%-3u %3u fields %6llu series %10llu samples  %s\n",
+			str_escape(sn, sizeof(sn), d->name, SHOWN_NAME_MAX), d->version, d->nfields,
+			(unsigned long long)x->entities[s], (unsigned long long)x->samples[s],
+			str_escape(help, sizeof(help), d->help, SHOWN_TEXT_MAX));
 	}
 	fprintf(x->out, "gaps:      %llu\n", (unsigned long long)x->gaps_n);
 	for (uint64_t g = 0; g < x->gaps_n; g++) {
 		rec_fmt_time(x->r, x->gaps[g].t_min, a, sizeof(a), false);
 		rec_fmt_time(x->r, x->gaps[g].t_max, b, sizeof(b), false);
-		fprintf(x->out, "  %s to %s: %s\n", a, b, x->gaps[g].why);
+		fprintf(x->out, "  %s to %s: %s\n", a, b,
+			str_escape(why, sizeof(why), x->gaps[g].why, SHOWN_NAME_MAX * 2));
 	}
 	fprintf(x->out, "damage:    %s%llu hole%s\n", x->holes ? "" : "none, ",
 		(unsigned long long)x->holes, x->holes == 1 ? "" : "s");

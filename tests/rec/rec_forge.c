@@ -291,7 +291,7 @@ static int forge(const char *name, struct forge *g)
 	} else if (!strcmp(name, "control-chars")) {
 		put_head(g, "host" CTL, 0);
 		put_schema(g, 1, 2, "st" CTL, "fi" CTL, "un" CTL);
-		put_label(g, 0, 7, T0, "la" CTL);
+		put_label(g, 0, 0, T0, "la" CTL);
 		put_one_sample(g, 0, 2, T0);
 		put_one_sample(g, 0, 2, T0 + 1000000);
 	} else {

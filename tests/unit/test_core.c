@@ -12,6 +12,7 @@
 #include "ring.h"
 #include "store.h"
 #include "stream.h"
+#include "strsafe.h"
 #include "util.h"
 
 static const struct field_desc t_fields[] = {
@@ -304,6 +305,42 @@ START_TEST(store_many_entities_and_clear)
 }
 END_TEST
 
+START_TEST(str_escape_controls_and_caps)
+{
+	char b[64], small[8];
+
+	ck_assert_str_eq(str_escape(b, sizeof(b), "eth0", 0), "eth0");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "\x1b[2J\x1b]0;t\x07\n\r\t\\", 0),
+			 "\\e[2J\\e]0;t\\x07\\n\\r\\t\\\\");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "a\x7f\xff\xc3", 0), "a\\x7F\\xFF\\xC3");
+	/* UTF-8 passes, C1 controls (CSI is U+009B) do not */
+	ck_assert_str_eq(str_escape(b, sizeof(b), "caf\xc3\xa9 \xe2\x82\xac", 0),
+			 "caf\xc3\xa9 \xe2\x82\xac");
+	ck_assert_str_eq(str_escape(b, sizeof(b),
+				    "\xc2\x9b"
+				    "2J",
+				    0),
+			 "\\xC2\\x9B2J");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "\xed\xa0\x80", 0), "\\xED\\xA0\\x80");
+	/* capped with an ellipsis, never in half an escape or character */
+	ck_assert_str_eq(str_escape(b, sizeof(b), "abcdefghij", 8), "abcde...");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "abcdefgh", 8), "abcdefgh");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "abcd\x1b\x1bxyz", 8), "abcd...");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "ab\xe2\x82\xac\xe2\x82\xac", 7), "ab...");
+	ck_assert_str_eq(str_escape(small, sizeof(small), "0123456789", 0), "0123...");
+	ck_assert_str_eq(str_escape(small, 3, "0123456789", 0), "01");
+	ck_assert_str_eq(str_escape(small, 1, "x", 0), "");
+	ck_assert_str_eq(str_escape(b, sizeof(b), NULL, 0), "");
+	for (int c = 1; c < 256; c++) {
+		char in[2] = {(char)c, 0};
+
+		str_escape(b, sizeof(b), in, 0);
+		for (const char *p = b; *p; p++)
+			ck_assert_msg((unsigned char)*p >= 0x20 && *p != 0x7f, "byte %d leaks", c);
+	}
+}
+END_TEST
+
 START_TEST(util_parsers)
 {
 	double d;
@@ -363,6 +400,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, store_labels_status_gone_and_late_consumer);
 	tcase_add_test(tc, store_many_entities_and_clear);
 	tcase_add_test(tc, util_parsers);
+	tcase_add_test(tc, str_escape_controls_and_caps);
 	tcase_add_test(tc, cli_values);
 	suite_add_tcase(s, tc);
 	return s;
