@@ -377,3 +377,18 @@ int rec_reader_data(struct rec_reader *r, const struct rec_item *it,
 	return rec_data_decode(it->payload, it->len, &sid, map_cb, &m);
 }
 
+int rec_reader_data_begin(struct rec_reader *r, const struct rec_item *it, struct rec_data_cur *cur)
+{
+	(void)r;
+	if (it->kind != REC_ITEM_FRAME || it->h.type != REC_FT_DATA)
+		return -EINVAL;
+	return rec_data_begin(cur, it->payload, it->len);
+}
+
+int rec_reader_data_more(struct rec_reader *r, struct rec_data_cur *cur, size_t max,
+			 void (*cb)(void *ctx, const struct rec *rec), void *ctx)
+{
+	struct map_ctx m = {r, cb, ctx};
+
+	return rec_data_next(cur, max, map_cb, &m);
+}

@@ -11,6 +11,7 @@
 #include "collector.h"
 #include "ring.h"
 #include "store.h"
+#include "store_int.h"
 #include "stream.h"
 #include "strsafe.h"
 #include "util.h"
@@ -305,6 +306,67 @@ START_TEST(store_many_entities_and_clear)
 }
 END_TEST
 
+/* A flood of entities stops at the caps and says how much it dropped;
+ * history comes only with a series' second bucket; GONE frees room. */
+START_TEST(store_caps_and_lazy_history)
+{
+	struct fixture f;
+	uint64_t ents[1];
+
+	fx_init(&f, SEC);
+	for (uint64_t e = 0; e < STORE_ENTITIES_MAX + 100; e++) {
+		put(&f, e, SEC, 1, 1);
+		if (e % 4096 == 4095)
+			bus_pump(f.b); /* the ring holds fewer */
+	}
+	bus_pump(f.b);
+	store_lock(f.s);
+	ck_assert_uint_eq(store_entities(f.s, 0, ents, 1), STORE_ENTITIES_MAX);
+	ck_assert_uint_eq(store_dropped(f.s), 100);
+	ck_assert_ptr_null(store_series(f.s, 0, STORE_ENTITIES_MAX));
+	ck_assert_uint_eq(f.s->hist_bytes, 0);
+	store_unlock(f.s);
+	ck_assert_int_eq(emit_gone(&f.e, 0, 3, 2 * SEC), 0);
+	put(&f, STORE_ENTITIES_MAX + 7, 2 * SEC, 1, 1);
+	put(&f, 5, 3 * SEC, 2, 2); /* a second bucket: entity 5 gets history */
+	bus_pump(f.b);
+	store_lock(f.s);
+	ck_assert_ptr_nonnull(store_series(f.s, 0, STORE_ENTITIES_MAX + 7));
+	ck_assert_ptr_null(store_series(f.s, 0, 3));
+	ck_assert_uint_gt(f.s->hist_bytes, 0);
+	ck_assert_ptr_nonnull(store_series(f.s, 0, 5)->fine);
+	ck_assert_ptr_null(store_series(f.s, 0, 6)->fine);
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
+/* Labels and GONE records are kept for late consumers through a hash: a
+ * flood of them costs O(1) each, not a scan of all the others (200000
+ * labels took minutes that way). */
+START_TEST(bus_sticky_flood)
+{
+	struct fixture f;
+	uint64_t t0 = asys_now_ns();
+
+	fx_init(&f, SEC);
+	for (uint64_t e = 0; e < 200000; e++) {
+		ck_assert_int_eq(emit_label(&f.e, 0, e, SEC, "a label"), 0);
+		if (e % 8192 == 8191)
+			bus_pump(f.b);
+	}
+	for (uint64_t e = 0; e < 200000; e++) {
+		ck_assert_int_eq(emit_gone(&f.e, 0, e + 100000, SEC), 0);
+		if (e % 8192 == 8191)
+			bus_pump(f.b);
+	}
+	bus_pump(f.b);
+	ck_assert_msg(asys_now_ns() - t0 < 20 * SEC, "took %.1f s",
+		      (double)(asys_now_ns() - t0) / 1e9);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(str_escape_controls_and_caps)
 {
 	char b[64], small[8];
@@ -401,6 +463,8 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, store_many_entities_and_clear);
 	tcase_add_test(tc, util_parsers);
 	tcase_add_test(tc, str_escape_controls_and_caps);
+	tcase_add_test(tc, store_caps_and_lazy_history);
+	tcase_add_test(tc, bus_sticky_flood);
 	tcase_add_test(tc, cli_values);
 	suite_add_tcase(s, tc);
 	return s;
