@@ -129,6 +129,31 @@ static void put_schema(struct forge *g, uint32_t nstreams, uint32_t nfields, con
 	rec_buf_free(&m);
 }
 
+/* mem.proc as the collector writes it, so the process pane draws the flood */
+static void put_schema_mem_proc(struct forge *g)
+{
+	static const struct field_desc fd[] = {
+	    {"rss", "B", FIELD_GAUGE}, {"hwm", "B", FIELD_GAUGE},    {"uid", "", FIELD_GAUGE},
+	    {"ppid", "", FIELD_GAUGE}, {"threads", "", FIELD_GAUGE},
+	};
+	struct stream_desc d = {.name = "mem.proc",
+				.version = 1,
+				.entity = ENTITY_PID,
+				.nfields = 5,
+				.fields = fd,
+				.help = "forged"};
+	struct rec_buf m = {0};
+	msgpack_packer pk;
+
+	msgpack_packer_init(&pk, &m, rec_buf_msgpack_write);
+	msgpack_pack_map(&pk, 1);
+	pstr(&pk, "streams");
+	msgpack_pack_array(&pk, 1);
+	rec_schema_encode_one(&pk, 0, &d);
+	put_frame(g, REC_FT_SCHEMA, REC_NO_STREAM, T0, T0, &m, true);
+	rec_buf_free(&m);
+}
+
 /* n records of one kind for entities 0..n-1, one ns apart, in one DATA frame */
 static void put_flood(struct forge *g, uint32_t stream, uint8_t kind, uint32_t n, uint32_t nfields,
 		      const char *text)
@@ -249,6 +274,30 @@ static int forge(const char *name, struct forge *g)
 		put_head(g, "forged", 0);
 		put_schema(g, 1, 1, "flood", "v", "B");
 		put_flood(g, 0, REC_SAMPLE, name[9] == '2' ? 200000 : 1000000, 1, NULL);
+	} else if (!strcmp(name, "counts-4G")) {
+		/* counts of 2^32-1 in a SCHEMA, a DATA and a trailer-less file */
+		static const uint8_t schema[] = {0x81, 0xa7, 's',  't',	 'r',  'e',  'a',
+						 'm',  's',  0xdd, 0xff, 0xff, 0xff, 0xff};
+		static const uint8_t data[] = {0x9a, 0x00, 0xce, 0xff, 0xff, 0xff, 0xff,
+					       0xce, 0xff, 0xff, 0xff, 0xff, 0x01, 0xc4,
+					       0x00, 0xc4, 0x00, 0xc4, 0x00, 0xc4, 0x00,
+					       0xc4, 0x00, 0xdd, 0xff, 0xff, 0xff, 0xff};
+		struct rec_buf b = {0};
+
+		put_head(g, "forged", 0);
+		put_schema(g, 1, 1, "s", "v", "B");
+		rec_buf_put(&b, schema, sizeof(schema));
+		put_frame(g, REC_FT_SCHEMA, REC_NO_STREAM, T0, T0, &b, false);
+		b.len = 0;
+		rec_buf_put(&b, data, sizeof(data));
+		put_frame(g, REC_FT_DATA, 0, T0, T0, &b, false);
+		rec_buf_free(&b);
+		put_one_sample(g, 0, 1, T0 + 1);
+	} else if (!strcmp(name, "procs-200000")) {
+		put_head(g, "forged", 0);
+		put_schema_mem_proc(g);
+		put_flood(g, 0, REC_LABEL, 200000, 5, "python train.py --a-long-command-line");
+		put_flood(g, 0, REC_SAMPLE, 200000, 5, NULL);
 	} else if (!strcmp(name, "labels-100k")) {
 		put_head(g, "forged", 0);
 		put_schema(g, 1, 1, "flood", "v", "B");
@@ -301,9 +350,9 @@ static int forge(const char *name, struct forge *g)
 }
 
 static const char *const names[] = {
-    "entities-200000", "entities-1000000",   "labels-100k",   "gone-8M",
-    "trailer-gaps-2M", "trailer-streams-1M", "trailer-64M",   "schema-256x128",
-    "origin-int64max", "origin-int64min",    "control-chars",
+    "entities-200000",	  "entities-1000000", "labels-100k",   "gone-8M",   "trailer-gaps-2M",
+    "trailer-streams-1M", "trailer-64M",      "procs-200000",  "counts-4G", "schema-256x128",
+    "origin-int64max",	  "origin-int64min",  "control-chars",
 };
 
 int main(int argc, char **argv)
