@@ -207,12 +207,59 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* One row per value; se is NULL past the series cap (no label). */
+static void csv_row(struct exp *x, const struct stream_desc *d, const struct series_ent *se,
+		    const struct rec *r)
+{
+	const char *t = fmt_wall(x, r->ts_ns);
+	const double *v = rec_values(r);
+
+	for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
+		fprintf(x->out, "%llu,%s,", (unsigned long long)r->ts_ns, t);
+		csv_str(x->out, d->name);
+		fprintf(x->out, ",%llu,", (unsigned long long)r->entity);
+		csv_str(x->out, se ? se->label : NULL);
+		fputc(',', x->out);
+		csv_str(x->out, d->fields[f].name);
+		fputc(',', x->out);
+		csv_str(x->out, d->fields[f].unit);
+		fprintf(x->out, ",%.17g\n", v[f]);
+	}
+	x->rows++;
+}
+
+static void json_row(struct exp *x, const struct stream_desc *d, const struct series_ent *se,
+		     const struct rec *r)
+{
+	const double *v = rec_values(r);
+
+	fprintf(x->out, "{\"t_ns\":%llu,\"time\":\"%s\",\"stream\":", (unsigned long long)r->ts_ns,
+		fmt_wall(x, r->ts_ns));
+	json_str(x->out, d->name);
+	fprintf(x->out, ",\"entity\":%llu,\"label\":", (unsigned long long)r->entity);
+	if (se && se->label)
+		json_str(x->out, se->label);
+	else
+		fputs("null", x->out);
+	fputs(",\"values\":{", x->out);
+	for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
+		if (f)
+			fputc(',', x->out);
+		json_str(x->out, d->fields[f].name);
+		if (isfinite(v[f]))
+			fprintf(x->out, ":%.17g", v[f]);
+		else
+			fputs(":null", x->out);
+	}
+	fputs("}}\n", x->out);
+	x->rows++;
+}
+
 static void on_rec(void *ctx, const struct rec *r)
 {
 	struct exp *x = ctx;
 	const struct stream_desc *d;
 	struct series_ent *se;
-	const double *v;
 
 	if (r->stream >= STREAM_MAX || (!x->all && !x->sel[r->stream]))
 		return;
@@ -239,46 +286,12 @@ static void on_rec(void *ctx, const struct rec *r)
 	if (r->ts_ns > x->smax[r->stream])
 		x->smax[r->stream] = r->ts_ns;
 	x->samples[r->stream]++;
-	v = rec_values(r);
-	if (x->o->format == REC_EXPORT_CSV) {
-		const char *t = fmt_wall(x, r->ts_ns);
-
-		for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
-			fprintf(x->out, "%llu,%s,", (unsigned long long)r->ts_ns, t);
-			csv_str(x->out, d->name);
-			fprintf(x->out, ",%llu,", (unsigned long long)r->entity);
-			csv_str(x->out, se ? se->label : NULL);
-			fputc(',', x->out);
-			csv_str(x->out, d->fields[f].name);
-			fputc(',', x->out);
-			csv_str(x->out, d->fields[f].unit);
-			fprintf(x->out, ",%.17g\n", v[f]);
-		}
-		x->rows++;
-	} else if (x->o->format == REC_EXPORT_JSON) {
-		fprintf(x->out, "{\"t_ns\":%llu,\"time\":\"%s\",\"stream\":",
-			(unsigned long long)r->ts_ns, fmt_wall(x, r->ts_ns));
-		json_str(x->out, d->name);
-		fprintf(x->out, ",\"entity\":%llu,\"label\":", (unsigned long long)r->entity);
-		if (se && se->label)
-			json_str(x->out, se->label);
-		else
-			fputs("null", x->out);
-		fputs(",\"values\":{", x->out);
-		for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
-			if (f)
-				fputc(',', x->out);
-			json_str(x->out, d->fields[f].name);
-			if (isfinite(v[f]))
-				fprintf(x->out, ":%.17g", v[f]);
-			else
-				fputs(":null", x->out);
-		}
-		fputs("}}\n", x->out);
-		x->rows++;
-	} else if (x->o->format == REC_EXPORT_SUMMARY) {
+	if (x->o->format == REC_EXPORT_CSV)
+		csv_row(x, d, se, r);
+	else if (x->o->format == REC_EXPORT_JSON)
+		json_row(x, d, se, r);
+	else if (x->o->format == REC_EXPORT_SUMMARY)
 		rec_exp_sum_add(x, d, se, r);
-	}
 }
 
 /* ---- the file loop ---- */

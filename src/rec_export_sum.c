@@ -167,6 +167,23 @@ static void fmt_dur(char *buf, size_t n, uint64_t ns)
 		 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
 }
 
+static void print_meta(struct exp *x, const struct rec_meta *m)
+{
+	char h[SHOWN_NAME_MAX * 2 + 1], k[SHOWN_NAME_MAX + 1], v[SHOWN_NAME_MAX + 1];
+	char cmd[SHOWN_TEXT_MAX + 1];
+
+	if (!m->have) {
+		fprintf(x->out, "host:      unknown (the META frame is missing or damaged)\n");
+		return;
+	}
+	fprintf(x->out, "host:      %s (Linux %s)\n", str_escape(h, sizeof(h), m->host, sizeof(h) - 1),
+		str_escape(k, sizeof(k), m->kernel, SHOWN_NAME_MAX));
+	fprintf(x->out, "recorder:  asys %s%s%s\n", str_escape(v, sizeof(v), m->version, SHOWN_NAME_MAX),
+		*m->command ? ": " : "", str_escape(cmd, sizeof(cmd), m->command, SHOWN_TEXT_MAX));
+	if (m->segment)
+		fprintf(x->out, "segment:   %u\n", m->segment);
+}
+
 void rec_exp_print_info(struct exp *x)
 {
 	const struct rec_meta *m = rec_reader_meta(x->r);
@@ -187,22 +204,7 @@ void rec_exp_print_info(struct exp *x)
 		rec_reader_has_trailer(x->r) ? "complete"
 		: x->cut ? "no trailer: cut short or still being written"
 			 : "no trailer: the recorder did not finish it");
-	if (m->have) {
-		char h[SHOWN_NAME_MAX * 2 + 1], k[SHOWN_NAME_MAX + 1], v[SHOWN_NAME_MAX + 1];
-		char cmd[SHOWN_TEXT_MAX + 1];
-
-		fprintf(x->out, "host:      %s (Linux %s)\n",
-			str_escape(h, sizeof(h), m->host, sizeof(h) - 1),
-			str_escape(k, sizeof(k), m->kernel, SHOWN_NAME_MAX));
-		fprintf(x->out, "recorder:  asys %s%s%s\n",
-			str_escape(v, sizeof(v), m->version, SHOWN_NAME_MAX),
-			*m->command ? ": " : "",
-			str_escape(cmd, sizeof(cmd), m->command, SHOWN_TEXT_MAX));
-		if (m->segment)
-			fprintf(x->out, "segment:   %u\n", m->segment);
-	} else {
-		fprintf(x->out, "host:      unknown (the META frame is missing or damaged)\n");
-	}
+	print_meta(x, m);
 	if (total) {
 		rec_fmt_time(x->r, t0, a, sizeof(a), true);
 		rec_fmt_time(x->r, t1, b, sizeof(b), true);

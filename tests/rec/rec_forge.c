@@ -265,49 +265,12 @@ static void put_trailer_bomb(struct forge *g, const char *key, uint32_t n, const
 
 #define CTL "\x1b[2J\x1b]0;pwned\x07,\"q\"\nx\r "
 
-static int forge(const char *name, struct forge *g)
+static int forge_other(const char *name, struct forge *g)
 {
 	static const uint8_t gap[] = {0x93, 0x00, 0x00, 0xa0};
 	static const uint8_t tstream[] = {0x95, 0, 0, 0, 0, 0};
 
-	if (!strcmp(name, "entities-200000") || !strcmp(name, "entities-1000000")) {
-		put_head(g, "forged", 0);
-		put_schema(g, 1, 1, "flood", "v", "B");
-		put_flood(g, 0, REC_SAMPLE, name[9] == '2' ? 200000 : 1000000, 1, NULL);
-	} else if (!strcmp(name, "counts-4G")) {
-		/* counts of 2^32-1 in a SCHEMA, a DATA and a trailer-less file */
-		static const uint8_t schema[] = {0x81, 0xa7, 's',  't',	 'r',  'e',  'a',
-						 'm',  's',  0xdd, 0xff, 0xff, 0xff, 0xff};
-		static const uint8_t data[] = {0x9a, 0x00, 0xce, 0xff, 0xff, 0xff, 0xff,
-					       0xce, 0xff, 0xff, 0xff, 0xff, 0x01, 0xc4,
-					       0x00, 0xc4, 0x00, 0xc4, 0x00, 0xc4, 0x00,
-					       0xc4, 0x00, 0xdd, 0xff, 0xff, 0xff, 0xff};
-		struct rec_buf b = {0};
-
-		put_head(g, "forged", 0);
-		put_schema(g, 1, 1, "s", "v", "B");
-		rec_buf_put(&b, schema, sizeof(schema));
-		put_frame(g, REC_FT_SCHEMA, REC_NO_STREAM, T0, T0, &b, false);
-		b.len = 0;
-		rec_buf_put(&b, data, sizeof(data));
-		put_frame(g, REC_FT_DATA, 0, T0, T0, &b, false);
-		rec_buf_free(&b);
-		put_one_sample(g, 0, 1, T0 + 1);
-	} else if (!strcmp(name, "procs-200000")) {
-		put_head(g, "forged", 0);
-		put_schema_mem_proc(g);
-		put_flood(g, 0, REC_LABEL, 200000, 5, "python train.py --a-long-command-line");
-		put_flood(g, 0, REC_SAMPLE, 200000, 5, NULL);
-	} else if (!strcmp(name, "labels-100k")) {
-		put_head(g, "forged", 0);
-		put_schema(g, 1, 1, "flood", "v", "B");
-		put_flood(g, 0, REC_LABEL, 100000, 1, "a label that names nothing at all");
-	} else if (!strcmp(name, "gone-8M")) {
-		put_head(g, "forged", 0);
-		put_schema(g, 1, 1, "flood", "v", "B");
-		put_one_sample(g, 0, 1, T0 - 1);
-		put_flood(g, 0, REC_GONE, 8000000, 1, "");
-	} else if (!strncmp(name, "trailer-", 8)) {
+	if (!strncmp(name, "trailer-", 8)) {
 		/* 2M gaps or 1.3M streams fit the room a trailer may have; the
 		 * 64M one unpacks to the format's cap */
 		put_head(g, "forged", 0);
@@ -345,6 +308,51 @@ static int forge(const char *name, struct forge *g)
 		put_one_sample(g, 0, 2, T0 + 1000000);
 	} else {
 		return -EINVAL;
+	}
+	return 0;
+}
+
+static int forge(const char *name, struct forge *g)
+{
+	if (!strcmp(name, "entities-200000") || !strcmp(name, "entities-1000000")) {
+		put_head(g, "forged", 0);
+		put_schema(g, 1, 1, "flood", "v", "B");
+		put_flood(g, 0, REC_SAMPLE, name[9] == '2' ? 200000 : 1000000, 1, NULL);
+	} else if (!strcmp(name, "counts-4G")) {
+		/* counts of 2^32-1 in a SCHEMA, a DATA and a trailer-less file */
+		static const uint8_t schema[] = {0x81, 0xa7, 's',  't',	 'r',  'e',  'a',
+						 'm',  's',  0xdd, 0xff, 0xff, 0xff, 0xff};
+		static const uint8_t data[] = {0x9a, 0x00, 0xce, 0xff, 0xff, 0xff, 0xff,
+					       0xce, 0xff, 0xff, 0xff, 0xff, 0x01, 0xc4,
+					       0x00, 0xc4, 0x00, 0xc4, 0x00, 0xc4, 0x00,
+					       0xc4, 0x00, 0xdd, 0xff, 0xff, 0xff, 0xff};
+		struct rec_buf b = {0};
+
+		put_head(g, "forged", 0);
+		put_schema(g, 1, 1, "s", "v", "B");
+		rec_buf_put(&b, schema, sizeof(schema));
+		put_frame(g, REC_FT_SCHEMA, REC_NO_STREAM, T0, T0, &b, false);
+		b.len = 0;
+		rec_buf_put(&b, data, sizeof(data));
+		put_frame(g, REC_FT_DATA, 0, T0, T0, &b, false);
+		rec_buf_free(&b);
+		put_one_sample(g, 0, 1, T0 + 1);
+	} else if (!strcmp(name, "procs-200000")) {
+		put_head(g, "forged", 0);
+		put_schema_mem_proc(g);
+		put_flood(g, 0, REC_LABEL, 200000, 5, "python train.py --a-long-command-line");
+		put_flood(g, 0, REC_SAMPLE, 200000, 5, NULL);
+	} else if (!strcmp(name, "labels-100k")) {
+		put_head(g, "forged", 0);
+		put_schema(g, 1, 1, "flood", "v", "B");
+		put_flood(g, 0, REC_LABEL, 100000, 1, "a label that names nothing at all");
+	} else if (!strcmp(name, "gone-8M")) {
+		put_head(g, "forged", 0);
+		put_schema(g, 1, 1, "flood", "v", "B");
+		put_one_sample(g, 0, 1, T0 - 1);
+		put_flood(g, 0, REC_GONE, 8000000, 1, "");
+	} else {
+		return forge_other(name, g);
 	}
 	return 0;
 }
