@@ -67,8 +67,11 @@ static uint64_t clock_locked(struct rec_player *p)
 {
 	uint64_t t = p->anchor_t;
 
-	if (!p->paused && !p->at_end)
-		t += (uint64_t)((double)(wall_now() - p->anchor_wall) * p->speed);
+	/* saturates: a forged file's times may lie near 2^64 */
+	if (!p->paused && !p->at_end &&
+	    __builtin_add_overflow(t, (uint64_t)((double)(wall_now() - p->anchor_wall) * p->speed),
+				   &t))
+		t = UINT64_MAX;
 	if (p->t1 && t > p->t1)
 		t = p->t1;
 	return t;
@@ -475,12 +478,13 @@ void rec_player_speed(struct rec_player *p, double factor)
 
 void rec_player_seek_rel(struct rec_player *p, int64_t d)
 {
-	uint64_t t = rec_player_now(p);
+	uint64_t t = rec_player_now(p), ad = d < 0 ? 0 - (uint64_t)d : (uint64_t)d;
 
-	if (d < 0 && (uint64_t)-d > t)
-		t = 0;
-	else
-		t = (uint64_t)((int64_t)t + d);
+	/* in unsigned steps: a file's times need not fit an int64_t */
+	if (d < 0)
+		t = ad > t ? 0 : t - ad;
+	else if (__builtin_add_overflow(t, ad, &t))
+		t = UINT64_MAX;
 	rec_player_seek(p, t);
 }
 

@@ -151,6 +151,8 @@ for f in "$data"/*.asys; do
 		{ fail "$n: tmux"; continue; }
 	wait_for REPLAY $((200 * slow)) || { fail "$n: no replay header: $(screen | head -2)"; continue; }
 	sleep 0.5 # let it chew on the file
+	# 10 s forward and back: near 2^63 ns that must not wrap
+	T send-keys -t s S-Right S-Left S-Right
 	T send-keys -t s ']'
 	wait_for " x2 " $((10 * slow)) || fail "$n: ] did not double the speed within $slow s"
 	T send-keys -t s q

@@ -295,6 +295,12 @@ static int forge_other(const char *name, struct forge *g)
 		put_schema(g, 1, 1, "s", "v", "B");
 		put_one_sample(g, 0, 1, T0);
 		put_one_sample(g, 0, 1, (uint64_t)INT64_MAX + T0);
+	} else if (!strcmp(name, "times-int64max")) {
+		/* a replay 10 s from here may not wrap a signed sum */
+		put_head(g, "forged", 0);
+		put_schema(g, 1, 1, "s", "v", "B");
+		put_one_sample(g, 0, 1, (uint64_t)INT64_MAX - 5000000000ull);
+		put_one_sample(g, 0, 1, (uint64_t)INT64_MAX - 4000000000ull);
 	} else if (!strcmp(name, "origin-int64min")) {
 		put_head(g, "forged", INT64_MIN);
 		put_schema(g, 1, 1, "s", "v", "B");
@@ -358,9 +364,9 @@ static int forge(const char *name, struct forge *g)
 }
 
 static const char *const names[] = {
-    "entities-200000",	  "entities-1000000", "labels-100k",   "gone-8M",   "trailer-gaps-2M",
-    "trailer-streams-1M", "trailer-64M",      "procs-200000",  "counts-4G", "schema-256x128",
-    "origin-int64max",	  "origin-int64min",  "control-chars",
+    "entities-200000",	  "entities-1000000", "labels-100k",	"gone-8M",	 "trailer-gaps-2M",
+    "trailer-streams-1M", "trailer-64M",      "procs-200000",	"counts-4G",	 "schema-256x128",
+    "origin-int64max",	  "origin-int64min",  "times-int64max", "control-chars",
 };
 
 int main(int argc, char **argv)
