@@ -132,6 +132,13 @@ if ! command -v "$tmux" >/dev/null; then
 	exit
 fi
 screen() { T capture-pane -t s -p 2>/dev/null; }
+kill_tree() { # kill_tree PID: the processes under PID, then PID
+	[ -n "$1" ] || return 0
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		kill_tree "$c"
+	done
+	kill -9 "$1" 2>/dev/null
+}
 wait_for() { # wait_for TEXT TENTHS
 	i=0
 	while ! screen | grep -qF -- "$1"; do
@@ -161,7 +168,12 @@ for f in "$data"/*.asys; do
 		sleep 0.05
 		i=$((i + 1))
 	done
-	[ -s "$work/rc" ] || { fail "$n: q did not quit within $slow s"; continue; }
+	if ! [ -s "$work/rc" ]; then
+		fail "$n: q did not quit within $slow s"
+		# a replay that ignores q may ignore the hangup too: end it by its pid
+		kill_tree "$(T list-panes -t s -F '#{pane_pid}' 2>/dev/null)"
+		continue
+	fi
 	[ "$(cat "$work/rc")" -eq 0 ] || fail "$n: replay exited $(cat "$work/rc"): $(cat "$work/err")"
 	if [ -n "$tm" ] && ! $asan; then
 		kib=$(tail -1 "$work/tm" | cut -d' ' -f1)
