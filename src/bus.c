@@ -33,11 +33,19 @@ struct bus_consumer {
 };
 
 /* The latest label or status of each (stream, entity), so that a consumer
- * attached later (a recording started with R) can still name everything. */
+ * attached later (a recording started with R) can still name everything.
+ * Kept in arrival order for that replay, and hashed by (stream, entity) so
+ * a flood of labels or GONE records costs O(1) each. At most
+ * BUS_STICKY_MAX are kept: past that a new entity's label is only passed
+ * on, not remembered for later consumers. */
+#define BUS_STICKY_MAX 16384
+#define BUS_STICKY_BUCKETS 4096
+
 struct sticky {
 	struct rec *r; /* owned copy */
+	struct sticky *hnext;
+	size_t idx; /* in the arrival-order array */
 };
-
 struct bus {
 	struct ring *rings[BUS_MAX_RINGS];
 	int nrings;
@@ -51,8 +59,9 @@ struct bus {
 	_Atomic uint64_t cur_period_ns;
 	int wake_fd; /* eventfd: a ring past half full, a consumer's new
 		      * latency, or bus_stop */
-	struct sticky *sticky;
+	struct sticky **sticky; /* arrival order */
 	size_t nsticky, capsticky;
+	struct sticky *shash[BUS_STICKY_BUCKETS];
 };
 
 struct bus *bus_new(void)
@@ -75,8 +84,10 @@ void bus_free(struct bus *b)
 	if (!b)
 		return;
 	bus_stop(b);
-	for (size_t i = 0; i < b->nsticky; i++)
-		free(b->sticky[i].r);
+	for (size_t i = 0; i < b->nsticky; i++) {
+		free(b->sticky[i]->r);
+		free(b->sticky[i]);
+	}
 	free(b->sticky);
 	pthread_mutex_destroy(&b->lock);
 	close(b->wake_fd);
@@ -128,7 +139,7 @@ int bus_attach_within(struct bus *b, const struct bus_consumer_ops *ops, void *c
 			continue;
 		b->cons[i] = (struct bus_consumer){ops, ctx, 1, latency_ns};
 		for (size_t k = 0; k < b->nsticky; k++)
-			consumer_deliver(&b->cons[i], b->sticky[k].r);
+			consumer_deliver(&b->cons[i], b->sticky[k]->r);
 		h = i;
 		break;
 	}
@@ -153,55 +164,79 @@ void bus_detach(struct bus *b, int handle)
 	pthread_mutex_unlock(&b->lock);
 }
 
-static void sticky_update(struct bus *b, const struct rec *r)
+static size_t sticky_bucket(uint32_t stream, uint64_t entity)
 {
-	size_t i;
+	uint64_t h = (entity ^ (uint64_t)stream << 40) * 0x9E3779B97F4A7C15ull;
 
-	for (i = 0; i < b->nsticky; i++) {
-		const struct rec *s = b->sticky[i].r;
+	return (size_t)(h >> 52) & (BUS_STICKY_BUCKETS - 1);
+}
 
-		if (s->stream == r->stream && s->entity == r->entity &&
-		    (s->kind == r->kind || r->kind == REC_GONE))
-			break;
-	}
-	if (r->kind == REC_GONE) {
-		/* drop every sticky of the entity (label and status) */
-		for (size_t k = 0; k < b->nsticky;) {
-			const struct rec *s = b->sticky[k].r;
+static void sticky_drop(struct bus *b, struct sticky **pp)
+{
+	struct sticky *s = *pp, *last = b->sticky[--b->nsticky];
 
-			if (s->stream == r->stream && s->entity == r->entity) {
-				free(b->sticky[k].r);
-				b->sticky[k] = b->sticky[--b->nsticky];
-			} else {
-				k++;
-			}
-		}
-		return;
-	}
-	if (i < b->nsticky) {
-		struct rec *c = malloc(r->len);
+	*pp = s->hnext;
+	b->sticky[s->idx] = last;
+	last->idx = s->idx;
+	free(s->r);
+	free(s);
+}
 
-		if (!c)
-			return;
-		memcpy(c, r, r->len);
-		free(b->sticky[i].r);
-		b->sticky[i].r = c;
-		return;
-	}
+static struct sticky *sticky_add(struct bus *b, const struct rec *r, size_t k)
+{
+	struct sticky *s;
+
+	if (b->nsticky >= BUS_STICKY_MAX)
+		return NULL;
 	if (b->nsticky == b->capsticky) {
 		size_t cap = b->capsticky ? b->capsticky * 2 : 64;
-		struct sticky *ns = realloc(b->sticky, cap * sizeof(*ns));
+		struct sticky **ns = realloc(b->sticky, cap * sizeof(*ns));
 
 		if (!ns)
-			return;
+			return NULL;
 		b->sticky = ns;
 		b->capsticky = cap;
 	}
-	b->sticky[b->nsticky].r = malloc(r->len);
-	if (!b->sticky[b->nsticky].r)
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->idx = b->nsticky;
+	s->hnext = b->shash[k];
+	b->shash[k] = s;
+	b->sticky[b->nsticky++] = s;
+	return s;
+}
+
+static void sticky_update(struct bus *b, const struct rec *r)
+{
+	size_t k = sticky_bucket(r->stream, r->entity);
+	struct sticky **pp = &b->shash[k], *s;
+	struct rec *c;
+
+	while ((s = *pp)) {
+		if (s->r->stream == r->stream && s->r->entity == r->entity) {
+			/* GONE drops every sticky of the entity (label and status) */
+			if (r->kind == REC_GONE) {
+				sticky_drop(b, pp);
+				continue;
+			}
+			if (s->r->kind == r->kind)
+				break;
+		}
+		pp = &s->hnext;
+	}
+	if (r->kind == REC_GONE)
 		return;
-	memcpy(b->sticky[b->nsticky].r, r, r->len);
-	b->nsticky++;
+	c = malloc(r->len);
+	if (!c)
+		return;
+	memcpy(c, r, r->len);
+	if (!s && !(s = sticky_add(b, r, k))) {
+		free(c);
+		return;
+	}
+	free(s->r);
+	s->r = c;
 }
 
 uint64_t bus_pump(struct bus *b)

@@ -93,6 +93,7 @@ static bool replay_key(void *ctx, int ch)
 {
 	struct replay_ctx *c = ctx;
 	char in[64];
+	int rc;
 
 	switch (ch) {
 	case ' ':
@@ -118,12 +119,17 @@ static bool replay_key(void *ctx, int ch)
 		return true;
 	case 'g':
 	case 'G':
-		if (replay_prompt("Go to (14:03:10, +90s, -5m, 40%; Esc cancels): ", in, sizeof(in)) &&
-		    rec_player_seek_expr(c->p, in)) {
+		if (!replay_prompt("Go to (14:03:10, +90s, -5m, 40%; Esc cancels): ", in,
+				   sizeof(in)))
+			return true;
+		rc = rec_player_seek_expr(c->p, in);
+		if (rc == -ERANGE)
+			snprintf(c->note, sizeof(c->note), "cannot go to '%s': out of range", in);
+		else if (rc)
 			snprintf(c->note, sizeof(c->note),
 				 "cannot go to '%s': use HH:MM:SS, +90s, -5m or 40%%", in);
+		if (rc)
 			c->note_until = asys_now_ns() + 4000000000ull;
-		}
 		return true;
 	}
 	return false;
@@ -170,9 +176,19 @@ static int replay_run(const struct replay_args *a)
 	rc = bus_start(bus, 5000000);
 	if (!rc)
 		rc = rec_player_start(c.p, ring, store, refresh, a->speed, a->begin);
-	if (rc == -EINVAL) {
-		fprintf(stderr, "asys replay: bad value '%s' for --begin: expected HH:MM:SS, +90s, "
-			"-5m or NN%%\n", a->begin);
+	if (rc == -EINVAL || rc == -ERANGE) {
+		char range[160];
+
+		rec_time_range(range, sizeof(range));
+		if (rc == -ERANGE)
+			fprintf(stderr,
+				"asys replay: --begin '%s' is out of range: asys takes %s\n",
+				a->begin, range);
+		else
+			fprintf(stderr,
+				"asys replay: bad value '%s' for --begin: expected HH:MM:SS, "
+				"+90s, -5m or NN%%\n",
+				a->begin);
 		ret = CLI_EXIT_USAGE;
 		goto cleanup;
 	}

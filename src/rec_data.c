@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,83 +162,108 @@ cleanup:
 	return rc;
 }
 
-int rec_data_decode(const uint8_t *p, size_t n, uint32_t *stream, rec_data_cb cb, void *ctx)
+int rec_data_begin(struct rec_data_cur *d, const uint8_t *p, size_t n)
 {
-	struct mp_cur c = { p, p + n, false };
-	uint32_t na, nt;
-	uint64_t sid, count, nsamples, nf;
-	const char *kinds, *ts, *ent, *nv, *vals;
-	uint32_t lk, lt, le, lnv, lv;
-	const uint8_t *pt, *pe, *pn, *et, *ee, *en;
-	const char *txt_p;
-	uint64_t prev_ts = 0, prev_ent = 0, prev[STREAM_MAX_FIELDS] = { 0 };
-	_Alignas(8) uint8_t scratch[sizeof(struct rec) + REC_TEXT_MAX + STREAM_MAX_FIELDS * 8];
-	struct rec *r = (struct rec *)(void *)scratch;
-	uint32_t si = 0;
+	uint32_t na, nt, lk, lt, le, lnv, lv;
+	const char *ts, *ent, *nv;
+	uint64_t sid;
 
-	if (!mp_array(&c, &na) || na < 10 || !mp_uint(&c, &sid) || !mp_uint(&c, &count) ||
-	    !mp_uint(&c, &nsamples) || !mp_uint(&c, &nf))
+	memset(d, 0, offsetof(struct rec_data_cur, prev));
+	memset(d->prev, 0, sizeof(d->prev));
+	d->c = (struct mp_cur){p, p + n, false};
+	if (!mp_array(&d->c, &na) || na < 10 || !mp_uint(&d->c, &sid) ||
+	    !mp_uint(&d->c, &d->count) || !mp_uint(&d->c, &d->nsamples) || !mp_uint(&d->c, &d->nf))
 		return -EBADMSG;
-	if (sid >= STREAM_MAX || nf > STREAM_MAX_FIELDS || nsamples > count)
+	if (sid >= STREAM_MAX || d->nf > STREAM_MAX_FIELDS || d->nsamples > d->count)
 		return -EBADMSG;
-	if (!mp_str(&c, &kinds, &lk) || !mp_str(&c, &ts, &lt) || !mp_str(&c, &ent, &le) ||
-	    !mp_str(&c, &nv, &lnv) || !mp_str(&c, &vals, &lv))
+	if (!mp_str(&d->c, &d->kinds, &lk) || !mp_str(&d->c, &ts, &lt) ||
+	    !mp_str(&d->c, &ent, &le) || !mp_str(&d->c, &nv, &lnv) || !mp_str(&d->c, &d->vals, &lv))
 		return -EBADMSG;
-	if (lk != count || (uint64_t)lv != nsamples * nf * 8)
+	if (lk != d->count || (uint64_t)lv != d->nsamples * d->nf * 8)
 		return -EBADMSG;
-	if (!mp_array(&c, &nt) || nt != count - nsamples)
+	if (!mp_array(&d->c, &nt) || nt != d->count - d->nsamples)
 		return -EBADMSG;
-	*stream = (uint32_t)sid;
-	pt = (const uint8_t *)ts;
-	et = pt + lt;
-	pe = (const uint8_t *)ent;
-	ee = pe + le;
-	pn = (const uint8_t *)nv;
-	en = pn + lnv;
-	for (uint64_t i = 0; i < count; i++) {
-		uint64_t dts, dent, nvals;
-		uint8_t kind = (uint8_t)kinds[i];
+	d->stream = (uint32_t)sid;
+	d->pt = (const uint8_t *)ts;
+	d->et = d->pt + lt;
+	d->pe = (const uint8_t *)ent;
+	d->ee = d->pe + le;
+	d->pn = (const uint8_t *)nv;
+	d->en = d->pn + lnv;
+	return 0;
+}
 
-		if (!get_uvarint(&pt, et, &dts) || !get_uvarint(&pe, ee, &dent))
+/* Builds record i into r; -EBADMSG when the payload lies. */
+static int data_one(struct rec_data_cur *d, struct rec *r)
+{
+	uint64_t dts, dent, nvals;
+	uint8_t kind = (uint8_t)d->kinds[d->i];
+
+	if (!get_uvarint(&d->pt, d->et, &dts) || !get_uvarint(&d->pe, d->ee, &dent))
+		return -EBADMSG;
+	d->prev_ts += (uint64_t)unzigzag(dts);
+	d->prev_ent += (uint64_t)unzigzag(dent);
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->stream = d->stream;
+	r->entity = d->prev_ent;
+	r->ts_ns = d->prev_ts;
+	if (kind == REC_SAMPLE) {
+		double *v = (double *)(void *)(r + 1);
+
+		if (d->si >= d->nsamples || !get_uvarint(&d->pn, d->en, &nvals) || nvals > d->nf)
 			return -EBADMSG;
-		prev_ts += (uint64_t)unzigzag(dts);
-		prev_ent += (uint64_t)unzigzag(dent);
-		memset(r, 0, sizeof(*r));
-		r->kind = kind;
-		r->stream = (uint32_t)sid;
-		r->entity = prev_ent;
-		r->ts_ns = prev_ts;
-		if (kind == REC_SAMPLE) {
-			double *v = (double *)(void *)(r + 1);
+		for (uint32_t f = 0; f < d->nf; f++) {
+			uint64_t u;
 
-			if (si >= nsamples || !get_uvarint(&pn, en, &nvals) || nvals > nf)
-				return -EBADMSG;
-			for (uint32_t f = 0; f < nf; f++) {
-				uint64_t u;
-
-				memcpy(&u, vals + ((size_t)f * nsamples + si) * 8, 8);
-				u ^= prev[f];
-				prev[f] = u;
-				if (f < nvals)
-					memcpy(&v[f], &u, 8);
-			}
-			si++;
-			r->nvals = (uint16_t)nvals;
-			r->len = (uint32_t)(sizeof(*r) + nvals * 8);
-		} else if (kind == REC_LABEL || kind == REC_STATUS || kind == REC_GONE) {
-			uint32_t tl;
-
-			if (!mp_str(&c, &txt_p, &tl))
-				return -EBADMSG;
-			if (tl > REC_TEXT_MAX - 1)
-				tl = REC_TEXT_MAX - 1;
-			memset(r + 1, 0, (tl + 8) & ~7u);
-			memcpy(r + 1, txt_p, tl);
-			r->len = (uint32_t)(sizeof(*r) + ((tl + 1 + 7) & ~7u));
-		} else {
-			return -EBADMSG;
+			memcpy(&u, d->vals + ((size_t)f * d->nsamples + d->si) * 8, 8);
+			u ^= d->prev[f];
+			d->prev[f] = u;
+			if (f < nvals)
+				memcpy(&v[f], &u, 8);
 		}
-		cb(ctx, r);
+		d->si++;
+		r->nvals = (uint16_t)nvals;
+		r->len = (uint32_t)(sizeof(*r) + nvals * 8);
+	} else if (kind == REC_LABEL || kind == REC_STATUS || kind == REC_GONE) {
+		const char *txt_p;
+		uint32_t tl;
+
+		if (!mp_str(&d->c, &txt_p, &tl))
+			return -EBADMSG;
+		if (tl > REC_TEXT_MAX - 1)
+			tl = REC_TEXT_MAX - 1;
+		memset(r + 1, 0, (tl + 8) & ~7u);
+		memcpy(r + 1, txt_p, tl);
+		r->len = (uint32_t)(sizeof(*r) + ((tl + 1 + 7) & ~7u));
+	} else {
+		return -EBADMSG;
 	}
 	return 0;
+}
+
+int rec_data_next(struct rec_data_cur *d, size_t max, rec_data_cb cb, void *ctx)
+{
+	_Alignas(8) uint8_t scratch[sizeof(struct rec) + REC_TEXT_MAX + STREAM_MAX_FIELDS * 8];
+	struct rec *r = (struct rec *)(void *)scratch;
+
+	for (size_t k = 0; k < max && d->i < d->count; k++) {
+		if (data_one(d, r))
+			return -EBADMSG;
+		d->i++;
+		cb(ctx, r);
+	}
+	return d->i < d->count;
+}
+
+int rec_data_decode(const uint8_t *p, size_t n, uint32_t *stream, rec_data_cb cb, void *ctx)
+{
+	struct rec_data_cur d;
+	int rc = rec_data_begin(&d, p, n);
+
+	if (rc)
+		return rc;
+	*stream = d.stream;
+	rc = rec_data_next(&d, SIZE_MAX, cb, ctx);
+	return rc < 0 ? rc : 0;
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "rec_export_int.h"
+#include "strsafe.h"
 #include "util.h"
 
 static size_t ser_hash(uint32_t stream, uint64_t entity, size_t cap)
@@ -16,39 +17,111 @@ static size_t ser_hash(uint32_t stream, uint64_t entity, size_t cap)
 	return (size_t)(h >> 17) & (cap - 1);
 }
 
-static struct series_ent *ser_get(struct exp *x, uint32_t stream, uint64_t entity)
+static bool ser_grow(struct exp *x)
+{
+	size_t cap = x->capser ? x->capser * 2 : 1024, i;
+	struct series_ent *ns = calloc(cap, sizeof(*ns));
+
+	if (!ns)
+		return false;
+	for (size_t k = 0; k < x->capser; k++) {
+		if (!x->ser[k].used)
+			continue;
+		i = ser_hash(x->ser[k].stream, x->ser[k].entity, cap);
+		while (ns[i].used)
+			i = (i + 1) & (cap - 1);
+		ns[i] = x->ser[k];
+	}
+	free(x->ser);
+	x->ser = ns;
+	x->capser = cap;
+	return true;
+}
+
+/* The slot of (stream, entity), or capser when it has none. */
+static size_t ser_find(const struct exp *x, uint32_t stream, uint64_t entity)
 {
 	size_t i;
 
-	if (x->nser * 2 >= x->capser) {
-		size_t cap = x->capser ? x->capser * 2 : 1024;
-		struct series_ent *ns = calloc(cap, sizeof(*ns));
-
-		if (!ns)
-			return NULL;
-		for (size_t k = 0; k < x->capser; k++) {
-			if (!x->ser[k].used)
-				continue;
-			i = ser_hash(x->ser[k].stream, x->ser[k].entity, cap);
-			while (ns[i].used)
-				i = (i + 1) & (cap - 1);
-			ns[i] = x->ser[k];
-		}
-		free(x->ser);
-		x->ser = ns;
-		x->capser = cap;
-	}
+	if (!x->capser)
+		return 0;
 	i = ser_hash(stream, entity, x->capser);
 	while (x->ser[i].used) {
 		if (x->ser[i].stream == stream && x->ser[i].entity == entity)
-			return &x->ser[i];
+			return i;
 		i = (i + 1) & (x->capser - 1);
 	}
+	return x->capser;
+}
+
+/* NULL past REC_EXPORT_SERIES_MAX live series (noted once on stderr): the
+ * rows are still written, without a label. */
+static struct series_ent *ser_get(struct exp *x, uint32_t stream, uint64_t entity)
+{
+	size_t i = ser_find(x, stream, entity);
+
+	if (i < x->capser)
+		return &x->ser[i];
+	if (x->nser >= REC_EXPORT_SERIES_MAX) {
+		if (!x->ser_capped++)
+			fprintf(x->err,
+				"asys export: %s: more than %d live series; the labels and "
+				"counter rates of the others are not kept\n",
+				x->path, REC_EXPORT_SERIES_MAX);
+		return NULL;
+	}
+	if (x->nser * 2 >= x->capser && !ser_grow(x))
+		return NULL;
+	i = ser_hash(stream, entity, x->capser);
+	while (x->ser[i].used)
+		i = (i + 1) & (x->capser - 1);
 	x->ser[i] = (struct series_ent){ .entity = entity, .stream = stream, .used = true };
 	x->nser++;
 	if (stream < STREAM_MAX)
 		x->entities[stream]++;
 	return &x->ser[i];
+}
+
+/* An entity that ended frees its slot (linear probing: shift the run back). */
+static void ser_remove(struct exp *x, uint32_t stream, uint64_t entity)
+{
+	size_t i = ser_find(x, stream, entity), j, k, mask = x->capser - 1;
+
+	if (i >= x->capser)
+		return;
+	x->label_bytes -= x->ser[i].label ? strlen(x->ser[i].label) + 1 : 0;
+	free(x->ser[i].label);
+	free(x->ser[i].prev);
+	for (j = (i + 1) & mask; x->ser[j].used; j = (j + 1) & mask) {
+		k = ser_hash(x->ser[j].stream, x->ser[j].entity, x->capser);
+		/* move it back unless its home lies cyclically in (i, j] */
+		if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
+			x->ser[i] = x->ser[j];
+			i = j;
+		}
+	}
+	x->ser[i] = (struct series_ent){0};
+	x->nser--;
+}
+
+static void ser_label(struct exp *x, struct series_ent *se, const char *text)
+{
+	size_t n = strlen(text) + 1;
+
+	x->label_bytes -= se->label ? strlen(se->label) + 1 : 0;
+	free(se->label);
+	se->label = NULL;
+	if (x->label_bytes + n > REC_EXPORT_LABEL_BYTES) {
+		if (!x->labels_capped++)
+			fprintf(x->err,
+				"asys export: %s: labels pass %d MiB; further labels are "
+				"not kept\n",
+				x->path, REC_EXPORT_LABEL_BYTES >> 20);
+		return;
+	}
+	se->label = util_strdup(text);
+	if (se->label)
+		x->label_bytes += n;
 }
 
 static void ser_release(struct exp *x)
@@ -60,6 +133,8 @@ static void ser_release(struct exp *x)
 	free(x->ser);
 	x->ser = NULL;
 	x->nser = x->capser = 0;
+	x->label_bytes = 0;
+	x->ser_capped = x->labels_capped = 0;
 }
 
 /* ---- formatting ---- */
@@ -67,9 +142,17 @@ static void ser_release(struct exp *x)
 static const char *fmt_wall(struct exp *x, uint64_t t_ns)
 {
 	const struct rec_meta *m = rec_reader_meta(x->r);
-	int64_t wall = (int64_t)t_ns + (m->have ? m->clock_origin_ns : 0);
-	time_t s = (time_t)(wall / 1000000000);
+	int64_t wall;
+	time_t s;
 
+	/* a clock origin that puts the time past 2262 has no date: keep t_ns */
+	if (!rec_wall_ns(m->have ? m->clock_origin_ns : 0, t_ns, &wall)) {
+		snprintf(x->tcache, sizeof(x->tcache), "+%llu.%09llus",
+			 (unsigned long long)(t_ns / 1000000000),
+			 (unsigned long long)(t_ns % 1000000000));
+		return x->tcache;
+	}
+	s = (time_t)(wall / 1000000000);
 	if (s != x->tcache_s || !x->tprefix[0]) {
 		struct tm tm;
 
@@ -81,11 +164,15 @@ static const char *fmt_wall(struct exp *x, uint64_t t_ns)
 	return x->tcache;
 }
 
+/* RFC 4180, and a space at either end quoted too (readers strip it) */
 static void csv_str(FILE *f, const char *s)
 {
+	size_t n;
+
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\n\r")) {
+	n = strlen(s);
+	if (!strpbrk(s, ",\"\n\r") && (!n || (s[0] != ' ' && s[n - 1] != ' '))) {
 		fputs(s, f);
 		return;
 	}
@@ -98,20 +185,74 @@ static void csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Control characters as \u00XX; a byte that is not UTF-8 as U+FFFD, so
+ * the line stays valid JSON whatever the file holds. */
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; s && *s; s++) {
+	while (s && *s) {
 		unsigned char c = (unsigned char)*s;
+		size_t len = c >= 0x80 ? str_utf8_len(s) : 1;
 
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
+		else if (!len)
+			fputs("\\ufffd", f);
 		else
-			fputc(c, f);
+			fwrite(s, 1, len, f);
+		s += len ? len : 1;
 	}
 	fputc('"', f);
+}
+
+/* One row per value; se is NULL past the series cap (no label). */
+static void csv_row(struct exp *x, const struct stream_desc *d, const struct series_ent *se,
+		    const struct rec *r)
+{
+	const char *t = fmt_wall(x, r->ts_ns);
+	const double *v = rec_values(r);
+
+	for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
+		fprintf(x->out, "%llu,%s,", (unsigned long long)r->ts_ns, t);
+		csv_str(x->out, d->name);
+		fprintf(x->out, ",%llu,", (unsigned long long)r->entity);
+		csv_str(x->out, se ? se->label : NULL);
+		fputc(',', x->out);
+		csv_str(x->out, d->fields[f].name);
+		fputc(',', x->out);
+		csv_str(x->out, d->fields[f].unit);
+		fprintf(x->out, ",%.17g\n", v[f]);
+	}
+	x->rows++;
+}
+
+static void json_row(struct exp *x, const struct stream_desc *d, const struct series_ent *se,
+		     const struct rec *r)
+{
+	const double *v = rec_values(r);
+
+	fprintf(x->out, "{\"t_ns\":%llu,\"time\":\"%s\",\"stream\":", (unsigned long long)r->ts_ns,
+		fmt_wall(x, r->ts_ns));
+	json_str(x->out, d->name);
+	fprintf(x->out, ",\"entity\":%llu,\"label\":", (unsigned long long)r->entity);
+	if (se && se->label)
+		json_str(x->out, se->label);
+	else
+		fputs("null", x->out);
+	fputs(",\"values\":{", x->out);
+	for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
+		if (f)
+			fputc(',', x->out);
+		json_str(x->out, d->fields[f].name);
+		if (isfinite(v[f]))
+			fprintf(x->out, ":%.17g", v[f]);
+		else
+			fputs(":null", x->out);
+	}
+	fputs("}}\n", x->out);
+	x->rows++;
 }
 
 static void on_rec(void *ctx, const struct rec *r)
@@ -119,138 +260,38 @@ static void on_rec(void *ctx, const struct rec *r)
 	struct exp *x = ctx;
 	const struct stream_desc *d;
 	struct series_ent *se;
-	const double *v;
 
 	if (r->stream >= STREAM_MAX || (!x->all && !x->sel[r->stream]))
 		return;
 	if (r->ts_ns < x->tb || r->ts_ns > x->te)
 		return;
 	d = stream_table_get(x->tab, r->stream);
-	se = ser_get(x, r->stream, r->entity);
-	if (!d || !se)
+	if (!d)
 		return;
 	x->recs[r->stream]++;
-	if (r->kind == REC_LABEL) {
-		free(se->label);
-		se->label = util_strdup(rec_text(r));
+	if (r->kind == REC_GONE) {
+		ser_remove(x, r->stream, r->entity);
 		return;
 	}
-	if (r->kind != REC_SAMPLE)
+	if (r->kind != REC_SAMPLE && r->kind != REC_LABEL)
 		return;
+	se = ser_get(x, r->stream, r->entity);
+	if (r->kind == REC_LABEL) {
+		if (se)
+			ser_label(x, se, rec_text(r));
+		return;
+	}
 	if (!x->samples[r->stream] || r->ts_ns < x->smin[r->stream])
 		x->smin[r->stream] = r->ts_ns;
 	if (r->ts_ns > x->smax[r->stream])
 		x->smax[r->stream] = r->ts_ns;
 	x->samples[r->stream]++;
-	v = rec_values(r);
-	if (x->o->format == REC_EXPORT_CSV) {
-		const char *t = fmt_wall(x, r->ts_ns);
-
-		for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
-			fprintf(x->out, "%llu,%s,%s,%llu,", (unsigned long long)r->ts_ns, t, d->name,
-				(unsigned long long)r->entity);
-			csv_str(x->out, se->label);
-			fprintf(x->out, ",%s,%s,%.17g\n", d->fields[f].name, d->fields[f].unit, v[f]);
-		}
-		x->rows++;
-	} else if (x->o->format == REC_EXPORT_JSON) {
-		fprintf(x->out, "{\"t_ns\":%llu,\"time\":\"%s\",\"stream\":",
-			(unsigned long long)r->ts_ns, fmt_wall(x, r->ts_ns));
-		json_str(x->out, d->name);
-		fprintf(x->out, ",\"entity\":%llu,\"label\":", (unsigned long long)r->entity);
-		if (se->label)
-			json_str(x->out, se->label);
-		else
-			fputs("null", x->out);
-		fputs(",\"values\":{", x->out);
-		for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
-			if (f)
-				fputc(',', x->out);
-			json_str(x->out, d->fields[f].name);
-			if (isfinite(v[f]))
-				fprintf(x->out, ":%.17g", v[f]);
-			else
-				fputs(":null", x->out);
-		}
-		fputs("}}\n", x->out);
-		x->rows++;
-	} else if (x->o->format == REC_EXPORT_SUMMARY) {
+	if (x->o->format == REC_EXPORT_CSV)
+		csv_row(x, d, se, r);
+	else if (x->o->format == REC_EXPORT_JSON)
+		json_row(x, d, se, r);
+	else if (x->o->format == REC_EXPORT_SUMMARY)
 		rec_exp_sum_add(x, d, se, r);
-	}
-}
-
-/* ---- time expressions ---- */
-
-int rec_parse_time(const char *s, int64_t origin, uint64_t t0, uint64_t t1, uint64_t plus_base,
-		   uint64_t minus_base, uint64_t *out)
-{
-	double d;
-	char *end;
-
-	if (!s || !*s)
-		return -EINVAL;
-	if (*s == '+' || *s == '-') {
-		if (util_parse_duration(s + 1, &d) || d < 0)
-			return -EINVAL;
-		if (*s == '+')
-			*out = plus_base + (uint64_t)(d * 1e9);
-		else
-			*out = minus_base > (uint64_t)(d * 1e9) ? minus_base - (uint64_t)(d * 1e9) : 0;
-		return 0;
-	}
-	if (*s == '@')
-		return util_parse_u64(s + 1, out);
-	if (s[strlen(s) - 1] == '%') {
-		errno = 0;
-		d = strtod(s, &end);
-		if (end != s + strlen(s) - 1 || errno || !(d >= 0 && d <= 100))
-			return -EINVAL;
-		*out = t0 + (uint64_t)((double)(t1 - t0) * d / 100.0);
-		return 0;
-	}
-	{
-		/* a local wall-clock time, on the recording's first day unless a date is given */
-		struct tm tm = { 0 }, day;
-		int64_t wall0 = (int64_t)t0 + origin;
-		time_t s0 = (time_t)(wall0 / 1000000000);
-		const char *rest;
-		double frac = 0;
-		time_t w;
-		int64_t t;
-
-		localtime_r(&s0, &day);
-		rest = strptime(s, "%Y-%m-%d %H:%M:%S", &tm);
-		if (!rest) {
-			rest = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-		}
-		if (!rest) {
-			memset(&tm, 0, sizeof(tm));
-			rest = strptime(s, "%H:%M:%S", &tm);
-			if (!rest)
-				rest = strptime(s, "%H:%M", &tm);
-			if (!rest)
-				return -EINVAL;
-			tm.tm_year = day.tm_year;
-			tm.tm_mon = day.tm_mon;
-			tm.tm_mday = day.tm_mday;
-		}
-		if (*rest == '.') {
-			frac = strtod(rest, &end);
-			rest = end;
-		}
-		if (*rest)
-			return -EINVAL;
-		tm.tm_isdst = -1;
-		w = mktime(&tm);
-		if (w == (time_t)-1)
-			return -EINVAL;
-		t = (int64_t)w * 1000000000 + (int64_t)(frac * 1e9) - origin;
-		/* a time of day before the start belongs to the next day */
-		if (!strchr(s, '-') && t + 3600ll * 1000000000 < (int64_t)t0)
-			t += 86400ll * 1000000000;
-		*out = t < 0 ? 0 : (uint64_t)t;
-		return 0;
-	}
 }
 
 /* ---- the file loop ---- */
@@ -272,11 +313,15 @@ static int select_streams(struct exp *x)
 			name[n] = 0;
 			id = stream_table_find(x->tab, name);
 			if (id < 0) {
-				fprintf(x->err, "asys export: %s: no stream '%s' in this recording; it has",
-					x->path, name);
+				char shown[STREAM_NAME_MAX * 4];
+
+				fprintf(x->err,
+					"asys export: %s: no stream '%s' in this recording; it has",
+					x->path, str_escape(shown, sizeof(shown), name, 0));
 				for (uint32_t i = 0; i < stream_table_count(x->tab); i++)
 					fprintf(x->err, "%s %s", i ? "," : "",
-						stream_table_get(x->tab, i)->name);
+						str_escape(shown, sizeof(shown),
+							   stream_table_get(x->tab, i)->name, 0));
 				fputc('\n', x->err);
 				return -EINVAL;
 			}
@@ -310,27 +355,63 @@ static void file_span(struct exp *x, uint64_t *t0, uint64_t *t1)
 	rec_reader_set_pos(x->r, pos);
 }
 
+static int window_bound(struct exp *x, const char *opt, const char *val, uint64_t t0, uint64_t t1,
+			uint64_t *out)
+{
+	const struct rec_meta *m = rec_reader_meta(x->r);
+	char range[160], shown[256];
+	int rc = rec_parse_time(val, m->have ? m->clock_origin_ns : 0, t0, t1, t0, t1, out);
+
+	val = str_escape(shown, sizeof(shown), val, 80);
+	if (rc == -ERANGE) {
+		rec_time_range(range, sizeof(range));
+		fprintf(x->err, "asys export: --%s '%s' is out of range: asys takes %s\n", opt, val,
+			range);
+	} else if (rc) {
+		fprintf(x->err,
+			"asys export: bad value '%s' for --%s: expected HH:MM:SS, "
+			"'YYYY-MM-DD HH:MM:SS', +DURATION, -DURATION or NN%%\n",
+			val, opt);
+	}
+	return rc;
+}
+
+/* A window that misses the recording is no error: no rows, and a note. */
+static void window_note(struct exp *x, uint64_t t0, uint64_t t1)
+{
+	char a[48], b[48];
+	const char *what = NULL;
+
+	if (x->tb > x->te)
+		what = "--begin is after --end";
+	else if (x->tb > t1)
+		what = "--begin is after the recording's end";
+	else if (x->te < t0)
+		what = "--end is before the recording's start";
+	if (!what)
+		return;
+	rec_fmt_time(x->r, t0, a, sizeof(a), true);
+	rec_fmt_time(x->r, t1, b, sizeof(b), true);
+	fprintf(x->err, "asys export: %s: %s (it runs from %s to %s); no rows from it\n", x->path,
+		what, a, b);
+	x->empty_window = true;
+}
+
 static int window(struct exp *x)
 {
 	uint64_t t0 = 0, t1 = UINT64_MAX;
-	const struct rec_meta *m = rec_reader_meta(x->r);
 
 	x->tb = 0;
 	x->te = UINT64_MAX;
+	x->empty_window = false;
 	if (!x->o->begin && !x->o->end)
 		return 0;
 	file_span(x, &t0, &t1);
-	if (x->o->begin &&
-	    rec_parse_time(x->o->begin, m->clock_origin_ns, t0, t1, t0, t1, &x->tb)) {
-		fprintf(x->err, "asys export: bad value '%s' for --begin: expected HH:MM:SS, "
-			"'YYYY-MM-DD HH:MM:SS', +DURATION, -DURATION or NN%%\n", x->o->begin);
+	if (x->o->begin && window_bound(x, "begin", x->o->begin, t0, t1, &x->tb))
 		return -EINVAL;
-	}
-	if (x->o->end && rec_parse_time(x->o->end, m->clock_origin_ns, t0, t1, t0, t1, &x->te)) {
-		fprintf(x->err, "asys export: bad value '%s' for --end: expected HH:MM:SS, "
-			"'YYYY-MM-DD HH:MM:SS', +DURATION, -DURATION or NN%%\n", x->o->end);
+	if (x->o->end && window_bound(x, "end", x->o->end, t0, t1, &x->te))
 		return -EINVAL;
-	}
+	window_note(x, t0, t1);
 	return 0;
 }
 
@@ -338,14 +419,15 @@ static int window(struct exp *x)
 static void walk(struct exp *x, const char *who, bool report_gaps)
 {
 	struct rec_item it;
-	char line[512];
+	char line[512], shown[1024];
 	int rc;
 
 	while ((rc = rec_reader_next(x->r, &it)) == 1) {
 		if (it.kind == REC_ITEM_HOLE) {
 			x->holes++;
 			rec_hole_describe(x->r, &it, line, sizeof(line));
-			fprintf(x->err, "asys %s: %s: %s\n", who, x->path, line);
+			fprintf(x->err, "asys %s: %s: %s\n", who, x->path,
+				str_escape(shown, sizeof(shown), line, 0));
 			continue;
 		}
 		x->frames++;
@@ -373,7 +455,8 @@ static void walk(struct exp *x, const char *who, bool report_gaps)
 			rec_fmt_time(x->r, it.h.t_max, b, sizeof(b), false);
 			fprintf(x->err, "asys %s: %s: gap from %s to %s\n", who, x->path, a, b);
 		}
-		if (it.h.type != REC_FT_DATA || it.h.t_max < x->tb || it.h.t_min > x->te)
+		if (it.h.type != REC_FT_DATA || it.h.t_max < x->tb || it.h.t_min > x->te ||
+		    x->empty_window)
 			continue;
 		if (rec_reader_data(x->r, &it, on_rec, x)) {
 			fprintf(x->err, "asys %s: %s: bytes %llu-%llu: DATA frame malformed inside; "
@@ -401,17 +484,18 @@ static void exp_reset(struct exp *x)
 
 static int open_one(struct exp *x, const char *path, const char *who)
 {
-	char msg[512], warn[512];
+	char msg[512], warn[512], shown[1024];
 	int rc;
 
-	x->path = path;
+	/* every message names the file: shown with its control characters escaped */
+	x->path = str_escape(x->path_shown, sizeof(x->path_shown), path, 0);
 	rc = rec_reader_open(path, &x->r, msg, sizeof(msg), warn, sizeof(warn));
 	if (rc) {
-		fprintf(x->err, "asys %s: %s\n", who, msg);
+		fprintf(x->err, "asys %s: %s\n", who, str_escape(shown, sizeof(shown), msg, 0));
 		return rc;
 	}
 	if (*warn)
-		fprintf(x->err, "asys %s: %s\n", who, warn);
+		fprintf(x->err, "asys %s: %s\n", who, str_escape(shown, sizeof(shown), warn, 0));
 	x->tab = rec_reader_streams(x->r);
 	return 0;
 }

@@ -34,8 +34,15 @@ int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err);
 /* A time in a recording: "14:03:10[.5]", "2026-11-29 14:03:10" (local wall
  * time), "+90s" (plus_base + 90 s), "-5m" (minus_base - 5 min), "NN%" of
  * [t0, t1], or "@NS" (monotonic ns). Export uses the start and the end as
- * the bases, replay the current position for both. 0 or -EINVAL. */
+ * the bases, replay the current position for both. 0, -EINVAL (not such a
+ * time) or -ERANGE (a time or duration past what 64-bit nanoseconds hold:
+ * rec_time_range says which). */
 int rec_parse_time(const char *s, int64_t clock_origin_ns, uint64_t t0, uint64_t t1,
 		   uint64_t plus_base, uint64_t minus_base, uint64_t *out);
+/* "times from 1970-01-01 00:00:00 to 2262-04-11 23:47:16 UTC, ..." */
+void rec_time_range(char *buf, size_t n);
+/* The wall-clock ns of monotonic t_ns; false when it is before 1970 or past
+ * 2262 (a forged clock origin), and then there is no date to show. */
+bool rec_wall_ns(int64_t clock_origin_ns, uint64_t t_ns, int64_t *wall);
 
 #endif

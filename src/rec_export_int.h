@@ -25,20 +25,30 @@ struct series_ent {
 struct field_acc {
 	uint64_t n, seen;
 	double min, max, sum;
-	double *res; /* reservoir for p99 */
-	uint32_t nres;
+	double *res; /* reservoir for p99: grows by doubling within the budget */
+	uint32_t nres, capres;
 };
+
+/* What one export keeps, whatever the file declares (asys-export(1),
+ * LIMITS): live series (an entity's GONE frees its slot), label text, and
+ * the values kept for p99 over all fields together. */
+#define REC_EXPORT_SERIES_MAX 16384
+#define REC_EXPORT_LABEL_BYTES (8 << 20)
+#define REC_EXPORT_RESERVOIR_BYTES (32 << 20)
 
 struct exp {
 	const struct rec_export_opts *o;
 	FILE *out, *err;
 	struct rec_reader *r;
 	const struct stream_table *tab;
-	const char *path;
+	const char *path; /* path_shown: escaped for messages */
+	char path_shown[1024];
 	bool sel[STREAM_MAX], all;
 	uint64_t tb, te;
+	bool empty_window; /* --begin/--end miss the file: no rows */
 	struct series_ent *ser;
-	size_t nser, capser;
+	size_t nser, capser, label_bytes, res_bytes;
+	uint64_t ser_capped, labels_capped;
 	struct field_acc *acc[STREAM_MAX];
 	uint32_t nacc[STREAM_MAX];
 	uint64_t entities[STREAM_MAX], samples[STREAM_MAX], recs[STREAM_MAX];

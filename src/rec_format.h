@@ -104,6 +104,9 @@ struct mp_cur {
 };
 bool mp_array(struct mp_cur *c, uint32_t *n);
 bool mp_map(struct mp_cur *c, uint32_t *n);
+/* An array whose every element takes at least min_bytes: a count the bytes
+ * left cannot hold is refused before anything is allocated for it. */
+bool mp_array_min(struct mp_cur *c, uint32_t *n, unsigned min_bytes);
 bool mp_uint(struct mp_cur *c, uint64_t *v);
 bool mp_int(struct mp_cur *c, int64_t *v);
 bool mp_double(struct mp_cur *c, double *v);
@@ -124,6 +127,20 @@ int rec_data_encode(struct rec_buf *out, uint32_t stream, const uint8_t *recs, s
  * during the call). 0, or -EBADMSG for a malformed payload. */
 typedef void (*rec_data_cb)(void *ctx, const struct rec *r);
 int rec_data_decode(const uint8_t *p, size_t n, uint32_t *stream, rec_data_cb cb, void *ctx);
+/* The same a few records at a time, so one frame that declares millions of
+ * records is played in bounded batches: begin checks the header (0 or
+ * -EBADMSG); next calls cb for up to max records and returns 1 while some
+ * are left, 0 at the end, -EBADMSG. The payload must stay put meanwhile. */
+struct rec_data_cur {
+	struct mp_cur c;
+	uint32_t stream;
+	uint64_t count, nsamples, nf, i, si, prev_ts, prev_ent;
+	const char *kinds, *vals;
+	const uint8_t *pt, *et, *pe, *ee, *pn, *en;
+	uint64_t prev[STREAM_MAX_FIELDS]; /* last: begin clears up to here */
+};
+int rec_data_begin(struct rec_data_cur *d, const uint8_t *p, size_t n);
+int rec_data_next(struct rec_data_cur *d, size_t max, rec_data_cb cb, void *ctx);
 
 /* SCHEMA / TRAILER schema list. */
 struct msgpack_packer;

@@ -67,6 +67,11 @@ bool mp_array(struct mp_cur *c, uint32_t *n)
 	return mp_container(c, n, 0x90, 0xdc, 0xdd, 1);
 }
 
+bool mp_array_min(struct mp_cur *c, uint32_t *n, unsigned min_bytes)
+{
+	return mp_container(c, n, 0x90, 0xdc, 0xdd, min_bytes ? min_bytes : 1);
+}
+
 bool mp_map(struct mp_cur *c, uint32_t *n)
 {
 	return mp_container(c, n, 0x80, 0xde, 0xdf, 2);

@@ -19,6 +19,9 @@
 #define LOOKAHEAD_NS 1000000000ull  /* frames may close up to 250 ms late: read ahead 1 s */
 #define EOF_RETRY_NS 250000000ull /* a clean end of a file without a trailer: look again */
 #define BATCH_MAX 20000             /* records per tick, so the ring is never flooded */
+#define PEND_MAX (4 * BATCH_MAX)    /* records decoded ahead of the clock */
+#define PEND_BYTES (8u << 20)	    /* and their bytes (labels may be 1 KiB each) */
+#define DECODE_STEP 256		    /* records decoded between those checks */
 
 struct player_rec {
 	uint64_t ts, seq;
@@ -51,6 +54,8 @@ struct rec_player {
 	size_t npend, cappend, sorted;
 	uint64_t seq, read_hwm;
 	bool eof;
+	bool in_frame; /* cur: a DATA frame partly decoded */
+	struct rec_data_cur cur;
 };
 
 static uint64_t wall_now(void)
@@ -62,8 +67,11 @@ static uint64_t clock_locked(struct rec_player *p)
 {
 	uint64_t t = p->anchor_t;
 
-	if (!p->paused && !p->at_end)
-		t += (uint64_t)((double)(wall_now() - p->anchor_wall) * p->speed);
+	/* saturates: a forged file's times may lie near 2^64 */
+	if (!p->paused && !p->at_end &&
+	    __builtin_add_overflow(t, (uint64_t)((double)(wall_now() - p->anchor_wall) * p->speed),
+				   &t))
+		t = UINT64_MAX;
 	if (p->t1 && t > p->t1)
 		t = p->t1;
 	return t;
@@ -134,19 +142,27 @@ static int cmp_pend(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Reads frames until their high-water mark passes target + LOOKAHEAD. */
+/* Reads frames until their high-water mark passes target + LOOKAHEAD, and
+ * never holds more than PEND_MAX records or PEND_BYTES: a frame that declares millions
+ * is decoded a batch per tick, so memory and the time of a tick stay
+ * bounded whatever the file holds. */
 static void fill(struct rec_player *p, uint64_t target)
 {
 	struct rec_item it;
 	int rc;
 
-	while (!p->eof && p->read_hwm < target + LOOKAHEAD_NS && p->npend < 4 * BATCH_MAX) {
+	while (p->npend < PEND_MAX && p->arena.len < PEND_BYTES) {
+		if (p->in_frame) {
+			rc = rec_reader_data_more(p->r, &p->cur, DECODE_STEP, on_rec, p);
+			p->in_frame = rc == 1;
+			continue;
+		}
+		if (p->eof || p->read_hwm >= target + LOOKAHEAD_NS)
+			break;
 		rc = rec_reader_next(p->r, &it);
 		if (rc != 1) {
 			/* 0: the end; -EAGAIN: cut or still growing, try again next tick */
 			p->eof = rc == 0;
-			if (rc == -EAGAIN)
-				break;
 			break;
 		}
 		if (it.kind == REC_ITEM_HOLE) {
@@ -160,7 +176,7 @@ static void fill(struct rec_player *p, uint64_t target)
 		    it.h.t_max > p->read_hwm)
 			p->read_hwm = it.h.t_max;
 		if (it.h.type == REC_FT_DATA)
-			rec_reader_data(p->r, &it, on_rec, p);
+			p->in_frame = rec_reader_data_begin(p->r, &it, &p->cur) == 0;
 	}
 	if (p->sorted < p->npend) {
 		qsort(p->pend, p->npend, sizeof(*p->pend), cmp_pend);
@@ -238,13 +254,15 @@ static void do_seek(struct rec_player *p, uint64_t target)
 	p->npend = p->sorted = 0;
 	p->arena.len = 0;
 	p->eof = false;
+	p->in_frame = false;
 	p->read_hwm = 0;
 	rec_reader_set_pos(p->r, rec_reader_seek_time(p->r, from));
 	/* the pre-roll goes in as fast as the ring takes it */
 	for (;;) {
 		fill(p, target);
-		if (!drain(p, target) && (p->eof || p->read_hwm >= target + LOOKAHEAD_NS ||
-					  !p->npend || p->pend[0].ts > target))
+		if (!drain(p, target) && !p->in_frame &&
+		    (p->eof || p->read_hwm >= target + LOOKAHEAD_NS || !p->npend ||
+		     p->pend[0].ts > target))
 			break;
 		pthread_mutex_lock(&p->lock);
 		if (p->stop) {
@@ -323,7 +341,7 @@ static void *player_thread(void *arg)
 			}
 		}
 		pthread_mutex_lock(&p->lock);
-		if (p->eof && !p->npend && target >= p->t1 && !p->at_end) {
+		if (p->eof && !p->npend && !p->in_frame && target >= p->t1 && !p->at_end) {
 			p->at_end = true;
 			reanchor_locked(p, p->t1);
 		}
@@ -344,8 +362,8 @@ int rec_player_start(struct rec_player *p, struct ring *ring, struct store *stor
 	p->refresh_ns = refresh_ns ? refresh_ns : 1000000000ull;
 	p->speed = speed > 0 ? speed : 1.0;
 	reanchor_locked(p, p->t0);
-	if (begin && rec_player_seek_expr(p, begin))
-		return -EINVAL;
+	if (begin && (rc = rec_player_seek_expr(p, begin)))
+		return rc;
 	rc = pthread_create(&p->thread, NULL, player_thread, p);
 	if (rc)
 		return -rc;
@@ -460,22 +478,26 @@ void rec_player_speed(struct rec_player *p, double factor)
 
 void rec_player_seek_rel(struct rec_player *p, int64_t d)
 {
-	uint64_t t = rec_player_now(p);
+	uint64_t t = rec_player_now(p), ad = d < 0 ? 0 - (uint64_t)d : (uint64_t)d;
 
-	if (d < 0 && (uint64_t)-d > t)
-		t = 0;
-	else
-		t = (uint64_t)((int64_t)t + d);
+	/* in unsigned steps: a file's times need not fit an int64_t */
+	if (d < 0)
+		t = ad > t ? 0 : t - ad;
+	else if (__builtin_add_overflow(t, ad, &t))
+		t = UINT64_MAX;
 	rec_player_seek(p, t);
 }
 
 int rec_player_seek_expr(struct rec_player *p, const char *expr)
 {
 	uint64_t t0, t1, now = rec_player_now(p), t;
+	const struct rec_meta *m = rec_reader_meta(p->r);
+	int rc;
 
 	rec_player_span(p, &t0, &t1);
-	if (rec_parse_time(expr, rec_reader_meta(p->r)->clock_origin_ns, t0, t1, now, now, &t))
-		return -EINVAL;
+	rc = rec_parse_time(expr, m->have ? m->clock_origin_ns : 0, t0, t1, now, now, &t);
+	if (rc)
+		return rc;
 	rec_player_seek(p, t);
 	return 0;
 }
@@ -530,8 +552,8 @@ double rec_player_progress(struct rec_player *p)
 
 void rec_player_status(struct rec_player *p, char *buf, size_t n)
 {
-	uint64_t t0, t1, t = rec_player_now(p), holes = rec_player_holes(p), len;
-	char now[40], sp[16], hs[32] = "";
+	uint64_t t0, t1, t = rec_player_now(p), holes = rec_player_holes(p), len, dropped = 0;
+	char now[40], sp[16], hs[128] = "";
 	bool paused = rec_player_paused(p), end = rec_player_at_end(p);
 	double speed;
 
@@ -549,6 +571,16 @@ void rec_player_status(struct rec_player *p, char *buf, size_t n)
 	if (holes)
 		snprintf(hs, sizeof(hs), " %llu hole%s", (unsigned long long)holes,
 			 holes == 1 ? "" : "s");
+	if (p->store) {
+		store_lock(p->store);
+		dropped = store_dropped(p->store);
+		store_unlock(p->store);
+	}
+	/* the store's caps (store.h) left some entities out: say so */
+	if (dropped)
+		snprintf(hs + strlen(hs), sizeof(hs) - strlen(hs),
+			 " | over %d entities per stream: %llu records not shown",
+			 STORE_ENTITIES_MAX, (unsigned long long)dropped);
 	snprintf(buf, n, "REPLAY %s %s / %02llu:%02llu:%02llu %s %s%s", p->name, now,
 		 (unsigned long long)(len / 3600), (unsigned long long)(len / 60 % 60),
 		 (unsigned long long)(len % 60), sp,

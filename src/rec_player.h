@@ -36,7 +36,8 @@ void rec_player_step(struct rec_player *p, int dir); /* one refresh, paused */
 void rec_player_speed(struct rec_player *p, double factor); /* x2, /2 */
 void rec_player_seek(struct rec_player *p, uint64_t t_ns);
 void rec_player_seek_rel(struct rec_player *p, int64_t d_ns);
-/* "14:03:10", "+90s", "-5m", "40%": 0, or -EINVAL. */
+/* "14:03:10", "+90s", "-5m", "40%": 0, -EINVAL, or -ERANGE past what
+ * rec_time_range allows. */
 int rec_player_seek_expr(struct rec_player *p, const char *expr);
 
 /* "REPLAY run.asys 14:03:10 / 00:21:13 x4 ▶" */

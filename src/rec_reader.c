@@ -193,6 +193,10 @@ int rr_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint
 {
 	int rc;
 
+	if (rr_raw_too_big(h, off)) {
+		*why = "declares more unpacked bytes than the frames before it could need";
+		return -EBADMSG;
+	}
 	r->stored.len = 0;
 	if (rec_buf_reserve(&r->stored, h->stored_len ? h->stored_len : 1))
 		return -ENOMEM;
@@ -323,6 +327,8 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 		return rc;
 	r->pos = end;
 	if (rc) {
+		if (h.type == REC_FT_TRAILER)
+			r->trailer_end = r->pos; /* the footer after it is no frame */
 		it->kind = REC_ITEM_HOLE;
 		it->why = why ? why : "unreadable frame";
 		return 1;
@@ -371,3 +377,18 @@ int rec_reader_data(struct rec_reader *r, const struct rec_item *it,
 	return rec_data_decode(it->payload, it->len, &sid, map_cb, &m);
 }
 
+int rec_reader_data_begin(struct rec_reader *r, const struct rec_item *it, struct rec_data_cur *cur)
+{
+	(void)r;
+	if (it->kind != REC_ITEM_FRAME || it->h.type != REC_FT_DATA)
+		return -EINVAL;
+	return rec_data_begin(cur, it->payload, it->len);
+}
+
+int rec_reader_data_more(struct rec_reader *r, struct rec_data_cur *cur, size_t max,
+			 void (*cb)(void *ctx, const struct rec *rec), void *ctx)
+{
+	struct map_ctx m = {r, cb, ctx};
+
+	return rec_data_next(cur, max, map_cb, &m);
+}

@@ -48,6 +48,12 @@ struct rec_trailer_stream {
 	uint64_t records, samples, t_min, t_max;
 };
 
+/* Bounds on what a file can make the reader keep (doc/asys-file-format.md,
+ * "Reader's bounds"): the trailer's gap list is kept up to this many
+ * entries, its per-stream list up to one per stream; every other count is
+ * refused when the payload is too short to hold it. */
+#define REC_READER_GAPS_MAX 1024
+
 struct rec_gap_info {
 	uint64_t t_min, t_max;
 	char why[96];
@@ -66,6 +72,12 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it);
  * records of streams without a schema are skipped. 0 or -EBADMSG. */
 int rec_reader_data(struct rec_reader *r, const struct rec_item *it,
 		    void (*cb)(void *ctx, const struct rec *rec), void *ctx);
+/* The same in batches of at most max records (rec_data_next): the frame's
+ * payload stays valid until the next rec_reader_next. */
+int rec_reader_data_begin(struct rec_reader *r, const struct rec_item *it,
+			  struct rec_data_cur *cur);
+int rec_reader_data_more(struct rec_reader *r, struct rec_data_cur *cur, size_t max,
+			 void (*cb)(void *ctx, const struct rec *rec), void *ctx);
 
 /* Offset of the first frame whose t_max >= t (file size if none), through
  * the trailer's checkpoints or by bisecting on sync words. */

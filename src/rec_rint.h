@@ -37,6 +37,7 @@ struct rec_reader {
 	size_t ntstreams;
 	struct rec_gap_info *tgaps;
 	size_t ntgaps;
+	uint64_t ntgaps_declared; /* the trailer's count; at most REC_READER_GAPS_MAX kept */
 };
 
 int rr_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off);
@@ -44,6 +45,15 @@ int rr_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off);
 int rr_read_header(struct rec_reader *r, uint64_t off, struct rec_frame_header *h);
 /* The first offset >= from and < limit where a valid frame header starts. */
 uint64_t rr_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit);
+/* Room for the schemas of STREAM_MAX streams of STREAM_MAX_FIELDS fields. */
+#define RR_RAW_BASE (8u << 20)
+/* Only DATA frames may unpack to the format's 64 MiB: the others describe
+ * the frames before them (schemas, checkpoints, gaps) and take fewer bytes
+ * than those; a larger one is a lie, a few KB of zstd that unpack to 64 MiB. */
+static inline bool rr_raw_too_big(const struct rec_frame_header *h, uint64_t off)
+{
+	return h->type != REC_FT_DATA && h->raw_len > RR_RAW_BASE + 2 * off;
+}
 int rr_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint64_t off,
 		    const char **why);
 void rr_add_schemas(struct rec_reader *r, struct mp_cur *c);

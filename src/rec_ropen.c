@@ -13,85 +13,121 @@
 
 #include <zstd.h>
 
+#include "rec_export.h"
 #include "rec_rint.h"
 #include "util.h"
 
 /* ---- trailer ---- */
 
+/* The smallest encodings, so a count the payload cannot hold is refused
+ * before anything is allocated: [id, records, samples, t_min, t_max] and
+ * [t_min, t_max, why] of single-byte items. */
+#define TRAILER_STREAM_MIN_BYTES 6
+#define TRAILER_GAP_MIN_BYTES 4
+
+/* At most one entry per stream is kept, whatever the trailer declares. */
+static bool trailer_streams(struct rec_reader *r, struct mp_cur *c)
+{
+	uint32_t cnt;
+
+	if (!mp_array_min(c, &cnt, TRAILER_STREAM_MIN_BYTES))
+		return false;
+	free(r->tstreams);
+	r->ntstreams = 0;
+	r->tstreams = calloc(cnt < STREAM_MAX ? (cnt ? cnt : 1) : STREAM_MAX, sizeof(*r->tstreams));
+	if (!r->tstreams)
+		return false;
+	for (uint32_t s = 0; s < cnt; s++) {
+		struct rec_trailer_stream t;
+		uint32_t five;
+		uint64_t id;
+
+		if (!mp_array(c, &five) || five < 5 || !mp_uint(c, &id) ||
+		    !mp_uint(c, &t.records) || !mp_uint(c, &t.samples) || !mp_uint(c, &t.t_min) ||
+		    !mp_uint(c, &t.t_max))
+			return false;
+		for (uint32_t x = 5; x < five; x++)
+			mp_skip(c);
+		if (id < STREAM_MAX && r->map[id] >= 0 && r->ntstreams < STREAM_MAX) {
+			t.stream = (uint32_t)r->map[id];
+			r->tstreams[r->ntstreams++] = t;
+		}
+	}
+	return true;
+}
+
+/* The first REC_READER_GAPS_MAX gaps are kept; the rest are only counted. */
+static bool trailer_gaps(struct rec_reader *r, struct mp_cur *c)
+{
+	uint32_t cnt;
+
+	if (!mp_array_min(c, &cnt, TRAILER_GAP_MIN_BYTES))
+		return false;
+	free(r->tgaps);
+	r->ntgaps = 0;
+	r->ntgaps_declared = cnt;
+	r->tgaps = calloc(cnt < REC_READER_GAPS_MAX ? (cnt ? cnt : 1) : REC_READER_GAPS_MAX,
+			  sizeof(*r->tgaps));
+	if (!r->tgaps)
+		return false;
+	for (uint32_t g = 0; g < cnt; g++) {
+		struct rec_gap_info gi = {0};
+		uint32_t three;
+
+		if (!mp_array(c, &three) || three < 3 || !mp_uint(c, &gi.t_min) ||
+		    !mp_uint(c, &gi.t_max))
+			return false;
+		rr_copy_str(c, gi.why, sizeof(gi.why));
+		for (uint32_t x = 3; x < three; x++)
+			mp_skip(c);
+		if (r->ntgaps < REC_READER_GAPS_MAX)
+			r->tgaps[r->ntgaps++] = gi;
+	}
+	return !c->err;
+}
+
+static bool trailer_item(struct rec_reader *r, struct mp_cur *c, const char *k, uint32_t kl)
+{
+	uint32_t cnt;
+	const char *bin;
+
+	if (mp_key_is(k, kl, "schemas")) {
+		rr_add_schemas(r, c);
+	} else if (mp_key_is(k, kl, "checkpoints")) {
+		/* a copy no larger than the payload that holds it */
+		if (!mp_str(c, &bin, &kl) || kl % 16)
+			return false;
+		free(r->ckpt);
+		r->ckpt = malloc(kl ? kl : 1);
+		if (!r->ckpt)
+			return false;
+		memcpy(r->ckpt, bin, kl);
+		r->nckpt = kl / 16;
+	} else if (mp_key_is(k, kl, "span")) {
+		if (!mp_array(c, &cnt) || cnt != 2 || !mp_uint(c, &r->span[0]) ||
+		    !mp_uint(c, &r->span[1]))
+			return false;
+	} else if (mp_key_is(k, kl, "streams")) {
+		return trailer_streams(r, c);
+	} else if (mp_key_is(k, kl, "gaps")) {
+		return trailer_gaps(r, c);
+	} else {
+		mp_skip(c);
+	}
+	return !c->err;
+}
+
 static void parse_trailer(struct rec_reader *r, const uint8_t *p, size_t n)
 {
 	struct mp_cur c = { p, p + n, false };
-	uint32_t m, kl, cnt;
-	const char *k, *bin;
+	uint32_t m, kl;
+	const char *k;
 
 	if (!mp_map(&c, &m))
 		return;
-	for (uint32_t i = 0; i < m && !c.err; i++) {
-		if (!mp_str(&c, &k, &kl))
+	for (uint32_t i = 0; i < m && !c.err; i++)
+		if (!mp_str(&c, &k, &kl) || !trailer_item(r, &c, k, kl))
 			return;
-		if (mp_key_is(k, kl, "schemas")) {
-			rr_add_schemas(r, &c);
-		} else if (mp_key_is(k, kl, "checkpoints")) {
-			if (!mp_str(&c, &bin, &kl) || kl % 16)
-				return;
-			free(r->ckpt);
-			r->ckpt = malloc(kl ? kl : 1);
-			if (!r->ckpt)
-				return;
-			memcpy(r->ckpt, bin, kl);
-			r->nckpt = kl / 16;
-		} else if (mp_key_is(k, kl, "span")) {
-			if (!mp_array(&c, &cnt) || cnt != 2 || !mp_uint(&c, &r->span[0]) ||
-			    !mp_uint(&c, &r->span[1]))
-				return;
-		} else if (mp_key_is(k, kl, "streams")) {
-			if (!mp_array(&c, &cnt))
-				return;
-			free(r->tstreams);
-			r->ntstreams = 0;
-			r->tstreams = calloc(cnt ? cnt : 1, sizeof(*r->tstreams));
-			if (!r->tstreams)
-				return;
-			for (uint32_t s = 0; s < cnt; s++) {
-				struct rec_trailer_stream *t = &r->tstreams[r->ntstreams];
-				uint32_t five;
-				uint64_t id;
-
-				if (!mp_array(&c, &five) || five < 5 || !mp_uint(&c, &id) ||
-				    !mp_uint(&c, &t->records) || !mp_uint(&c, &t->samples) ||
-				    !mp_uint(&c, &t->t_min) || !mp_uint(&c, &t->t_max))
-					return;
-				for (uint32_t x = 5; x < five; x++)
-					mp_skip(&c);
-				if (id < STREAM_MAX && r->map[id] >= 0) {
-					t->stream = (uint32_t)r->map[id];
-					r->ntstreams++;
-				}
-			}
-		} else if (mp_key_is(k, kl, "gaps")) {
-			if (!mp_array(&c, &cnt))
-				return;
-			free(r->tgaps);
-			r->ntgaps = 0;
-			r->tgaps = calloc(cnt ? cnt : 1, sizeof(*r->tgaps));
-			if (!r->tgaps)
-				return;
-			for (uint32_t g = 0; g < cnt; g++) {
-				struct rec_gap_info *gi = &r->tgaps[g];
-				uint32_t three;
-
-				if (!mp_array(&c, &three) || three < 3 || !mp_uint(&c, &gi->t_min) ||
-				    !mp_uint(&c, &gi->t_max))
-					return;
-				rr_copy_str(&c, gi->why, sizeof(gi->why));
-				for (uint32_t x = 3; x < three; x++)
-					mp_skip(&c);
-				r->ntgaps++;
-			}
-		} else {
-			mp_skip(&c);
-		}
-	}
 	if (c.err)
 		return;
 	/* checkpoints must point inside the data and go forward */
@@ -120,6 +156,8 @@ static void load_trailer(struct rec_reader *r)
 	if (rr_read_header(r, f.trailer_off, &h) || h.type != REC_FT_TRAILER ||
 	    REC_FRAME_OVERHEAD + (uint64_t)h.stored_len != f.trailer_len)
 		return;
+	if (rr_raw_too_big(&h, f.trailer_off))
+		return; /* read without it */
 	if (rr_load_payload(r, &h, f.trailer_off, &why))
 		return;
 	r->trailer_off = f.trailer_off;
@@ -470,15 +508,16 @@ void rec_fmt_time(const struct rec_reader *r, uint64_t t_ns, char *buf, size_t n
 {
 	/* the player thread may publish the meta meanwhile (rec_reader.c) */
 	bool have = __atomic_load_n(&r->meta.have, __ATOMIC_ACQUIRE);
-	int64_t wall = (int64_t)t_ns + (have ? r->meta.clock_origin_ns : 0);
-	time_t s = (time_t)(wall / 1000000000);
+	int64_t wall;
+	time_t s;
 	struct tm tm;
 	char tmp[32];
 
-	if (!have || wall < 0) {
+	if (!have || !rec_wall_ns(r->meta.clock_origin_ns, t_ns, &wall)) {
 		snprintf(buf, n, "+%.3fs", (double)t_ns / 1e9);
 		return;
 	}
+	s = (time_t)(wall / 1000000000);
 	localtime_r(&s, &tm);
 	strftime(tmp, sizeof(tmp), date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
 	snprintf(buf, n, "%s.%03d", tmp, (int)(wall % 1000000000 / 1000000));

@@ -52,6 +52,22 @@ static void series_free(struct series *se)
 	free(se);
 }
 
+static size_t hist_bytes(uint32_t nf)
+{
+	nf = nf ? nf : 1;
+	return (size_t)(STORE_FINE_BUCKETS + STORE_COARSE_BUCKETS) *
+		   (sizeof(int64_t) + nf * sizeof(struct bucket)) +
+	       nf * sizeof(struct acc);
+}
+
+/* Frees a series and gives its history back to the budget. */
+static void series_drop(struct store *s, struct series *se)
+{
+	if (se && se->fine)
+		s->hist_bytes -= hist_bytes(se->nf);
+	series_free(se);
+}
+
 static void store_drop_all(struct store *s)
 {
 	for (size_t i = 0; i < s->hsize; i++) {
@@ -59,7 +75,7 @@ static void store_drop_all(struct store *s)
 
 		for (; se; se = nx) {
 			nx = se->hnext;
-			series_free(se);
+			series_drop(s, se);
 		}
 		s->hash[i] = NULL;
 	}
@@ -70,6 +86,8 @@ static void store_drop_all(struct store *s)
 	}
 	s->count = 0;
 	s->latest_ns = 0;
+	s->hist_bytes = 0;
+	s->dropped = 0;
 }
 
 void store_free(struct store *s)
@@ -105,6 +123,9 @@ static void acc_reset(struct acc *a, uint32_t n)
 		a[i] = (struct acc){ 0, 0, 0, INFINITY, -INFINITY, 0 };
 }
 
+/* A new series holds its latest values and open bucket; its history rings
+ * come with its first closed bucket (series_hist), so entities that never
+ * get past one refresh (a flood of one-sample entities) cost only this. */
 static struct series *series_new(const struct stream_desc *d, uint32_t stream, uint64_t entity)
 {
 	struct series *se = calloc(1, sizeof(*se));
@@ -121,25 +142,53 @@ static struct series *series_new(const struct stream_desc *d, uint32_t stream, u
 	se->last = malloc(nf * sizeof(double));
 	se->rate = malloc(nf * sizeof(double));
 	se->open = malloc(nf * sizeof(struct acc));
-	se->copen = malloc(nf * sizeof(struct acc));
-	se->fine_tag = malloc(STORE_FINE_BUCKETS * sizeof(int64_t));
-	se->fine = malloc((size_t)STORE_FINE_BUCKETS * nf * sizeof(struct bucket));
-	se->coarse_tag = malloc(STORE_COARSE_BUCKETS * sizeof(int64_t));
-	se->coarse = malloc((size_t)STORE_COARSE_BUCKETS * nf * sizeof(struct bucket));
-	if (!se->last || !se->rate || !se->open || !se->copen || !se->fine_tag || !se->fine ||
-	    !se->coarse_tag || !se->coarse) {
+	if (!se->last || !se->rate || !se->open) {
 		series_free(se);
 		return NULL;
 	}
 	for (uint32_t i = 0; i < nf; i++)
 		se->last[i] = se->rate[i] = NAN;
 	acc_reset(se->open, nf);
+	return se;
+}
+
+/* The history rings, within the store's STORE_HISTORY_BYTES; false when
+ * there is no room (the series then shows its latest values only). */
+static bool series_hist(struct store *s, struct series *se)
+{
+	uint32_t nf = se->nf ? se->nf : 1;
+	size_t need = hist_bytes(se->nf);
+
+	if (se->fine)
+		return true;
+	if (se->nohist || s->hist_bytes + need > STORE_HISTORY_BYTES) {
+		se->nohist = true;
+		return false;
+	}
+	se->copen = malloc(nf * sizeof(struct acc));
+	se->fine_tag = malloc(STORE_FINE_BUCKETS * sizeof(int64_t));
+	se->fine = malloc((size_t)STORE_FINE_BUCKETS * nf * sizeof(struct bucket));
+	se->coarse_tag = malloc(STORE_COARSE_BUCKETS * sizeof(int64_t));
+	se->coarse = malloc((size_t)STORE_COARSE_BUCKETS * nf * sizeof(struct bucket));
+	if (!se->copen || !se->fine_tag || !se->fine || !se->coarse_tag || !se->coarse) {
+		free(se->copen);
+		free(se->fine_tag);
+		free(se->fine);
+		free(se->coarse_tag);
+		free(se->coarse);
+		se->copen = NULL;
+		se->fine = se->coarse = NULL;
+		se->fine_tag = se->coarse_tag = NULL;
+		se->nohist = true;
+		return false;
+	}
 	acc_reset(se->copen, nf);
 	for (int i = 0; i < STORE_FINE_BUCKETS; i++)
 		se->fine_tag[i] = -1;
 	for (int i = 0; i < STORE_COARSE_BUCKETS; i++)
 		se->coarse_tag[i] = -1;
-	return se;
+	s->hist_bytes += need;
+	return true;
 }
 
 static struct series *store_lookup(const struct store *s, uint32_t stream, uint64_t entity)
@@ -187,6 +236,10 @@ static struct series *store_get(struct store *s, uint32_t stream, uint64_t entit
 	if (se)
 		return se;
 	slot = &s->streams[stream];
+	if (slot->n >= STORE_ENTITIES_MAX || s->count >= STORE_SERIES_MAX) {
+		s->dropped++;
+		return NULL;
+	}
 	if (slot->n == slot->cap) {
 		size_t cap = slot->cap ? slot->cap * 2 : 16;
 		struct series **nl = realloc(slot->list, cap * sizeof(*nl));
@@ -233,7 +286,7 @@ static void store_remove(struct store *s, uint32_t stream, uint64_t entity)
 		struct series *dead = *pp;
 
 		*pp = dead->hnext;
-		series_free(dead);
+		series_drop(s, dead);
 	}
 	s->count--;
 }
@@ -293,13 +346,17 @@ static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket
 	}
 }
 
-static void series_close_open(struct series *se)
+static void series_close_open(struct store *s, struct series *se)
 {
 	size_t slot;
 	uint32_t nf = se->nf;
 
 	if (se->open_idx < 0)
 		return;
+	if (!series_hist(s, se)) {
+		acc_reset(se->open, nf);
+		return;
+	}
 	slot = (size_t)(se->open_idx % STORE_FINE_BUCKETS);
 	for (uint32_t f = 0; f < nf; f++)
 		se->fine[slot * nf + f] = store_acc_close(&se->open[f], se->fields[f].kind);
@@ -318,7 +375,7 @@ static void series_add(struct store *s, struct series *se, const struct rec *r)
 	if (se->open_idx >= 0 && r->ts_ns < se->last_ns)
 		return; /* out of order for this series: the history cannot take it */
 	if (idx != se->open_idx) {
-		series_close_open(se);
+		series_close_open(s, se);
 		se->open_idx = idx;
 	}
 	dt = se->last_ns ? (double)(r->ts_ns - se->last_ns) / 1e9 : 0;
@@ -440,6 +497,11 @@ uint64_t store_latest_ns(const struct store *s)
 uint64_t store_records(const struct store *s)
 {
 	return s->records;
+}
+
+uint64_t store_dropped(const struct store *s)
+{
+	return s->dropped;
 }
 
 size_t store_entities(const struct store *s, uint32_t stream, uint64_t *out, size_t n)

@@ -16,6 +16,14 @@
 #define STORE_FINE_BUCKETS 600
 #define STORE_COARSE_BUCKETS 360
 #define STORE_COARSE_FACTOR 10
+/* What one store keeps, whatever its producers send (a replayed file may
+ * declare a million entities): series per stream and in all, and bytes of
+ * history rings. Records of entities past the caps are dropped (counted by
+ * store_dropped); a series past the history budget keeps its latest values
+ * but draws no history. An entity's GONE frees its series. */
+#define STORE_ENTITIES_MAX 8192
+#define STORE_SERIES_MAX 32768
+#define STORE_HISTORY_BYTES (128u << 20)
 
 struct store;
 struct series;
@@ -40,6 +48,8 @@ void store_unlock(struct store *s);
 uint64_t store_bucket_ns(const struct store *s);
 uint64_t store_latest_ns(const struct store *s); /* newest sample time seen */
 uint64_t store_records(const struct store *s);
+/* Records refused because their entity was past the caps above. */
+uint64_t store_dropped(const struct store *s);
 /* Live entities of a stream in first-seen order; returns the total count. */
 size_t store_entities(const struct store *s, uint32_t stream, uint64_t *out, size_t n);
 const struct series *store_series(const struct store *s, uint32_t stream, uint64_t entity);

@@ -34,11 +34,13 @@ struct series {
 	double *last;  /* nf */
 	double *rate;  /* nf: last per-sample rate (counters) */
 	uint64_t resets;
+	bool nohist;	  /* no room for history rings: latest values only */
 	int64_t open_idx; /* bucket being filled, -1 before the first sample */
 	struct acc *open;  /* nf */
 	int64_t *fine_tag; /* bucket index held in each fine slot, -1 = none */
 	struct bucket *fine; /* STORE_FINE_BUCKETS * nf */
 	int64_t coarse_open;
+	/* the history: NULL until the first bucket closes (series_hist) */
 	struct acc *copen;   /* nf: open coarse bucket, fed by closed fine buckets */
 	int64_t *coarse_tag;
 	struct bucket *coarse; /* STORE_COARSE_BUCKETS * nf */
@@ -58,6 +60,8 @@ struct store {
 	uint64_t records;
 	struct series **hash;
 	size_t hsize, count;
+	size_t hist_bytes; /* of all history rings, within STORE_HISTORY_BYTES */
+	uint64_t dropped;  /* entities refused by the caps */
 	struct stream_slot streams[STREAM_MAX];
 };
 

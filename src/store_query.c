@@ -17,6 +17,8 @@ static int bucket_at(const struct series *se, uint32_t f, int64_t idx, struct bu
 		*out = store_acc_close(&se->open[f], se->fields[f].kind);
 		return !isnan(out->avg);
 	}
+	if (!se->fine)
+		return 0; /* no history yet, or no room for it */
 	slot = (size_t)(idx % STORE_FINE_BUCKETS);
 	if (se->fine_tag[slot] == idx) {
 		*out = se->fine[slot * se->nf + f];

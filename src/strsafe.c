@@ -1,97 +1,107 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "strsafe.h"
 
-size_t str_utf8_len(const unsigned char *s)
+/* Overlong forms, surrogates and code points past U+10FFFF are not valid. */
+static size_t utf8_len(const unsigned char *s)
 {
-	unsigned c = s[0];
+	unsigned char c = s[0];
 	size_t len;
-	unsigned cp;
+	uint32_t cp;
 
-	if (c < 0x20 || c == 0x7f)
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
 		return 0;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
+	}
 	for (size_t i = 1; i < len; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
-	/* overlong forms, surrogates, past U+10FFFF, and the C1 controls (a
-	 * terminal in UTF-8 mode takes U+009B as CSI) */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
 		return 0;
 	return len;
 }
 
-/* The escaped form of the byte at s: "\n" or "\xNN". */
-static size_t str_escape_byte(char out[5], unsigned char c)
+size_t str_utf8_len(const char *s)
 {
-	switch (c) {
-	case '\n':
-		return (size_t)snprintf(out, 5, "\\n");
-	case '\t':
-		return (size_t)snprintf(out, 5, "\\t");
-	case '\r':
-		return (size_t)snprintf(out, 5, "\\r");
-	default:
-		return (size_t)snprintf(out, 5, "\\x%02x", c);
+	return utf8_len((const unsigned char *)s);
+}
+
+/* The display form of the character at s into out (at most 8 bytes);
+ * *used gets how many bytes of s it covers. */
+static size_t escape_one(const unsigned char *s, char *out, size_t *used)
+{
+	static const char named[] = {'\n', 'n', '\r', 'r', '\t', 't', '\x1b', 'e', '\\', '\\'};
+	size_t len;
+
+	*used = 1;
+	for (size_t i = 0; i < sizeof(named); i += 2) {
+		if (s[0] == (unsigned char)named[i]) {
+			out[0] = '\\';
+			out[1] = named[i + 1];
+			return 2;
+		}
 	}
+	if (s[0] >= 0x20 && s[0] < 0x7f) {
+		out[0] = (char)s[0];
+		return 1;
+	}
+	len = s[0] >= 0x80 ? utf8_len(s) : 0;
+	if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0) {
+		*used = 2;
+		return (size_t)snprintf(out, 9, "\\xC2\\x%02X", s[1]);
+	}
+	if (len) {
+		memcpy(out, s, len);
+		*used = len;
+		return len;
+	}
+	return (size_t)snprintf(out, 5, "\\x%02X", s[0]);
 }
 
 char *str_escape(char *dst, size_t n, const char *src, size_t maxlen)
 {
 	const unsigned char *s = (const unsigned char *)(src ? src : "");
-	size_t used = 0, cap;
+	size_t cap = n - 1, o = 0, mark = 0;
 	bool cut = false;
 
-	if (!n)
-		return dst;
-	cap = n - 1;
 	if (maxlen && maxlen < cap)
 		cap = maxlen;
 	while (*s) {
-		char esc[5];
-		size_t k = str_utf8_len(s);
-		const char *piece = (const char *)s;
+		char one[9];
+		size_t used, k = escape_one(s, one, &used);
 
-		if (!k) {
-			k = 1;
-			piece = esc;
-		}
-		size_t w = piece == esc ? str_escape_byte(esc, *s) : k;
-
-		if (used + w > cap) {
+		if (o + k > cap) {
 			cut = true;
 			break;
 		}
-		memcpy(dst + used, piece, w);
-		used += w;
-		s += k;
+		/* where "..." would start if what follows does not fit */
+		if (o + k + 3 <= cap)
+			mark = o + k;
+		memcpy(dst + o, one, k);
+		o += k;
+		s += used;
 	}
-	if (cut) {
-		/* room for the mark, without splitting a UTF-8 sequence */
-		while (used > 0 && used + 3 > n - 1)
-			while (used > 0 && ((unsigned char)dst[--used] & 0xc0) == 0x80)
-				;
-		if (used + 3 <= n - 1) {
-			memcpy(dst + used, "...", 3);
-			used += 3;
-		}
+	/* too short for "...": what fits whole */
+	if (cut && cap >= 3) {
+		memcpy(dst + mark, "...", 3);
+		o = mark + 3;
 	}
-	dst[used] = '\0';
+	dst[o] = 0;
 	return dst;
 }

@@ -1,19 +1,20 @@
-/* Strings from outside (a recording, /proc, argv, the environment) on their
- * way to a terminal: control characters would move the cursor, clear the
- * screen or set the window title, so they are shown escaped instead. */
+/* Strings from files, /proc and argv, made safe to show on a terminal. */
 #ifndef ASYS_STRSAFE_H
 #define ASYS_STRSAFE_H
 
 #include <stddef.h>
 
-/* Copies src into dst (n bytes, always NUL-terminated) with every control
- * character (C0, DEL, and C1 as UTF-8) and every byte of malformed UTF-8
- * written as \n, \t, \r or \xNN; valid UTF-8 text passes whole. At most
- * maxlen bytes of output are kept (0: as many as fit), and a cut string ends
- * in "...". Returns dst. */
+/* Copies src into dst (n bytes, n >= 1) for display: control characters
+ * become \n, \r, \t, \e or \xNN, a backslash \\, a byte that is not part of
+ * valid UTF-8 \xNN, and the C1 controls (U+0080..U+009F, which some
+ * terminals obey) \xC2\xNN. The result holds at most maxlen bytes (0: only n
+ * bounds it) and at most n - 1; when src does not fit it ends in "...",
+ * never in half an escape or half a character. Always NUL-terminated.
+ * Returns dst. */
 char *str_escape(char *dst, size_t n, const char *src, size_t maxlen);
 
-/* Length of a valid UTF-8 sequence at s that is no control character, or 0. */
-size_t str_utf8_len(const unsigned char *s);
+/* The length of the valid UTF-8 sequence at s (2..4 bytes), or 0 for a
+ * byte that does not start one (ASCII included). */
+size_t str_utf8_len(const char *s);
 
 #endif

@@ -303,9 +303,16 @@ static size_t text_fit(const char *s, int width, int *cols)
 static bool text_needs_escape(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t k = *p < 0x80 ? (*p >= 0x20 && *p != 0x7f) : str_utf8_len(p);
+		size_t k;
 
-		if (!k)
+		if (*p < 0x80) {
+			if (*p < 0x20 || *p == 0x7f)
+				return true;
+			p++;
+			continue;
+		}
+		k = str_utf8_len((const char *)p);
+		if (!k || (k == 2 && p[0] == 0xc2 && p[1] < 0xa0))
 			return true;
 		p += k;
 	}

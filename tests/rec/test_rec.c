@@ -384,6 +384,36 @@ START_TEST(time_expressions)
 }
 END_TEST
 
+/* Times past 64-bit nanoseconds are refused with -ERANGE, never wrapped
+ * or cast out of range (the sanitizer build aborts on either). */
+START_TEST(time_out_of_range)
+{
+	static const char *const far[] = {"2300-01-01 00:00:00", "+1e300s", "-1e300s", "+99999999h",
+					  "1800-01-01 00:00:00"};
+	uint64_t t0 = 1000000000000ull, t1 = t0 + 600000000000ull, out = 0;
+	int64_t origin = 1764424800ll * 1000000000 - (int64_t)t0, wall;
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(far) / sizeof(far[0]); i++)
+		ck_assert_msg(rec_parse_time(far[i], origin, t0, t1, t0, t1, &out) == -ERANGE, "%s",
+			      far[i]);
+	ck_assert_int_eq(rec_parse_time("12:00:00.9e99", origin, t0, t1, t0, t1, &out), -EINVAL);
+	ck_assert_int_eq(rec_parse_time("+nan", origin, t0, t1, t0, t1, &out), -EINVAL);
+	/* a forged clock origin: no first day to put a time of day on */
+	ck_assert_int_eq(rec_parse_time("12:00:00", INT64_MAX, t0, t1, t0, t1, &out), -ERANGE);
+	ck_assert_int_eq(rec_parse_time("+1s", origin, t0, UINT64_MAX, UINT64_MAX - 1, t1, &out),
+			 -ERANGE);
+	ck_assert_int_eq(rec_parse_time("100%", origin, 0, UINT64_MAX, 0, 0, &out), 0);
+	ck_assert_uint_eq(out, UINT64_MAX);
+	ck_assert(!rec_wall_ns(INT64_MAX, 1, &wall));
+	ck_assert(!rec_wall_ns(INT64_MIN, 1, &wall));
+	ck_assert(!rec_wall_ns(0, UINT64_MAX, &wall));
+	ck_assert(rec_wall_ns(origin, t0, &wall) && wall == 1764424800ll * 1000000000);
+	rec_time_range(buf, sizeof(buf));
+	ck_assert_ptr_nonnull(strstr(buf, "2262-04-11"));
+}
+END_TEST
+
 static Suite *rec_suite(void)
 {
 	Suite *s = suite_create("rec");
@@ -398,6 +428,7 @@ static Suite *rec_suite(void)
 	ADD(bitflip_sweep);
 	ADD(seek_matches_linear);
 	ADD(time_expressions);
+	ADD(time_out_of_range);
 	suite_add_tcase(s, tc);
 	return s;
 }

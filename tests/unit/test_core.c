@@ -11,7 +11,9 @@
 #include "collector.h"
 #include "ring.h"
 #include "store.h"
+#include "store_int.h"
 #include "stream.h"
+#include "strsafe.h"
 #include "util.h"
 
 static const struct field_desc t_fields[] = {
@@ -304,6 +306,103 @@ START_TEST(store_many_entities_and_clear)
 }
 END_TEST
 
+/* A flood of entities stops at the caps and says how much it dropped;
+ * history comes only with a series' second bucket; GONE frees room. */
+START_TEST(store_caps_and_lazy_history)
+{
+	struct fixture f;
+	uint64_t ents[1];
+
+	fx_init(&f, SEC);
+	for (uint64_t e = 0; e < STORE_ENTITIES_MAX + 100; e++) {
+		put(&f, e, SEC, 1, 1);
+		if (e % 4096 == 4095)
+			bus_pump(f.b); /* the ring holds fewer */
+	}
+	bus_pump(f.b);
+	store_lock(f.s);
+	ck_assert_uint_eq(store_entities(f.s, 0, ents, 1), STORE_ENTITIES_MAX);
+	ck_assert_uint_eq(store_dropped(f.s), 100);
+	ck_assert_ptr_null(store_series(f.s, 0, STORE_ENTITIES_MAX));
+	ck_assert_uint_eq(f.s->hist_bytes, 0);
+	store_unlock(f.s);
+	ck_assert_int_eq(emit_gone(&f.e, 0, 3, 2 * SEC), 0);
+	put(&f, STORE_ENTITIES_MAX + 7, 2 * SEC, 1, 1);
+	put(&f, 5, 3 * SEC, 2, 2); /* a second bucket: entity 5 gets history */
+	bus_pump(f.b);
+	store_lock(f.s);
+	ck_assert_ptr_nonnull(store_series(f.s, 0, STORE_ENTITIES_MAX + 7));
+	ck_assert_ptr_null(store_series(f.s, 0, 3));
+	ck_assert_uint_gt(f.s->hist_bytes, 0);
+	ck_assert_ptr_nonnull(store_series(f.s, 0, 5)->fine);
+	ck_assert_ptr_null(store_series(f.s, 0, 6)->fine);
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
+/* Labels and GONE records are kept for late consumers through a hash: a
+ * flood of them costs O(1) each, not a scan of all the others (200000
+ * labels took minutes that way). */
+START_TEST(bus_sticky_flood)
+{
+	struct fixture f;
+	uint64_t t0 = asys_now_ns();
+
+	fx_init(&f, SEC);
+	for (uint64_t e = 0; e < 200000; e++) {
+		ck_assert_int_eq(emit_label(&f.e, 0, e, SEC, "a label"), 0);
+		if (e % 8192 == 8191)
+			bus_pump(f.b);
+	}
+	for (uint64_t e = 0; e < 200000; e++) {
+		ck_assert_int_eq(emit_gone(&f.e, 0, e + 100000, SEC), 0);
+		if (e % 8192 == 8191)
+			bus_pump(f.b);
+	}
+	bus_pump(f.b);
+	ck_assert_msg(asys_now_ns() - t0 < 20 * SEC, "took %.1f s",
+		      (double)(asys_now_ns() - t0) / 1e9);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(str_escape_controls_and_caps)
+{
+	char b[64], small[8];
+
+	ck_assert_str_eq(str_escape(b, sizeof(b), "eth0", 0), "eth0");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "\x1b[2J\x1b]0;t\x07\n\r\t\\", 0),
+			 "\\e[2J\\e]0;t\\x07\\n\\r\\t\\\\");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "a\x7f\xff\xc3", 0), "a\\x7F\\xFF\\xC3");
+	/* UTF-8 passes, C1 controls (CSI is U+009B) do not */
+	ck_assert_str_eq(str_escape(b, sizeof(b), "caf\xc3\xa9 \xe2\x82\xac", 0),
+			 "caf\xc3\xa9 \xe2\x82\xac");
+	ck_assert_str_eq(str_escape(b, sizeof(b),
+				    "\xc2\x9b"
+				    "2J",
+				    0),
+			 "\\xC2\\x9B2J");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "\xed\xa0\x80", 0), "\\xED\\xA0\\x80");
+	/* capped with an ellipsis, never in half an escape or character */
+	ck_assert_str_eq(str_escape(b, sizeof(b), "abcdefghij", 8), "abcde...");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "abcdefgh", 8), "abcdefgh");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "abcd\x1b\x1bxyz", 8), "abcd...");
+	ck_assert_str_eq(str_escape(b, sizeof(b), "ab\xe2\x82\xac\xe2\x82\xac", 7), "ab...");
+	ck_assert_str_eq(str_escape(small, sizeof(small), "0123456789", 0), "0123...");
+	ck_assert_str_eq(str_escape(small, 3, "0123456789", 0), "01");
+	ck_assert_str_eq(str_escape(small, 1, "x", 0), "");
+	ck_assert_str_eq(str_escape(b, sizeof(b), NULL, 0), "");
+	for (int c = 1; c < 256; c++) {
+		char in[2] = {(char)c, 0};
+
+		str_escape(b, sizeof(b), in, 0);
+		for (const char *p = b; *p; p++)
+			ck_assert_msg((unsigned char)*p >= 0x20 && *p != 0x7f, "byte %d leaks", c);
+	}
+}
+END_TEST
+
 START_TEST(util_parsers)
 {
 	double d;
@@ -377,6 +476,9 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, store_labels_status_gone_and_late_consumer);
 	tcase_add_test(tc, store_many_entities_and_clear);
 	tcase_add_test(tc, util_parsers);
+	tcase_add_test(tc, str_escape_controls_and_caps);
+	tcase_add_test(tc, store_caps_and_lazy_history);
+	tcase_add_test(tc, bus_sticky_flood);
 	tcase_add_test(tc, cli_values);
 	suite_add_tcase(s, tc);
 	return s;

@@ -348,8 +348,8 @@ START_TEST(draw_ascii)
 	werase(w);
 	widget_text(w, 2, 0, 16, "\033[2J\xc2\x9bx", false);
 	row_text(w, 2, 0, 16, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "\\x1b[2J\\xc2\\x9bx");
-	ck_assert_int_eq(widget_text_width("\033]0;t\a"), 12);
+	ck_assert_str_eq(buf, "\\e[2J\\xC2\\x9Bx  ");
+	ck_assert_int_eq(widget_text_width("\033]0;t\a"), 10);
 	widget_spark(w, &v, 3, 0, 3, sp, 3, 10, TC_ACCENT);
 	row_text(w, 3, 0, 3, buf, sizeof(buf));
 	ck_assert_str_eq(buf, " -#");
