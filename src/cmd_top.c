@@ -13,6 +13,7 @@
 #include "ppu_cli.h"
 #include "rec_toggle.h"
 #include "session.h"
+#include "store.h"
 #include "strsafe.h"
 #include "sysroot.h"
 #include "tui.h"
@@ -29,6 +30,7 @@ struct top_ctx {
 	struct workload wl;
 	bool have_workload;
 	uint64_t notes_until; /* ignored variables are shown until then */
+	struct store *store;
 };
 
 static bool top_workload(void *ctx, char *buf, size_t n)
@@ -46,11 +48,22 @@ static void top_status(void *ctx, char *buf, size_t n)
 {
 	struct top_ctx *t = ctx;
 
+	uint64_t dropped;
+	size_t len;
+
 	if (env_note_count() && asys_now_ns() < t->notes_until) {
 		env_notes(buf, n);
 		return;
 	}
 	rec_toggle_status(t->rec, buf, n);
+	store_lock(t->store);
+	dropped = store_dropped(t->store);
+	store_unlock(t->store);
+	/* the store's caps (store.h) left some entities out: say so */
+	len = strlen(buf);
+	if (dropped && len < n)
+		snprintf(buf + len, n - len, " | over %d entities per stream: %llu records not shown",
+			 STORE_ENTITIES_MAX, (unsigned long long)dropped);
 }
 
 static bool top_key(void *ctx, int ch)
@@ -118,6 +131,7 @@ int cmd_top(int argc, char **argv)
 	if (t.have_workload)
 		workload_release(&t.wl);
 	t.notes_until = asys_now_ns() + TOP_NOTES_NS;
+	t.store = s->store;
 	drv.ctx = &t;
 	drv.status = top_status;
 	drv.workload = top_workload;
