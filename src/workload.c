@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "env.h"
-#include "env.h"
 #include "strsafe.h"
 #include "util.h"
 #include "workload.h"
