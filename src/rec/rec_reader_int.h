@@ -1,6 +1,6 @@
-/* Internal to the reader (rec_reader.c, rec_ropen.c). */
-#ifndef ASYS_REC_RINT_H
-#define ASYS_REC_RINT_H
+/* Internal to the reader (rec_reader.c, rec_reader_open.c). */
+#ifndef ASYS_REC_READER_INT_H
+#define ASYS_REC_READER_INT_H
 
 #include "rec_reader.h"
 
@@ -40,25 +40,25 @@ struct rec_reader {
 	uint64_t ntgaps_declared; /* the trailer's count; at most REC_READER_GAPS_MAX kept */
 };
 
-int rr_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off);
+int reader_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off);
 /* 0, -EAGAIN (not all there yet), -EBADMSG (not a frame) */
-int rr_read_header(struct rec_reader *r, uint64_t off, struct rec_frame_header *h);
+int reader_read_header(struct rec_reader *r, uint64_t off, struct rec_frame_header *h);
 /* The first offset >= from and < limit where a valid frame header starts. */
-uint64_t rr_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit);
+uint64_t reader_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit);
 /* Room for the schemas of STREAM_MAX streams of STREAM_MAX_FIELDS fields. */
 #define RR_RAW_BASE (8u << 20)
 /* Only DATA frames may unpack to the format's 64 MiB: the others describe
  * the frames before them (schemas, checkpoints, gaps) and take fewer bytes
  * than those; a larger one is a lie, a few KB of zstd that unpack to 64 MiB. */
-static inline bool rr_raw_too_big(const struct rec_frame_header *h, uint64_t off)
+static inline bool reader_raw_too_big(const struct rec_frame_header *h, uint64_t off)
 {
 	return h->type != REC_FT_DATA && h->raw_len > RR_RAW_BASE + 2 * off;
 }
-int rr_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint64_t off,
+int reader_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint64_t off,
 		    const char **why);
-void rr_add_schemas(struct rec_reader *r, struct mp_cur *c);
+void reader_add_schemas(struct rec_reader *r, struct mp_cur *c);
 /* A SCHEMA frame's payload: registers the streams not known yet. */
-void rr_parse_schema(struct rec_reader *r, const uint8_t *p, size_t n);
-void rr_copy_str(struct mp_cur *c, char *dst, size_t n);
+void reader_parse_schema(struct rec_reader *r, const uint8_t *p, size_t n);
+void reader_copy_str(struct mp_cur *c, char *dst, size_t n);
 
 #endif

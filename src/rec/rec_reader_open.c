@@ -14,7 +14,7 @@
 #include <zstd.h>
 
 #include "rec_export.h"
-#include "rec_rint.h"
+#include "rec_reader_int.h"
 #include "util.h"
 
 /* ---- trailer ---- */
@@ -77,7 +77,7 @@ static bool trailer_gaps(struct rec_reader *r, struct mp_cur *c)
 		if (!mp_array(c, &three) || three < 3 || !mp_uint(c, &gi.t_min) ||
 		    !mp_uint(c, &gi.t_max))
 			return false;
-		rr_copy_str(c, gi.why, sizeof(gi.why));
+		reader_copy_str(c, gi.why, sizeof(gi.why));
 		for (uint32_t x = 3; x < three; x++)
 			mp_skip(c);
 		if (r->ntgaps < REC_READER_GAPS_MAX)
@@ -92,7 +92,7 @@ static bool trailer_item(struct rec_reader *r, struct mp_cur *c, const char *k, 
 	const char *bin;
 
 	if (mp_key_is(k, kl, "schemas")) {
-		rr_add_schemas(r, c);
+		reader_add_schemas(r, c);
 	} else if (mp_key_is(k, kl, "checkpoints")) {
 		/* a copy no larger than the payload that holds it */
 		if (!mp_str(c, &bin, &kl) || kl % 16)
@@ -148,17 +148,17 @@ static void load_trailer(struct rec_reader *r)
 
 	if (r->size < r->data_start + REC_FRAME_OVERHEAD + REC_FOOTER_LEN)
 		return;
-	if (rr_pread(r, b, sizeof(b), r->size - REC_FOOTER_LEN) || rec_footer_decode(b, &f))
+	if (reader_pread(r, b, sizeof(b), r->size - REC_FOOTER_LEN) || rec_footer_decode(b, &f))
 		return;
 	if (f.trailer_off < r->data_start || f.trailer_len < REC_FRAME_OVERHEAD ||
 	    f.trailer_off + f.trailer_len != r->size - REC_FOOTER_LEN)
 		return;
-	if (rr_read_header(r, f.trailer_off, &h) || h.type != REC_FT_TRAILER ||
+	if (reader_read_header(r, f.trailer_off, &h) || h.type != REC_FT_TRAILER ||
 	    REC_FRAME_OVERHEAD + (uint64_t)h.stored_len != f.trailer_len)
 		return;
-	if (rr_raw_too_big(&h, f.trailer_off))
+	if (reader_raw_too_big(&h, f.trailer_off))
 		return; /* read without it */
-	if (rr_load_payload(r, &h, f.trailer_off, &why))
+	if (reader_load_payload(r, &h, f.trailer_off, &why))
 		return;
 	r->trailer_off = f.trailer_off;
 	parse_trailer(r, h.codec == REC_CODEC_NONE ? r->stored.p : r->raw.p, h.raw_len);
@@ -220,21 +220,21 @@ static void scan_schemas(struct rec_reader *r)
 	while (off + REC_FRAME_HDR <= r->size) {
 		/* after a big frame, read just the header, not a read-ahead window */
 		if (h.stored_len < WINDOW / 4)
-			rc = rr_read_header(r, off, &h);
+			rc = reader_read_header(r, off, &h);
 		else if (pread(r->fd, b, sizeof(b), (off_t)off) == (ssize_t)sizeof(b))
 			rc = rec_frame_header_decode(b, &h);
 		else
 			rc = -EAGAIN;
 		if (rc == -EBADMSG) {
-			off = rr_find_frame(r, off + 1, r->size);
+			off = reader_find_frame(r, off + 1, r->size);
 			continue;
 		}
 		if (rc)
 			break;
 		scan_ckpt(r, off, h.hwm);
 		if (h.type == REC_FT_SCHEMA && off + REC_FRAME_OVERHEAD + h.stored_len <= r->size &&
-		    rr_load_payload(r, &h, off, &why) == 0)
-			rr_parse_schema(r, h.codec == REC_CODEC_NONE ? r->stored.p : r->raw.p,
+		    reader_load_payload(r, &h, off, &why) == 0)
+			reader_parse_schema(r, h.codec == REC_CODEC_NONE ? r->stored.p : r->raw.p,
 					h.raw_len);
 		off += REC_FRAME_OVERHEAD + h.stored_len;
 	}
@@ -246,7 +246,7 @@ static bool looks_like_frames(struct rec_reader *r)
 	struct rec_frame_header h;
 
 	return r->size >= REC_HEADER_LEN + REC_FRAME_HDR &&
-	       rr_read_header(r, REC_HEADER_LEN, &h) == 0;
+	       reader_read_header(r, REC_HEADER_LEN, &h) == 0;
 }
 
 int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t msgn,
@@ -307,7 +307,7 @@ int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t
 	if (r->size < REC_HEADER_LEN) {
 		size_t n = (size_t)r->size;
 
-		rc = rr_pread(r, hb, n, 0);
+		rc = reader_pread(r, hb, n, 0);
 		if (!rc && !memcmp(hb, REC_MAGIC, n < REC_MAGIC_LEN ? n : REC_MAGIC_LEN)) {
 			rc = -ENODATA;
 			snprintf(msg, msgn, "%s: cut short inside the file header, no data in it",
@@ -318,7 +318,7 @@ int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t
 		}
 		goto fail;
 	}
-	rc = rr_pread(r, hb, sizeof(hb), 0);
+	rc = reader_pread(r, hb, sizeof(hb), 0);
 	if (rc) {
 		snprintf(msg, msgn, "%s: cannot read: %s", path, strerror(-rc));
 		goto fail;
@@ -372,16 +372,16 @@ void rec_reader_free(struct rec_reader *r)
 /* From a frame at or after from, walk forward to the first with hwm >= t. */
 static uint64_t scan_to(struct rec_reader *r, uint64_t from, uint64_t t)
 {
-	uint64_t pos = rr_find_frame(r, from, r->size);
+	uint64_t pos = reader_find_frame(r, from, r->size);
 	struct rec_frame_header h;
 
 	while (pos < r->size) {
-		int rc = rr_read_header(r, pos, &h);
+		int rc = reader_read_header(r, pos, &h);
 
 		if (rc == -EAGAIN)
 			return r->size;
 		if (rc) {
-			pos = rr_find_frame(r, pos + 1, r->size);
+			pos = reader_find_frame(r, pos + 1, r->size);
 			continue;
 		}
 		if (h.hwm >= t)
@@ -428,9 +428,9 @@ uint64_t rec_reader_seek_time(struct rec_reader *r, uint64_t t)
 	}
 	hi = r->size;
 	while (hi - lo > BISECT_STOP) {
-		uint64_t mid = lo + (hi - lo) / 2, f = rr_find_frame(r, mid, hi);
+		uint64_t mid = lo + (hi - lo) / 2, f = reader_find_frame(r, mid, hi);
 
-		if (f >= hi || rr_read_header(r, f, &h)) {
+		if (f >= hi || reader_read_header(r, f, &h)) {
 			hi = mid;
 			continue;
 		}
@@ -561,10 +561,10 @@ int rec_reader_time_bounds(struct rec_reader *r, uint64_t *t0, uint64_t *t1)
 	*t0 = UINT64_MAX;
 	*t1 = 0;
 	/* the first DATA frame starts it (within the first few frames) */
-	pos = rr_find_frame(r, r->data_start, r->size);
+	pos = reader_find_frame(r, r->data_start, r->size);
 	for (int i = 0; i < 1024 && pos < r->size; i++) {
-		if (rr_read_header(r, pos, &h)) {
-			pos = rr_find_frame(r, pos + 1, r->size);
+		if (reader_read_header(r, pos, &h)) {
+			pos = reader_find_frame(r, pos + 1, r->size);
 			continue;
 		}
 		if (h.type == REC_FT_DATA) {
@@ -576,10 +576,10 @@ int rec_reader_time_bounds(struct rec_reader *r, uint64_t *t0, uint64_t *t1)
 	}
 	/* the high-water mark of the last frame ends it: walk the last few MiB */
 	from = r->size > (4u << 20) + r->data_start ? r->size - (4u << 20) : r->data_start;
-	pos = rr_find_frame(r, from, r->size);
+	pos = reader_find_frame(r, from, r->size);
 	while (pos < r->size) {
-		if (rr_read_header(r, pos, &h)) {
-			pos = rr_find_frame(r, pos + 1, r->size);
+		if (reader_read_header(r, pos, &h)) {
+			pos = reader_find_frame(r, pos + 1, r->size);
 			continue;
 		}
 		if (h.type == REC_FT_DATA || h.type == REC_FT_GAP)

@@ -1,4 +1,4 @@
-/* Internal to export (rec_export.c, rec_export_sum.c): the state of one
+/* Internal to export (rec_export.c, rec_summary.c): the state of one
  * export or --info run, shared by the file walk and the summaries. */
 #ifndef ASYS_REC_EXPORT_INT_H
 #define ASYS_REC_EXPORT_INT_H
@@ -63,7 +63,7 @@ struct exp {
 	bool cut;
 };
 
-/* rec_export_sum.c: --summary statistics and the --info report */
+/* rec_summary.c: --summary statistics and the --info report */
 void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_ent *se,
 		     const struct rec *r);
 void rec_exp_print_summary(struct exp *x);

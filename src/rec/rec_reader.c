@@ -11,7 +11,7 @@
 
 #include <zstd.h>
 
-#include "rec_rint.h"
+#include "rec_reader_int.h"
 #include "util.h"
 
 
@@ -37,7 +37,7 @@ static int pread_direct(struct rec_reader *r, void *buf, size_t n, uint64_t off,
 
 /* Small reads come from a read-ahead window, so walking frames costs one
  * pread per window rather than two per frame. */
-int rr_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off)
+int reader_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off)
 {
 	size_t got = 0;
 	int rc;
@@ -88,7 +88,7 @@ uint64_t rec_reader_size(struct rec_reader *r)
 
 /* ---- schemas and meta ---- */
 
-void rr_add_schemas(struct rec_reader *r, struct mp_cur *c)
+void reader_add_schemas(struct rec_reader *r, struct mp_cur *c)
 {
 	uint32_t n;
 
@@ -109,7 +109,7 @@ void rr_add_schemas(struct rec_reader *r, struct mp_cur *c)
 	}
 }
 
-void rr_parse_schema(struct rec_reader *r, const uint8_t *p, size_t n)
+void reader_parse_schema(struct rec_reader *r, const uint8_t *p, size_t n)
 {
 	struct mp_cur c = { p, p + n, false };
 	uint32_t m, kl;
@@ -121,13 +121,13 @@ void rr_parse_schema(struct rec_reader *r, const uint8_t *p, size_t n)
 		if (!mp_str(&c, &k, &kl))
 			return;
 		if (mp_key_is(k, kl, "streams"))
-			rr_add_schemas(r, &c);
+			reader_add_schemas(r, &c);
 		else
 			mp_skip(&c);
 	}
 }
 
-void rr_copy_str(struct mp_cur *c, char *dst, size_t n)
+void reader_copy_str(struct mp_cur *c, char *dst, size_t n)
 {
 	const char *s;
 	uint32_t l;
@@ -157,13 +157,13 @@ static void parse_meta(struct rec_reader *r, const uint8_t *p, size_t n)
 		if (!mp_str(&c, &k, &kl))
 			return;
 		if (mp_key_is(k, kl, "host"))
-			rr_copy_str(&c, m.host, sizeof(m.host));
+			reader_copy_str(&c, m.host, sizeof(m.host));
 		else if (mp_key_is(k, kl, "kernel"))
-			rr_copy_str(&c, m.kernel, sizeof(m.kernel));
+			reader_copy_str(&c, m.kernel, sizeof(m.kernel));
 		else if (mp_key_is(k, kl, "version"))
-			rr_copy_str(&c, m.version, sizeof(m.version));
+			reader_copy_str(&c, m.version, sizeof(m.version));
 		else if (mp_key_is(k, kl, "command"))
-			rr_copy_str(&c, m.command, sizeof(m.command));
+			reader_copy_str(&c, m.command, sizeof(m.command));
 		else if (mp_key_is(k, kl, "clock_origin_ns"))
 			mp_int(&c, &m.clock_origin_ns);
 		else if (mp_key_is(k, kl, "start_ns"))
@@ -188,19 +188,19 @@ static void parse_meta(struct rec_reader *r, const uint8_t *p, size_t n)
 
 /* ---- frames ---- */
 
-int rr_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint64_t off,
+int reader_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint64_t off,
 		    const char **why)
 {
 	int rc;
 
-	if (rr_raw_too_big(h, off)) {
+	if (reader_raw_too_big(h, off)) {
 		*why = "declares more unpacked bytes than the frames before it could need";
 		return -EBADMSG;
 	}
 	r->stored.len = 0;
 	if (rec_buf_reserve(&r->stored, h->stored_len ? h->stored_len : 1))
 		return -ENOMEM;
-	rc = rr_pread(r, r->stored.p, h->stored_len, off + REC_FRAME_HDR);
+	rc = reader_pread(r, r->stored.p, h->stored_len, off + REC_FRAME_HDR);
 	if (rc)
 		return rc;
 	r->stored.len = h->stored_len;
@@ -230,14 +230,14 @@ int rr_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint
 
 /* Reads and checks the frame header at off. 0, -EAGAIN (not all there yet),
  * -EBADMSG (not a frame). */
-int rr_read_header(struct rec_reader *r, uint64_t off, struct rec_frame_header *h)
+int reader_read_header(struct rec_reader *r, uint64_t off, struct rec_frame_header *h)
 {
 	uint8_t b[REC_FRAME_HDR];
 	int rc;
 
 	if (off + REC_FRAME_HDR > r->size && off + REC_FRAME_HDR > rec_reader_size(r))
 		return -EAGAIN;
-	rc = rr_pread(r, b, sizeof(b), off);
+	rc = reader_pread(r, b, sizeof(b), off);
 	if (rc)
 		return rc;
 	return rec_frame_header_decode(b, h);
@@ -245,7 +245,7 @@ int rr_read_header(struct rec_reader *r, uint64_t off, struct rec_frame_header *
 
 /* The first offset >= from (and < limit) holding a frame header that checks
  * out; limit if none. */
-uint64_t rr_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit)
+uint64_t reader_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit)
 {
 	static const uint8_t sync[4] = { REC_SYNC & 0xff, (REC_SYNC >> 8) & 0xff,
 					 (REC_SYNC >> 16) & 0xff, REC_SYNC >> 24 };
@@ -259,14 +259,14 @@ uint64_t rr_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit)
 		const uint8_t *p = r->scan.p, *hit;
 		struct rec_frame_header h;
 
-		if (rr_pread(r, r->scan.p, n, from))
+		if (reader_pread(r, r->scan.p, n, from))
 			return limit;
 		while ((hit = memmem(p, n - (size_t)(p - r->scan.p), sync, 4))) {
 			uint64_t at = from + (uint64_t)(hit - r->scan.p);
 
 			if (at + REC_FRAME_HDR > limit)
 				return limit;
-			if (rr_read_header(r, at, &h) == 0)
+			if (reader_read_header(r, at, &h) == 0)
 				return at;
 			p = hit + 1;
 		}
@@ -293,13 +293,13 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 		r->pos = r->size;
 		return 0;
 	}
-	rc = rr_read_header(r, r->pos, &h);
+	rc = reader_read_header(r, r->pos, &h);
 	if (rc == -EAGAIN) {
 		r->win_len = 0; /* the tail may change (a writer cutting back): reread it */
 		return -EAGAIN;
 	}
 	if (rc == -EBADMSG) {
-		uint64_t next = rr_find_frame(r, r->pos + 1, r->size);
+		uint64_t next = reader_find_frame(r, r->pos + 1, r->size);
 
 		it->kind = REC_ITEM_HOLE;
 		it->end = next;
@@ -318,7 +318,7 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 	it->h = h;
 	it->have_header = true;
 	it->end = end;
-	rc = rr_load_payload(r, &h, r->pos, &why);
+	rc = reader_load_payload(r, &h, r->pos, &why);
 	if (rc == -EAGAIN) {
 		r->win_len = 0;
 		return -EAGAIN;
@@ -337,7 +337,7 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 	it->payload = h.codec == REC_CODEC_NONE ? r->stored.p : r->raw.p;
 	it->len = h.raw_len;
 	if (h.type == REC_FT_SCHEMA || h.type == REC_FT_TRAILER)
-		rr_parse_schema(r, it->payload, it->len);
+		reader_parse_schema(r, it->payload, it->len);
 	/* the footer only points back at the trailer: nothing more to read */
 	if (h.type == REC_FT_TRAILER) {
 		r->trailer_end = r->pos;

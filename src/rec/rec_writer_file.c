@@ -1,7 +1,7 @@
 /* The recorder's file side, run on the writer thread: what to write when.
  * Chunks become DATA frames; labels and statuses are repeated so a seek
  * finds names; a full disk pauses recording and a GAP frame resumes it;
- * segments rotate by size or time. The frames themselves: rec_wframe.c. */
+ * segments rotate by size or time. The frames themselves: rec_writer_frame.c. */
 #include "config.h"
 
 #include <errno.h>
@@ -15,10 +15,10 @@
 #include <zstd.h>
 
 #include "collector.h"
-#include "rec_wfile_int.h"
+#include "rec_writer_int.h"
 #include "util.h"
 
-int wfile_init(struct rec_writer *w, char *msg, size_t msgn)
+int writer_init(struct rec_writer *w, char *msg, size_t msgn)
 {
 	if (getrandom(w->uuid, sizeof(w->uuid), GRND_NONBLOCK) != (ssize_t)sizeof(w->uuid)) {
 		uint64_t t = util_now_ns(CLOCK_REALTIME) ^ (uint64_t)getpid();
@@ -33,7 +33,7 @@ int wfile_init(struct rec_writer *w, char *msg, size_t msgn)
 		return -ENOMEM;
 	}
 	w->last_fsync_ns = asys_now_ns();
-	return wf_open_segment(w, msg, msgn);
+	return writer_open_segment(w, msg, msgn);
 }
 
 /* ---- labels and statuses, repeated so a seek still finds names ---- */
@@ -93,7 +93,7 @@ static int put_data(struct rec_writer *w, uint32_t stream, const uint8_t *recs, 
 	rc = rec_data_encode(&w->enc, stream, recs, len, nrecs);
 	if (rc)
 		return rc;
-	return wf_put_frame(w, REC_FT_DATA, stream, t_min, t_max, w->enc.p, w->enc.len, true);
+	return writer_put_frame(w, REC_FT_DATA, stream, t_min, t_max, w->enc.p, w->enc.len, true);
 }
 
 /* The current labels and statuses, stamped at the newest time written. */
@@ -134,13 +134,13 @@ static void pause_extend(struct rec_writer *w, uint64_t t_min, uint64_t t_max, u
 	pthread_mutex_unlock(&w->slock);
 }
 
-void wfile_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why)
+void writer_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why)
 {
 	if (w->paused) {
 		pause_extend(w, t_min, t_max, 0);
 		return;
 	}
-	wf_put_gap(w, t_min, t_max, why);
+	writer_put_gap(w, t_min, t_max, why);
 }
 
 static bool need_rotate(struct rec_writer *w, size_t next_len)
@@ -160,21 +160,21 @@ static void rotate(struct rec_writer *w)
 {
 	char msg[256];
 
-	wf_close_segment(w);
+	writer_close_segment(w);
 	w->seg++;
-	if (wf_open_segment(w, msg, sizeof(msg)) < 0) {
+	if (writer_open_segment(w, msg, sizeof(msg)) < 0) {
 		if (w->fd >= 0) {
 			close(w->fd);
 			w->fd = -1;
 		}
 		w->paused = true;
-		wf_stats_sync(w);
+		writer_stats_sync(w);
 		return;
 	}
 	put_sticky(w);
 }
 
-void wfile_chunk(struct rec_writer *w, struct wchunk *c)
+void writer_chunk(struct rec_writer *w, struct wchunk *c)
 {
 	uint64_t now = asys_now_ns();
 	size_t off = 0;
@@ -192,7 +192,7 @@ void wfile_chunk(struct rec_writer *w, struct wchunk *c)
 		return;
 	}
 	if (c->stream >= w->nschemas && c->stream < stream_table_count(w->streams))
-		wf_put_schemas(w, w->nschemas, stream_table_count(w->streams));
+		writer_put_schemas(w, w->nschemas, stream_table_count(w->streams));
 	if (c->stream >= w->nschemas) {
 		pause_extend(w, 0, 0, 0);
 		return; /* a stream nobody registered: nothing can read it back */
@@ -213,7 +213,7 @@ void wfile_chunk(struct rec_writer *w, struct wchunk *c)
 		rotate(w);
 	if (w->paused) {
 		w->last_attempt_ns = now;
-		if (wf_put_gap(w, w->pause_gap.t_min, w->pause_gap.t_max, "disk full")) {
+		if (writer_put_gap(w, w->pause_gap.t_min, w->pause_gap.t_max, "disk full")) {
 			pause_extend(w, c->t_min, c->t_max, c->nrecs);
 			return;
 		}
@@ -223,13 +223,13 @@ void wfile_chunk(struct rec_writer *w, struct wchunk *c)
 		if (rec_data_encode(&w->enc, c->stream, c->recs.p, c->recs.len, c->nrecs))
 			return;
 	}
-	rc = wf_put_frame(w, REC_FT_DATA, c->stream, c->t_min, c->t_max, w->enc.p, w->enc.len, true);
+	rc = writer_put_frame(w, REC_FT_DATA, c->stream, c->t_min, c->t_max, w->enc.p, w->enc.len, true);
 	if (rc) {
 		w->paused = true;
 		w->last_attempt_ns = now;
 		memset(&w->pause_gap, 0, sizeof(w->pause_gap));
 		pause_extend(w, c->t_min, c->t_max, c->nrecs);
-		wf_stats_sync(w);
+		writer_stats_sync(w);
 		return;
 	}
 	{
@@ -253,10 +253,10 @@ void wfile_chunk(struct rec_writer *w, struct wchunk *c)
 	pthread_mutex_lock(&w->slock);
 	w->stats.records += c->nrecs;
 	pthread_mutex_unlock(&w->slock);
-	wf_stats_sync(w);
+	writer_stats_sync(w);
 }
 
-void wfile_tick(struct rec_writer *w)
+void writer_tick(struct rec_writer *w)
 {
 	uint64_t now = asys_now_ns();
 	double fs = w->opts.fsync_s > 0 ? w->opts.fsync_s : 1.0;
@@ -266,7 +266,7 @@ void wfile_tick(struct rec_writer *w)
 	if (!w->paused && now - w->last_sticky_ns >= REC_STICKY_REPEAT_NS)
 		put_sticky(w);
 	if (!w->paused && w->nckpt - w->ckpt_indexed >= REC_INDEX_EVERY / REC_CKPT_EVERY)
-		wf_put_index(w);
+		writer_put_index(w);
 	if ((double)(now - w->last_fsync_ns) / 1e9 >= fs) {
 		fdatasync(w->fd);
 		w->last_fsync_ns = now;
@@ -276,7 +276,7 @@ void wfile_tick(struct rec_writer *w)
 		rotate(w);
 }
 
-int wfile_finish(struct rec_writer *w)
+int writer_finish(struct rec_writer *w)
 {
 	int err;
 
@@ -284,18 +284,18 @@ int wfile_finish(struct rec_writer *w)
 		return w->stats.error ? -w->stats.error : 0;
 	if (w->paused) {
 		/* one more try, so a recording that got its space back ends whole */
-		if (!wf_put_gap(w, w->pause_gap.t_min, w->pause_gap.t_max, "disk full"))
+		if (!writer_put_gap(w, w->pause_gap.t_min, w->pause_gap.t_max, "disk full"))
 			w->paused = false;
 	}
-	wf_close_segment(w);
-	wf_stats_sync(w);
+	writer_close_segment(w);
+	writer_stats_sync(w);
 	pthread_mutex_lock(&w->slock);
 	err = w->stats.error;
 	pthread_mutex_unlock(&w->slock);
 	return err ? -err : 0;
 }
 
-void wfile_release(struct rec_writer *w)
+void writer_release(struct rec_writer *w)
 {
 	if (w->fd >= 0) {
 		close(w->fd);

@@ -1,5 +1,5 @@
 /* The recorder's bus side and its writer thread; the file side (frames,
- * segments, trailer, disk full) is in rec_wfile.c. */
+ * segments, trailer, disk full) is in rec_writer_file.c. */
 #include "config.h"
 
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "collector.h"
-#include "rec_wfile.h"
+#include "rec_writer_file.h"
 #include "options.h"
 #include "util.h"
 
@@ -158,16 +158,16 @@ static void *writer_thread(void *arg)
 
 			snprintf(why, sizeof(why), "recorder behind: %llu records dropped",
 				 (unsigned long long)gap.records);
-			wfile_gap(w, gap.t_min, gap.t_max, why);
+			writer_gap(w, gap.t_min, gap.t_max, why);
 		}
 		while (list) {
 			struct wchunk *next = list->next;
 
-			wfile_chunk(w, list);
+			writer_chunk(w, list);
 			chunk_free(list);
 			list = next;
 		}
-		wfile_tick(w);
+		writer_tick(w);
 
 		pthread_mutex_lock(&w->qlock);
 		if (w->stop && !w->qhead && !w->qgap.records)
@@ -217,7 +217,7 @@ struct rec_writer *rec_writer_new(const struct stream_table *t, const struct rec
 		snprintf(msg, msgn, "no output file given");
 		goto fail;
 	}
-	rc = wfile_init(w, msg, msgn);
+	rc = writer_init(w, msg, msgn);
 	if (rc)
 		goto fail;
 	rc = pthread_create(&w->thread, NULL, writer_thread, w);
@@ -250,7 +250,7 @@ int rec_writer_close(struct rec_writer *w)
 		pthread_join(w->thread, NULL);
 		w->running = false;
 	}
-	rc = wfile_finish(w);
+	rc = writer_finish(w);
 	w->closed = true;
 	return rc;
 }
@@ -268,7 +268,7 @@ void rec_writer_free(struct rec_writer *w)
 		chunk_free(w->qhead);
 		w->qhead = n;
 	}
-	wfile_release(w);
+	writer_release(w);
 	pthread_mutex_destroy(&w->qlock);
 	pthread_mutex_destroy(&w->slock);
 	pthread_cond_destroy(&w->qcond);

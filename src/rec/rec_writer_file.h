@@ -1,6 +1,6 @@
-/* Internal to the recorder (rec_writer.c, rec_wfile.c): the writer state. */
-#ifndef ASYS_REC_WFILE_H
-#define ASYS_REC_WFILE_H
+/* Internal to the recorder (rec_writer.c, rec_writer_file.c): the writer state. */
+#ifndef ASYS_REC_WRITER_FILE_H
+#define ASYS_REC_WRITER_FILE_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -87,11 +87,11 @@ struct rec_writer {
 	struct rec_buf enc, zbuf, fbuf;
 };
 
-int wfile_init(struct rec_writer *w, char *msg, size_t msgn);
-void wfile_chunk(struct rec_writer *w, struct wchunk *c);
-void wfile_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why);
-void wfile_tick(struct rec_writer *w);
-int wfile_finish(struct rec_writer *w);
-void wfile_release(struct rec_writer *w);
+int writer_init(struct rec_writer *w, char *msg, size_t msgn);
+void writer_chunk(struct rec_writer *w, struct wchunk *c);
+void writer_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why);
+void writer_tick(struct rec_writer *w);
+int writer_finish(struct rec_writer *w);
+void writer_release(struct rec_writer *w);
 
 #endif

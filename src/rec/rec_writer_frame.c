@@ -17,10 +17,10 @@
 #include <zstd.h>
 
 #include "collector.h"
-#include "rec_wfile_int.h"
+#include "rec_writer_int.h"
 #include "util.h"
 
-void wf_stats_sync(struct rec_writer *w)
+void writer_stats_sync(struct rec_writer *w)
 {
 	pthread_mutex_lock(&w->slock);
 	rec_segment_path(w->stats.path, sizeof(w->stats.path), w->path, w->seg);
@@ -40,7 +40,7 @@ static void pack_str(msgpack_packer *pk, const char *s)
 
 /* Writes one whole frame with one pwrite. On a short write or an error the
  * file is cut back to the last whole frame and recording pauses. */
-int wf_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
+int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
 		     uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress)
 {
 	struct rec_frame_header h = { .type = type, .stream = stream, .t_min = t_min,
@@ -123,7 +123,7 @@ static int put_packed(struct rec_writer *w, uint8_t type, uint64_t t_min, uint64
 {
 	if (w->enc.oom)
 		return -ENOMEM;
-	return wf_put_frame(w, type, REC_NO_STREAM, t_min, t_max, w->enc.p, w->enc.len, compress);
+	return writer_put_frame(w, type, REC_NO_STREAM, t_min, t_max, w->enc.p, w->enc.len, compress);
 }
 
 static int put_meta(struct rec_writer *w)
@@ -158,7 +158,7 @@ static int put_meta(struct rec_writer *w)
 }
 
 /* SCHEMA for streams [from, to) of the table. */
-int wf_put_schemas(struct rec_writer *w, uint32_t from, uint32_t to)
+int writer_put_schemas(struct rec_writer *w, uint32_t from, uint32_t to)
 {
 	msgpack_packer pk;
 	uint64_t now = w->hwm;
@@ -182,7 +182,7 @@ int wf_put_schemas(struct rec_writer *w, uint32_t from, uint32_t to)
 /* --force replaces only what a recording could be: a regular file of the
  * user's own. A device, FIFO, socket, directory or another user's file is
  * never unlinked (as root, -o /dev/full --force would delete the device). */
-static int wf_may_replace(const char *path, char *msg, size_t msgn)
+static int writer_may_replace(const char *path, char *msg, size_t msgn)
 {
 	struct stat st;
 
@@ -205,11 +205,11 @@ static int wf_may_replace(const char *path, char *msg, size_t msgn)
 	return 0;
 }
 
-static int wf_create(struct rec_writer *w, const char *path, char *msg, size_t msgn)
+static int writer_create(struct rec_writer *w, const char *path, char *msg, size_t msgn)
 {
 	int rc;
 
-	if (w->opts.force && (rc = wf_may_replace(path, msg, msgn)) < 0) {
+	if (w->opts.force && (rc = writer_may_replace(path, msg, msgn)) < 0) {
 		if (!*msg)
 			snprintf(msg, msgn, "cannot replace %s: %s", path, strerror(-rc));
 		return rc;
@@ -225,7 +225,7 @@ static int wf_create(struct rec_writer *w, const char *path, char *msg, size_t m
 	return rc;
 }
 
-int wf_open_segment(struct rec_writer *w, char *msg, size_t msgn)
+int writer_open_segment(struct rec_writer *w, char *msg, size_t msgn)
 {
 	char path[4096];
 	uint8_t hdr[REC_HEADER_LEN];
@@ -234,7 +234,7 @@ int wf_open_segment(struct rec_writer *w, char *msg, size_t msgn)
 
 	msg[0] = '\0';
 	rec_segment_path(path, sizeof(path), w->path, w->seg);
-	rc = wf_create(w, path, msg, msgn);
+	rc = writer_create(w, path, msg, msgn);
 	if (rc)
 		return rc;
 	memcpy(h.uuid, w->uuid, 16);
@@ -257,10 +257,10 @@ int wf_open_segment(struct rec_writer *w, char *msg, size_t msgn)
 	memset(w->sstat, 0, sizeof(w->sstat));
 	rc = put_meta(w);
 	if (!rc)
-		rc = wf_put_schemas(w, 0, stream_table_count(w->streams));
+		rc = writer_put_schemas(w, 0, stream_table_count(w->streams));
 	if (rc)
 		goto fail;
-	wf_stats_sync(w);
+	writer_stats_sync(w);
 	return 0;
 fail:
 	/* a file without its header and schemas is no recording: leave no
@@ -345,7 +345,7 @@ static void put_trailer(struct rec_writer *w)
 	}
 }
 
-void wf_close_segment(struct rec_writer *w)
+void writer_close_segment(struct rec_writer *w)
 {
 	if (w->fd < 0)
 		return;
@@ -373,7 +373,7 @@ static void note_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const
 	w->ngaps++;
 }
 
-int wf_put_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why)
+int writer_put_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why)
 {
 	msgpack_packer pk;
 	int rc;
@@ -391,7 +391,7 @@ int wf_put_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char 
 	return rc;
 }
 
-void wf_put_index(struct rec_writer *w)
+void writer_put_index(struct rec_writer *w)
 {
 	msgpack_packer pk;
 	size_t n = w->nckpt - w->ckpt_indexed;

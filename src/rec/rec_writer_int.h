@@ -1,0 +1,22 @@
+/* Internal to the recorder's file side (rec_writer_file.c, rec_writer_frame.c): the
+ * frames and segments that the writing policy builds on. Writer thread only. */
+#ifndef ASYS_REC_WRITER_INT_H
+#define ASYS_REC_WRITER_INT_H
+
+#include "rec_writer_file.h"
+
+/* Publishes path, size, segment and the paused state to other threads. */
+void writer_stats_sync(struct rec_writer *w);
+/* One whole frame with one pwrite; on failure the file is cut back to the
+ * last whole frame and -errno returned. */
+int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
+		 uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress);
+int writer_put_schemas(struct rec_writer *w, uint32_t from, uint32_t to);
+int writer_put_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why);
+void writer_put_index(struct rec_writer *w);
+/* Creates segment w->seg (O_EXCL) with header, META and SCHEMA. */
+int writer_open_segment(struct rec_writer *w, char *msg, size_t msgn);
+/* Trailer and footer (unless paused), sync, close. */
+void writer_close_segment(struct rec_writer *w);
+
+#endif
