@@ -111,11 +111,13 @@ static void stat_get_cost(const struct bare *b, int iters)
 {
 	int err = 0;
 	struct nic_rdmanl *nl = nic_rdmanl_new(&err);
-	struct nl_devs d = { .n = 0 };
+	struct nl_devs d = {.n = 0};
 
 	if (!nl) {
-		printf("RDMA netlink STAT_GET: unavailable here (NETLINK_RDMA: %s): the hw_counters "
-		       "come from sysfs preads\n", strerror(-err));
+		printf(
+		    "RDMA netlink STAT_GET: unavailable here (NETLINK_RDMA: %s): the hw_counters "
+		    "come from sysfs preads\n",
+		    strerror(-err));
 		return;
 	}
 	err = nic_rdmanl_list(nl, on_dev, &d);
@@ -128,8 +130,8 @@ static void stat_get_cost(const struct bare *b, int iters)
 		int rc = nic_rdmanl_stat(nl, d.index[k], 1, d.name[k], raw, &have);
 
 		if (rc) {
-			printf("RDMA netlink STAT_GET %s/1: %s (that port reads sysfs)\n", d.name[k],
-			       strerror(-rc));
+			printf("RDMA netlink STAT_GET %s/1: %s (that port reads sysfs)\n",
+			       d.name[k], strerror(-rc));
 			continue;
 		}
 		c0 = clk(CLOCK_THREAD_CPUTIME_ID);
@@ -152,9 +154,9 @@ static double sample_cost(int iters, unsigned *recs)
 {
 	struct asys_options o;
 	struct stream_table *t = stream_table_new();
-	struct coll_ctx ctx = { &o, t };
+	struct coll_ctx ctx = {&o, t};
 	struct ring *ring = ring_new(64u << 20);
-	struct emitter em = { .ring = ring };
+	struct emitter em = {.ring = ring};
 	void *st = NULL;
 	uint64_t t0, t1;
 	double us = NAN;
@@ -201,7 +203,7 @@ out:
 static double wake_cost(void)
 {
 	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-	struct itimerspec its = { { 0, 1000000 }, { 0, 1000000 } };
+	struct itimerspec its = {{0, 1000000}, {0, 1000000}};
 	uint64_t n = 0, exp, t0, t1;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
@@ -247,8 +249,8 @@ int main(int argc, char **argv)
 	       100 * (samp - b.dump_us - b.pread_us) / (b.dump_us + b.pread_us),
 	       (double)recs / 20000);
 	stat_get_cost(&b, 5000);
-	printf("%9s %11s %8s %8s %12s %12s %9s\n", "rate", "achieved", "late", "CPU%",
-	       "us/tick", "bare+wake", "overhead");
+	printf("%9s %11s %8s %8s %12s %12s %9s\n", "rate", "achieved", "late", "CPU%", "us/tick",
+	       "bare+wake", "overhead");
 	for (int i = 3; i < argc; i++) {
 		double hz = atof(argv[i]), per_tick, ref;
 		struct nic_harness h;

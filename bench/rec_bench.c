@@ -14,9 +14,9 @@
 #include "rec_writer.h"
 
 static const struct field_desc f8[] = {
-	{ "a", "B", FIELD_COUNTER }, { "b", "B", FIELD_COUNTER }, { "c", "", FIELD_GAUGE },
-	{ "d", "", FIELD_GAUGE },    { "e", "W", FIELD_GAUGE },   { "f", "C", FIELD_GAUGE },
-	{ "g", "%", FIELD_GAUGE },   { "h", "%", FIELD_GAUGE },
+    {"a", "B", FIELD_COUNTER}, {"b", "B", FIELD_COUNTER}, {"c", "", FIELD_GAUGE},
+    {"d", "", FIELD_GAUGE},    {"e", "W", FIELD_GAUGE},	  {"f", "C", FIELD_GAUGE},
+    {"g", "%", FIELD_GAUGE},   {"h", "%", FIELD_GAUGE},
 };
 
 static double now_s(void)
@@ -27,7 +27,7 @@ static double now_s(void)
 static int gen(const char *path, uint64_t mib)
 {
 	struct stream_table *t = stream_table_new();
-	struct rec_writer_opts o = { .path = path, .force = true, .queue_bytes = 256u << 20 };
+	struct rec_writer_opts o = {.path = path, .force = true, .queue_bytes = 256u << 20};
 	struct rec_writer_stats st;
 	_Alignas(8) uint8_t buf[512];
 	struct rec *r = (struct rec *)buf;
@@ -39,7 +39,7 @@ static int gen(const char *path, uint64_t mib)
 
 	for (int s = 0; s < 16; s++) {
 		char name[32];
-		struct stream_desc d = { name, 1, ENTITY_KEY, 8, f8, "synthetic" };
+		struct stream_desc d = {name, 1, ENTITY_KEY, 8, f8, "synthetic"};
 
 		snprintf(name, sizeof(name), "synth.%d", s);
 		stream_table_add(t, &d);
@@ -72,7 +72,7 @@ static int gen(const char *path, uint64_t mib)
 				break;
 			/* keep the writer's queue short: no drops, and a size that is right */
 			while (st.records + 500000 < n) {
-				struct timespec ms = { 0, 1000000 };
+				struct timespec ms = {0, 1000000};
 
 				nanosleep(&ms, NULL);
 				rec_writer_get_stats(w, &st);
@@ -112,8 +112,10 @@ static int seek(const char *path, int n)
 	open_s = now_s() - open_s;
 	trailer = rec_reader_has_trailer(r);
 	if (!trailer)
-		printf("open without a trailer (walks the frames for streams and seek checkpoints): "
-		       "%.0f ms\n", open_s * 1e3);
+		printf(
+		    "open without a trailer (walks the frames for streams and seek checkpoints): "
+		    "%.0f ms\n",
+		    open_s * 1e3);
 	rec_reader_time_bounds(r, &t0, &t1);
 	for (int mode = 0; mode < (trailer ? 2 : 1); mode++) {
 		if (mode)
@@ -129,10 +131,9 @@ static int seek(const char *path, int n)
 		qsort(lat, (size_t)n, sizeof(double), cmp_d);
 		printf("seek %s: median %.3f ms, p99 %.3f ms, max %.3f ms (%d seeks)\n",
 		       !trailer ? "with the checkpoints of the open walk (file cut, no trailer)"
-		       : mode   ? "by bisecting (trailer ignored)"
+		       : mode	? "by bisecting (trailer ignored)"
 				: "through the trailer",
-		       lat[n / 2],
-		       lat[n * 99 / 100], lat[n - 1], n);
+		       lat[n / 2], lat[n * 99 / 100], lat[n - 1], n);
 	}
 	rec_reader_free(r);
 	free(lat);

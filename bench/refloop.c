@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 	next = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	end = next + (uint64_t)(secs * 1e9);
 	while (next < end) {
-		struct itimerspec its = { { 0, 0 }, { (time_t)(next / 1000000000ull), (long)(next % 1000000000ull) } };
+		struct itimerspec its = {
+		    {0, 0}, {(time_t)(next / 1000000000ull), (long)(next % 1000000000ull)}};
 		uint64_t exp;
 		ssize_t n;
 

@@ -27,40 +27,39 @@
 #define CPU_PERF_RETRY_NS 5000000000ull /* reopen counters of a returning CPU */
 
 static const struct field_desc cpu_core_fields[] = {
-	{ "user", "jiffies", FIELD_COUNTER },    { "nice", "jiffies", FIELD_COUNTER },
-	{ "system", "jiffies", FIELD_COUNTER },  { "idle", "jiffies", FIELD_COUNTER },
-	{ "iowait", "jiffies", FIELD_COUNTER },  { "irq", "jiffies", FIELD_COUNTER },
-	{ "softirq", "jiffies", FIELD_COUNTER }, { "steal", "jiffies", FIELD_COUNTER },
-	{ "guest", "jiffies", FIELD_COUNTER },   { "guest_nice", "jiffies", FIELD_COUNTER },
-	{ "online", "", FIELD_GAUGE },
+    {"user", "jiffies", FIELD_COUNTER},	   {"nice", "jiffies", FIELD_COUNTER},
+    {"system", "jiffies", FIELD_COUNTER},  {"idle", "jiffies", FIELD_COUNTER},
+    {"iowait", "jiffies", FIELD_COUNTER},  {"irq", "jiffies", FIELD_COUNTER},
+    {"softirq", "jiffies", FIELD_COUNTER}, {"steal", "jiffies", FIELD_COUNTER},
+    {"guest", "jiffies", FIELD_COUNTER},   {"guest_nice", "jiffies", FIELD_COUNTER},
+    {"online", "", FIELD_GAUGE},
 };
 #define CPU_CORE_NVALS (PROCFS_CPU_NFIELDS + 1)
 
 static const struct stream_desc cpu_core_stream = {
-	.name = "cpu.core",
-	.version = 1,
-	.entity = ENTITY_CPU,
-	.nfields = ARRAY_SIZE(cpu_core_fields),
-	.fields = cpu_core_fields,
-	.help = "per-core time from /proc/stat in jiffies (online = 0: the CPU is offline)",
+    .name = "cpu.core",
+    .version = 1,
+    .entity = ENTITY_CPU,
+    .nfields = ARRAY_SIZE(cpu_core_fields),
+    .fields = cpu_core_fields,
+    .help = "per-core time from /proc/stat in jiffies (online = 0: the CPU is offline)",
 };
 
 static const struct field_desc cpu_perf_fields[] = {
-	{ "cycles", "events", FIELD_COUNTER },
-	{ "instructions", "events", FIELD_COUNTER },
+    {"cycles", "events", FIELD_COUNTER},
+    {"instructions", "events", FIELD_COUNTER},
 };
 
 static const struct stream_desc cpu_perf_stream = {
-	.name = "cpu.perf",
-	.version = 1,
-	.entity = ENTITY_CPU,
-	.nfields = ARRAY_SIZE(cpu_perf_fields),
-	.fields = cpu_perf_fields,
-	.help = "per-core hardware cycles and instructions (IPC = their ratio of rates)",
+    .name = "cpu.perf",
+    .version = 1,
+    .entity = ENTITY_CPU,
+    .nfields = ARRAY_SIZE(cpu_perf_fields),
+    .fields = cpu_perf_fields,
+    .help = "per-core hardware cycles and instructions (IPC = their ratio of rates)",
 };
 
-static const struct stream_desc *const cpu_streams[] = { &cpu_core_stream, &cpu_perf_stream,
-							 NULL };
+static const struct stream_desc *const cpu_streams[] = {&cpu_core_stream, &cpu_perf_stream, NULL};
 
 struct cpu_state {
 	int fd_stat, fd_online;
@@ -69,8 +68,8 @@ struct cpu_state {
 	char online_buf[4096];
 	struct procfs_cpu_line *lines;
 	size_t nlines;
-	int ncpu;          /* slots in the per-CPU arrays */
-	uint8_t *known;    /* seen in /proc/stat or listed as present */
+	int ncpu;	   /* slots in the per-CPU arrays */
+	uint8_t *known;	   /* seen in /proc/stat or listed as present */
 	uint8_t *labelled; /* its label went out */
 	uint8_t *in_stat;  /* scratch: in this read of /proc/stat */
 	uint8_t *online;   /* scratch: in the online list */
@@ -102,7 +101,7 @@ static double cpu_frequency(const struct asys_options *o)
 /* Grows the per-CPU arrays to hold CPU n-1; 0 or -ENOMEM. */
 static int cpu_ensure(struct cpu_state *st, int n)
 {
-	uint8_t **arrs[] = { &st->known, &st->labelled, &st->in_stat, &st->online };
+	uint8_t **arrs[] = {&st->known, &st->labelled, &st->in_stat, &st->online};
 	int cap = st->ncpu ? st->ncpu : 8;
 
 	if (n <= st->ncpu)
@@ -256,7 +255,8 @@ static int cpu_init(const struct coll_ctx *ctx, void **state)
 	st->fd_stat = sysroot_open("/proc/stat", O_RDONLY);
 	if (st->fd_stat < 0) {
 		rc = st->fd_stat;
-		snprintf(st->err, sizeof(st->err), "cannot open %s/proc/stat: %s (is /proc mounted?)",
+		snprintf(st->err, sizeof(st->err),
+			 "cannot open %s/proc/stat: %s (is /proc mounted?)",
 			 sysroot_get()[1] ? sysroot_get() : "", strerror(-rc));
 		return rc;
 	}
@@ -311,11 +311,11 @@ static void cpu_sample_perf(struct cpu_state *st, struct emitter *out, uint64_t 
 {
 #ifdef HAVE_PFM
 	if (st->pc) {
-		double sum[2] = { 0, 0 };
+		double sum[2] = {0, 0};
 		bool all = true, retry = ts >= st->perf_retry_ns;
 
 		for (int c = 0; c < st->ncpu; c++) {
-			double v[2] = { NAN, NAN };
+			double v[2] = {NAN, NAN};
 
 			if (!st->known[c])
 				continue;
@@ -375,7 +375,7 @@ static int cpu_sample(void *state, struct emitter *out, uint64_t now_ns)
 			continue;
 		if (!st->total_labelled)
 			st->total_labelled =
-				emit_label(out, st->sid_core, ENTITY_CPU_TOTAL, ts, "cpu") == 0;
+			    emit_label(out, st->sid_core, ENTITY_CPU_TOTAL, ts, "cpu") == 0;
 		cpu_emit_row(st, out, ENTITY_CPU_TOTAL, ts, st->lines[i].v, true);
 		break;
 	}
@@ -421,11 +421,11 @@ static const char *cpu_last_error(const void *state)
 }
 
 const struct collector cpu_collector = {
-	.name = "cpu",
-	.streams = cpu_streams,
-	.frequency = cpu_frequency,
-	.init = cpu_init,
-	.sample = cpu_sample,
-	.fini = cpu_fini,
-	.last_error = cpu_last_error,
+    .name = "cpu",
+    .streams = cpu_streams,
+    .frequency = cpu_frequency,
+    .init = cpu_init,
+    .sample = cpu_sample,
+    .fini = cpu_fini,
+    .last_error = cpu_last_error,
 };

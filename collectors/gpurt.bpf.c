@@ -83,7 +83,13 @@ static __always_inline __u64 arg(struct pt_regs *ctx, __u32 n)
 	barrier_var(v4);
 	barrier_var(v5);
 	barrier_var(v6);
-	return n == 1 ? v1 : n == 2 ? v2 : n == 3 ? v3 : n == 4 ? v4 : n == 5 ? v5 : n == 6 ? v6 : 0;
+	return n == 1	? v1
+	       : n == 2 ? v2
+	       : n == 3 ? v3
+	       : n == 4 ? v4
+	       : n == 5 ? v5
+	       : n == 6 ? v6
+			: 0;
 }
 
 static __always_inline bool wanted(__u32 tgid)
@@ -109,9 +115,9 @@ int BPF_KPROBE(gpurt_save_args)
 		return 0;
 	__u64 c = bpf_get_attach_cookie(ctx);
 	struct inflight in = {
-		.a1 = arg(ctx, GPURT_COOKIE_A1(c)),
-		.a2 = arg(ctx, GPURT_COOKIE_A2(c)),
-		.cookie = c,
+	    .a1 = arg(ctx, GPURT_COOKIE_A1(c)),
+	    .a2 = arg(ctx, GPURT_COOKIE_A2(c)),
+	    .cookie = c,
 	};
 	bpf_map_update_elem(&calls, &id, &in, BPF_ANY);
 	return 0;
@@ -128,14 +134,14 @@ static __always_inline void on_alloc(__u32 tgid, __u32 role, const struct inflig
 		m->last_fail_ns = bpf_ktime_get_ns();
 		return;
 	}
-	struct gpurt_ptr_key k = { .pid = tgid };
+	struct gpurt_ptr_key k = {.pid = tgid};
 	if (role == GPURT_PIN_REGISTER)
 		k.ptr = in->a1;
 	else if (bpf_probe_read_user(&k.ptr, sizeof(k.ptr), (const void *)in->a1))
 		return;
 	struct gpurt_ptr_val v = {
-		.size = in->a2,
-		.kind = role == GPURT_DEV_ALLOC ? GPURT_KIND_DEV : GPURT_KIND_PIN,
+	    .size = in->a2,
+	    .kind = role == GPURT_DEV_ALLOC ? GPURT_KIND_DEV : GPURT_KIND_PIN,
 	};
 	/* a pointer handed out twice means we missed its free: count it once */
 	struct gpurt_ptr_val *old = bpf_map_lookup_elem(&ptrs, &k);
@@ -156,7 +162,7 @@ static __always_inline void on_alloc(__u32 tgid, __u32 role, const struct inflig
 
 static __always_inline void on_name(__u32 tgid, __u32 role, const struct inflight *in)
 {
-	struct gpurt_handle_key k = { .pid = tgid };
+	struct gpurt_handle_key k = {.pid = tgid};
 	if (bpf_probe_read_user(&k.handle, sizeof(k.handle), (const void *)in->a1) || !k.handle)
 		return;
 	if (role == GPURT_NAME_HANDLE) {
@@ -165,7 +171,7 @@ static __always_inline void on_name(__u32 tgid, __u32 role, const struct infligh
 			return;
 		bpf_map_update_elem(&names, &k, &n, BPF_ANY);
 	} else {
-		struct gpurt_handle_key src = { .pid = tgid, .handle = in->a2 };
+		struct gpurt_handle_key src = {.pid = tgid, .handle = in->a2};
 		struct gpurt_name *n = bpf_map_lookup_elem(&names, &src);
 		if (n)
 			bpf_map_update_elem(&names, &k, n, BPF_ANY);
@@ -197,7 +203,7 @@ int BPF_KPROBE(gpurt_on_free)
 	if (!wanted(tgid))
 		return 0;
 	__u64 c = bpf_get_attach_cookie(ctx);
-	struct gpurt_ptr_key k = { .pid = tgid, .ptr = arg(ctx, GPURT_COOKIE_A1(c)) };
+	struct gpurt_ptr_key k = {.pid = tgid, .ptr = arg(ctx, GPURT_COOKIE_A1(c))};
 	struct gpurt_ptr_val *v = bpf_map_lookup_elem(&ptrs, &k);
 	if (!v)
 		return 0;
@@ -229,7 +235,7 @@ static long in_stub_lib(struct task_struct *task, struct vm_area_struct *vma, vo
 	struct file *f = vma->vm_file;
 	if (!f)
 		return 0;
-	struct gpurt_file key = { .dev = f->f_inode->i_sb->s_dev, .ino = f->f_inode->i_ino };
+	struct gpurt_file key = {.dev = f->f_inode->i_sb->s_dev, .ino = f->f_inode->i_ino};
 	*(bool *)data = bpf_map_lookup_elem(&stub_libs, &key) != NULL;
 	return 0;
 }
@@ -256,9 +262,9 @@ int BPF_KPROBE(gpurt_on_launch)
 	if (by_handle && called_from_runtime(ctx))
 		return 0;
 	struct gpurt_launch_key k = {
-		.pid = tgid,
-		.by = by_handle ? GPURT_LAUNCH_BY_HANDLE : GPURT_LAUNCH_BY_STUB,
-		.addr = arg(ctx, GPURT_COOKIE_A1(c)),
+	    .pid = tgid,
+	    .by = by_handle ? GPURT_LAUNCH_BY_HANDLE : GPURT_LAUNCH_BY_STUB,
+	    .addr = arg(ctx, GPURT_COOKIE_A1(c)),
 	};
 	__u64 *n = bpf_map_lookup_elem(&launches, &k);
 	if (n) {

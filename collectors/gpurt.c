@@ -36,33 +36,33 @@
 #define GPURT_NAME_TRIES 10 /* refreshes to wait for a handle's name */
 
 static const struct field_desc mem_fields[] = {
-	{ "device_bytes", "B", FIELD_GAUGE },	{ "pinned_bytes", "B", FIELD_GAUGE },
-	{ "allocs", "", FIELD_COUNTER },	{ "frees", "", FIELD_COUNTER },
-	{ "fails", "", FIELD_COUNTER },		{ "last_fail_size", "B", FIELD_GAUGE },
-	{ "last_fail_ns", "ns", FIELD_GAUGE },
+    {"device_bytes", "B", FIELD_GAUGE},	 {"pinned_bytes", "B", FIELD_GAUGE},
+    {"allocs", "", FIELD_COUNTER},	 {"frees", "", FIELD_COUNTER},
+    {"fails", "", FIELD_COUNTER},	 {"last_fail_size", "B", FIELD_GAUGE},
+    {"last_fail_ns", "ns", FIELD_GAUGE},
 };
 static const struct stream_desc mem_stream = {
-	.name = "gpurt.mem",
-	.version = 1,
-	.entity = ENTITY_PID,
-	.nfields = ARRAY_SIZE(mem_fields),
-	.fields = mem_fields,
-	.help = "device and pinned host memory per process from runtime uprobes; "
-		"last_fail_ns is CLOCK_MONOTONIC",
+    .name = "gpurt.mem",
+    .version = 1,
+    .entity = ENTITY_PID,
+    .nfields = ARRAY_SIZE(mem_fields),
+    .fields = mem_fields,
+    .help = "device and pinned host memory per process from runtime uprobes; "
+	    "last_fail_ns is CLOCK_MONOTONIC",
 };
 static const struct field_desc kern_fields[] = {
-	{ "launches", "", FIELD_COUNTER },
-	{ "pid", "", FIELD_GAUGE },
+    {"launches", "", FIELD_COUNTER},
+    {"pid", "", FIELD_GAUGE},
 };
 static const struct stream_desc kern_stream = {
-	.name = "gpurt.kernels",
-	.version = 1,
-	.entity = ENTITY_KEY,
-	.nfields = ARRAY_SIZE(kern_fields),
-	.fields = kern_fields,
-	.help = "kernel launches per (process, kernel); label \"PID<TAB>kernel name\"",
+    .name = "gpurt.kernels",
+    .version = 1,
+    .entity = ENTITY_KEY,
+    .nfields = ARRAY_SIZE(kern_fields),
+    .fields = kern_fields,
+    .help = "kernel launches per (process, kernel); label \"PID<TAB>kernel name\"",
 };
-static const struct stream_desc *const gpurt_streams[] = { &mem_stream, &kern_stream, NULL };
+static const struct stream_desc *const gpurt_streams[] = {&mem_stream, &kern_stream, NULL};
 
 /* a kernel seen in the launches map */
 struct kent {
@@ -281,15 +281,16 @@ static int gpurt_load(struct gpurt_state *s)
 				 libbpf_last[0] ? libbpf_last : strerror(-r));
 		return r;
 	}
-	struct bpf_program *tps[] = { s->skel->progs.gpurt_on_exit, s->skel->progs.gpurt_on_fork };
-	struct bpf_link **tpl[] = { &s->skel->links.gpurt_on_exit, &s->skel->links.gpurt_on_fork };
+	struct bpf_program *tps[] = {s->skel->progs.gpurt_on_exit, s->skel->progs.gpurt_on_fork};
+	struct bpf_link **tpl[] = {&s->skel->links.gpurt_on_exit, &s->skel->links.gpurt_on_fork};
 	for (size_t i = 0; i < ARRAY_SIZE(tps); i++) {
 		*tpl[i] = bpf_program__attach(tps[i]);
 		if (!*tpl[i]) {
 			r = -errno;
-			snprintf(s->err, sizeof(s->err),
-				 "runtime probes: cannot attach to the scheduler's %s tracepoint: %s",
-				 i ? "fork" : "exit", strerror(-r));
+			snprintf(
+			    s->err, sizeof(s->err),
+			    "runtime probes: cannot attach to the scheduler's %s tracepoint: %s",
+			    i ? "fork" : "exit", strerror(-r));
 			return r;
 		}
 	}
@@ -323,7 +324,7 @@ static void kent_name(struct gpurt_state *s, struct kent *k, char *buf, size_t n
 	if (k->key.by == GPURT_LAUNCH_BY_STUB) {
 		r = gpurt_syms_name(s->syms, (int)k->key.pid, k->key.addr, buf, n);
 	} else {
-		struct gpurt_handle_key hk = { .pid = k->key.pid, .handle = k->key.addr };
+		struct gpurt_handle_key hk = {.pid = k->key.pid, .handle = k->key.addr};
 		struct gpurt_name nm;
 		if (!bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.names), &hk, &nm)) {
 			nm.name[sizeof(nm.name) - 1] = '\0';
@@ -355,8 +356,8 @@ static void read_kernels(struct gpurt_state *s, struct emitter *out)
 		uint64_t ts = asys_now_ns();
 		bool fresh = !k->used;
 		if (fresh) {
-			*k = (struct kent){ .key = key, .entity = ent, .tries = GPURT_NAME_TRIES,
-					    .used = true };
+			*k = (struct kent){
+			    .key = key, .entity = ent, .tries = GPURT_NAME_TRIES, .used = true};
 			s->nkents++;
 			pid_note(s, key.pid);
 		}
@@ -368,7 +369,7 @@ static void read_kernels(struct gpurt_state *s, struct emitter *out)
 				emit_label(out, s->s_kern, ent, ts, label);
 			}
 		}
-		double v[2] = { (double)count, (double)key.pid };
+		double v[2] = {(double)count, (double)key.pid};
 		emit_sample(out, s->s_kern, ent, ts, v, 2);
 	}
 }
@@ -390,10 +391,13 @@ static void read_mem(struct gpurt_state *s, struct emitter *out)
 			emit_label(out, s->s_mem, key, asys_now_ns(), cmd);
 		}
 		double v[7] = {
-			(double)m.device_bytes, (double)m.pinned_bytes, (double)m.allocs,
-			(double)m.frees, (double)m.fails,
-			m.fails ? (double)m.last_fail_size : NAN,
-			m.last_fail_ns ? (double)m.last_fail_ns : NAN,
+		    (double)m.device_bytes,
+		    (double)m.pinned_bytes,
+		    (double)m.allocs,
+		    (double)m.frees,
+		    (double)m.fails,
+		    m.fails ? (double)m.last_fail_size : NAN,
+		    m.last_fail_ns ? (double)m.last_fail_ns : NAN,
 		};
 		emit_sample(out, s->s_mem, key, asys_now_ns(), v, 7);
 	}
@@ -450,8 +454,9 @@ static int gpurt_sample(void *state, struct emitter *out, uint64_t now_ns)
 		gpurt_scan_libraries(&s->scan, now_ns);
 		/* no runtime library in use is the normal idle state, no status */
 		if (s->scan.nlibs > 0 && s->scan.nattached == 0)
-			set_status(s, out, asys_now_ns(),
-				   "runtime libraries found, but none of their symbols could be probed");
+			set_status(
+			    s, out, asys_now_ns(),
+			    "runtime libraries found, but none of their symbols could be probed");
 		else
 			set_status(s, out, asys_now_ns(), "");
 	}
@@ -464,11 +469,11 @@ static int gpurt_sample(void *state, struct emitter *out, uint64_t now_ns)
 }
 
 const struct collector gpurt_collector = {
-	.name = "gpurt",
-	.streams = gpurt_streams,
-	.frequency = gpurt_frequency,
-	.init = gpurt_init,
-	.sample = gpurt_sample,
-	.fini = gpurt_fini,
-	.last_error = gpurt_last_error,
+    .name = "gpurt",
+    .streams = gpurt_streams,
+    .frequency = gpurt_frequency,
+    .init = gpurt_init,
+    .sample = gpurt_sample,
+    .fini = gpurt_fini,
+    .last_error = gpurt_last_error,
 };

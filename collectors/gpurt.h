@@ -7,15 +7,15 @@
  * 64-bit attach cookie, so one BPF program serves every symbol of a role and
  * the probe table (and --hggc-probe-file) stay data. */
 enum gpurt_role {
-	GPURT_DEV_ALLOC = 1,  /* *OUT = alloc(SIZE): device memory */
-	GPURT_PIN_ALLOC,      /* *OUT = alloc(SIZE): pinned host memory */
-	GPURT_PIN_REGISTER,   /* register(PTR, SIZE): pinned, pointer given */
-	GPURT_DEV_FREE,       /* free(PTR) */
-	GPURT_PIN_FREE,       /* free(PTR) / unregister(PTR) */
-	GPURT_LAUNCH_STUB,    /* launch(..., FUNC = host stub address, ...) */
-	GPURT_LAUNCH_HANDLE,  /* launch(..., FUNC = function handle, ...) */
-	GPURT_NAME_HANDLE,    /* *OUT = handle named by the string NAME */
-	GPURT_NAME_COPY,      /* *OUT = handle with the name of handle SRC */
+	GPURT_DEV_ALLOC = 1, /* *OUT = alloc(SIZE): device memory */
+	GPURT_PIN_ALLOC,     /* *OUT = alloc(SIZE): pinned host memory */
+	GPURT_PIN_REGISTER,  /* register(PTR, SIZE): pinned, pointer given */
+	GPURT_DEV_FREE,	     /* free(PTR) */
+	GPURT_PIN_FREE,	     /* free(PTR) / unregister(PTR) */
+	GPURT_LAUNCH_STUB,   /* launch(..., FUNC = host stub address, ...) */
+	GPURT_LAUNCH_HANDLE, /* launch(..., FUNC = function handle, ...) */
+	GPURT_NAME_HANDLE,   /* *OUT = handle named by the string NAME */
+	GPURT_NAME_COPY,     /* *OUT = handle with the name of handle SRC */
 	GPURT_ROLE_MAX,
 };
 

@@ -18,11 +18,11 @@
 #include "util.h"
 
 static const char *const role_names[GPURT_ROLE_MAX] = {
-	[GPURT_DEV_ALLOC] = "dev-alloc",	 [GPURT_PIN_ALLOC] = "pin-alloc",
-	[GPURT_PIN_REGISTER] = "pin-register", [GPURT_DEV_FREE] = "dev-free",
-	[GPURT_PIN_FREE] = "pin-free",	 [GPURT_LAUNCH_STUB] = "launch-stub",
-	[GPURT_LAUNCH_HANDLE] = "launch-handle", [GPURT_NAME_HANDLE] = "name-handle",
-	[GPURT_NAME_COPY] = "name-copy",
+    [GPURT_DEV_ALLOC] = "dev-alloc",	     [GPURT_PIN_ALLOC] = "pin-alloc",
+    [GPURT_PIN_REGISTER] = "pin-register",   [GPURT_DEV_FREE] = "dev-free",
+    [GPURT_PIN_FREE] = "pin-free",	     [GPURT_LAUNCH_STUB] = "launch-stub",
+    [GPURT_LAUNCH_HANDLE] = "launch-handle", [GPURT_NAME_HANDLE] = "name-handle",
+    [GPURT_NAME_COPY] = "name-copy",
 };
 
 /* The runtime API (libcudart) and the driver API (libcuda); HGGC libraries
@@ -34,27 +34,27 @@ static const struct {
 	const char *lib, *sym;
 	uint32_t role, a1, a2;
 } builtin[] = {
-	{ RT, "cudaMalloc", GPURT_DEV_ALLOC, 1, 2 },	      /* (void **p, size_t n) */
-	{ RT, "cudaMallocAsync", GPURT_DEV_ALLOC, 1, 2 },     /* (void **p, size_t n, stream) */
-	{ RT, "cudaFree", GPURT_DEV_FREE, 1, 0 },
-	{ RT, "cudaFreeAsync", GPURT_DEV_FREE, 1, 0 },
-	{ RT, "cudaHostAlloc", GPURT_PIN_ALLOC, 1, 2 },	      /* (void **p, size_t n, flags) */
-	{ RT, "cudaMallocHost", GPURT_PIN_ALLOC, 1, 2 },
-	{ RT, "cudaFreeHost", GPURT_PIN_FREE, 1, 0 },
-	{ RT, "cudaHostRegister", GPURT_PIN_REGISTER, 1, 2 }, /* (void *p, size_t n, flags) */
-	{ RT, "cudaHostUnregister", GPURT_PIN_FREE, 1, 0 },
-	{ RT, "cudaLaunchKernel", GPURT_LAUNCH_STUB, 1, 0 },  /* (const void *func, ...) */
-	{ RT, "cudaLaunchKernelExC", GPURT_LAUNCH_STUB, 2, 0 }, /* (config, func, args) */
-	{ DRV, "cuMemAlloc_v2", GPURT_DEV_ALLOC, 1, 2 },      /* (CUdeviceptr *p, size_t n) */
-	{ DRV, "cuMemFree_v2", GPURT_DEV_FREE, 1, 0 },
-	{ DRV, "cuMemHostAlloc", GPURT_PIN_ALLOC, 1, 2 },
-	{ DRV, "cuMemAllocHost_v2", GPURT_PIN_ALLOC, 1, 2 },
-	{ DRV, "cuMemFreeHost", GPURT_PIN_FREE, 1, 0 },
-	{ DRV, "cuLaunchKernel", GPURT_LAUNCH_HANDLE, 1, 0 },  /* (CUfunction f, ...) */
-	{ DRV, "cuLaunchKernelEx", GPURT_LAUNCH_HANDLE, 2, 0 }, /* (config, f, ...) */
-	{ DRV, "cuModuleGetFunction", GPURT_NAME_HANDLE, 1, 3 }, /* (CUfunction *, mod, name) */
-	{ DRV, "cuLibraryGetKernel", GPURT_NAME_HANDLE, 1, 3 },  /* (CUkernel *, lib, name) */
-	{ DRV, "cuKernelGetFunction", GPURT_NAME_COPY, 1, 2 },   /* (CUfunction *, CUkernel) */
+    {RT, "cudaMalloc", GPURT_DEV_ALLOC, 1, 2},	    /* (void **p, size_t n) */
+    {RT, "cudaMallocAsync", GPURT_DEV_ALLOC, 1, 2}, /* (void **p, size_t n, stream) */
+    {RT, "cudaFree", GPURT_DEV_FREE, 1, 0},
+    {RT, "cudaFreeAsync", GPURT_DEV_FREE, 1, 0},
+    {RT, "cudaHostAlloc", GPURT_PIN_ALLOC, 1, 2}, /* (void **p, size_t n, flags) */
+    {RT, "cudaMallocHost", GPURT_PIN_ALLOC, 1, 2},
+    {RT, "cudaFreeHost", GPURT_PIN_FREE, 1, 0},
+    {RT, "cudaHostRegister", GPURT_PIN_REGISTER, 1, 2}, /* (void *p, size_t n, flags) */
+    {RT, "cudaHostUnregister", GPURT_PIN_FREE, 1, 0},
+    {RT, "cudaLaunchKernel", GPURT_LAUNCH_STUB, 1, 0},	  /* (const void *func, ...) */
+    {RT, "cudaLaunchKernelExC", GPURT_LAUNCH_STUB, 2, 0}, /* (config, func, args) */
+    {DRV, "cuMemAlloc_v2", GPURT_DEV_ALLOC, 1, 2},	  /* (CUdeviceptr *p, size_t n) */
+    {DRV, "cuMemFree_v2", GPURT_DEV_FREE, 1, 0},
+    {DRV, "cuMemHostAlloc", GPURT_PIN_ALLOC, 1, 2},
+    {DRV, "cuMemAllocHost_v2", GPURT_PIN_ALLOC, 1, 2},
+    {DRV, "cuMemFreeHost", GPURT_PIN_FREE, 1, 0},
+    {DRV, "cuLaunchKernel", GPURT_LAUNCH_HANDLE, 1, 0},	   /* (CUfunction f, ...) */
+    {DRV, "cuLaunchKernelEx", GPURT_LAUNCH_HANDLE, 2, 0},  /* (config, f, ...) */
+    {DRV, "cuModuleGetFunction", GPURT_NAME_HANDLE, 1, 3}, /* (CUfunction *, mod, name) */
+    {DRV, "cuLibraryGetKernel", GPURT_NAME_HANDLE, 1, 3},  /* (CUkernel *, lib, name) */
+    {DRV, "cuKernelGetFunction", GPURT_NAME_COPY, 1, 2},   /* (CUfunction *, CUkernel) */
 };
 
 int gpurt_role_parse(const char *s)
@@ -150,8 +150,9 @@ static int parse_line(struct gpurt_probes *p, char *line, char *why, size_t n)
 	}
 	int role = gpurt_role_parse(tok[2]);
 	if (role < 0) {
-		snprintf(why, n, "unknown role '%.40s' (dev-alloc, pin-alloc, pin-register, "
-				 "dev-free, pin-free, launch-stub, launch-handle, name-handle, name-copy)",
+		snprintf(why, n,
+			 "unknown role '%.40s' (dev-alloc, pin-alloc, pin-register, "
+			 "dev-free, pin-free, launch-stub, launch-handle, name-handle, name-copy)",
 			 tok[2]);
 		return -EINVAL;
 	}
@@ -161,7 +162,7 @@ static int parse_line(struct gpurt_probes *p, char *line, char *why, size_t n)
 			 want == 1 ? "" : "s");
 		return -EINVAL;
 	}
-	uint32_t a[2] = { 0, 0 };
+	uint32_t a[2] = {0, 0};
 	for (int i = 0; i < want; i++) {
 		uint64_t v;
 		if (util_parse_u64(tok[3 + i], &v) || v < 1 || v > 6) {

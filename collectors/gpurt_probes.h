@@ -15,8 +15,8 @@
 struct gpurt_probe {
 	char lib[GPURT_LIB_MAX]; /* fnmatch glob on the library's file name */
 	char sym[GPURT_SYM_MAX]; /* plain symbol name, no @version */
-	uint32_t role;           /* enum gpurt_role */
-	uint32_t a1, a2;         /* 1-based argument numbers, 0 = unused */
+	uint32_t role;		 /* enum gpurt_role */
+	uint32_t a1, a2;	 /* 1-based argument numbers, 0 = unused */
 };
 
 struct gpurt_probes {

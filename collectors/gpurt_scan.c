@@ -59,7 +59,7 @@ bool gpurt_scan_privileged(void)
 {
 	if (geteuid() == 0)
 		return true;
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
 	struct __user_cap_data_struct d[2];
 	if (syscall(SYS_capget, &h, d))
 		return false;
@@ -176,10 +176,11 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 		    (!mem && !sc->track_launch))
 			continue;
 		__u64 cookie = GPURT_COOKIE(p->role, p->a1, p->a2);
-		struct bpf_program *prog = gpurt_role_has_return(p->role) ? sc->prog_save
-				       : p->role == GPURT_LAUNCH_STUB || p->role == GPURT_LAUNCH_HANDLE
-					       ? sc->prog_launch
-					       : sc->prog_free;
+		struct bpf_program *prog =
+		    gpurt_role_has_return(p->role) ? sc->prog_save
+		    : p->role == GPURT_LAUNCH_STUB || p->role == GPURT_LAUNCH_HANDLE
+			? sc->prog_launch
+			: sc->prog_free;
 		struct bpf_link *in = attach_one(prog, path, p->sym, cookie, false), *out = NULL;
 		if (!in) {
 			sc->nmissing++;
@@ -205,8 +206,8 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 		if (p->role == GPURT_LAUNCH_STUB) {
 			/* the kernel's dev_t, as the BPF side reads it from the inode */
 			struct gpurt_file f = {
-				.dev = (uint64_t)major(lib->dev) << 20 | minor(lib->dev),
-				.ino = lib->ino,
+			    .dev = (uint64_t)major(lib->dev) << 20 | minor(lib->dev),
+			    .ino = lib->ino,
 			};
 			__u8 one = 1;
 			bpf_map_update_elem(sc->fd_stub_libs, &f, &one, BPF_ANY);
@@ -260,7 +261,7 @@ static void scan_maps(struct gpurt_scan *sc, uint32_t pid)
 			sc->caplibs = cap;
 		}
 		struct gpurt_lib *lib = &sc->libs[sc->nlibs++];
-		*lib = (struct gpurt_lib){ .dev = st.st_dev, .ino = st.st_ino };
+		*lib = (struct gpurt_lib){.dev = st.st_dev, .ino = st.st_ino};
 		attach_lib(sc, lib, use, base);
 	}
 	fclose(fp);
@@ -307,16 +308,16 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 			cur = v;
 			cap = nc;
 		}
-		struct gpurt_seen key = { .pid = (uint32_t)pid };
+		struct gpurt_seen key = {.pid = (uint32_t)pid};
 		const struct gpurt_seen *old =
-			sc->nseen ? bsearch(&key, sc->seen, sc->nseen, sizeof(key), seen_cmp) : NULL;
+		    sc->nseen ? bsearch(&key, sc->seen, sc->nseen, sizeof(key), seen_cmp) : NULL;
 		key.next_ns = old ? old->next_ns : 0;
 		key.scans = old ? old->scans : 0;
 		if (key.next_ns <= now_ns) {
 			scan_maps(sc, key.pid);
 			key.scans++;
-			key.next_ns = key.scans < GPURT_YOUNG_SCANS ? now_ns
-								     : now_ns + GPURT_RESCAN_KNOWN_NS;
+			key.next_ns =
+			    key.scans < GPURT_YOUNG_SCANS ? now_ns : now_ns + GPURT_RESCAN_KNOWN_NS;
 		}
 		cur[n++] = key;
 	}

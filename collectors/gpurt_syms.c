@@ -181,8 +181,8 @@ static struct symfile *symfile_load(int fd, const struct stat *st)
 		for (size_t i = 0; f->loads && i < nph; i++) {
 			GElf_Phdr ph;
 			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-				f->loads[f->nloads++] = (struct load){ ph.p_offset, ph.p_vaddr,
-								       ph.p_filesz };
+				f->loads[f->nloads++] =
+				    (struct load){ph.p_offset, ph.p_vaddr, ph.p_filesz};
 		}
 	}
 	/* .symtab has the local (static) functions too; .dynsym when stripped */
@@ -272,7 +272,8 @@ static int find_mapping(int pid, uint64_t addr, char *path, size_t n, uint64_t *
 		uint64_t lo, hi, off;
 		int pos = 0;
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %n", &lo, &hi,
-			   &off, &pos) != 3 || !pos)
+			   &off, &pos) != 3 ||
+		    !pos)
 			continue;
 		if (addr < lo || addr >= hi)
 			continue;

@@ -19,38 +19,37 @@
  * once per refresh system-wide, or the process tree at the full rate. */
 
 static const struct field_desc mem_sys_fields[] = {
-	{ "total", "B", FIELD_GAUGE },	    { "free", "B", FIELD_GAUGE },
-	{ "available", "B", FIELD_GAUGE },  { "buffers", "B", FIELD_GAUGE },
-	{ "cached", "B", FIELD_GAUGE },	    { "used", "B", FIELD_GAUGE },
-	{ "swap_total", "B", FIELD_GAUGE }, { "swap_free", "B", FIELD_GAUGE },
-	{ "shmem", "B", FIELD_GAUGE },	    { "sreclaimable", "B", FIELD_GAUGE },
+    {"total", "B", FIELD_GAUGE},      {"free", "B", FIELD_GAUGE},
+    {"available", "B", FIELD_GAUGE},  {"buffers", "B", FIELD_GAUGE},
+    {"cached", "B", FIELD_GAUGE},     {"used", "B", FIELD_GAUGE},
+    {"swap_total", "B", FIELD_GAUGE}, {"swap_free", "B", FIELD_GAUGE},
+    {"shmem", "B", FIELD_GAUGE},      {"sreclaimable", "B", FIELD_GAUGE},
 };
 
 static const struct stream_desc mem_sys_stream = {
-	.name = "mem.sys",
-	.version = 1,
-	.entity = ENTITY_NONE,
-	.nfields = ARRAY_SIZE(mem_sys_fields),
-	.fields = mem_sys_fields,
-	.help = "host memory from /proc/meminfo (used = total-free-buffers-cached-sreclaimable)",
+    .name = "mem.sys",
+    .version = 1,
+    .entity = ENTITY_NONE,
+    .nfields = ARRAY_SIZE(mem_sys_fields),
+    .fields = mem_sys_fields,
+    .help = "host memory from /proc/meminfo (used = total-free-buffers-cached-sreclaimable)",
 };
 
 static const struct field_desc mem_proc_fields[] = {
-	{ "rss", "B", FIELD_GAUGE },  { "hwm", "B", FIELD_GAUGE },    { "uid", "", FIELD_GAUGE },
-	{ "ppid", "", FIELD_GAUGE }, { "threads", "", FIELD_GAUGE },
+    {"rss", "B", FIELD_GAUGE}, {"hwm", "B", FIELD_GAUGE},    {"uid", "", FIELD_GAUGE},
+    {"ppid", "", FIELD_GAUGE}, {"threads", "", FIELD_GAUGE},
 };
 
 static const struct stream_desc mem_proc_stream = {
-	.name = "mem.proc",
-	.version = 1,
-	.entity = ENTITY_PID,
-	.nfields = ARRAY_SIZE(mem_proc_fields),
-	.fields = mem_proc_fields,
-	.help = "per-process resident memory (VmRSS) and its high-water mark (VmHWM)",
+    .name = "mem.proc",
+    .version = 1,
+    .entity = ENTITY_PID,
+    .nfields = ARRAY_SIZE(mem_proc_fields),
+    .fields = mem_proc_fields,
+    .help = "per-process resident memory (VmRSS) and its high-water mark (VmHWM)",
 };
 
-static const struct stream_desc *const mem_streams[] = { &mem_sys_stream, &mem_proc_stream,
-							 NULL };
+static const struct stream_desc *const mem_streams[] = {&mem_sys_stream, &mem_proc_stream, NULL};
 
 struct mem_state {
 	int fd_meminfo;
@@ -107,15 +106,15 @@ static int mem_init(const struct coll_ctx *ctx, void **state)
 	st->fd_meminfo = sysroot_open("/proc/meminfo", O_RDONLY);
 	if (st->fd_meminfo < 0) {
 		rc = st->fd_meminfo;
-		snprintf(st->err, sizeof(st->err), "cannot open /proc/meminfo: %s (is /proc mounted?)",
-			 strerror(-rc));
+		snprintf(st->err, sizeof(st->err),
+			 "cannot open /proc/meminfo: %s (is /proc mounted?)", strerror(-rc));
 		return rc;
 	}
 	if (st->scope == SCOPE_NONE)
 		return 0;
 	/* without per-process rows the host totals still go on */
-	if (memproc_new(&st->mp, st->sid_proc, o, st->scope == SCOPE_PROCESS_TREE,
-			st->proc_status, sizeof(st->proc_status)) < 0)
+	if (memproc_new(&st->mp, st->sid_proc, o, st->scope == SCOPE_PROCESS_TREE, st->proc_status,
+			sizeof(st->proc_status)) < 0)
 		st->mp = NULL;
 	return 0;
 fail:
@@ -136,7 +135,7 @@ static void mem_sample_sys(struct mem_state *st, struct emitter *out)
 		snprintf(msg, sizeof(msg), "cannot read /proc/meminfo: %s", strerror((int)-len));
 		if (!st->meminfo_status_set)
 			st->meminfo_status_set =
-				emit_status(out, st->sid_sys, STATUS_STREAM, ts, msg) == 0;
+			    emit_status(out, st->sid_sys, STATUS_STREAM, ts, msg) == 0;
 		return;
 	}
 	if (st->meminfo_status_set)
@@ -162,8 +161,8 @@ static int mem_sample(void *state, struct emitter *out, uint64_t now_ns)
 
 	mem_sample_sys(st, out);
 	if (!st->mp) {
-		if (st->proc_status[0] && emit_status(out, st->sid_proc, STATUS_STREAM, asys_now_ns(),
-						      st->proc_status) == 0)
+		if (st->proc_status[0] && emit_status(out, st->sid_proc, STATUS_STREAM,
+						      asys_now_ns(), st->proc_status) == 0)
 			st->proc_status[0] = '\0';
 		return 0;
 	}
@@ -186,11 +185,11 @@ static const char *mem_last_error(const void *state)
 }
 
 const struct collector mem_collector = {
-	.name = "mem",
-	.streams = mem_streams,
-	.frequency = mem_frequency,
-	.init = mem_init,
-	.sample = mem_sample,
-	.fini = mem_fini,
-	.last_error = mem_last_error,
+    .name = "mem",
+    .streams = mem_streams,
+    .frequency = mem_frequency,
+    .init = mem_init,
+    .sample = mem_sample,
+    .fini = mem_fini,
+    .last_error = mem_last_error,
 };

@@ -74,10 +74,9 @@ static int mem_cmp_proc(const void *a, const void *b)
 /* The previous report's row of pid (procs is sorted by pid), or NULL. */
 static struct mem_proc *mem_old(struct memproc *st, pid_t pid)
 {
-	struct mem_proc key = { .pid = pid };
+	struct mem_proc key = {.pid = pid};
 
-	return st->nprocs ? bsearch(&key, st->procs, st->nprocs, sizeof(key), mem_cmp_proc)
-			  : NULL;
+	return st->nprocs ? bsearch(&key, st->procs, st->nprocs, sizeof(key), mem_cmp_proc) : NULL;
 }
 
 static void mem_close_fd(struct memproc *st, int *fd)
@@ -162,8 +161,7 @@ static void mem_read_label(struct memproc *st, struct mem_proc *p)
 	len = fd < 0 ? -1 : read(fd, cmd, sizeof(cmd));
 	if (fd >= 0)
 		close(fd);
-	procfs_format_cmdline(cmd, len > 0 ? (size_t)len : 0, p->name, p->label,
-			      sizeof(p->label));
+	procfs_format_cmdline(cmd, len > 0 ? (size_t)len : 0, p->name, p->label, sizeof(p->label));
 }
 
 /* Emits cur (sorted here) against the previous report: labels for the new
@@ -243,10 +241,9 @@ static int mem_cmp_kthread(const void *a, const void *b)
 
 static bool mem_kt_known(const struct memproc *st, pid_t pid, ino_t ino)
 {
-	struct mem_kthread key = { pid, ino };
+	struct mem_kthread key = {pid, ino};
 
-	return st->nkt &&
-	       bsearch(&key, st->kt, st->nkt, sizeof(key), mem_cmp_kthread) != NULL;
+	return st->nkt && bsearch(&key, st->kt, st->nkt, sizeof(key), mem_cmp_kthread) != NULL;
 }
 
 static void mem_kt_keep(struct memproc *st, pid_t pid, ino_t ino)
@@ -267,7 +264,7 @@ static void mem_kt_keep(struct memproc *st, pid_t pid, ino_t ino)
 			return;
 		st->ktcap = cap;
 	}
-	st->ktn[st->nktn++] = (struct mem_kthread){ pid, ino };
+	st->ktn[st->nktn++] = (struct mem_kthread){pid, ino};
 }
 
 /* Whether a process without resident memory is a kernel thread (not a
@@ -342,7 +339,7 @@ static void mem_scan_system(struct memproc *st)
 		c = memproc_cand_next(st);
 		if (!c)
 			break;
-		*c = (struct mem_cand){ pid, 0, rss, row };
+		*c = (struct mem_cand){pid, 0, rss, row};
 	}
 	{
 		struct mem_kthread *t = st->kt;

@@ -23,7 +23,7 @@ enum { MP_RSS, MP_HWM, MP_UID, MP_PPID, MP_THREADS, MP_NVALS };
 
 struct mem_proc {
 	pid_t pid;
-	int fd;             /* its status, kept open; -1 = none (or handed on) */
+	int fd; /* its status, kept open; -1 = none (or handed on) */
 	uint32_t label_age;
 	double v[MP_NVALS];
 	char name[PROCFS_COMM_MAX]; /* comm when the label was read */
@@ -34,7 +34,7 @@ struct mem_cand {
 	pid_t pid;
 	pid_t ppid; /* ppid scan only */
 	double rss;
-	int cur;    /* its row in cur when its status was read already, else -1 */
+	int cur; /* its row in cur when its status was read already, else -1 */
 };
 
 /* A kernel thread seen in an earlier scan. A reused pid comes with a new
@@ -60,9 +60,9 @@ struct memproc {
 	pid_t *tree; /* process-tree members (MEM_TREE_MAX) */
 	size_t ntree;
 	bool no_children; /* the kernel has no /proc/PID/task/TID/children */
-	int nfds;         /* status fds kept open */
+	int nfds;	  /* status fds kept open */
 	unsigned unreadable, unreadable_sent;
-	unsigned tree_dropped;   /* processes past MEM_TREE_MAX in this rebuild */
+	unsigned tree_dropped; /* processes past MEM_TREE_MAX in this rebuild */
 	bool tree_dropped_sent;
 	/* kernel threads are most of /proc on big machines (per-CPU workers):
 	 * once known they are skipped without a read. kt: last scan's, sorted

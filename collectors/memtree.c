@@ -141,7 +141,7 @@ static void mem_tree_ppid_scan(struct memproc *st)
 		c = memproc_cand_next(st);
 		if (!c)
 			break;
-		*c = (struct mem_cand){ pid, ps.ppid, 0, -1 };
+		*c = (struct mem_cand){pid, ps.ppid, 0, -1};
 	}
 	/* st->tree holds the roots; add children until nothing changes */
 	while (grew && st->ntree < MEM_TREE_MAX) {

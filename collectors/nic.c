@@ -32,63 +32,62 @@
 #define NIC_RATE_OK 0.95
 
 #define NIC_MAX_RE 32
-#define NIC_RESCAN_NS 1000000000ull      /* RDMA ports and link names, at most 1/s */
-#define NIC_RATE_CHECK_NS 2000000000ull  /* achieved rate judged over 2 s */
+#define NIC_RESCAN_NS 1000000000ull	/* RDMA ports and link names, at most 1/s */
+#define NIC_RATE_CHECK_NS 2000000000ull /* achieved rate judged over 2 s */
 
 static const struct field_desc link_fields[NIC_L_NFIELDS] = {
-	[NIC_L_RX_BYTES] = { "rx_bytes", "B", FIELD_COUNTER },
-	[NIC_L_TX_BYTES] = { "tx_bytes", "B", FIELD_COUNTER },
-	[NIC_L_RX_PACKETS] = { "rx_packets", "packets", FIELD_COUNTER },
-	[NIC_L_TX_PACKETS] = { "tx_packets", "packets", FIELD_COUNTER },
-	[NIC_L_RX_ERRORS] = { "rx_errors", "packets", FIELD_COUNTER },
-	[NIC_L_TX_ERRORS] = { "tx_errors", "packets", FIELD_COUNTER },
-	[NIC_L_RX_DROPPED] = { "rx_dropped", "packets", FIELD_COUNTER },
-	[NIC_L_TX_DROPPED] = { "tx_dropped", "packets", FIELD_COUNTER },
+    [NIC_L_RX_BYTES] = {"rx_bytes", "B", FIELD_COUNTER},
+    [NIC_L_TX_BYTES] = {"tx_bytes", "B", FIELD_COUNTER},
+    [NIC_L_RX_PACKETS] = {"rx_packets", "packets", FIELD_COUNTER},
+    [NIC_L_TX_PACKETS] = {"tx_packets", "packets", FIELD_COUNTER},
+    [NIC_L_RX_ERRORS] = {"rx_errors", "packets", FIELD_COUNTER},
+    [NIC_L_TX_ERRORS] = {"tx_errors", "packets", FIELD_COUNTER},
+    [NIC_L_RX_DROPPED] = {"rx_dropped", "packets", FIELD_COUNTER},
+    [NIC_L_TX_DROPPED] = {"tx_dropped", "packets", FIELD_COUNTER},
 };
 
 static const struct field_desc rdma_fields[NIC_R_NFIELDS] = {
-	[NIC_R_RX_BYTES] = { "rx_bytes", "B", FIELD_COUNTER },
-	[NIC_R_TX_BYTES] = { "tx_bytes", "B", FIELD_COUNTER },
-	[NIC_R_RX_PACKETS] = { "rx_packets", "packets", FIELD_COUNTER },
-	[NIC_R_TX_PACKETS] = { "tx_packets", "packets", FIELD_COUNTER },
-	[NIC_R_XMIT_WAIT] = { "xmit_wait", "ticks", FIELD_COUNTER },
-	[NIC_R_CNP_RX] = { "cnp_rx", "packets", FIELD_COUNTER },
-	[NIC_R_CNP_TX] = { "cnp_tx", "packets", FIELD_COUNTER },
-	[NIC_R_ECN_MARKED] = { "ecn_marked", "packets", FIELD_COUNTER },
-	[NIC_R_CNP_IGNORED] = { "cnp_ignored", "packets", FIELD_COUNTER },
-	[NIC_R_OUT_OF_SEQ] = { "out_of_sequence", "packets", FIELD_COUNTER },
+    [NIC_R_RX_BYTES] = {"rx_bytes", "B", FIELD_COUNTER},
+    [NIC_R_TX_BYTES] = {"tx_bytes", "B", FIELD_COUNTER},
+    [NIC_R_RX_PACKETS] = {"rx_packets", "packets", FIELD_COUNTER},
+    [NIC_R_TX_PACKETS] = {"tx_packets", "packets", FIELD_COUNTER},
+    [NIC_R_XMIT_WAIT] = {"xmit_wait", "ticks", FIELD_COUNTER},
+    [NIC_R_CNP_RX] = {"cnp_rx", "packets", FIELD_COUNTER},
+    [NIC_R_CNP_TX] = {"cnp_tx", "packets", FIELD_COUNTER},
+    [NIC_R_ECN_MARKED] = {"ecn_marked", "packets", FIELD_COUNTER},
+    [NIC_R_CNP_IGNORED] = {"cnp_ignored", "packets", FIELD_COUNTER},
+    [NIC_R_OUT_OF_SEQ] = {"out_of_sequence", "packets", FIELD_COUNTER},
 };
 
 static const struct stream_desc nic_link_stream = {
-	.name = "nic.link",
-	.version = 1,
-	.entity = ENTITY_NIC,
-	.nfields = NIC_L_NFIELDS,
-	.fields = link_fields,
-	.help = "netdev counters from rtnetlink (entity = ifindex)",
+    .name = "nic.link",
+    .version = 1,
+    .entity = ENTITY_NIC,
+    .nfields = NIC_L_NFIELDS,
+    .fields = link_fields,
+    .help = "netdev counters from rtnetlink (entity = ifindex)",
 };
 
 static const struct stream_desc nic_rdma_stream = {
-	.name = "nic.rdma",
-	.version = 1,
-	.entity = ENTITY_NIC,
-	.nfields = NIC_R_NFIELDS,
-	.fields = rdma_fields,
-	.help = "RDMA port counters from sysfs, hw_counters over RDMA netlink or sysfs "
-		"(entity = device index << 8 | port)",
+    .name = "nic.rdma",
+    .version = 1,
+    .entity = ENTITY_NIC,
+    .nfields = NIC_R_NFIELDS,
+    .fields = rdma_fields,
+    .help = "RDMA port counters from sysfs, hw_counters over RDMA netlink or sysfs "
+	    "(entity = device index << 8 | port)",
 };
 
-static const struct stream_desc *const nic_streams[] = { &nic_link_stream, &nic_rdma_stream,
-							 NULL };
+static const struct stream_desc *const nic_streams[] = {&nic_link_stream, &nic_rdma_stream, NULL};
 
 struct nic_link {
 	uint32_t ifindex;
 	char name[IF_NAMESIZE];
 	char rdma[NIC_RDMA_NAME_MAX]; /* "" when no RDMA device maps here */
-	uint64_t seen;                /* dump generation it last appeared in */
+	uint64_t seen;		      /* dump generation it last appeared in */
 	uint64_t v[NIC_L_NFIELDS];    /* counters of that dump */
 	bool selected;
-	bool announced;               /* label sent; a removal then sends gone */
+	bool announced; /* label sent; a removal then sends gone */
 };
 
 struct nic_state {
@@ -99,9 +98,9 @@ struct nic_state {
 	struct nic_rdma *rdma;
 	struct nic_link *links; /* sorted by ifindex */
 	size_t nlinks, caplinks;
-	size_t cursor;          /* dumps come in ifindex order: guess the next */
+	size_t cursor; /* dumps come in ifindex order: guess the next */
 	uint64_t gen;
-	bool unknown_link;      /* the last dump had an ifindex we cannot name */
+	bool unknown_link; /* the last dump had an ifindex we cannot name */
 	struct emitter *out;
 	uint64_t ts;
 	uint64_t last_scan_ns;
@@ -137,7 +136,8 @@ static int nic_regex_compile(struct nic_state *s, const char *list, char *err, s
 		int e;
 
 		if (s->nre >= NIC_MAX_RE) {
-			snprintf(err, errlen, "--nic-device-include: more than %d expressions", NIC_MAX_RE);
+			snprintf(err, errlen, "--nic-device-include: more than %d expressions",
+				 NIC_MAX_RE);
 			rc = -E2BIG;
 			break;
 		}
@@ -414,8 +414,8 @@ static int nic_init(const struct coll_ctx *ctx, void **state)
 		rc = nic_nl_dump_links(s->nl, on_link_name, s);
 	if (rc) {
 		s->nl_err = rc;
-		snprintf(s->err, sizeof(s->err),
-			 "cannot read netdev counters over rtnetlink: %s", strerror(-rc));
+		snprintf(s->err, sizeof(s->err), "cannot read netdev counters over rtnetlink: %s",
+			 strerror(-rc));
 		if (nports <= 0)
 			return rc; /* nothing at all to show */
 	}
@@ -442,8 +442,8 @@ static void nic_check_rate(struct nic_state *s, uint64_t now)
 		char msg[256];
 
 		snprintf(msg, sizeof(msg),
-			 "NIC sampling asked for %.0f Hz, the counters deliver %.0f Hz here",
-			 s->hz, hz);
+			 "NIC sampling asked for %.0f Hz, the counters deliver %.0f Hz here", s->hz,
+			 hz);
 		emit_status(s->out, (uint32_t)s->link_sid, STATUS_STREAM, s->ts, msg);
 		emit_status(s->out, (uint32_t)s->rdma_sid, STATUS_STREAM, s->ts, msg);
 	}
@@ -485,7 +485,8 @@ static int nic_sample(void *state, struct emitter *out, uint64_t now_ns)
 		} else if (!s->nl_told) {
 			char msg[160];
 
-			snprintf(msg, sizeof(msg), "rtnetlink stats dump failed: %s", strerror(-rc));
+			snprintf(msg, sizeof(msg), "rtnetlink stats dump failed: %s",
+				 strerror(-rc));
 			emit_status(out, (uint32_t)s->link_sid, STATUS_STREAM, s->ts, msg);
 			s->nl_told = true;
 		}
@@ -534,11 +535,11 @@ static const char *nic_last_error(const void *state)
 }
 
 const struct collector nic_collector = {
-	.name = "nic",
-	.streams = nic_streams,
-	.frequency = nic_frequency,
-	.init = nic_init,
-	.sample = nic_sample,
-	.fini = nic_fini,
-	.last_error = nic_last_error,
+    .name = "nic",
+    .streams = nic_streams,
+    .frequency = nic_frequency,
+    .init = nic_init,
+    .sample = nic_sample,
+    .fini = nic_fini,
+    .last_error = nic_last_error,
 };

@@ -25,11 +25,11 @@ struct nic_nl {
 	struct mnl_socket *sock;
 	uint32_t portid;
 	uint32_t seq;
-	bool getstats;  /* RTM_GETSTATS works (or has not been tried yet) */
-	bool decided;   /* the first stats dump has chosen the message */
-	char *buf;      /* receive buffer */
+	bool getstats; /* RTM_GETSTATS works (or has not been tried yet) */
+	bool decided;  /* the first stats dump has chosen the message */
+	char *buf;     /* receive buffer */
 	size_t bufsz;
-	char req[256];  /* the request, built once per kind */
+	char req[256]; /* the request, built once per kind */
 };
 
 struct nl_walk {
@@ -135,7 +135,8 @@ static int cb_getstats(const struct nlmsghdr *nlh, void *data)
 	if (nlh->nlmsg_type != RTM_NEWSTATS || nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifsm)))
 		return MNL_CB_OK;
 	ifsm = mnl_nlmsg_get_payload(nlh);
-	mnl_attr_for_each(a, nlh, sizeof(*ifsm)) {
+	mnl_attr_for_each(a, nlh, sizeof(*ifsm))
+	{
 		uint64_t v[NIC_L_NFIELDS];
 
 		if (mnl_attr_get_type(a) != IFLA_STATS_LINK_64)
@@ -158,7 +159,8 @@ static int cb_getlink(const struct nlmsghdr *nlh, void *data)
 	if (nlh->nlmsg_type != RTM_NEWLINK || nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
 		return MNL_CB_OK;
 	ifi = mnl_nlmsg_get_payload(nlh);
-	mnl_attr_for_each(a, nlh, sizeof(*ifi)) {
+	mnl_attr_for_each(a, nlh, sizeof(*ifi))
+	{
 		switch (mnl_attr_get_type(a)) {
 		case IFLA_IFNAME: {
 			size_t len = mnl_attr_get_payload_len(a);
@@ -238,7 +240,7 @@ static int nl_dump(struct nic_nl *n, uint16_t type, mnl_cb_t cb, struct nl_walk 
 
 int nic_nl_dump_stats(struct nic_nl *n, nic_nl_stats_cb cb, void *ctx)
 {
-	struct nl_walk w = { .scb = cb, .ctx = ctx };
+	struct nl_walk w = {.scb = cb, .ctx = ctx};
 	int rc;
 
 	if (n->getstats) {
@@ -260,7 +262,7 @@ out:
 
 int nic_nl_dump_links(struct nic_nl *n, nic_nl_link_cb cb, void *ctx)
 {
-	struct nl_walk w = { .lcb = cb, .ctx = ctx };
+	struct nl_walk w = {.lcb = cb, .ctx = ctx};
 	int rc = nl_dump(n, RTM_GETLINK, cb_getlink, &w);
 
 	if (rc == 0)

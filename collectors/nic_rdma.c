@@ -26,16 +26,16 @@
 
 /* Paths below /sys/class/infiniband/<dev>/ports/<port>/. */
 static const char *const counter_path[NIC_R_NFIELDS] = {
-	[NIC_R_RX_BYTES] = "counters/port_rcv_data",
-	[NIC_R_TX_BYTES] = "counters/port_xmit_data",
-	[NIC_R_RX_PACKETS] = "counters/port_rcv_packets",
-	[NIC_R_TX_PACKETS] = "counters/port_xmit_packets",
-	[NIC_R_XMIT_WAIT] = "counters/port_xmit_wait",
-	[NIC_R_CNP_RX] = "hw_counters/rp_cnp_handled",
-	[NIC_R_CNP_TX] = "hw_counters/np_cnp_sent",
-	[NIC_R_ECN_MARKED] = "hw_counters/np_ecn_marked_roce_packets",
-	[NIC_R_CNP_IGNORED] = "hw_counters/rp_cnp_ignored",
-	[NIC_R_OUT_OF_SEQ] = "hw_counters/out_of_sequence",
+    [NIC_R_RX_BYTES] = "counters/port_rcv_data",
+    [NIC_R_TX_BYTES] = "counters/port_xmit_data",
+    [NIC_R_RX_PACKETS] = "counters/port_rcv_packets",
+    [NIC_R_TX_PACKETS] = "counters/port_xmit_packets",
+    [NIC_R_XMIT_WAIT] = "counters/port_xmit_wait",
+    [NIC_R_CNP_RX] = "hw_counters/rp_cnp_handled",
+    [NIC_R_CNP_TX] = "hw_counters/np_cnp_sent",
+    [NIC_R_ECN_MARKED] = "hw_counters/np_ecn_marked_roce_packets",
+    [NIC_R_CNP_IGNORED] = "hw_counters/rp_cnp_ignored",
+    [NIC_R_OUT_OF_SEQ] = "hw_counters/out_of_sequence",
 };
 
 struct dev_index {
@@ -50,8 +50,8 @@ struct nic_rdma {
 	struct dev_index *devs; /* every device ever seen: a stable index */
 	size_t ndevs, capdevs;
 	uint32_t next_index;
-	struct nic_rdmanl *nl;  /* RDMA netlink, kept open; NULL: sysfs only */
-	int nl_err;             /* why nl is NULL (0: not tried) */
+	struct nic_rdmanl *nl; /* RDMA netlink, kept open; NULL: sysfs only */
+	int nl_err;	       /* why nl is NULL (0: not tried) */
 	char source[256];
 };
 
@@ -80,10 +80,13 @@ static void source_update(struct nic_rdma *r)
 		if (r->nl_err)
 			snprintf(r->source, sizeof(r->source), "sysfs%s%s (RDMA netlink: %s)",
 				 strcmp(sysroot_get(), "/") ? " under " : "",
-				 strcmp(sysroot_get(), "/") ? sysroot_get() : "", strerror(-r->nl_err));
+				 strcmp(sysroot_get(), "/") ? sysroot_get() : "",
+				 strerror(-r->nl_err));
 		else
-			snprintf(r->source, sizeof(r->source), "sysfs under %s (RDMA netlink not "
-				 "used under a sysroot; ASYS_RDMA_NETLINK=1 forces it)", sysroot_get());
+			snprintf(r->source, sizeof(r->source),
+				 "sysfs under %s (RDMA netlink not "
+				 "used under a sysroot; ASYS_RDMA_NETLINK=1 forces it)",
+				 sysroot_get());
 		return;
 	}
 	for (size_t i = 0; i < r->nports; i++) {
@@ -99,9 +102,11 @@ static void source_update(struct nic_rdma *r)
 				first = p;
 		}
 	}
-	len = (size_t)snprintf(r->source, sizeof(r->source),
-			       "RDMA netlink (STAT_GET) for the hw_counters of %zu port%s, sysfs for "
-			       "the port counters", nl, nl == 1 ? "" : "s");
+	len =
+	    (size_t)snprintf(r->source, sizeof(r->source),
+			     "RDMA netlink (STAT_GET) for the hw_counters of %zu port%s, sysfs for "
+			     "the port counters",
+			     nl, nl == 1 ? "" : "s");
 	if (fb && len < sizeof(r->source))
 		snprintf(r->source + len, sizeof(r->source) - len,
 			 "; sysfs hw_counters for %zu port%s (%s/%u: %s)", fb, fb == 1 ? "" : "s",
@@ -354,7 +359,8 @@ static int port_add(struct nic_rdma *r, const char *dev, uint32_t port)
 	p->dev_index = dev_index_get(r, dev, &p->nl_hw);
 	p->nl_hw = p->nl_hw && r->nl;
 	for (int f = 0; f < NIC_R_NFIELDS; f++) {
-		snprintf(path, sizeof(path), IB_CLASS "/%s/ports/%u/%s", dev, port, counter_path[f]);
+		snprintf(path, sizeof(path), IB_CLASS "/%s/ports/%u/%s", dev, port,
+			 counter_path[f]);
 		p->fd[f] = sysroot_open(path, O_RDONLY);
 		if (p->fd[f] < 0)
 			p->fd[f] = -1;
@@ -508,7 +514,7 @@ int nic_rdma_read(struct nic_rdma *r, struct nic_rdma_port *p, double out[NIC_R_
 			failed++;
 			continue;
 		}
-got:
+	got:
 		if (!p->primed[f]) {
 			/* Start from the reading itself while a double holds it exactly. */
 			p->acc[f] = v < (1ull << 52) ? v : 0;

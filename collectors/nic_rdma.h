@@ -12,16 +12,16 @@
 
 /* Order of the nic.rdma fields. */
 enum nic_rdma_field {
-	NIC_R_RX_BYTES,     /* port_rcv_data x 4 */
-	NIC_R_TX_BYTES,     /* port_xmit_data x 4 */
-	NIC_R_RX_PACKETS,   /* port_rcv_packets */
-	NIC_R_TX_PACKETS,   /* port_xmit_packets */
-	NIC_R_XMIT_WAIT,    /* port_xmit_wait (ticks) */
-	NIC_R_CNP_RX,       /* hw_counters/rp_cnp_handled */
-	NIC_R_CNP_TX,       /* hw_counters/np_cnp_sent */
-	NIC_R_ECN_MARKED,   /* hw_counters/np_ecn_marked_roce_packets */
-	NIC_R_CNP_IGNORED,  /* hw_counters/rp_cnp_ignored */
-	NIC_R_OUT_OF_SEQ,   /* hw_counters/out_of_sequence */
+	NIC_R_RX_BYTES,	   /* port_rcv_data x 4 */
+	NIC_R_TX_BYTES,	   /* port_xmit_data x 4 */
+	NIC_R_RX_PACKETS,  /* port_rcv_packets */
+	NIC_R_TX_PACKETS,  /* port_xmit_packets */
+	NIC_R_XMIT_WAIT,   /* port_xmit_wait (ticks) */
+	NIC_R_CNP_RX,	   /* hw_counters/rp_cnp_handled */
+	NIC_R_CNP_TX,	   /* hw_counters/np_cnp_sent */
+	NIC_R_ECN_MARKED,  /* hw_counters/np_ecn_marked_roce_packets */
+	NIC_R_CNP_IGNORED, /* hw_counters/rp_cnp_ignored */
+	NIC_R_OUT_OF_SEQ,  /* hw_counters/out_of_sequence */
 	NIC_R_NFIELDS
 };
 
@@ -30,17 +30,17 @@ enum nic_rdma_field {
 struct nic_rdma_port {
 	char dev[NIC_RDMA_NAME_MAX];
 	uint32_t port;
-	uint32_t dev_index;      /* kernel index (RDMA netlink) or first-seen order */
+	uint32_t dev_index;	  /* kernel index (RDMA netlink) or first-seen order */
 	char netdev[IF_NAMESIZE]; /* "" when not mapped */
-	int fd[NIC_R_NFIELDS];   /* -1: the counter does not exist (NaN) */
+	int fd[NIC_R_NFIELDS];	  /* -1: the counter does not exist (NaN) */
 	uint64_t prev[NIC_R_NFIELDS];
 	uint64_t acc[NIC_R_NFIELDS]; /* unwrapped counter */
 	bool primed[NIC_R_NFIELDS];
-	bool present;            /* seen by the last scan */
-	bool announced;          /* label sent */
-	bool selected;           /* set by the collector */
-	bool nl_hw;              /* hw_counters over RDMA netlink (else sysfs) */
-	int nl_err;              /* why a STAT_GET failed (the port fell back) */
+	bool present;	/* seen by the last scan */
+	bool announced; /* label sent */
+	bool selected;	/* set by the collector */
+	bool nl_hw;	/* hw_counters over RDMA netlink (else sysfs) */
+	int nl_err;	/* why a STAT_GET failed (the port fell back) */
 	uint64_t wraps, resets;
 };
 

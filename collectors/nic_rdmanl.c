@@ -50,7 +50,7 @@ struct nic_rdmanl *nic_rdmanl_new(int *err)
 	struct nic_rdmanl *n = calloc(1, sizeof(*n));
 	/* The kernel always answers a request; the timeout only keeps a
 	 * sampler from hanging on a socket that never does. */
-	struct timeval tv = { 1, 0 };
+	struct timeval tv = {1, 0};
 	int rc = 0;
 
 	if (!n) {
@@ -93,7 +93,8 @@ int nic_rdmanl_field(const char *name)
 	for (int f = 0; f < NIC_R_NFIELDS; f++) {
 		const char *p = nic_rdma_counter_path((enum nic_rdma_field)f);
 
-		if (!strncmp(p, prefix, sizeof(prefix) - 1) && !strcmp(p + sizeof(prefix) - 1, name))
+		if (!strncmp(p, prefix, sizeof(prefix) - 1) &&
+		    !strcmp(p + sizeof(prefix) - 1, name))
 			return f;
 	}
 	return -1;
@@ -144,7 +145,8 @@ static int list_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_GET))
 		return MNL_CB_OK;
-	mnl_attr_for_each(a, nlh, 0) {
+	mnl_attr_for_each(a, nlh, 0)
+	{
 		switch (mnl_attr_get_type(a)) {
 		case RDMA_NLDEV_ATTR_DEV_INDEX:
 			if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
@@ -165,7 +167,7 @@ static int list_cb(const struct nlmsghdr *nlh, void *data)
 
 int nic_rdmanl_list(struct nic_rdmanl *n, nic_rdmanl_dev_cb cb, void *ctx)
 {
-	struct list_walk w = { cb, ctx };
+	struct list_walk w = {cb, ctx};
 
 	rdmanl_put_request(n, RDMA_NLDEV_CMD_GET, NLM_F_DUMP);
 	return rdmanl_talk(n, true, list_cb, &w);
@@ -180,7 +182,8 @@ static void stat_entry(struct stat_walk *w, const struct nlattr *entry)
 	bool have_v = false;
 	int f;
 
-	mnl_attr_for_each_nested(a, entry) {
+	mnl_attr_for_each_nested(a, entry)
+	{
 		switch (mnl_attr_get_type(a)) {
 		case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME:
 			if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
@@ -210,10 +213,12 @@ static int stat_cb(const struct nlmsghdr *nlh, void *data)
 	if (nlh->nlmsg_type != NLDEV_TYPE(RDMA_NLDEV_CMD_STAT_GET))
 		return MNL_CB_OK;
 	w->answered = true;
-	mnl_attr_for_each(a, nlh, 0) {
+	mnl_attr_for_each(a, nlh, 0)
+	{
 		switch (mnl_attr_get_type(a)) {
 		case RDMA_NLDEV_ATTR_DEV_INDEX:
-			if (mnl_attr_validate(a, MNL_TYPE_U32) || mnl_attr_get_u32(a) != w->dev_index)
+			if (mnl_attr_validate(a, MNL_TYPE_U32) ||
+			    mnl_attr_get_u32(a) != w->dev_index)
 				w->stale = true;
 			break;
 		case RDMA_NLDEV_ATTR_PORT_INDEX:
@@ -226,7 +231,8 @@ static int stat_cb(const struct nlmsghdr *nlh, void *data)
 				w->stale = true;
 			break;
 		case RDMA_NLDEV_ATTR_STAT_HWCOUNTERS:
-			mnl_attr_for_each_nested(e, a) {
+			mnl_attr_for_each_nested(e, a)
+			{
 				if (mnl_attr_get_type(e) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY)
 					stat_entry(w, e);
 			}
@@ -241,8 +247,8 @@ static int stat_cb(const struct nlmsghdr *nlh, void *data)
 int nic_rdmanl_stat(struct nic_rdmanl *n, uint32_t dev_index, uint32_t port, const char *dev,
 		    uint64_t raw[NIC_R_NFIELDS], uint32_t *have)
 {
-	struct stat_walk w = { .dev_index = dev_index, .port = port, .dev = dev, .raw = raw,
-			       .have = have };
+	struct stat_walk w = {
+	    .dev_index = dev_index, .port = port, .dev = dev, .raw = raw, .have = have};
 	struct nlmsghdr *nlh;
 	int rc;
 

@@ -26,7 +26,7 @@ struct perfctr {
 	struct perf_event_attr attr[2];
 };
 
-static const char *const perfctr_events[2] = { "cycles", "instructions" };
+static const char *const perfctr_events[2] = {"cycles", "instructions"};
 
 void perfctr_explain(int err, char *buf, size_t n)
 {
@@ -43,7 +43,8 @@ void perfctr_explain(int err, char *buf, size_t n)
 			 "IPC n/a: not permitted; run as root or set kernel.perf_event_paranoid=0");
 		break;
 	case EINVAL:
-		snprintf(buf, n, "IPC n/a: the PMU refused cycles/instructions (perf_event_open: %s)",
+		snprintf(buf, n,
+			 "IPC n/a: the PMU refused cycles/instructions (perf_event_open: %s)",
 			 strerror(err));
 		break;
 	case EMFILE:
@@ -128,8 +129,8 @@ int perfctr_open_events(const char *const events[2], const uint8_t *online, int 
 		memset(&p->attr[k], 0, sizeof(p->attr[k]));
 		arg.attr = &p->attr[k];
 		arg.size = sizeof(arg);
-		rc = pfm_get_os_event_encoding(events[k], PFM_PLM0 | PFM_PLM3,
-					       PFM_OS_PERF_EVENT, &arg);
+		rc = pfm_get_os_event_encoding(events[k], PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT,
+					       &arg);
 		if (rc != PFM_SUCCESS) {
 			snprintf(why, n, "IPC n/a: libpfm4 cannot encode '%s' (%s)", events[k],
 				 pfm_strerror(rc));

@@ -34,43 +34,42 @@ enum {
 };
 
 static const struct field_desc ppu_dev_fields[F_COUNT] = {
-	[F_UTIL_GPU] = {"util_gpu", "%", FIELD_GAUGE},
-	[F_UTIL_MEM] = {"util_mem", "%", FIELD_GAUGE},
-	[F_MEM_USED] = {"mem_used", "B", FIELD_GAUGE},
-	[F_MEM_TOTAL] = {"mem_total", "B", FIELD_GAUGE},
-	[F_CLOCK_SM] = {"clock_sm", "MHz", FIELD_GAUGE},
-	[F_CLOCK_MEM] = {"clock_mem", "MHz", FIELD_GAUGE},
-	[F_POWER] = {"power", "W", FIELD_GAUGE},
-	[F_POWER_LIMIT] = {"power_limit", "W", FIELD_GAUGE},
-	[F_TEMP] = {"temp", "C", FIELD_GAUGE},
-	[F_PCIE_GEN] = {"pcie_gen", "", FIELD_GAUGE},
-	[F_PCIE_WIDTH] = {"pcie_width", "", FIELD_GAUGE},
+    [F_UTIL_GPU] = {"util_gpu", "%", FIELD_GAUGE},
+    [F_UTIL_MEM] = {"util_mem", "%", FIELD_GAUGE},
+    [F_MEM_USED] = {"mem_used", "B", FIELD_GAUGE},
+    [F_MEM_TOTAL] = {"mem_total", "B", FIELD_GAUGE},
+    [F_CLOCK_SM] = {"clock_sm", "MHz", FIELD_GAUGE},
+    [F_CLOCK_MEM] = {"clock_mem", "MHz", FIELD_GAUGE},
+    [F_POWER] = {"power", "W", FIELD_GAUGE},
+    [F_POWER_LIMIT] = {"power_limit", "W", FIELD_GAUGE},
+    [F_TEMP] = {"temp", "C", FIELD_GAUGE},
+    [F_PCIE_GEN] = {"pcie_gen", "", FIELD_GAUGE},
+    [F_PCIE_WIDTH] = {"pcie_width", "", FIELD_GAUGE},
 };
 
 static const struct stream_desc ppu_dev_stream = {
-	.name = "ppu.dev",
-	.version = 1,
-	.entity = ENTITY_DEVICE,
-	.nfields = F_COUNT,
-	.fields = ppu_dev_fields,
-	.help = "PPU device state: utilisation, memory, clocks, power, temperature, PCIe link",
+    .name = "ppu.dev",
+    .version = 1,
+    .entity = ENTITY_DEVICE,
+    .nfields = F_COUNT,
+    .fields = ppu_dev_fields,
+    .help = "PPU device state: utilisation, memory, clocks, power, temperature, PCIe link",
 };
 
 static const struct field_desc ppu_proc_fields[] = {
-	{"mem_used", "B", FIELD_GAUGE},
+    {"mem_used", "B", FIELD_GAUGE},
 };
 
 static const struct stream_desc ppu_proc_stream = {
-	.name = "ppu.proc",
-	.version = 1,
-	.entity = ENTITY_KEY,
-	.nfields = 1,
-	.fields = ppu_proc_fields,
-	.help = "device memory per process; entity = (device << 32) | pid",
+    .name = "ppu.proc",
+    .version = 1,
+    .entity = ENTITY_KEY,
+    .nfields = 1,
+    .fields = ppu_proc_fields,
+    .help = "device memory per process; entity = (device << 32) | pid",
 };
 
-static const struct stream_desc *const ppu_streams[] = {&ppu_dev_stream, &ppu_proc_stream,
-							 NULL};
+static const struct stream_desc *const ppu_streams[] = {&ppu_dev_stream, &ppu_proc_stream, NULL};
 
 struct ppu_dev {
 	ppu_device_t h;
@@ -190,12 +189,12 @@ static void ppu_read_state(struct ppu_state *st, struct ppu_dev *d, double *v)
 		v[F_MEM_TOTAL] = ppu_read(d, r, (double)m.total);
 	}
 	/* One call, then its value: argument order is unspecified in C. */
-#define PPU_U32(fn, i, scale, ...)                                                 \
-	do {                                                                       \
-		if (l->fn && !d->lost) {                                           \
-			ppu_ret_t r_ = l->fn(d->h, __VA_ARGS__);                   \
-			v[i] = ppu_read(d, r_, x * (scale));                       \
-		}                                                                  \
+#define PPU_U32(fn, i, scale, ...)                                                                 \
+	do {                                                                                       \
+		if (l->fn && !d->lost) {                                                           \
+			ppu_ret_t r_ = l->fn(d->h, __VA_ARGS__);                                   \
+			v[i] = ppu_read(d, r_, x * (scale));                                       \
+		}                                                                                  \
 	} while (0)
 	PPU_U32(device_get_clock_info, F_CLOCK_SM, 1.0, PPU_CLOCK_SM, &x);
 	PPU_U32(device_get_clock_info, F_CLOCK_MEM, 1.0, PPU_CLOCK_MEM, &x);
@@ -235,8 +234,7 @@ static void ppu_proc_label(unsigned int pid, char *buf, size_t n)
 }
 
 /* Forgets the processes of a device (they are gone, or the device is). */
-static void ppu_procs_gone(struct ppu_state *st, struct emitter *out, unsigned int dev,
-			   uint64_t ts)
+static void ppu_procs_gone(struct ppu_state *st, struct emitter *out, unsigned int dev, uint64_t ts)
 {
 	struct ppu_dev *d = &st->devs[dev];
 
@@ -350,11 +348,11 @@ static const char *ppu_last_error(const void *p)
 }
 
 const struct collector ppu_collector = {
-	.name = "ppu",
-	.streams = ppu_streams,
-	.frequency = ppu_frequency,
-	.init = ppu_init,
-	.sample = ppu_sample,
-	.fini = ppu_fini,
-	.last_error = ppu_last_error,
+    .name = "ppu",
+    .streams = ppu_streams,
+    .frequency = ppu_frequency,
+    .init = ppu_init,
+    .sample = ppu_sample,
+    .fini = ppu_fini,
+    .last_error = ppu_last_error,
 };

@@ -88,8 +88,8 @@ static void ppu_selection_add(struct ppu_selection *sel, int idx, bool *have)
 	sel->n++;
 }
 
-int ppu_selection_build(const char *set, const char *list, struct ppu_selection *sel,
-			char *err, size_t errlen)
+int ppu_selection_build(const char *set, const char *list, struct ppu_selection *sel, char *err,
+			size_t errlen)
 {
 	bool have[PPU_METRIC_MAX] = {false};
 	const struct ppu_set *s = NULL;
@@ -103,7 +103,7 @@ int ppu_selection_build(const char *set, const char *list, struct ppu_selection 
 		s = ppu_set_find(set);
 		if (!s) {
 			size_t used = (size_t)snprintf(err, errlen,
-						      "unknown --ppu-metrics-set '%s': use ", set);
+						       "unknown --ppu-metrics-set '%s': use ", set);
 
 			for (size_t i = 0; i < ppu_set_count && used < errlen; i++)
 				used += (size_t)snprintf(err + used, errlen - used, "%s, ",
@@ -137,13 +137,12 @@ int ppu_selection_build(const char *set, const char *list, struct ppu_selection 
 			if (idx < 0) {
 				const char *near[3];
 				size_t k = ppu_metric_suggest(tok, near, ARRAY_SIZE(near));
-				size_t used = (size_t)snprintf(err, errlen,
-							      "unknown PPU metric '%s'", tok);
+				size_t used =
+				    (size_t)snprintf(err, errlen, "unknown PPU metric '%s'", tok);
 
 				for (size_t i = 0; i < k && used < errlen; i++)
 					used += (size_t)snprintf(err + used, errlen - used, "%s%s",
-								 i ? ", " : "; closest: ",
-								 near[i]);
+								 i ? ", " : "; closest: ", near[i]);
 				if (used < errlen)
 					snprintf(err + used, errlen - used,
 						 " (--ppu-metrics-list help lists all)");

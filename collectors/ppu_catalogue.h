@@ -9,19 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum ppu_group {
-	PPU_GROUP_COMPUTE = 0,
-	PPU_GROUP_MEMORY,
-	PPU_GROUP_IO,
-	PPU_GROUP_COUNT
-};
+enum ppu_group { PPU_GROUP_COMPUTE = 0, PPU_GROUP_MEMORY, PPU_GROUP_IO, PPU_GROUP_COUNT };
 
 enum ppu_src {
 	PPU_SRC_GPM = 0,      /* GPM metric `id`, times scale */
 	PPU_SRC_GPM_CYCLES,   /* GPM `id` (a %) x SM clock x interval: cycles */
 	PPU_SRC_GPM_PCIE_PCT, /* GPM `id` (MiB/s) as % of the PCIe link's peak */
 	PPU_SRC_GPM_ICN_PCT,  /* GPM `id` (MiB/s) as % of the device's ICN peak */
-	PPU_SRC_DEV,          /* device field `id` (enum ppu_dev_field), times scale */
+	PPU_SRC_DEV,	      /* device field `id` (enum ppu_dev_field), times scale */
 };
 
 enum ppu_dev_field {
@@ -39,7 +34,7 @@ struct ppu_metric {
 	const char *desc;
 	enum ppu_group group;
 	enum ppu_src src;
-	unsigned int id;     /* GPM metric id, or enum ppu_dev_field */
+	unsigned int id; /* GPM metric id, or enum ppu_dev_field */
 	double scale;
 	/* Capacity units taken by the counter behind `id`. Metrics that read the
 	 * same GPM id share one counter and pay once; device fields cost 0. */
@@ -82,8 +77,8 @@ struct ppu_selection {
 /* set: NULL = "summary", "none" = no set; list: NULL/"" = none, else names
  * separated by commas. 0, or -EINVAL with a sentence in err naming the bad
  * word and the closest names. */
-int ppu_selection_build(const char *set, const char *list, struct ppu_selection *sel,
-			char *err, size_t errlen);
+int ppu_selection_build(const char *set, const char *list, struct ppu_selection *sel, char *err,
+			size_t errlen);
 /* Units of capacity the selection needs (each counter once). */
 unsigned int ppu_selection_cost(const struct ppu_selection *sel);
 /* Assigns each selected metric (by position) to a run so that every run fits

@@ -119,8 +119,8 @@ void ppu_cli_print_metrics(FILE *out)
 	for (size_t i = 0; i < ppu_metric_count; i++) {
 		const struct ppu_metric *m = &ppu_metric_catalogue[i];
 
-		fprintf(out, "%s\n    Display Name:\n        %s\n    Unit: %s\n", m->name, m->display,
-			m->unit);
+		fprintf(out, "%s\n    Display Name:\n        %s\n    Unit: %s\n", m->name,
+			m->display, m->unit);
 		fprintf(out, "    Description:\n        %s\n\n", m->desc);
 	}
 }
@@ -158,7 +158,8 @@ void ppu_cli_print_devices(const struct asys_options *o, FILE *out)
 		fprintf(out, "    %u: %s, PCI Bus ID: %s\n", i, id.name, id.bus_id);
 	}
 	if (unsupported)
-		fprintf(out, "(%u of %u devices found by %s cannot sample metrics: no GPM support)\n",
+		fprintf(out,
+			"(%u of %u devices found by %s cannot sample metrics: no GPM support)\n",
 			unsupported, n, l->path);
 	ppu_lib_close(l);
 }
@@ -247,7 +248,8 @@ int ppu_cli_check(const struct asys_options *o, const char *sub, const char *lis
 		for (size_t i = 0; i < sel.n; i++) {
 			if (run_of[i] != r)
 				continue;
-			fprintf(out, "%s%s", first ? "" : ",", ppu_metric_catalogue[sel.idx[i]].name);
+			fprintf(out, "%s%s", first ? "" : ",",
+				ppu_metric_catalogue[sel.idx[i]].name);
 			first = false;
 		}
 		fputc('\n', out);
@@ -313,8 +315,8 @@ int ppu_cli_early(const struct asys_options *o, const char *sub, FILE *out)
 		return 0;
 	if (o->check_ppu_metrics_list)
 		return ppu_cli_check(o, sub, o->check_ppu_metrics_list, out);
-	if (ppu_selection_build(o->ppu_metrics_set, o->ppu_metrics_list, &sel, err,
-				sizeof(err)) < 0) {
+	if (ppu_selection_build(o->ppu_metrics_set, o->ppu_metrics_list, &sel, err, sizeof(err)) <
+	    0) {
 		fprintf(stderr, "asys %s: %s\n", sub, err);
 		return 2;
 	}

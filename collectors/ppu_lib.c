@@ -26,29 +26,32 @@ struct ppu_sym {
 	bool required;
 };
 
-#define SYM(b, v, f, r) {b, v, offsetof(struct ppu_lib, f), r}
+#define SYM(b, v, f, r)                                                                            \
+	{                                                                                          \
+		b, v, offsetof(struct ppu_lib, f), r                                               \
+	}
 static const struct ppu_sym ppu_syms[] = {
-	SYM("Init", 2, init, true),
-	SYM("Shutdown", 1, shutdown, false),
-	SYM("ErrorString", 1, error_string, false),
-	SYM("DeviceGetCount", 2, device_get_count, true),
-	SYM("DeviceGetHandleByIndex", 2, device_get_handle_by_index, true),
-	SYM("DeviceGetName", 1, device_get_name, false),
-	SYM("DeviceGetPciInfo", 3, device_get_pci_info, false),
-	SYM("DeviceGetUtilizationRates", 1, device_get_utilization_rates, false),
-	SYM("DeviceGetMemoryInfo", 1, device_get_memory_info, false),
-	SYM("DeviceGetClockInfo", 1, device_get_clock_info, false),
-	SYM("DeviceGetPowerUsage", 1, device_get_power_usage, false),
-	SYM("DeviceGetEnforcedPowerLimit", 1, device_get_enforced_power_limit, false),
-	SYM("DeviceGetTemperature", 1, device_get_temperature, false),
-	SYM("DeviceGetCurrPcieLinkGeneration", 1, device_get_curr_pcie_link_generation, false),
-	SYM("DeviceGetCurrPcieLinkWidth", 1, device_get_curr_pcie_link_width, false),
-	SYM("DeviceGetComputeRunningProcesses", 3, device_get_compute_running_processes, false),
-	SYM("GpmQueryDeviceSupport", 1, gpm_query_device_support, false),
-	SYM("GpmSampleAlloc", 1, gpm_sample_alloc, false),
-	SYM("GpmSampleFree", 1, gpm_sample_free, false),
-	SYM("GpmSampleGet", 1, gpm_sample_get, false),
-	SYM("GpmMetricsGet", 1, gpm_metrics_get, false),
+    SYM("Init", 2, init, true),
+    SYM("Shutdown", 1, shutdown, false),
+    SYM("ErrorString", 1, error_string, false),
+    SYM("DeviceGetCount", 2, device_get_count, true),
+    SYM("DeviceGetHandleByIndex", 2, device_get_handle_by_index, true),
+    SYM("DeviceGetName", 1, device_get_name, false),
+    SYM("DeviceGetPciInfo", 3, device_get_pci_info, false),
+    SYM("DeviceGetUtilizationRates", 1, device_get_utilization_rates, false),
+    SYM("DeviceGetMemoryInfo", 1, device_get_memory_info, false),
+    SYM("DeviceGetClockInfo", 1, device_get_clock_info, false),
+    SYM("DeviceGetPowerUsage", 1, device_get_power_usage, false),
+    SYM("DeviceGetEnforcedPowerLimit", 1, device_get_enforced_power_limit, false),
+    SYM("DeviceGetTemperature", 1, device_get_temperature, false),
+    SYM("DeviceGetCurrPcieLinkGeneration", 1, device_get_curr_pcie_link_generation, false),
+    SYM("DeviceGetCurrPcieLinkWidth", 1, device_get_curr_pcie_link_width, false),
+    SYM("DeviceGetComputeRunningProcesses", 3, device_get_compute_running_processes, false),
+    SYM("GpmQueryDeviceSupport", 1, gpm_query_device_support, false),
+    SYM("GpmSampleAlloc", 1, gpm_sample_alloc, false),
+    SYM("GpmSampleFree", 1, gpm_sample_free, false),
+    SYM("GpmSampleGet", 1, gpm_sample_get, false),
+    SYM("GpmMetricsGet", 1, gpm_metrics_get, false),
 };
 #undef SYM
 
@@ -164,8 +167,7 @@ int ppu_lib_open(struct ppu_lib **out, const char *backend, char *err, size_t er
 		snprintf(err, errlen, "out of memory loading the PPU management library");
 		return -ENOMEM;
 	}
-	l->handle = ppu_find(backend, &l->prefix, l->path, sizeof(l->path), looked,
-			     sizeof(looked));
+	l->handle = ppu_find(backend, &l->prefix, l->path, sizeof(l->path), looked, sizeof(looked));
 	if (!l->handle) {
 		snprintf(err, errlen,
 			 "no PPU management library found (looked in %s); set PPU_HOME to the "
@@ -192,8 +194,8 @@ int ppu_lib_open(struct ppu_lib **out, const char *backend, char *err, size_t er
 
 		if (!v && s->required) {
 			ppu_lib_symbol(l, s->base, sym, sizeof(sym));
-			snprintf(err, errlen, "%s has no %s: it is not a usable %s library", l->path,
-				 sym, l->backend == PPU_BACKEND_HGML ? "HGML" : "NVML");
+			snprintf(err, errlen, "%s has no %s: it is not a usable %s library",
+				 l->path, sym, l->backend == PPU_BACKEND_HGML ? "HGML" : "NVML");
 			ret = -ENOSYS;
 			goto cleanup;
 		}
@@ -225,17 +227,17 @@ const char *ppu_lib_strerror(const struct ppu_lib *l, ppu_ret_t r, char *buf, si
 		ppu_ret_t r;
 		const char *s;
 	} known[] = {
-		{PPU_OK, "Success"},
-		{PPU_ERR_UNINITIALIZED, "Uninitialized"},
-		{PPU_ERR_INVALID_ARGUMENT, "Invalid Argument"},
-		{PPU_ERR_NOT_SUPPORTED, "Not Supported"},
-		{PPU_ERR_NO_PERMISSION, "Insufficient Permissions"},
-		{PPU_ERR_NOT_FOUND, "Not Found"},
-		{PPU_ERR_INSUFFICIENT_SIZE, "Insufficient Size"},
-		{PPU_ERR_DRIVER_NOT_LOADED, "Driver Not Loaded"},
-		{PPU_ERR_GPU_IS_LOST, "GPU is lost"},
-		{PPU_ERR_IN_USE, "In use by another client"},
-		{PPU_ERR_NO_DATA, "No data"},
+	    {PPU_OK, "Success"},
+	    {PPU_ERR_UNINITIALIZED, "Uninitialized"},
+	    {PPU_ERR_INVALID_ARGUMENT, "Invalid Argument"},
+	    {PPU_ERR_NOT_SUPPORTED, "Not Supported"},
+	    {PPU_ERR_NO_PERMISSION, "Insufficient Permissions"},
+	    {PPU_ERR_NOT_FOUND, "Not Found"},
+	    {PPU_ERR_INSUFFICIENT_SIZE, "Insufficient Size"},
+	    {PPU_ERR_DRIVER_NOT_LOADED, "Driver Not Loaded"},
+	    {PPU_ERR_GPU_IS_LOST, "GPU is lost"},
+	    {PPU_ERR_IN_USE, "In use by another client"},
+	    {PPU_ERR_NO_DATA, "No data"},
 	};
 	const char *s = NULL;
 

@@ -107,10 +107,10 @@ enum ppu_backend {
 struct ppu_lib {
 	void *handle;
 	enum ppu_backend backend;
-	const char *prefix;  /* "hgml" or "nvml" */
-	char path[512];      /* the file that was loaded */
+	const char *prefix; /* "hgml" or "nvml" */
+	char path[512];	    /* the file that was loaded */
 	bool inited;
-	int proc_version;    /* 3, 2, 1 or 0 (none) for GetComputeRunningProcesses */
+	int proc_version; /* 3, 2, 1 or 0 (none) for GetComputeRunningProcesses */
 	/* The least time between the two GPM samples of a metric: NVIDIA
 	 * documents 100 ms for NVML ("due to the internal sample refresh rate";
 	 * closer samples give zeros); HGML has none. ASYS_GPM_MIN_INTERVAL_MS
@@ -134,7 +134,7 @@ struct ppu_lib {
 	ppu_ret_t (*device_get_curr_pcie_link_generation)(ppu_device_t d, unsigned int *g);
 	ppu_ret_t (*device_get_curr_pcie_link_width)(ppu_device_t d, unsigned int *w);
 	ppu_ret_t (*device_get_compute_running_processes)(ppu_device_t d, unsigned int *n,
-							   void *infos);
+							  void *infos);
 	ppu_ret_t (*gpm_query_device_support)(ppu_device_t d, struct ppu_gpm_support *s);
 	ppu_ret_t (*gpm_sample_alloc)(ppu_gpm_sample_t *s);
 	ppu_ret_t (*gpm_sample_free)(ppu_gpm_sample_t s);
@@ -161,7 +161,7 @@ int ppu_lib_processes(const struct ppu_lib *l, ppu_device_t d, struct ppu_proces
 /* Device identity, read once. */
 struct ppu_dev_ident {
 	char name[96];
-	char bus_id[32]; /* "00000000:10:00.0" */
+	char bus_id[32];		   /* "00000000:10:00.0" */
 	unsigned int pcie_gen, pcie_width; /* 0 when unknown */
 };
 int ppu_lib_ident(const struct ppu_lib *l, ppu_device_t d, struct ppu_dev_ident *id);

@@ -80,7 +80,7 @@ struct gpm_state_all {
 	struct gpm_plan_set *sets; /* room for one per device */
 	int stream;
 	bool need[PPU_DEV_NFIELDS]; /* device fields read with each sample */
-	size_t nsel; /* sel.n */
+	size_t nsel;		    /* sel.n */
 	struct ppu_selection sel;
 	struct field_desc fields[PPU_METRIC_MAX];
 	char err[1536];
@@ -91,12 +91,12 @@ struct gpm_state_all {
 };
 
 static const struct stream_desc ppu_metrics_stream = {
-	.name = "ppu.metrics",
-	.version = 1,
-	.entity = ENTITY_DEVICE,
-	.nfields = 0, /* one field per metric of the set and list: registered by init */
-	.fields = NULL,
-	.help = "PPU metrics (GPM) of the selected set and list, per device",
+    .name = "ppu.metrics",
+    .version = 1,
+    .entity = ENTITY_DEVICE,
+    .nfields = 0, /* one field per metric of the set and list: registered by init */
+    .fields = NULL,
+    .help = "PPU metrics (GPM) of the selected set and list, per device",
 };
 
 static const struct stream_desc *const ppu_gpm_streams[] = {&ppu_metrics_stream, NULL};
@@ -230,10 +230,11 @@ static void ppu_gpm_setup(struct gpm_state_all *st, struct gpm_dev *d, char *not
 		return;
 	}
 	if (ppu_selection_fit(&fit, prof->budget, &dropped)) {
-		size_t used = (size_t)snprintf(note, n,
-					      "the metrics need %u units of sampling capacity, "
-					      "device %u has %u; not sampled:",
-					      ppu_selection_cost(&st->sel), d->index, prof->budget);
+		size_t used =
+		    (size_t)snprintf(note, n,
+				     "the metrics need %u units of sampling capacity, "
+				     "device %u has %u; not sampled:",
+				     ppu_selection_cost(&st->sel), d->index, prof->budget);
 
 		for (size_t i = 0; i < dropped.n && used < n; i++)
 			used += (size_t)snprintf(note + used, n - used, " %s",
@@ -242,8 +243,7 @@ static void ppu_gpm_setup(struct gpm_state_all *st, struct gpm_dev *d, char *not
 			snprintf(note + used, n - used,
 				 ". --check-ppu-metrics-list suggests a split that fits");
 	}
-	if (l->gpm_sample_alloc(&d->s[0]) != PPU_OK ||
-	    l->gpm_sample_alloc(&d->s[1]) != PPU_OK) {
+	if (l->gpm_sample_alloc(&d->s[0]) != PPU_OK || l->gpm_sample_alloc(&d->s[1]) != PPU_OK) {
 		snprintf(note, n, "cannot allocate GPM samples for device %u", d->index);
 		d->state = GPM_OFF;
 		return;
@@ -393,9 +393,10 @@ static void ppu_gpm_values(const struct gpm_dev *d, const struct gpm_fields *f, 
 /* GpmSampleGet failed: the device is lost, or sampling was refused. Kept out
  * of line, with the first tick's set-up, so that the code a tick runs is
  * small: at 1 kHz it is out of the instruction cache at every tick. */
-static __attribute__((cold, noinline)) void
-ppu_gpm_read_failed(struct gpm_state_all *st, struct gpm_dev *d, struct emitter *out, ppu_ret_t r,
-		    uint64_t now_ns)
+static __attribute__((cold, noinline)) void ppu_gpm_read_failed(struct gpm_state_all *st,
+								struct gpm_dev *d,
+								struct emitter *out, ppu_ret_t r,
+								uint64_t now_ns)
 {
 	char msg[1024];
 
@@ -526,14 +527,14 @@ static int ppu_gpm_sample(void *p, struct emitter *out, uint64_t now_ns)
 	 * ask for them all now so the misses overlap the first library calls. */
 	emit_prefetch(out, st->ndev, (uint32_t)st->nsel);
 	for (unsigned int i = 0; i < st->nsets; i++)
-		for (size_t o = 0; o < offsetof(struct gpm_plan_set, plan) +
-					 st->nsel * sizeof(struct gpm_plan);
+		for (size_t o = 0;
+		     o < offsetof(struct gpm_plan_set, plan) + st->nsel * sizeof(struct gpm_plan);
 		     o += 64)
 			__builtin_prefetch((const char *)&st->sets[i] + o, 0, 3);
 	for (unsigned int i = 0; i < st->ndev; i++) {
 		__builtin_prefetch(&st->devs[i], 1, 3);
 		for (size_t o = 0; o < offsetof(struct ppu_gpm_metrics_get, metrics) +
-					 st->nsel * sizeof(struct ppu_gpm_metric);
+					   st->nsel * sizeof(struct ppu_gpm_metric);
 		     o += 64)
 			__builtin_prefetch((const char *)&st->devs[i].mg + o, 1, 3);
 	}
@@ -579,12 +580,12 @@ static const char *ppu_gpm_last_error(const void *p)
 }
 
 const struct collector ppu_metrics_collector = {
-	.name = "ppu-metrics",
-	.streams = ppu_gpm_streams,
-	.frequency = ppu_gpm_frequency,
-	.init = ppu_gpm_init,
-	.sample = ppu_gpm_sample,
-	.fini = ppu_gpm_fini,
-	.last_error = ppu_gpm_last_error,
-	.rate = ppu_gpm_rate,
+    .name = "ppu-metrics",
+    .streams = ppu_gpm_streams,
+    .frequency = ppu_gpm_frequency,
+    .init = ppu_gpm_init,
+    .sample = ppu_gpm_sample,
+    .fini = ppu_gpm_fini,
+    .last_error = ppu_gpm_last_error,
+    .rate = ppu_gpm_rate,
 };

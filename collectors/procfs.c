@@ -149,15 +149,17 @@ int procfs_parse_meminfo(const char *buf, struct procfs_meminfo *m)
 		const char *key;
 		size_t len, off;
 	} keys[] = {
-		{ "MemTotal:", sizeof("MemTotal:") - 1, offsetof(struct procfs_meminfo, total) },
-		{ "MemFree:", sizeof("MemFree:") - 1, offsetof(struct procfs_meminfo, free) },
-		{ "MemAvailable:", sizeof("MemAvailable:") - 1, offsetof(struct procfs_meminfo, available) },
-		{ "Buffers:", sizeof("Buffers:") - 1, offsetof(struct procfs_meminfo, buffers) },
-		{ "Cached:", sizeof("Cached:") - 1, offsetof(struct procfs_meminfo, cached) },
-		{ "SwapTotal:", sizeof("SwapTotal:") - 1, offsetof(struct procfs_meminfo, swap_total) },
-		{ "SwapFree:", sizeof("SwapFree:") - 1, offsetof(struct procfs_meminfo, swap_free) },
-		{ "Shmem:", sizeof("Shmem:") - 1, offsetof(struct procfs_meminfo, shmem) },
-		{ "SReclaimable:", sizeof("SReclaimable:") - 1, offsetof(struct procfs_meminfo, sreclaimable) },
+	    {"MemTotal:", sizeof("MemTotal:") - 1, offsetof(struct procfs_meminfo, total)},
+	    {"MemFree:", sizeof("MemFree:") - 1, offsetof(struct procfs_meminfo, free)},
+	    {"MemAvailable:", sizeof("MemAvailable:") - 1,
+	     offsetof(struct procfs_meminfo, available)},
+	    {"Buffers:", sizeof("Buffers:") - 1, offsetof(struct procfs_meminfo, buffers)},
+	    {"Cached:", sizeof("Cached:") - 1, offsetof(struct procfs_meminfo, cached)},
+	    {"SwapTotal:", sizeof("SwapTotal:") - 1, offsetof(struct procfs_meminfo, swap_total)},
+	    {"SwapFree:", sizeof("SwapFree:") - 1, offsetof(struct procfs_meminfo, swap_free)},
+	    {"Shmem:", sizeof("Shmem:") - 1, offsetof(struct procfs_meminfo, shmem)},
+	    {"SReclaimable:", sizeof("SReclaimable:") - 1,
+	     offsetof(struct procfs_meminfo, sreclaimable)},
 	};
 	int found = 0;
 	unsigned seen = 0, all = (1u << ARRAY_SIZE(keys)) - 1;

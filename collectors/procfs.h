@@ -19,8 +19,8 @@
 #define PROCFS_CPU_TOTAL (-1)
 
 struct procfs_cpu_line {
-	int cpu;                          /* PROCFS_CPU_TOTAL for the "cpu" line */
-	double v[PROCFS_CPU_NFIELDS];     /* jiffies; NaN where missing or garbage */
+	int cpu;		      /* PROCFS_CPU_TOTAL for the "cpu" line */
+	double v[PROCFS_CPU_NFIELDS]; /* jiffies; NaN where missing or garbage */
 };
 
 /* Parses the "cpu" and "cpuN" lines. Fills at most n entries in file order
@@ -39,8 +39,7 @@ int procfs_parse_cpulist(const char *buf, uint8_t *set, size_t n);
 
 struct procfs_meminfo {
 	/* bytes; NaN where the line is missing or garbage */
-	double total, free, available, buffers, cached, swap_total, swap_free, shmem,
-		sreclaimable;
+	double total, free, available, buffers, cached, swap_total, swap_free, shmem, sreclaimable;
 };
 
 /* Always succeeds: missing lines stay NaN. Returns how many known lines were read. */
@@ -56,7 +55,7 @@ double procfs_mem_used(const struct procfs_meminfo *m);
 
 struct procfs_status {
 	char name[PROCFS_COMM_MAX]; /* "" when missing */
-	double rss, hwm;            /* bytes (VmRSS, VmHWM); NaN for kernel threads */
+	double rss, hwm;	    /* bytes (VmRSS, VmHWM); NaN for kernel threads */
 	double uid, ppid, threads;  /* real uid; NaN when missing */
 };
 
@@ -71,7 +70,7 @@ struct procfs_pid_stat {
 	pid_t pid, ppid;
 	char state;
 	char comm[PROCFS_COMM_MAX];
-	uint64_t flags;                   /* PF_*: PROCFS_PF_KTHREAD */
+	uint64_t flags;			  /* PF_*: PROCFS_PF_KTHREAD */
 	uint64_t utime, stime, starttime; /* clock ticks */
 	int64_t num_threads;
 	int64_t rss_pages;

@@ -17,16 +17,17 @@ extern const struct collector gpurt_collector;
 #endif
 
 const struct collector *const collector_registry[] = {
-	/* ppu */ &ppu_collector, &ppu_metrics_collector,
-	/* nic */
+    /* ppu */ &ppu_collector,
+    &ppu_metrics_collector,
+/* nic */
 #ifdef HAVE_MNL
-	&nic_collector,
+    &nic_collector,
 #endif
-	&cpu_collector,
-	&mem_collector,
-	/* gpurt */
+    &cpu_collector,
+    &mem_collector,
+/* gpurt */
 #ifdef HAVE_BPF
-	&gpurt_collector,
+    &gpurt_collector,
 #endif
-	NULL,
+    NULL,
 };

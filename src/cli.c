@@ -14,12 +14,34 @@
 #include "util.h"
 
 enum opt_id {
-	O_HELP, O_DELAY, O_SAMPLE, O_HMS, O_HMSF, O_CPUF, O_PID, O_NOCOLOR,
-	O_PPU_DEV, O_PPU_SET, O_PPU_LIST, O_PPU_CHECK, O_PPU_FREQ, O_PPU_BACKEND,
-	O_NIC, O_NIC_INC, O_NIC_FREQ, O_NIC_ALL,
-	O_HGGC_MEM, O_TRACE, O_PROBE_FILE,
-	O_OUTPUT, O_FORCE, O_WORKLOAD_LOG,
-	O_DURATION, O_MAX_SIZE, O_ROTATE, O_FSYNC,
+	O_HELP,
+	O_DELAY,
+	O_SAMPLE,
+	O_HMS,
+	O_HMSF,
+	O_CPUF,
+	O_PID,
+	O_NOCOLOR,
+	O_PPU_DEV,
+	O_PPU_SET,
+	O_PPU_LIST,
+	O_PPU_CHECK,
+	O_PPU_FREQ,
+	O_PPU_BACKEND,
+	O_NIC,
+	O_NIC_INC,
+	O_NIC_FREQ,
+	O_NIC_ALL,
+	O_HGGC_MEM,
+	O_TRACE,
+	O_PROBE_FILE,
+	O_OUTPUT,
+	O_FORCE,
+	O_WORKLOAD_LOG,
+	O_DURATION,
+	O_MAX_SIZE,
+	O_ROTATE,
+	O_FSYNC,
 };
 
 struct opt {
@@ -27,48 +49,58 @@ struct opt {
 	char shrt;
 	unsigned group;
 	enum opt_id id;
-	const char *arg;  /* NULL: takes no value */
+	const char *arg; /* NULL: takes no value */
 	const char *help;
 };
 
 static const struct opt opts[] = {
-	{ "help", 'h', CLI_G_COMMON | CLI_G_OUTPUT, O_HELP, NULL, "show this help and exit" },
-	{ "delay", 'd', CLI_G_COMMON, O_DELAY, "SECONDS", "refresh interval, 0.1-3600 (default 1.0)" },
-	{ "sample", 's', CLI_G_COMMON, O_SAMPLE, "SCOPE",
-	  "process-tree|system-wide|none (default system-wide, or process-tree with -p or a command)" },
-	{ "host-memory-sampling", 0, CLI_G_COMMON, O_HMS, "BOOL", "sample host memory, true|false (default true)" },
-	{ "host-memory-sampling-frequency", 0, CLI_G_COMMON, O_HMSF, "HZ",
-	  "host memory sampling rate, 1-1000 (default 10)" },
-	{ "cpu-frequency", 0, CLI_G_COMMON, O_CPUF, "HZ", "CPU sampling rate, 1-1000 (default once per refresh)" },
-	{ "pid", 'p', CLI_G_COMMON, O_PID, "PID[,PID...]", "follow these processes and their children" },
-	{ "no-color", 0, CLI_G_COMMON, O_NOCOLOR, NULL, "draw without colour (also NO_COLOR=1)" },
-	{ "ppu-metrics-device", 0, CLI_G_PPU, O_PPU_DEV, "all|none|help|ID[,ID...]",
-	  "PPUs whose metrics are sampled (default none; device state is always shown)" },
-	{ "ppu-metrics-set", 0, CLI_G_PPU, O_PPU_SET, "NAME|none|help", "PPU metric set (default summary)" },
-	{ "ppu-metrics-list", 0, CLI_G_PPU, O_PPU_LIST, "NAME[,NAME...]|help",
-	  "extra PPU metrics, merged with the set" },
-	{ "check-ppu-metrics-list", 0, CLI_G_PPU, O_PPU_CHECK, "NAME[,NAME...]",
-	  "check a metric list against the sampling capacity and exit" },
-	{ "ppu-metrics-frequency", 0, CLI_G_PPU, O_PPU_FREQ, "HZ", "PPU metric sampling rate, 10-10000 (default 1000)" },
-	{ "ppu-backend", 0, CLI_G_PPU, O_PPU_BACKEND, "hgml|nvml", "management library to use (default: HGML, then NVML)" },
-	{ "nic-metrics", 0, CLI_G_NIC, O_NIC, "BOOL",
-	  "sample NICs at --nic-metrics-frequency, true|false (default: at the refresh rate)" },
-	{ "nic-device-include", 0, CLI_G_NIC, O_NIC_INC, "REGEX[,REGEX...]",
-	  "only NICs whose RDMA or netdev name matches one of these extended regexes" },
-	{ "nic-metrics-frequency", 0, CLI_G_NIC, O_NIC_FREQ, "HZ", "NIC sampling rate, 1-100000 (default 1000)" },
-	{ "nic-all", 0, CLI_G_NIC, O_NIC_ALL, NULL, "show inactive NICs too" },
-	{ "hggc-memory-usage", 0, CLI_G_PROBES, O_HGGC_MEM, "BOOL",
-	  "track device and pinned allocations with eBPF, true|false (default true)" },
-	{ "trace", 't', CLI_G_PROBES, O_TRACE, "hggc|none", "count kernel launches (default hggc)" },
-	{ "hggc-probe-file", 0, CLI_G_PROBES, O_PROBE_FILE, "FILE", "extra runtime libraries and symbols to probe" },
-	{ "workload-log", 0, CLI_G_COMMAND, O_WORKLOAD_LOG, "FILE",
-	  "the command's output goes to FILE (default: a new $TMPDIR/asys-workload.*.log)" },
-	{ "output", 'o', CLI_G_OUTPUT, O_OUTPUT, "FILE", "record to FILE (.asys)" },
-	{ "force", 0, CLI_G_OUTPUT, O_FORCE, NULL, "replace FILE if it exists" },
-	{ "duration", 0, CLI_G_RECORD, O_DURATION, "TIME", "stop after TIME (10s, 5m, 1h; default: until a signal)" },
-	{ "max-size", 0, CLI_G_RECORD, O_MAX_SIZE, "SIZE", "stop at SIZE bytes (K, M, G suffixes)" },
-	{ "rotate", 0, CLI_G_RECORD, O_ROTATE, "SIZE|TIME", "start a new segment file at SIZE or after TIME" },
-	{ "fsync-interval", 0, CLI_G_RECORD, O_FSYNC, "SECONDS", "fdatasync period, 0.1-3600 (default 1)" },
+    {"help", 'h', CLI_G_COMMON | CLI_G_OUTPUT, O_HELP, NULL, "show this help and exit"},
+    {"delay", 'd', CLI_G_COMMON, O_DELAY, "SECONDS", "refresh interval, 0.1-3600 (default 1.0)"},
+    {"sample", 's', CLI_G_COMMON, O_SAMPLE, "SCOPE",
+     "process-tree|system-wide|none (default system-wide, or process-tree with -p or a command)"},
+    {"host-memory-sampling", 0, CLI_G_COMMON, O_HMS, "BOOL",
+     "sample host memory, true|false (default true)"},
+    {"host-memory-sampling-frequency", 0, CLI_G_COMMON, O_HMSF, "HZ",
+     "host memory sampling rate, 1-1000 (default 10)"},
+    {"cpu-frequency", 0, CLI_G_COMMON, O_CPUF, "HZ",
+     "CPU sampling rate, 1-1000 (default once per refresh)"},
+    {"pid", 'p', CLI_G_COMMON, O_PID, "PID[,PID...]", "follow these processes and their children"},
+    {"no-color", 0, CLI_G_COMMON, O_NOCOLOR, NULL, "draw without colour (also NO_COLOR=1)"},
+    {"ppu-metrics-device", 0, CLI_G_PPU, O_PPU_DEV, "all|none|help|ID[,ID...]",
+     "PPUs whose metrics are sampled (default none; device state is always shown)"},
+    {"ppu-metrics-set", 0, CLI_G_PPU, O_PPU_SET, "NAME|none|help",
+     "PPU metric set (default summary)"},
+    {"ppu-metrics-list", 0, CLI_G_PPU, O_PPU_LIST, "NAME[,NAME...]|help",
+     "extra PPU metrics, merged with the set"},
+    {"check-ppu-metrics-list", 0, CLI_G_PPU, O_PPU_CHECK, "NAME[,NAME...]",
+     "check a metric list against the sampling capacity and exit"},
+    {"ppu-metrics-frequency", 0, CLI_G_PPU, O_PPU_FREQ, "HZ",
+     "PPU metric sampling rate, 10-10000 (default 1000)"},
+    {"ppu-backend", 0, CLI_G_PPU, O_PPU_BACKEND, "hgml|nvml",
+     "management library to use (default: HGML, then NVML)"},
+    {"nic-metrics", 0, CLI_G_NIC, O_NIC, "BOOL",
+     "sample NICs at --nic-metrics-frequency, true|false (default: at the refresh rate)"},
+    {"nic-device-include", 0, CLI_G_NIC, O_NIC_INC, "REGEX[,REGEX...]",
+     "only NICs whose RDMA or netdev name matches one of these extended regexes"},
+    {"nic-metrics-frequency", 0, CLI_G_NIC, O_NIC_FREQ, "HZ",
+     "NIC sampling rate, 1-100000 (default 1000)"},
+    {"nic-all", 0, CLI_G_NIC, O_NIC_ALL, NULL, "show inactive NICs too"},
+    {"hggc-memory-usage", 0, CLI_G_PROBES, O_HGGC_MEM, "BOOL",
+     "track device and pinned allocations with eBPF, true|false (default true)"},
+    {"trace", 't', CLI_G_PROBES, O_TRACE, "hggc|none", "count kernel launches (default hggc)"},
+    {"hggc-probe-file", 0, CLI_G_PROBES, O_PROBE_FILE, "FILE",
+     "extra runtime libraries and symbols to probe"},
+    {"workload-log", 0, CLI_G_COMMAND, O_WORKLOAD_LOG, "FILE",
+     "the command's output goes to FILE (default: a new $TMPDIR/asys-workload.*.log)"},
+    {"output", 'o', CLI_G_OUTPUT, O_OUTPUT, "FILE", "record to FILE (.asys)"},
+    {"force", 0, CLI_G_OUTPUT, O_FORCE, NULL, "replace FILE if it exists"},
+    {"duration", 0, CLI_G_RECORD, O_DURATION, "TIME",
+     "stop after TIME (10s, 5m, 1h; default: until a signal)"},
+    {"max-size", 0, CLI_G_RECORD, O_MAX_SIZE, "SIZE", "stop at SIZE bytes (K, M, G suffixes)"},
+    {"rotate", 0, CLI_G_RECORD, O_ROTATE, "SIZE|TIME",
+     "start a new segment file at SIZE or after TIME"},
+    {"fsync-interval", 0, CLI_G_RECORD, O_FSYNC, "SECONDS",
+     "fdatasync period, 0.1-3600 (default 1)"},
 };
 
 static const char *prog_sub;
@@ -94,8 +126,8 @@ static int bad(const char *opt, const char *val, const char *expect)
 
 int cli_parse_bool(const char *s, bool *out)
 {
-	static const char *const yes[] = { "true", "yes", "1", "on" };
-	static const char *const no[] = { "false", "no", "0", "off" };
+	static const char *const yes[] = {"true", "yes", "1", "on"};
+	static const char *const no[] = {"false", "no", "0", "off"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (!strcasecmp(s, yes[i])) {
@@ -110,7 +142,8 @@ int cli_parse_bool(const char *s, bool *out)
 	return -EINVAL;
 }
 
-static int range(const char *opt, const char *val, double lo, double hi, double *out, const char *what)
+static int range(const char *opt, const char *val, double lo, double hi, double *out,
+		 const char *what)
 {
 	char expect[128];
 
@@ -131,11 +164,13 @@ static int parse_pids(const char *opt, const char *val, struct asys_options *o)
 		uint64_t p;
 
 		if (util_parse_u64(tok, &p) || p < 1 || p > INT_MAX) {
-			rc = bad(opt, *tok ? tok : val, "a process id (1-2147483647), or a comma-separated list");
+			rc = bad(opt, *tok ? tok : val,
+				 "a process id (1-2147483647), or a comma-separated list");
 			break;
 		}
 		if (o->npids >= OPT_MAX_PIDS) {
-			fprintf(stderr, "asys %s: too many pids for %s: at most %d\n", prog_sub, opt, OPT_MAX_PIDS);
+			fprintf(stderr, "asys %s: too many pids for %s: at most %d\n", prog_sub,
+				opt, OPT_MAX_PIDS);
 			rc = CLI_EXIT_USAGE;
 			break;
 		}
@@ -168,8 +203,8 @@ static int check_regexes(const char *opt, const char *val)
 			char msg[256], v[CLI_ECHO_BUF];
 
 			regerror(e, &re, msg, sizeof(msg));
-			fprintf(stderr, "asys %s: bad regular expression '%s' for %s: %s\n", prog_sub,
-				cli_echo(v, tok), opt, msg);
+			fprintf(stderr, "asys %s: bad regular expression '%s' for %s: %s\n",
+				prog_sub, cli_echo(v, tok), opt, msg);
 			rc = CLI_EXIT_USAGE;
 			break;
 		}
@@ -186,7 +221,9 @@ static int ids_or_words(const char *opt, const char *val, const char *const *wor
 			return 0;
 	for (const char *p = val; *p; p++)
 		if (!((*p >= '0' && *p <= '9') || (*p == ',' && p != val && p[1] && p[1] != ',')))
-			return bad(opt, val, "all, none, help, or a comma-separated list of device ids (eg. 0,1)");
+			return bad(
+			    opt, val,
+			    "all, none, help, or a comma-separated list of device ids (eg. 0,1)");
 	return *val ? 0 : bad(opt, val, "all, none, help, or device ids");
 }
 
@@ -207,7 +244,7 @@ static int check_probe_file(const char *opt, const char *val)
 
 static int apply(const struct opt *op, const char *name, const char *val, struct asys_options *o)
 {
-	static const char *const devwords[] = { "all", "none", "help", NULL };
+	static const char *const devwords[] = {"all", "none", "help", NULL};
 	double d;
 	int rc = 0;
 
@@ -276,7 +313,8 @@ static int apply(const struct opt *op, const char *name, const char *val, struct
 		o->nic_metrics_given = true;
 		break;
 	case O_NIC_INC:
-		rc = *val ? check_regexes(name, val) : bad(name, val, "comma-separated regular expressions");
+		rc = *val ? check_regexes(name, val)
+			  : bad(name, val, "comma-separated regular expressions");
 		o->nic_device_include = val;
 		break;
 	case O_NIC_FREQ:
@@ -331,7 +369,8 @@ static int apply(const struct opt *op, const char *name, const char *val, struct
 			break;
 		o->rotate_size = 0;
 		if (util_parse_duration(val, &d) || d < 1 || d > 366.0 * 86400)
-			rc = bad(name, val, "a size (64M, 1G) or a duration of at least 1s (30s, 10m, 1h)");
+			rc = bad(name, val,
+				 "a size (64M, 1G) or a duration of at least 1s (30s, 10m, 1h)");
 		else
 			o->rotate_s = d;
 		break;
@@ -352,8 +391,9 @@ void cli_usage(FILE *f, const char *sub, unsigned groups)
 
 		if (!(op->group & groups))
 			continue;
-		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", op->shrt ? "-" : "", op->shrt ? op->shrt : ' ',
-			 op->shrt ? ", " : "  ", op->lng, op->arg ? " " : "", op->arg ? op->arg : "");
+		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", op->shrt ? "-" : "",
+			 op->shrt ? op->shrt : ' ', op->shrt ? ", " : "  ", op->lng,
+			 op->arg ? " " : "", op->arg ? op->arg : "");
 		if (!op->shrt)
 			memmove(left, left + 1, strlen(left));
 		fprintf(f, "  %-44s %s\n", left, op->help);
@@ -390,7 +430,8 @@ int cli_parse(const char *sub, unsigned groups, int argc, char **argv, struct as
 
 		if (!strcmp(a, "--")) {
 			if (!(groups & CLI_G_COMMAND) || i + 1 >= argc) {
-				fprintf(stderr, "asys %s: '--' must be followed by a command%s\n", sub,
+				fprintf(stderr, "asys %s: '--' must be followed by a command%s\n",
+					sub,
 					(groups & CLI_G_COMMAND) ? "" : " (not accepted here)");
 				return CLI_EXIT_USAGE;
 			}
@@ -406,8 +447,9 @@ int cli_parse(const char *sub, unsigned groups, int argc, char **argv, struct as
 				char opt[CLI_ECHO_LEN + 1];
 
 				snprintf(opt, sizeof(opt), "%.*s", (int)(len + 2), a);
-				fprintf(stderr, "asys %s: unknown option '%s' (see 'asys %s --help')\n", sub,
-					cli_echo(v, opt), sub);
+				fprintf(stderr,
+					"asys %s: unknown option '%s' (see 'asys %s --help')\n",
+					sub, cli_echo(v, opt), sub);
 				return CLI_EXIT_USAGE;
 			}
 			snprintf(name, sizeof(name), "--%s", op->lng);
@@ -419,19 +461,22 @@ int cli_parse(const char *sub, unsigned groups, int argc, char **argv, struct as
 		} else if (a[0] == '-' && a[1] && !a[2]) {
 			op = find_short(a[1], groups);
 			if (!op) {
-				fprintf(stderr, "asys %s: unknown option '%s' (see 'asys %s --help')\n", sub,
-					cli_echo(v, a), sub);
+				fprintf(stderr,
+					"asys %s: unknown option '%s' (see 'asys %s --help')\n",
+					sub, cli_echo(v, a), sub);
 				return CLI_EXIT_USAGE;
 			}
 			snprintf(name, sizeof(name), "-%c/--%s", op->shrt, op->lng);
 		} else {
-			fprintf(stderr, "asys %s: unexpected argument '%s'%s\n", sub, cli_echo(v, a),
+			fprintf(stderr, "asys %s: unexpected argument '%s'%s\n", sub,
+				cli_echo(v, a),
 				(groups & CLI_G_COMMAND) ? " (put a command after --)" : "");
 			return CLI_EXIT_USAGE;
 		}
 		if (op->arg && !val) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "asys %s: option %s needs a value: %s\n", sub, name, op->arg);
+				fprintf(stderr, "asys %s: option %s needs a value: %s\n", sub, name,
+					op->arg);
 				return CLI_EXIT_USAGE;
 			}
 			val = argv[++i];

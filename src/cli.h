@@ -10,12 +10,12 @@
 
 /* Which option groups a subcommand accepts. */
 enum cli_groups {
-	CLI_G_COMMON = 1 << 0,  /* -d -s -p --host-memory-* --no-color */
+	CLI_G_COMMON = 1 << 0, /* -d -s -p --host-memory-* --no-color */
 	CLI_G_PPU = 1 << 1,
 	CLI_G_NIC = 1 << 2,
 	CLI_G_PROBES = 1 << 3,
-	CLI_G_OUTPUT = 1 << 4,  /* -o --force */
-	CLI_G_RECORD = 1 << 5,  /* --duration --max-size --rotate --fsync-interval */
+	CLI_G_OUTPUT = 1 << 4,	/* -o --force */
+	CLI_G_RECORD = 1 << 5,	/* --duration --max-size --rotate --fsync-interval */
 	CLI_G_COMMAND = 1 << 6, /* trailing -- command */
 };
 

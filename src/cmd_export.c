@@ -11,38 +11,38 @@
 
 static void export_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: asys export FILE... [--format csv|json] [--streams NAME,...]\n"
-		"                   [--begin TIME] [--end TIME] [-o OUT]\n"
-		"       asys export FILE... --summary\n"
-		"\n"
-		"Write the samples of a recording as text for scripts and plots.\n"
-		"\n"
-		"  -f, --format csv|json   csv: one row per value (t_ns,time,stream,entity,label,\n"
-		"                          field,unit,value); json: one object per sample and line\n"
-		"                          (default csv)\n"
-		"      --streams NAME,...  only these streams (see asys replay --info FILE)\n"
-		"      --begin TIME        from TIME: HH:MM:SS, 'YYYY-MM-DD HH:MM:SS', +DURATION\n"
-		"                          from the start, -DURATION from the end, or NN%%\n"
-		"      --end TIME          up to TIME (same forms)\n"
-		"      --summary           host, span, streams, gaps, then min, avg, max and p99\n"
-		"                          of each field (counters as rates per second)\n"
-		"  -o, --output OUT        write to OUT instead of standard output\n"
-		"  -h, --help              show this help and exit\n"
-		"\n"
-		"Damaged parts are reported on standard error and skipped. The exit status is 1\n"
-		"only when nothing at all could be read. See asys-export(1).\n");
+	fprintf(
+	    f, "Usage: asys export FILE... [--format csv|json] [--streams NAME,...]\n"
+	       "                   [--begin TIME] [--end TIME] [-o OUT]\n"
+	       "       asys export FILE... --summary\n"
+	       "\n"
+	       "Write the samples of a recording as text for scripts and plots.\n"
+	       "\n"
+	       "  -f, --format csv|json   csv: one row per value (t_ns,time,stream,entity,label,\n"
+	       "                          field,unit,value); json: one object per sample and line\n"
+	       "                          (default csv)\n"
+	       "      --streams NAME,...  only these streams (see asys replay --info FILE)\n"
+	       "      --begin TIME        from TIME: HH:MM:SS, 'YYYY-MM-DD HH:MM:SS', +DURATION\n"
+	       "                          from the start, -DURATION from the end, or NN%%\n"
+	       "      --end TIME          up to TIME (same forms)\n"
+	       "      --summary           host, span, streams, gaps, then min, avg, max and p99\n"
+	       "                          of each field (counters as rates per second)\n"
+	       "  -o, --output OUT        write to OUT instead of standard output\n"
+	       "  -h, --help              show this help and exit\n"
+	       "\n"
+	       "Damaged parts are reported on standard error and skipped. The exit status is 1\n"
+	       "only when nothing at all could be read. See asys-export(1).\n");
 }
 
 int cmd_export(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "format", required_argument, NULL, 'f' }, { "streams", required_argument, NULL, 's' },
-		{ "begin", required_argument, NULL, 'b' },  { "end", required_argument, NULL, 'e' },
-		{ "summary", no_argument, NULL, 'S' },      { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	    {"format", required_argument, NULL, 'f'}, {"streams", required_argument, NULL, 's'},
+	    {"begin", required_argument, NULL, 'b'},  {"end", required_argument, NULL, 'e'},
+	    {"summary", no_argument, NULL, 'S'},      {"output", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
 	};
-	struct rec_export_opts o = { .format = REC_EXPORT_CSV };
+	struct rec_export_opts o = {.format = REC_EXPORT_CSV};
 	const char *outpath = NULL;
 	bool summary = false;
 	FILE *out = stdout;
@@ -58,24 +58,42 @@ int cmd_export(int argc, char **argv)
 			else if (!strcmp(optarg, "json"))
 				o.format = REC_EXPORT_JSON;
 			else {
-				fprintf(stderr, "asys export: bad value '%s' for --format: expected csv "
-					"or json\n", optarg);
+				fprintf(stderr,
+					"asys export: bad value '%s' for --format: expected csv "
+					"or json\n",
+					optarg);
 				return CLI_EXIT_USAGE;
 			}
 			break;
-		case 's': o.streams = optarg; break;
-		case 'b': o.begin = optarg; break;
-		case 'e': o.end = optarg; break;
-		case 'S': summary = true; break;
-		case 'o': outpath = optarg; break;
-		case 'h': export_usage(stdout); return 0;
+		case 's':
+			o.streams = optarg;
+			break;
+		case 'b':
+			o.begin = optarg;
+			break;
+		case 'e':
+			o.end = optarg;
+			break;
+		case 'S':
+			summary = true;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'h':
+			export_usage(stdout);
+			return 0;
 		default:
 			if (optopt)
-				fprintf(stderr, "asys export: option -%c needs a value or is unknown; "
-					"see asys export --help\n", optopt);
+				fprintf(stderr,
+					"asys export: option -%c needs a value or is unknown; "
+					"see asys export --help\n",
+					optopt);
 			else
-				fprintf(stderr, "asys export: unknown option '%s'; see asys export "
-					"--help\n", argv[optind - 1]);
+				fprintf(stderr,
+					"asys export: unknown option '%s'; see asys export "
+					"--help\n",
+					argv[optind - 1]);
 			return CLI_EXIT_USAGE;
 		}
 	}
@@ -83,7 +101,7 @@ int cmd_export(int argc, char **argv)
 		o.format = REC_EXPORT_SUMMARY;
 	if (optind >= argc) {
 		fprintf(stderr, "asys export: no recording given; usage: asys export FILE... "
-			"[--format csv|json]\n");
+				"[--format csv|json]\n");
 		return CLI_EXIT_USAGE;
 	}
 	if (outpath && !(out = fopen(outpath, "w"))) {

@@ -19,8 +19,8 @@
 #include "util.h"
 #include "workload.h"
 
-#define RECORD_GROUPS                                                                      \
-	(CLI_G_COMMON | CLI_G_PPU | CLI_G_NIC | CLI_G_PROBES | CLI_G_OUTPUT | CLI_G_RECORD | \
+#define RECORD_GROUPS                                                                              \
+	(CLI_G_COMMON | CLI_G_PPU | CLI_G_NIC | CLI_G_PROBES | CLI_G_OUTPUT | CLI_G_RECORD |       \
 	 CLI_G_COMMAND)
 
 static volatile sig_atomic_t record_stop;
@@ -48,7 +48,7 @@ int cmd_record(int argc, char **argv)
 	struct rec_writer_stats st;
 	struct workload wl;
 	bool have_wl = false, was_paused = false;
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = {.sa_handler = on_signal};
 	char cmdline[1024], msg[512], size[32], shown[2410];
 	uint64_t t0;
 	int rc, err = 0, handle = -1, ret = 1;
@@ -60,7 +60,8 @@ int cmd_record(int argc, char **argv)
 	if ((rc = ppu_cli_early(&o, "record", stdout)) >= 0)
 		return rc;
 	if (!o.output) {
-		fprintf(stderr, "asys record: no output file: add -o FILE (for example -o run.asys)\n");
+		fprintf(stderr,
+			"asys record: no output file: add -o FILE (for example -o run.asys)\n");
 		return CLI_EXIT_USAGE;
 	}
 	sysroot_set(env_path("ASYS_SYSROOT"));
@@ -111,7 +112,7 @@ int cmd_record(int argc, char **argv)
 		workload_release(&wl);
 	t0 = asys_now_ns();
 	while (!record_stop) {
-		struct timespec ts = { 0, 50000000 };
+		struct timespec ts = {0, 50000000};
 
 		nanosleep(&ts, NULL);
 		if (o.duration_s > 0 && (double)(asys_now_ns() - t0) / 1e9 >= o.duration_s)
@@ -122,9 +123,12 @@ int cmd_record(int argc, char **argv)
 		if (st.paused != was_paused) {
 			was_paused = st.paused;
 			if (was_paused)
-				fprintf(stderr, "asys record: recording paused: %s; retrying every "
-					"second\n", st.error == ENOSPC || st.error == EDQUOT || !st.error
-					? "disk full" : strerror(st.error));
+				fprintf(stderr,
+					"asys record: recording paused: %s; retrying every "
+					"second\n",
+					st.error == ENOSPC || st.error == EDQUOT || !st.error
+					    ? "disk full"
+					    : strerror(st.error));
 			else
 				fprintf(stderr, "asys record: recording resumed\n");
 		}
@@ -148,7 +152,8 @@ cleanup:
 		if (st.segment)
 			fprintf(stderr, " in %u segments\n", st.segment + 1);
 		if (st.dropped)
-			fprintf(stderr, "asys record: %llu records lost (disk full or writer behind)\n",
+			fprintf(stderr,
+				"asys record: %llu records lost (disk full or writer behind)\n",
 				(unsigned long long)st.dropped);
 		if (rc < 0) {
 			fprintf(stderr, "asys record: last write failed: %s\n", strerror(-rc));

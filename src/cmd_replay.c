@@ -138,9 +138,9 @@ static bool replay_key(void *ctx, int ch)
 static int replay_run(const struct replay_args *a)
 {
 	struct asys_options o;
-	struct replay_ctx c = { 0 };
-	struct tui_driver drv = { 0 };
-	struct tui_ctx tc = { 0 };
+	struct replay_ctx c = {0};
+	struct tui_driver drv = {0};
+	struct tui_ctx tc = {0};
 	struct store *store = NULL;
 	struct bus *bus = NULL;
 	struct ring *ring = NULL;
@@ -151,7 +151,7 @@ static int replay_run(const struct replay_args *a)
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "asys replay: needs a terminal; use 'asys replay --info' or "
-			"'asys export' without one\n");
+				"'asys export' without one\n");
 		return 1;
 	}
 	c.p = rec_player_open(a->path, msg, sizeof(msg), warn, sizeof(warn));
@@ -210,7 +210,8 @@ static int replay_run(const struct replay_args *a)
 	if (rc < 0) {
 		/* tui_run has said why for a terminal it cannot drive */
 		if (rc != -ENOTTY)
-			fprintf(stderr, "asys replay: cannot use this terminal: %s\n", strerror(-rc));
+			fprintf(stderr, "asys replay: cannot use this terminal: %s\n",
+				strerror(-rc));
 		goto cleanup;
 	}
 	ret = 0;
@@ -225,32 +226,32 @@ cleanup:
 
 static void replay_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: asys replay FILE [-d SECONDS] [--speed X] [--begin TIME]\n"
-		"       asys replay --info FILE...\n"
-		"\n"
-		"Show a recording in the same interface as asys top.\n"
-		"\n"
-		"  -d, --delay SECONDS  refresh interval of the view (default 1)\n"
-		"      --speed X        replay speed, 1/64 to 64 (default 1)\n"
-		"      --begin TIME     start at TIME (HH:MM:SS, +DURATION, NN%%)\n"
-		"      --info           print host, version, span, streams, sample counts, gaps\n"
-		"                       and damage, then exit\n"
-		"  -h, --help           show this help and exit\n"
-		"\n"
-		"Keys: space pause, . and , step one refresh, ] and [ double or halve the speed,\n"
-		"g jump to a time (14:03:10, +90s, -5m, 40%%), Shift+Left/Right 10 s back/forward,\n"
-		"q quit. See asys-replay(1).\n");
+	fprintf(
+	    f, "Usage: asys replay FILE [-d SECONDS] [--speed X] [--begin TIME]\n"
+	       "       asys replay --info FILE...\n"
+	       "\n"
+	       "Show a recording in the same interface as asys top.\n"
+	       "\n"
+	       "  -d, --delay SECONDS  refresh interval of the view (default 1)\n"
+	       "      --speed X        replay speed, 1/64 to 64 (default 1)\n"
+	       "      --begin TIME     start at TIME (HH:MM:SS, +DURATION, NN%%)\n"
+	       "      --info           print host, version, span, streams, sample counts, gaps\n"
+	       "                       and damage, then exit\n"
+	       "  -h, --help           show this help and exit\n"
+	       "\n"
+	       "Keys: space pause, . and , step one refresh, ] and [ double or halve the speed,\n"
+	       "g jump to a time (14:03:10, +90s, -5m, 40%%), Shift+Left/Right 10 s back/forward,\n"
+	       "q quit. See asys-replay(1).\n");
 }
 
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "info", no_argument, NULL, 'i' },   { "delay", required_argument, NULL, 'd' },
-		{ "speed", required_argument, NULL, 'S' }, { "begin", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },   { NULL, 0, NULL, 0 },
+	    {"info", no_argument, NULL, 'i'},	     {"delay", required_argument, NULL, 'd'},
+	    {"speed", required_argument, NULL, 'S'}, {"begin", required_argument, NULL, 'b'},
+	    {"help", no_argument, NULL, 'h'},	     {NULL, 0, NULL, 0},
 	};
-	struct replay_args a = { .delay_s = 1.0, .speed = 1.0 };
+	struct replay_args a = {.delay_s = 1.0, .speed = 1.0};
 	bool info = false;
 	int c;
 
@@ -258,26 +259,41 @@ int cmd_replay(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "d:h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'i': info = true; break;
+		case 'i':
+			info = true;
+			break;
 		case 'd':
-			if (sscanf(optarg, "%lf", &a.delay_s) != 1 || !(a.delay_s >= 0.1 && a.delay_s <= 3600)) {
-				fprintf(stderr, "asys replay: bad value '%s' for --delay: expected 0.1-3600 "
-					"seconds\n", optarg);
+			if (sscanf(optarg, "%lf", &a.delay_s) != 1 ||
+			    !(a.delay_s >= 0.1 && a.delay_s <= 3600)) {
+				fprintf(
+				    stderr,
+				    "asys replay: bad value '%s' for --delay: expected 0.1-3600 "
+				    "seconds\n",
+				    optarg);
 				return CLI_EXIT_USAGE;
 			}
 			break;
 		case 'S':
-			if (sscanf(optarg, "%lf", &a.speed) != 1 || !(a.speed >= 1.0 / 64 && a.speed <= 64)) {
-				fprintf(stderr, "asys replay: bad value '%s' for --speed: expected 1/64 to "
-					"64\n", optarg);
+			if (sscanf(optarg, "%lf", &a.speed) != 1 ||
+			    !(a.speed >= 1.0 / 64 && a.speed <= 64)) {
+				fprintf(stderr,
+					"asys replay: bad value '%s' for --speed: expected 1/64 to "
+					"64\n",
+					optarg);
 				return CLI_EXIT_USAGE;
 			}
 			break;
-		case 'b': a.begin = optarg; break;
-		case 'h': replay_usage(stdout); return 0;
+		case 'b':
+			a.begin = optarg;
+			break;
+		case 'h':
+			replay_usage(stdout);
+			return 0;
 		default:
-			fprintf(stderr, "asys replay: unknown option or missing value '%s'; see asys "
-				"replay --help\n", argv[optind - 1]);
+			fprintf(stderr,
+				"asys replay: unknown option or missing value '%s'; see asys "
+				"replay --help\n",
+				argv[optind - 1]);
 			return CLI_EXIT_USAGE;
 		}
 	}
@@ -288,7 +304,8 @@ int cmd_replay(int argc, char **argv)
 	if (info)
 		return rec_info_files(argv + optind, argc - optind, stdout, stderr);
 	if (argc - optind > 1) {
-		fprintf(stderr, "asys replay: one recording at a time (got %d); --info takes several\n",
+		fprintf(stderr,
+			"asys replay: one recording at a time (got %d); --info takes several\n",
 			argc - optind);
 		return CLI_EXIT_USAGE;
 	}

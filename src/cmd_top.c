@@ -22,7 +22,7 @@
 /* how long the header shows environment variables that were ignored */
 #define TOP_NOTES_NS (30 * 1000000000ull)
 
-#define TOP_GROUPS \
+#define TOP_GROUPS                                                                                 \
 	(CLI_G_COMMON | CLI_G_PPU | CLI_G_NIC | CLI_G_PROBES | CLI_G_OUTPUT | CLI_G_COMMAND)
 
 struct top_ctx {
@@ -62,7 +62,8 @@ static void top_status(void *ctx, char *buf, size_t n)
 	/* the store's caps (store.h) left some entities out: say so */
 	len = strlen(buf);
 	if (dropped && len < n)
-		snprintf(buf + len, n - len, " | over %d entities per stream: %llu records not shown",
+		snprintf(buf + len, n - len,
+			 " | over %d entities per stream: %llu records not shown",
 			 STORE_ENTITIES_MAX, (unsigned long long)dropped);
 }
 
@@ -82,10 +83,10 @@ static double top_progress(void *ctx)
 int cmd_top(int argc, char **argv)
 {
 	struct asys_options o;
-	struct top_ctx t = { 0 };
+	struct top_ctx t = {0};
 	struct session *s = NULL;
-	struct tui_driver drv = { 0 };
-	struct tui_ctx tc = { 0 };
+	struct tui_driver drv = {0};
+	struct tui_ctx tc = {0};
 	const char *nc = env_get("NO_COLOR");
 	int rc, ret = 1;
 
@@ -99,7 +100,8 @@ int cmd_top(int argc, char **argv)
 		o.no_color = true;
 	sysroot_set(env_path("ASYS_SYSROOT"));
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "asys top: needs a terminal; use 'asys record' to sample without one\n");
+		fprintf(stderr,
+			"asys top: needs a terminal; use 'asys record' to sample without one\n");
 		return 1;
 	}
 	if (o.command) {

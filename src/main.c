@@ -18,11 +18,11 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
-	{ "top", cmd_top, "live view of PPU, NIC, CPU and memory metrics" },
-	{ "record", cmd_record, "record the same metrics to a .asys file, without a screen" },
-	{ "replay", cmd_replay, "show a recording in the asys top interface" },
-	{ "export", cmd_export, "write a recording's samples as CSV or JSON, or a summary" },
-	{ "help", cmd_help, "show this list, or the help of a subcommand" },
+    {"top", cmd_top, "live view of PPU, NIC, CPU and memory metrics"},
+    {"record", cmd_record, "record the same metrics to a .asys file, without a screen"},
+    {"replay", cmd_replay, "show a recording in the asys top interface"},
+    {"export", cmd_export, "write a recording's samples as CSV or JSON, or a summary"},
+    {"help", cmd_help, "show this list, or the help of a subcommand"},
 };
 
 static void usage(FILE *f)
@@ -52,7 +52,7 @@ static void unknown(const char *name)
 static int cmd_help(int argc, char **argv)
 {
 	const struct subcommand *s;
-	char *help_argv[] = { NULL, "--help", NULL };
+	char *help_argv[] = {NULL, "--help", NULL};
 
 	if (argc < 2) {
 		usage(stdout);
@@ -77,7 +77,8 @@ static void raise_fd_limit(void)
 
 	/* capped: a workload started with -- inherits it, and some programs
 	 * loop over every possible fd */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max && rl.rlim_cur < 65536) {
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
+	    rl.rlim_cur < 65536) {
 		rl.rlim_cur = rl.rlim_max < 65536 ? rl.rlim_max : 65536;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}

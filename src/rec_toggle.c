@@ -73,8 +73,8 @@ int rec_toggle_start(struct rec_toggle *rt, char *msg, size_t n)
 	rt->w = rec_writer_new(rt->streams, &wo, &err, msg, n);
 	if (!rt->w)
 		return err;
-	rt->handle = bus_attach_within(rt->bus, &rec_writer_consumer_ops, rt->w,
-				       REC_WRITER_LATENCY_NS);
+	rt->handle =
+	    bus_attach_within(rt->bus, &rec_writer_consumer_ops, rt->w, REC_WRITER_LATENCY_NS);
 	if (rt->handle < 0) {
 		err = rt->handle;
 		snprintf(msg, n, "cannot attach the recorder: %s", strerror(-err));

@@ -30,7 +30,7 @@ static int workload_open_temp(char *path, size_t n)
 
 int workload_start(struct workload *w, char **argv, const char *log_path)
 {
-	int go[2] = { -1, -1 }, err[2] = { -1, -1 }, e = 0, logfd;
+	int go[2] = {-1, -1}, err[2] = {-1, -1}, e = 0, logfd;
 
 	memset(w, 0, sizeof(*w));
 	w->go_fd = w->err_fd = -1;
@@ -129,16 +129,18 @@ void workload_describe(const struct workload *w, char *buf, size_t n)
 	char log[WORKLOAD_SHOWN];
 
 	if (!w->exited)
-		snprintf(buf, n, "workload: %s (pid %d) running, output in %s", w->name, (int)w->pid,
-			 str_escape(log, sizeof(log), w->log, 200));
+		snprintf(buf, n, "workload: %s (pid %d) running, output in %s", w->name,
+			 (int)w->pid, str_escape(log, sizeof(log), w->log, 200));
 	else if (WIFEXITED(w->status))
-		snprintf(buf, n, "workload: %s (pid %d) exited with status %d; press q to quit", w->name,
-			 (int)w->pid, WEXITSTATUS(w->status));
+		snprintf(buf, n, "workload: %s (pid %d) exited with status %d; press q to quit",
+			 w->name, (int)w->pid, WEXITSTATUS(w->status));
 	else if (WIFSIGNALED(w->status))
-		snprintf(buf, n, "workload: %s (pid %d) exited, killed by signal %d (%s); press q to quit",
+		snprintf(buf, n,
+			 "workload: %s (pid %d) exited, killed by signal %d (%s); press q to quit",
 			 w->name, (int)w->pid, WTERMSIG(w->status), strsignal(WTERMSIG(w->status)));
 	else
-		snprintf(buf, n, "workload: %s (pid %d) exited; press q to quit", w->name, (int)w->pid);
+		snprintf(buf, n, "workload: %s (pid %d) exited; press q to quit", w->name,
+			 (int)w->pid);
 }
 
 void workload_stop(struct workload *w)
@@ -150,7 +152,7 @@ void workload_stop(struct workload *w)
 	if (!workload_poll(w)) {
 		kill(-w->pid, SIGTERM);
 		for (int i = 0; i < 50 && !workload_poll(w); i++) {
-			struct timespec ts = { 0, 20000000 };
+			struct timespec ts = {0, 20000000};
 
 			nanosleep(&ts, NULL);
 		}

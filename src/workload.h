@@ -9,12 +9,12 @@
 
 struct workload {
 	pid_t pid;
-	int go_fd;       /* write end: closing it lets the child exec */
-	int err_fd;      /* read end: carries errno when exec fails */
+	int go_fd;  /* write end: closing it lets the child exec */
+	int err_fd; /* read end: carries errno when exec fails */
 	bool exited;
-	int status;      /* wait status once exited */
-	char name[256];  /* argv[0], escaped for the screen */
-	char log[4096];  /* where its stdout/stderr go */
+	int status;	/* wait status once exited */
+	char name[256]; /* argv[0], escaped for the screen */
+	char log[4096]; /* where its stdout/stderr go */
 };
 
 #define WORKLOAD_SHOWN 808 /* an escaped path of at most 200 bytes */

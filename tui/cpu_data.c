@@ -11,8 +11,8 @@
 #include "widget.h"
 
 /* guest and guest_nice are already inside user and nice in /proc/stat */
-static const char *const state_field[CS_N] = { "user", "nice",	 "system", "irq",
-					       "softirq", "iowait", "steal", "idle" };
+static const char *const state_field[CS_N] = {"user",	 "nice",   "system", "irq",
+					      "softirq", "iowait", "steal",  "idle"};
 
 struct cpu_data *cpu_data_new(void)
 {
@@ -188,7 +188,8 @@ void cpu_data_compute(struct cpu_data *s, const struct view *v)
 		if (!r->offline)
 			for (int k = 0; k < CS_N; k++)
 				if (!isnan(rate[k]))
-					tot_rate[k] = (isnan(tot_rate[k]) ? 0 : tot_rate[k]) + rate[k];
+					tot_rate[k] =
+					    (isnan(tot_rate[k]) ? 0 : tot_rate[k]) + rate[k];
 	}
 	if (!have_total)
 		shares_from_rates(&s->total, tot_rate);
@@ -212,7 +213,8 @@ static void add_history(const struct series *se, const int *fidx, const struct v
 		series_history(se, (uint32_t)fidx[k], v->end_ns, step, tmp, n);
 		for (size_t j = 0; j < n; j++)
 			if (!isnan(tmp[j]))
-				acc[k * n + j] = (isnan(acc[k * n + j]) ? 0 : acc[k * n + j]) + tmp[j];
+				acc[k * n + j] =
+				    (isnan(acc[k * n + j]) ? 0 : acc[k * n + j]) + tmp[j];
 	}
 }
 
@@ -250,8 +252,8 @@ size_t cpu_data_history(struct cpu_data *s, const struct view *v, double *out, s
 	} else {
 		/* no total row (an old recording): the cores of cpu_data_compute */
 		for (size_t i = 0; i < s->n; i++)
-			add_history(store_series(v->store, (uint32_t)s->stream, s->rows[i].id), fidx,
-				    v, step, s->hist, tmp, n);
+			add_history(store_series(v->store, (uint32_t)s->stream, s->rows[i].id),
+				    fidx, v, step, s->hist, tmp, n);
 	}
 	for (size_t j = 0; j < n; j++) {
 		struct cpu_row r;

@@ -9,20 +9,29 @@
 
 #include "pane.h"
 
-enum cpu_state { CS_USER, CS_NICE, CS_SYSTEM, CS_IRQ, CS_SOFTIRQ, CS_IOWAIT, CS_STEAL, CS_IDLE,
-		 CS_N };
+enum cpu_state {
+	CS_USER,
+	CS_NICE,
+	CS_SYSTEM,
+	CS_IRQ,
+	CS_SOFTIRQ,
+	CS_IOWAIT,
+	CS_STEAL,
+	CS_IDLE,
+	CS_N
+};
 
 struct cpu_row {
 	uint64_t id;
 	double share[CS_N]; /* of all time; NaN unknown */
-	double busy;        /* 0..1, not idle and not iowait */
+	double busy;	    /* 0..1, not idle and not iowait */
 	bool offline;
 };
 
 struct cpu_data {
 	uint64_t key_end, key_records; /* what the cached figures are for */
 	bool have_key;
-	int stream;           /* cpu.core id, or -1 */
+	int stream;	      /* cpu.core id, or -1 */
 	const char *why;      /* no rows: why (points into the store or static) */
 	struct cpu_row *rows; /* sorted by core number */
 	size_t n, cap;

@@ -24,9 +24,8 @@ struct glyphs {
 	const char *tl, *tr, *bl, *br, *h, *v;
 };
 
-static const struct glyphs box_utf8 = { "\u256d", "\u256e", "\u2570", "\u256f", "\u2500",
-					"\u2502" };
-static const struct glyphs box_ascii = { "+", "+", "+", "+", "-", "|" };
+static const struct glyphs box_utf8 = {"\u256d", "\u256e", "\u2570", "\u256f", "\u2500", "\u2502"};
+static const struct glyphs box_ascii = {"+", "+", "+", "+", "-", "|"};
 
 static void fmt_hz(char *buf, size_t n, double hz)
 {
@@ -153,9 +152,9 @@ struct hint {
 };
 
 static const struct hint hints[] = {
-	{ "F1", "help", true },	     { "Tab", "pane", false },	     { "</>", "sort", false },
-	{ "space", "pause", false }, { "u", "units", false },	     { "o/s", "overlay/stacked", false },
-	{ "q", "quit", true },
+    {"F1", "help", true},      {"Tab", "pane", false}, {"</>", "sort", false},
+    {"space", "pause", false}, {"u", "units", false},  {"o/s", "overlay/stacked", false},
+    {"q", "quit", true},
 };
 
 static int hint_width(const struct hint *h)
@@ -246,7 +245,7 @@ static void draw_box(struct tui *t, WINDOW *w, struct pane *p, const char *extra
 
 	x = 1;
 	if (p->cls->hotkey) {
-		char hk[2] = { p->cls->hotkey, '\0' };
+		char hk[2] = {p->cls->hotkey, '\0'};
 
 		widget_attr_on(w, &t->v, TC_WARN);
 		widget_text(w, 0, x, cols - 2 - x, hk, false);
@@ -279,20 +278,20 @@ static void draw_box(struct tui *t, WINDOW *w, struct pane *p, const char *extra
 }
 
 static const char *const global_help[] = {
-	"q, F10        quit",
-	"h, ?, F1      this help; any key closes it",
-	"Tab, S-Tab    focus the next / previous pane",
-	"1 .. 9        focus the pane with that number",
-	"Up, Down      move the selection in the focused pane",
-	"PgUp, PgDn    scroll the focused pane by a page",
-	"Home, End     go to the first / last row",
-	"<, >          sort by the previous / next column",
-	"I             invert the sort order",
-	"space         pause the view (sampling goes on)",
-	"u             rates in bit/s or B/s",
-	"o, s          PPU metric groups overlaid / stacked",
-	"Ctrl-L        redraw the screen",
-	NULL,
+    "q, F10        quit",
+    "h, ?, F1      this help; any key closes it",
+    "Tab, S-Tab    focus the next / previous pane",
+    "1 .. 9        focus the pane with that number",
+    "Up, Down      move the selection in the focused pane",
+    "PgUp, PgDn    scroll the focused pane by a page",
+    "Home, End     go to the first / last row",
+    "<, >          sort by the previous / next column",
+    "I             invert the sort order",
+    "space         pause the view (sampling goes on)",
+    "u             rates in bit/s or B/s",
+    "o, s          PPU metric groups overlaid / stacked",
+    "Ctrl-L        redraw the screen",
+    NULL,
 };
 
 /* One help line at row y (or only counted when w is NULL). */
@@ -369,7 +368,7 @@ static void pane_boxes(struct tui *t, int avail, struct layout_box *box)
 	int idx[TUI_MAX_PANES], n = 0;
 
 	for (int i = 0; i < t->npanes; i++) {
-		box[i] = (struct layout_box){ 0 };
+		box[i] = (struct layout_box){0};
 		t->panes[i].focused = i == t->focus;
 		if (!tui_pane_visible(t, i))
 			continue;

@@ -77,13 +77,14 @@ static const struct layout_pair {
 	const char *left, *right;
 	int left_pct;
 } layout_pairs[] = {
-	{ "ppu", "nic", 56 },
+    {"ppu", "nic", 56},
 };
 
 static bool is_pair(const char *a, const char *b, int *pct)
 {
 	for (size_t i = 0; i < sizeof(layout_pairs) / sizeof(layout_pairs[0]); i++) {
-		if (a && b && !strcmp(layout_pairs[i].left, a) && !strcmp(layout_pairs[i].right, b)) {
+		if (a && b && !strcmp(layout_pairs[i].left, a) &&
+		    !strcmp(layout_pairs[i].right, b)) {
 			*pct = layout_pairs[i].left_pct;
 			return true;
 		}
@@ -96,12 +97,12 @@ int layout_bands(const char *const *names, int n, int cols, struct layout_box *b
 	int bands = 0, pct;
 
 	for (int i = 0; i < n; i++) {
-		box[i] = (struct layout_box){ .band = bands, .cols = cols };
-		if (cols >= LAYOUT_WIDE_COLS && i + 1 < n && is_pair(names[i], names[i + 1], &pct)) {
+		box[i] = (struct layout_box){.band = bands, .cols = cols};
+		if (cols >= LAYOUT_WIDE_COLS && i + 1 < n &&
+		    is_pair(names[i], names[i + 1], &pct)) {
 			box[i].cols = cols * pct / 100;
-			box[i + 1] = (struct layout_box){ .band = bands,
-							  .x = box[i].cols,
-							  .cols = cols - box[i].cols };
+			box[i + 1] = (struct layout_box){
+			    .band = bands, .x = box[i].cols, .cols = cols - box[i].cols};
 			i++;
 		}
 		bands++;
@@ -111,7 +112,7 @@ int layout_bands(const char *const *names, int n, int cols, struct layout_box *b
 
 int layout_place(const struct layout_req *req, int n, int avail, struct layout_box *box)
 {
-	struct layout_req band[LAYOUT_MAX_PANES] = { 0 };
+	struct layout_req band[LAYOUT_MAX_PANES] = {0};
 	int out[LAYOUT_MAX_PANES], nb = 0, used, y = 0;
 
 	if (n > LAYOUT_MAX_PANES)

@@ -9,11 +9,21 @@
 #include "util.h"
 #include "widget.h"
 
-enum sys_field { SF_TOTAL, SF_FREE, SF_AVAIL, SF_BUFFERS, SF_CACHED, SF_USED, SF_SWAP_TOTAL,
-		 SF_SWAP_FREE, SF_SHMEM, SF_SRECLAIM };
+enum sys_field {
+	SF_TOTAL,
+	SF_FREE,
+	SF_AVAIL,
+	SF_BUFFERS,
+	SF_CACHED,
+	SF_USED,
+	SF_SWAP_TOTAL,
+	SF_SWAP_FREE,
+	SF_SHMEM,
+	SF_SRECLAIM
+};
 static const char *const sys_field_name[MEM_SYS_FIELDS] = {
-	"total", "free", "available", "buffers", "cached",
-	"used",	 "swap_total", "swap_free", "shmem", "sreclaimable",
+    "total", "free",	   "available", "buffers", "cached",
+    "used",  "swap_total", "swap_free", "shmem",   "sreclaimable",
 };
 
 void mem_sys_load(struct mem_sys *m, const struct view *v)
@@ -81,9 +91,9 @@ void mem_sys_title(const struct mem_sys *m, char *buf, int n)
 }
 
 /* "Mem[bar] 12.3G/31.2G" in width columns. */
-static void draw_sys_bar(WINDOW *w, const struct view *v, int y, int x, int width,
-			 const char *name, const double *fracs, const enum tui_color *colors,
-			 int nseg, double used, double total)
+static void draw_sys_bar(WINDOW *w, const struct view *v, int y, int x, int width, const char *name,
+			 const double *fracs, const enum tui_color *colors, int nseg, double used,
+			 double total)
 {
 	char a[16], b[16], txt[40];
 	int tw;
@@ -120,14 +130,14 @@ const char *mem_why_no_data(const struct view *v, const char *stream, const char
 
 void mem_sys_draw(WINDOW *w, const struct mem_sys *m, const struct view *v, int lines)
 {
-	static const enum tui_color mem_colors[3] = { TC_USER, TC_IOWAIT, TC_IRQ };
-	static const enum tui_color swap_colors[1] = { TC_SYSTEM };
+	static const enum tui_color mem_colors[3] = {TC_USER, TC_IOWAIT, TC_IRQ};
+	static const enum tui_color swap_colors[1] = {TC_SYSTEM};
 	int cols = getmaxx(w);
 	double tot = m->v[SF_TOTAL], used = sys_used(m);
-	double fr[3] = { used / tot, m->v[SF_BUFFERS] / tot, sys_cache(m) / tot };
+	double fr[3] = {used / tot, m->v[SF_BUFFERS] / tot, sys_cache(m) / tot};
 	double st = m->v[SF_SWAP_TOTAL];
 	double su = st - m->v[SF_SWAP_FREE];
-	double sf[1] = { st > 0 ? su / st : NAN };
+	double sf[1] = {st > 0 ? su / st : NAN};
 	int mw = lines == 2 ? cols : cols * 2 / 3;
 
 	if (!m->have) {

@@ -15,7 +15,7 @@ struct series;
 
 struct mem_sys {
 	double v[MEM_SYS_FIELDS]; /* bytes; NaN unknown */
-	bool have;                /* the total is known */
+	bool have;		  /* the total is known */
 };
 
 /* Why a stream has nothing to show: the collector's own words if it said

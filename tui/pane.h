@@ -20,25 +20,25 @@ struct view {
 	const struct asys_options *opts;
 	uint64_t end_ns;    /* the instant shown (frozen while paused) */
 	uint64_t window_ns; /* one refresh: averages and peaks are over this */
-	bool utf8;          /* braille and block glyphs, else ASCII # = . */
+	bool utf8;	    /* braille and block glyphs, else ASCII # = . */
 	bool color;
-	bool bits;          /* rates in bit/s instead of B/s ('u' toggles) */
-	bool overlay;       /* PPU metric groups overlaid ('o') or stacked ('s') */
-	char status[256];   /* a pane may set the status line (n/a reasons) */
+	bool bits;	  /* rates in bit/s instead of B/s ('u' toggles) */
+	bool overlay;	  /* PPU metric groups overlaid ('o') or stacked ('s') */
+	char status[256]; /* a pane may set the status line (n/a reasons) */
 };
 
 struct pane {
 	const struct pane_class *cls;
-	void *priv;         /* the pane's own state, from cls->init */
+	void *priv; /* the pane's own state, from cls->init */
 	bool focused;
-	int rows, cols;     /* inner size of the last layout */
+	int rows, cols; /* inner size of the last layout */
 };
 
 struct pane_class {
-	const char *name;   /* "cpu" */
-	const char *title;  /* "CPU" */
-	char hotkey;        /* '3': jumps focus here */
-	void *(*init)(const struct view *v);      /* may return NULL when no state */
+	const char *name;		     /* "cpu" */
+	const char *title;		     /* "CPU" */
+	char hotkey;			     /* '3': jumps focus here */
+	void *(*init)(const struct view *v); /* may return NULL when no state */
 	void (*fini)(void *priv);
 	/* Whether to show the pane at all (e.g. no PPU stream and none expected). */
 	bool (*visible)(const struct pane *p, const struct view *v);

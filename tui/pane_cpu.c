@@ -18,12 +18,12 @@
 
 /* Bar segments, in drawing order. */
 #define SEG_N 6
-static const enum tui_color seg_color[SEG_N] = { TC_USER, TC_NICE,   TC_SYSTEM,
-						 TC_IRQ,  TC_IOWAIT, TC_STEAL };
+static const enum tui_color seg_color[SEG_N] = {TC_USER, TC_NICE,   TC_SYSTEM,
+						TC_IRQ,	 TC_IOWAIT, TC_STEAL};
 
 #define CELL_GAP 2
 #define BAR_MIN 4 /* narrowest bar worth drawing */
-#define PCT_W 4   /* "100%" */
+#define PCT_W 4	  /* "100%" */
 #define WANT_UNFOCUSED_MAX 8
 #define STRIP_HEIGHT_MAX 6
 #define HIST_ROWS 1   /* the history line above the cores */
@@ -54,11 +54,11 @@ static int label_width(const struct cpu_data *s)
 /* How the cores are laid out in rows x cols. */
 struct cpu_plan {
 	bool strip;
-	int ncol;     /* bar mode: columns of cells */
-	int cellw;    /* bar mode: cell width */
-	int per_row;  /* strip mode: cores per row */
-	int height;   /* strip mode: screen rows per strip row */
-	int rows;     /* rows needed (strip rows in strip mode) */
+	int ncol;    /* bar mode: columns of cells */
+	int cellw;   /* bar mode: cell width */
+	int per_row; /* strip mode: cores per row */
+	int height;  /* strip mode: screen rows per strip row */
+	int rows;    /* rows needed (strip rows in strip mode) */
 };
 
 /* Cores per strip row after the label: a multiple of 8 when there is room,
@@ -183,10 +183,10 @@ static void cpu_title(const struct pane *p, const struct view *v, char *buf, int
 	if (isnan(t->busy))
 		snprintf(buf, (size_t)n, "%s  avg n/a  IPC %s", cores, ipc);
 	else
-		snprintf(buf, (size_t)n, "%s  avg %s  us %.0f sy %.0f wa %.0f st %.0f  IPC %s", cores,
-			 avg, pct_nz(t->share[CS_USER]) + pct_nz(t->share[CS_NICE]),
+		snprintf(buf, (size_t)n, "%s  avg %s  us %.0f sy %.0f wa %.0f st %.0f  IPC %s",
+			 cores, avg, pct_nz(t->share[CS_USER]) + pct_nz(t->share[CS_NICE]),
 			 pct_nz(t->share[CS_SYSTEM]) + pct_nz(t->share[CS_IRQ]) +
-				 pct_nz(t->share[CS_SOFTIRQ]),
+			     pct_nz(t->share[CS_SOFTIRQ]),
 			 pct_nz(t->share[CS_IOWAIT]), pct_nz(t->share[CS_STEAL]), ipc);
 }
 
@@ -195,9 +195,9 @@ static void row_segments(const struct cpu_row *r, double *seg)
 	seg[0] = r->share[CS_USER];
 	seg[1] = r->share[CS_NICE];
 	seg[2] = r->share[CS_SYSTEM];
-	seg[3] = isnan(r->share[CS_IRQ]) ? r->share[CS_SOFTIRQ]
-	       : isnan(r->share[CS_SOFTIRQ]) ? r->share[CS_IRQ]
-					      : r->share[CS_IRQ] + r->share[CS_SOFTIRQ];
+	seg[3] = isnan(r->share[CS_IRQ])       ? r->share[CS_SOFTIRQ]
+		 : isnan(r->share[CS_SOFTIRQ]) ? r->share[CS_IRQ]
+					       : r->share[CS_IRQ] + r->share[CS_SOFTIRQ];
 	seg[4] = r->share[CS_IOWAIT];
 	seg[5] = r->share[CS_STEAL];
 }
@@ -297,7 +297,8 @@ static void draw_strip(WINDOW *w, const struct cpu_data *s, const struct view *v
 			widget_attr_on(w, v, c);
 			for (int j = 0; j < h; j++)
 				widget_text(w, base - j, lw + 1 + k, 1,
-					    r->offline ? (j ? " " : "x") : column_glyph(v, level, j, h),
+					    r->offline ? (j ? " " : "x")
+						       : column_glyph(v, level, j, h),
 					    false);
 			widget_attr_off(w, v, c);
 		}
@@ -399,30 +400,31 @@ static void cpu_footer(const struct pane *p, const struct view *v, char *buf, in
 	} else if (v->color) {
 		snprintf(buf, (size_t)n, "user nice system irq iowait steal");
 	} else {
-		snprintf(buf, (size_t)n, v->utf8 ? "\u2588user \u2593nice \u2592system \u2591irq"
-						 : "#user =nice +system :irq ~iowait %%steal");
+		snprintf(buf, (size_t)n,
+			 v->utf8 ? "\u2588user \u2593nice \u2592system \u2591irq"
+				 : "#user =nice +system :irq ~iowait %%steal");
 	}
 }
 
 static const char *const cpu_help[] = {
-	"bars          green user, cyan nice, red system, yellow irq,",
-	"              blue iowait, magenta steal; the % is busy time",
-	"all           total busy share, one mark per refresh, newest right",
-	"many cores    one cell per core: colour = main state, height = busy",
-	"IPC           instructions per cycle, all cores (n/a: see bottom line)",
-	NULL,
+    "bars          green user, cyan nice, red system, yellow irq,",
+    "              blue iowait, magenta steal; the % is busy time",
+    "all           total busy share, one mark per refresh, newest right",
+    "many cores    one cell per core: colour = main state, height = busy",
+    "IPC           instructions per cycle, all cores (n/a: see bottom line)",
+    NULL,
 };
 
 const struct pane_class cpu_pane = {
-	.name = "cpu",
-	.title = "CPU",
-	.hotkey = '3',
-	.init = cpu_init,
-	.fini = cpu_fini,
-	.min_rows = cpu_min_rows,
-	.want_rows = cpu_want_rows,
-	.title_extra = cpu_title,
-	.footer = cpu_footer,
-	.draw = cpu_draw,
-	.help = cpu_help,
+    .name = "cpu",
+    .title = "CPU",
+    .hotkey = '3',
+    .init = cpu_init,
+    .fini = cpu_fini,
+    .min_rows = cpu_min_rows,
+    .want_rows = cpu_want_rows,
+    .title_extra = cpu_title,
+    .footer = cpu_footer,
+    .draw = cpu_draw,
+    .help = cpu_help,
 };

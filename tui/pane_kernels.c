@@ -20,14 +20,16 @@
 enum kcol { KC_PID, KC_RATE, KC_TOTAL, KC_SHARE, KC_NAME, KC_N };
 
 static const struct tui_col kcols[KC_N] = {
-	[KC_PID] = { "PID", 7, true },	   [KC_RATE] = { "LAUNCH/s", 9, true },
-	[KC_TOTAL] = { "TOTAL", 8, true }, [KC_SHARE] = { "SHARE", 6, true },
-	[KC_NAME] = { "KERNEL", 0, false },
+    [KC_PID] = {"PID", 7, true},      [KC_RATE] = {"LAUNCH/s", 9, true},
+    [KC_TOTAL] = {"TOTAL", 8, true},  [KC_SHARE] = {"SHARE", 6, true},
+    [KC_NAME] = {"KERNEL", 0, false},
 };
 static const struct tui_col kcols_grouped[KC_N] = {
-	[KC_PID] = { "PID", 7, true },	   [KC_RATE] = { "LAUNCH/s", 9, true },
-	[KC_TOTAL] = { "TOTAL", 8, true }, [KC_SHARE] = { "SHARE", 6, true },
-	[KC_NAME] = { "(KERNELS) PROCESS", 0, false },
+    [KC_PID] = {"PID", 7, true},
+    [KC_RATE] = {"LAUNCH/s", 9, true},
+    [KC_TOTAL] = {"TOTAL", 8, true},
+    [KC_SHARE] = {"SHARE", 6, true},
+    [KC_NAME] = {"(KERNELS) PROCESS", 0, false},
 };
 
 struct krow {
@@ -112,11 +114,11 @@ static bool matches(const struct kpriv *s, const char *name)
 /* The command line from mem.proc, else from gpurt.mem's label. */
 static const char *proc_name(const struct view *v, uint64_t pid)
 {
-	static const char *const streams[] = { "mem.proc", "gpurt.mem" };
+	static const char *const streams[] = {"mem.proc", "gpurt.mem"};
 	for (size_t i = 0; i < sizeof(streams) / sizeof(*streams); i++) {
 		int id = stream_table_find(v->streams, streams[i]);
-		const struct series *se = id >= 0 ? store_series(v->store, (uint32_t)id, pid)
-						  : NULL;
+		const struct series *se =
+		    id >= 0 ? store_series(v->store, (uint32_t)id, pid) : NULL;
 		const char *l = se ? series_label(se) : NULL;
 		if (l && *l)
 			return l;
@@ -132,10 +134,14 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 	if (c == KC_NAME) {
 		r = strcasecmp(x->name, y->name);
 	} else {
-		double p = c == KC_PID ? (double)x->pid : c == KC_RATE ? x->rate
-			: c == KC_TOTAL ? x->total : x->share;
-		double q = c == KC_PID ? (double)y->pid : c == KC_RATE ? y->rate
-			: c == KC_TOTAL ? y->total : y->share;
+		double p = c == KC_PID	   ? (double)x->pid
+			   : c == KC_RATE  ? x->rate
+			   : c == KC_TOTAL ? x->total
+					   : x->share;
+		double q = c == KC_PID	   ? (double)y->pid
+			   : c == KC_RATE  ? y->rate
+			   : c == KC_TOTAL ? y->total
+					   : y->share;
 		if (isnan(p) || isnan(q)) /* unknown last, either way */
 			return isnan(p) && isnan(q) ? 0 : isnan(p) ? 1 : -1;
 		r = p < q ? -1 : p > q;
@@ -185,8 +191,8 @@ static void load_rows(struct kpriv *s, const struct view *v)
 		if (!se)
 			continue;
 		const char *label = series_label(se), *tab = label ? strchr(label, '\t') : NULL;
-		struct krow k = { .rate = series_rate(se, (uint32_t)fl),
-				  .total = series_last(se, (uint32_t)fl) };
+		struct krow k = {.rate = series_rate(se, (uint32_t)fl),
+				 .total = series_last(se, (uint32_t)fl)};
 		double pid = fp >= 0 ? series_last(se, (uint32_t)fp) : NAN;
 		k.pid = isnan(pid) && label ? strtoull(label, NULL, 10) : (uint64_t)pid;
 		snprintf(k.name, sizeof(k.name), "%s", tab ? tab + 1 : label ? label : "?");
@@ -202,7 +208,8 @@ static void load_rows(struct kpriv *s, const struct view *v)
 	}
 	for (size_t i = 0; i < s->nrows; i++)
 		s->rows[i].share = s->rate_sum > 0 && !isnan(s->rows[i].rate)
-					   ? 100.0 * s->rows[i].rate / s->rate_sum : NAN;
+				       ? 100.0 * s->rows[i].rate / s->rate_sum
+				       : NAN;
 	qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }
 
@@ -238,8 +245,8 @@ static void kern_footer(const struct pane *p, const struct view *v, char *buf, i
 	buf[0] = '\0';
 	if (!s)
 		return;
-	const char *arrow = v->utf8 ? (s->table.sort_desc ? "\u25bc" : "\u25b2")
-				    : (s->table.sort_desc ? "v" : "^");
+	const char *arrow =
+	    v->utf8 ? (s->table.sort_desc ? "\u25bc" : "\u25b2") : (s->table.sort_desc ? "v" : "^");
 	if (s->editing || s->filter[0])
 		snprintf(buf, (size_t)n, "filter: %s%s  sort: %s %s", s->filter,
 			 s->editing ? "_" : "", s->table.cols[s->table.sort_col].title, arrow);
@@ -298,7 +305,8 @@ static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
 		widget_fmt_count(c[KC_TOTAL], sizeof(c[KC_TOTAL]), r->total);
 		widget_fmt_pct(c[KC_SHARE], sizeof(c[KC_SHARE]), r->share);
 		if (s->grouped)
-			snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "(%d) %.200s", r->nkernels, r->name);
+			snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "(%d) %.200s", r->nkernels,
+				 r->name);
 		else
 			snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "%s", r->name);
 		if (sel) {
@@ -350,25 +358,25 @@ static bool kern_key(struct pane *p, int ch, struct view *v)
 }
 
 static const char *const kern_help[] = {
-	"/             filter kernels by name (Enter keeps it, Esc clears it)",
-	"p             group the kernels by process, or not",
-	"<, >          sort by PID, LAUNCH/s, TOTAL, SHARE or KERNEL; I inverts",
-	"SHARE         this row's part of all launches per second",
-	NULL,
+    "/             filter kernels by name (Enter keeps it, Esc clears it)",
+    "p             group the kernels by process, or not",
+    "<, >          sort by PID, LAUNCH/s, TOTAL, SHARE or KERNEL; I inverts",
+    "SHARE         this row's part of all launches per second",
+    NULL,
 };
 
 const struct pane_class kernels_pane = {
-	.name = "kernels",
-	.title = "Top kernels",
-	.hotkey = '5',
-	.init = kern_init,
-	.fini = kern_fini,
-	.visible = kern_visible,
-	.min_rows = kern_min_rows,
-	.want_rows = kern_want_rows,
-	.title_extra = kern_title,
-	.footer = kern_footer,
-	.draw = kern_draw,
-	.key = kern_key,
-	.help = kern_help,
+    .name = "kernels",
+    .title = "Top kernels",
+    .hotkey = '5',
+    .init = kern_init,
+    .fini = kern_fini,
+    .visible = kern_visible,
+    .min_rows = kern_min_rows,
+    .want_rows = kern_want_rows,
+    .title_extra = kern_title,
+    .footer = kern_footer,
+    .draw = kern_draw,
+    .key = kern_key,
+    .help = kern_help,
 };

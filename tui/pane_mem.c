@@ -21,7 +21,7 @@
  * entries too; a column whose stream is not registered is not shown. */
 
 enum col_kind {
-	CK_PID,   /* the entity itself */
+	CK_PID,	  /* the entity itself */
 	CK_LABEL, /* the entity's label: the command line */
 	CK_USER,  /* a uid, shown as a name */
 	CK_BYTES, /* series_rate: a gauge's value, a counter's B/s */
@@ -38,17 +38,17 @@ struct mem_col {
 };
 
 static const struct mem_col mem_cols[] = {
-	{ { "PID", 7, true }, NULL, NULL, CK_PID, 0 },
-	{ { "USER", 9, false }, "mem.proc", "uid", CK_USER, 2 },
-	{ { "RSS", 6, true }, "mem.proc", "rss", CK_BYTES, 0 },
-	{ { "HWM", 6, true }, "mem.proc", "hwm", CK_BYTES, 1 },
-	{ { "THR", 4, true }, "mem.proc", "threads", CK_COUNT, 3 },
-	/* gpurt: runtime probes (shown only when gpurt.mem is registered) */
-	{ { "DEVICE", 7, true }, "gpurt.mem", "device_bytes", CK_BYTES, 4 },
-	{ { "PINNED", 7, true }, "gpurt.mem", "pinned_bytes", CK_BYTES, 5 },
-	{ { "ALLOC/s", 7, true }, "gpurt.mem", "allocs", CK_COUNT, 6 },
-	{ { "FAIL", 15, true }, "gpurt.mem", "fails", CK_FAIL, 7 },
-	{ { "COMMAND", 0, false }, NULL, NULL, CK_LABEL, 0 },
+    {{"PID", 7, true}, NULL, NULL, CK_PID, 0},
+    {{"USER", 9, false}, "mem.proc", "uid", CK_USER, 2},
+    {{"RSS", 6, true}, "mem.proc", "rss", CK_BYTES, 0},
+    {{"HWM", 6, true}, "mem.proc", "hwm", CK_BYTES, 1},
+    {{"THR", 4, true}, "mem.proc", "threads", CK_COUNT, 3},
+    /* gpurt: runtime probes (shown only when gpurt.mem is registered) */
+    {{"DEVICE", 7, true}, "gpurt.mem", "device_bytes", CK_BYTES, 4},
+    {{"PINNED", 7, true}, "gpurt.mem", "pinned_bytes", CK_BYTES, 5},
+    {{"ALLOC/s", 7, true}, "gpurt.mem", "allocs", CK_COUNT, 6},
+    {{"FAIL", 15, true}, "gpurt.mem", "fails", CK_FAIL, 7},
+    {{"COMMAND", 0, false}, NULL, NULL, CK_LABEL, 0},
 };
 
 #define NCOLS ((int)ARRAY_SIZE(mem_cols))
@@ -70,9 +70,9 @@ struct uid_name {
 struct mem_priv {
 	struct tui_table table;
 	struct tui_col vis_cols[NCOLS];
-	int vis[NCOLS];   /* visible column -> mem_cols index */
+	int vis[NCOLS]; /* visible column -> mem_cols index */
 	int nvis;
-	int sort_id;      /* mem_cols index of the sort column */
+	int sort_id; /* mem_cols index of the sort column */
 	bool sort_desc;
 	uint64_t sel_pid; /* follow this process once the user moved; 0 = none */
 	struct proc_row *rows;
@@ -157,7 +157,8 @@ static void choose_columns(struct mem_priv *s, const struct view *v, int cols)
 		int worst = -1;
 
 		for (int i = 0; i < NCOLS; i++)
-			if (on[i] && mem_cols[i].drop && (worst < 0 || mem_cols[i].drop > mem_cols[worst].drop))
+			if (on[i] && mem_cols[i].drop &&
+			    (worst < 0 || mem_cols[i].drop > mem_cols[worst].drop))
 				worst = i;
 		if (worst < 0)
 			break;
@@ -218,7 +219,7 @@ static double col_value(const struct view *v, int ci, uint64_t pid, const struct
 		return NAN;
 	if (c->kind == CK_FAIL) /* gpurt: a total, not a rate */
 		return v->end_ns && series_last_ns(se) > v->end_ns ? NAN
-								     : series_last(se, (uint32_t)f);
+								   : series_last(se, (uint32_t)f);
 	return view_value(se, f, v, true);
 }
 
@@ -540,27 +541,27 @@ static bool mem_key(struct pane *p, int ch, struct view *v)
 }
 
 static const char *const mem_help[] = {
-	"<, >          sort by PID, USER, RSS, HWM, THR or COMMAND",
-	"I             invert the sort order",
-	"Up, Down      select a process (followed when re-sorted)",
-	"RSS, HWM      resident memory (VmRSS) and its peak (VmHWM)",
-	"Mem, Swp      green used, blue buffers, yellow cache; red swap",
-	"DEVICE PINNED runtime-probed device and pinned memory; ALLOC/s their rate",
-	"FAIL          failed allocations, the size last asked for and how long ago",
-	NULL,
+    "<, >          sort by PID, USER, RSS, HWM, THR or COMMAND",
+    "I             invert the sort order",
+    "Up, Down      select a process (followed when re-sorted)",
+    "RSS, HWM      resident memory (VmRSS) and its peak (VmHWM)",
+    "Mem, Swp      green used, blue buffers, yellow cache; red swap",
+    "DEVICE PINNED runtime-probed device and pinned memory; ALLOC/s their rate",
+    "FAIL          failed allocations, the size last asked for and how long ago",
+    NULL,
 };
 
 const struct pane_class mem_pane = {
-	.name = "mem",
-	.title = "Memory",
-	.hotkey = '4',
-	.init = mem_init,
-	.fini = mem_fini,
-	.min_rows = mem_min_rows,
-	.want_rows = mem_want_rows,
-	.title_extra = mem_title,
-	.footer = mem_footer,
-	.draw = mem_draw,
-	.key = mem_key,
-	.help = mem_help,
+    .name = "mem",
+    .title = "Memory",
+    .hotkey = '4',
+    .init = mem_init,
+    .fini = mem_fini,
+    .min_rows = mem_min_rows,
+    .want_rows = mem_want_rows,
+    .title_extra = mem_title,
+    .footer = mem_footer,
+    .draw = mem_draw,
+    .key = mem_key,
+    .help = mem_help,
 };

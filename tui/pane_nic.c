@@ -36,22 +36,22 @@ struct nic_row {
 
 struct nic_priv {
 	struct nic_row rows[NIC_MAX_ROWS];
-	int nrows, nall;   /* shown (active or all), and known */
-	int top;           /* first NIC shown */
-	bool show_all;     /* 'a' */
-	uint64_t mark_ns;  /* 'm': averages since then; 0 = none */
+	int nrows, nall;  /* shown (active or all), and known */
+	int top;	  /* first NIC shown */
+	bool show_all;	  /* 'a' */
+	uint64_t mark_ns; /* 'm': averages since then; 0 = none */
 	uint64_t ents[NIC_MAX_ROWS];
 };
 
 static const char *const nic_help[] = {
-	"a        show inactive NICs too (or --nic-all)",
-	"m        mark now: rows show averages since the mark; m again clears it",
-	"Up/Down  scroll the NIC list",
-	"u        rates in bit/s or byte/s (all panes)",
-	"NIC: avg over the refresh (or since the mark), pk = the largest per-sample rate",
-	"NIC: in the refresh, so a 1 ms burst shows at --nic-metrics-frequency 1000;",
-	"NIC: wait = Send Wait, port_xmit_wait ticks per second (tick length is per device)",
-	NULL,
+    "a        show inactive NICs too (or --nic-all)",
+    "m        mark now: rows show averages since the mark; m again clears it",
+    "Up/Down  scroll the NIC list",
+    "u        rates in bit/s or byte/s (all panes)",
+    "NIC: avg over the refresh (or since the mark), pk = the largest per-sample rate",
+    "NIC: in the refresh, so a 1 ms burst shows at --nic-metrics-frequency 1000;",
+    "NIC: wait = Send Wait, port_xmit_wait ticks per second (tick length is per device)",
+    NULL,
 };
 
 static void *nic_init(const struct view *v)
@@ -103,7 +103,7 @@ static void collect_stream(struct nic_priv *s, const struct view *v, const char 
 		s->nall++;
 		if (!s->show_all && !row_active(se, v))
 			continue;
-		s->rows[s->nrows++] = (struct nic_row){ sid, s->ents[i], rdma, series_label(se) };
+		s->rows[s->nrows++] = (struct nic_row){sid, s->ents[i], rdma, series_label(se)};
 	}
 }
 
@@ -168,8 +168,8 @@ static void nic_title(const struct pane *p, const struct view *v, char *buf, int
 	if (!s)
 		return;
 	for (int i = 0; i < s->nrows; i++) {
-		const struct series *se = store_series(v->store, (uint32_t)s->rows[i].sid,
-						       s->rows[i].ent);
+		const struct series *se =
+		    store_series(v->store, (uint32_t)s->rows[i].sid, s->rows[i].ent);
 		double r = win_avg(se, F_RX_BYTES, v->end_ns, v->window_ns);
 		double t = win_avg(se, F_TX_BYTES, v->end_ns, v->window_ns);
 
@@ -193,8 +193,9 @@ static void nic_footer(const struct pane *p, const struct view *v, char *buf, in
 	const struct asys_options *o = v->opts;
 	int sid = stream_table_find(v->streams, "nic.link");
 	const char *st = sid >= 0 ? store_status(v->store, (uint32_t)sid, STATUS_STREAM) : NULL;
-	double hz = !o ? 1 : o->nic_metrics_given ? o->nic_metrics_frequency
-				  : (o->delay_s > 0 ? 1 / o->delay_s : 1);
+	double hz = !o			   ? 1
+		    : o->nic_metrics_given ? o->nic_metrics_frequency
+					   : (o->delay_s > 0 ? 1 / o->delay_s : 1);
 
 	if (st && *st && s && s->nrows) /* e.g. the rate asked for cannot be had */
 		snprintf(buf, (size_t)n, "%s", st);
@@ -227,9 +228,8 @@ static void draw_dir(WINDOW *w, struct view *v, const struct series *se, int y, 
 		snprintf(size, sizeof(size), "-");
 	else
 		util_fmt_bytes(size, sizeof(size), fs.avg / pkts);
-	snprintf(line, sizeof(line), "%s %10s", v->utf8 ? (rx ? "\xe2\x86\x93" : "\xe2\x86\x91")
-							  : (rx ? "v" : "^"),
-		 avg);
+	snprintf(line, sizeof(line), "%s %10s",
+		 v->utf8 ? (rx ? "\xe2\x86\x93" : "\xe2\x86\x91") : (rx ? "v" : "^"), avg);
 	widget_attr_on(w, v, TC_ACCENT);
 	widget_text(w, y, x, 12, line, false);
 	widget_attr_off(w, v, TC_ACCENT);
@@ -275,8 +275,8 @@ static void draw_rdma_extra(WINDOW *w, struct view *v, const struct series *se, 
 	widget_attr_off(w, v, TC_DIM);
 }
 
-static void draw_compact(WINDOW *w, struct view *v, const struct series *se, int y, int x,
-			 int cols, uint64_t span)
+static void draw_compact(WINDOW *w, struct view *v, const struct series *se, int y, int x, int cols,
+			 uint64_t span)
 {
 	char a[24], b[24], line[96];
 
@@ -373,17 +373,17 @@ static bool nic_key(struct pane *p, int ch, struct view *v)
 }
 
 const struct pane_class nic_pane = {
-	.name = "nic",
-	.title = "NIC",
-	.hotkey = '2',
-	.init = nic_init,
-	.fini = nic_fini,
-	.visible = nic_visible,
-	.min_rows = nic_min_rows,
-	.want_rows = nic_want_rows,
-	.title_extra = nic_title,
-	.footer = nic_footer,
-	.draw = nic_draw,
-	.key = nic_key,
-	.help = nic_help,
+    .name = "nic",
+    .title = "NIC",
+    .hotkey = '2',
+    .init = nic_init,
+    .fini = nic_fini,
+    .visible = nic_visible,
+    .min_rows = nic_min_rows,
+    .want_rows = nic_want_rows,
+    .title_extra = nic_title,
+    .footer = nic_footer,
+    .draw = nic_draw,
+    .key = nic_key,
+    .help = nic_help,
 };

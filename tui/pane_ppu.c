@@ -105,7 +105,7 @@ static void ppu_load(struct ppu_priv *s, const struct view *v)
 			else
 				s->devs[d].dev = se;
 			*(k ? &s->devs[d].met_status : &s->devs[d].dev_status) =
-				store_status(v->store, (uint32_t)id, s->ents[i]);
+			    store_status(v->store, (uint32_t)id, s->ents[i]);
 		}
 	}
 	qsort(s->devs, (size_t)s->ndev, sizeof(s->devs[0]), ppu_dev_cmp);
@@ -139,7 +139,8 @@ static void ppu_load(struct ppu_priv *s, const struct view *v)
 			if (r.mem > d->procs[PPU_PROCS_SHOWN - 1].mem)
 				d->procs[PPU_PROCS_SHOWN - 1] = r;
 		}
-		for (int k = d->nprocs - 1; k > 0 && !(d->procs[k].mem <= d->procs[k - 1].mem); k--) {
+		for (int k = d->nprocs - 1; k > 0 && !(d->procs[k].mem <= d->procs[k - 1].mem);
+		     k--) {
 			struct ppu_proc_row t = d->procs[k];
 
 			d->procs[k] = d->procs[k - 1];
@@ -210,7 +211,8 @@ static void ppu_draw_head(WINDOW *w, struct view *v, const struct ppu_priv *s,
 {
 	const char *label = d->dev ? series_label(d->dev) : d->met ? series_label(d->met) : NULL;
 	double util = ppu_dev_value(s, d, v, "util_gpu"), frac = util / 100.0;
-	double used = ppu_dev_value(s, d, v, "mem_used"), total = ppu_dev_value(s, d, v, "mem_total");
+	double used = ppu_dev_value(s, d, v, "mem_used"),
+	       total = ppu_dev_value(s, d, v, "mem_total");
 	double clk = ppu_dev_value(s, d, v, "clock_sm"), pw = ppu_dev_value(s, d, v, "power");
 	double lim = ppu_dev_value(s, d, v, "power_limit"), temp = ppu_dev_value(s, d, v, "temp");
 	double gen = ppu_dev_value(s, d, v, "pcie_gen"), wid = ppu_dev_value(s, d, v, "pcie_width");
@@ -230,8 +232,8 @@ static void ppu_draw_head(WINDOW *w, struct view *v, const struct ppu_priv *s,
 	if (!isnan(clk) && cols >= 70)
 		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), " %.0fMHz", clk);
 	if (!isnan(pw) && cols >= 76)
-		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), isnan(lim) ? " %.0fW" :
-			 " %.0f/%.0fW", pw, lim);
+		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail),
+			 isnan(lim) ? " %.0fW" : " %.0f/%.0fW", pw, lim);
 	if (!isnan(temp) && cols >= 86)
 		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), " %.0fC", temp);
 	if (!isnan(gen) && !isnan(wid) && cols >= 96)
@@ -280,7 +282,8 @@ static int ppu_draw_metrics(WINDOW *w, struct view *v, const struct ppu_priv *s,
 			double hist[256];
 			int sw, len;
 
-			if (s->met_cat[f] < 0 || (int)ppu_metric_catalogue[s->met_cat[f]].group != g)
+			if (s->met_cat[f] < 0 ||
+			    (int)ppu_metric_catalogue[s->met_cat[f]].group != g)
 				continue;
 			m = &ppu_metric_catalogue[s->met_cat[f]];
 			ppu_fmt(val, sizeof(val), view_value(d->met, (int)f, v, false), m->unit, v);
@@ -294,12 +297,12 @@ static int ppu_draw_metrics(WINDOW *w, struct view *v, const struct ppu_priv *s,
 					if (sw * per_cell > (int)ARRAY_SIZE(hist))
 						sw = (int)ARRAY_SIZE(hist) / per_cell;
 					if (sw > 0)
-						widget_spark(w, v, y + used, (int)strlen(txt), sw, hist,
-							     (int)series_history(d->met, f, v->end_ns,
-										 step, hist,
-										 (size_t)(sw * per_cell)),
-							     !strcmp(m->unit, "%") ? 100 : 0,
-							     TC_ACCENT);
+						widget_spark(
+						    w, v, y + used, (int)strlen(txt), sw, hist,
+						    (int)series_history(d->met, f, v->end_ns, step,
+									hist,
+									(size_t)(sw * per_cell)),
+						    !strcmp(m->unit, "%") ? 100 : 0, TC_ACCENT);
 				}
 				used++;
 				continue;
@@ -312,7 +315,8 @@ static int ppu_draw_metrics(WINDOW *w, struct view *v, const struct ppu_priv *s,
 				if (sw)
 					widget_spark(w, v, y + used, x + len, sw, hist,
 						     (int)series_history(d->met, f, v->end_ns, step,
-									 hist, (size_t)(sw * per_cell)),
+									 hist,
+									 (size_t)(sw * per_cell)),
 						     !strcmp(m->unit, "%") ? 100 : 0, TC_ACCENT);
 				x += len + sw + (sw ? 1 : 0);
 			} else {
@@ -473,7 +477,9 @@ static void ppu_draw(struct pane *p, WINDOW *w, struct view *v)
 				       cols, true, p->focused && i == s->sel);
 	} else {
 		/* compact: one line per device, the selection kept in view */
-		int avail = rows - y, shown = s->ndev <= avail ? s->ndev : avail > 1 ? avail - 1 : 1;
+		int avail = rows - y, shown = s->ndev <= avail ? s->ndev
+					      : avail > 1      ? avail - 1
+							       : 1;
 		char more[96];
 
 		if (s->sel < s->top)
@@ -511,13 +517,26 @@ static bool ppu_key(struct pane *p, int ch, struct view *v)
 	if (!s)
 		return false;
 	switch (ch) {
-	case KEY_UP: sel = s->sel - 1; break;
-	case KEY_DOWN: sel = s->sel + 1; break;
-	case KEY_PPAGE: sel = s->sel - p->rows; break;
-	case KEY_NPAGE: sel = s->sel + p->rows; break;
-	case KEY_HOME: sel = 0; break;
-	case KEY_END: sel = s->ndev; break;
-	default: return false;
+	case KEY_UP:
+		sel = s->sel - 1;
+		break;
+	case KEY_DOWN:
+		sel = s->sel + 1;
+		break;
+	case KEY_PPAGE:
+		sel = s->sel - p->rows;
+		break;
+	case KEY_NPAGE:
+		sel = s->sel + p->rows;
+		break;
+	case KEY_HOME:
+		sel = 0;
+		break;
+	case KEY_END:
+		sel = s->ndev;
+		break;
+	default:
+		return false;
 	}
 	s->sel = sel >= s->ndev ? s->ndev - 1 : sel;
 	if (s->sel < 0)
@@ -552,7 +571,8 @@ static void ppu_title_extra(const struct pane *p, const struct view *v, char *bu
 static void ppu_footer(const struct pane *p, const struct view *v, char *buf, int n)
 {
 	const struct ppu_priv *s = p->priv;
-	const char *set = v->opts && v->opts->ppu_metrics_set ? v->opts->ppu_metrics_set : "summary";
+	const char *set =
+	    v->opts && v->opts->ppu_metrics_set ? v->opts->ppu_metrics_set : "summary";
 
 	if (s && s->s_met >= 0)
 		snprintf(buf, (size_t)n, "[o]verlay/[s]tacked  set: %s", set);
@@ -561,22 +581,22 @@ static void ppu_footer(const struct pane *p, const struct view *v, char *buf, in
 }
 
 static const char *const ppu_help[] = {
-	"up/down  select a PPU (the list scrolls when the blocks do not fit)",
-	NULL,
+    "up/down  select a PPU (the list scrolls when the blocks do not fit)",
+    NULL,
 };
 
 const struct pane_class ppu_pane = {
-	.name = "ppu",
-	.title = "PPU",
-	.hotkey = '1',
-	.init = ppu_init,
-	.fini = ppu_fini,
-	.visible = ppu_visible,
-	.min_rows = ppu_min_rows,
-	.want_rows = ppu_want_rows,
-	.title_extra = ppu_title_extra,
-	.footer = ppu_footer,
-	.draw = ppu_draw,
-	.key = ppu_key,
-	.help = ppu_help,
+    .name = "ppu",
+    .title = "PPU",
+    .hotkey = '1',
+    .init = ppu_init,
+    .fini = ppu_fini,
+    .visible = ppu_visible,
+    .min_rows = ppu_min_rows,
+    .want_rows = ppu_want_rows,
+    .title_extra = ppu_title_extra,
+    .footer = ppu_footer,
+    .draw = ppu_draw,
+    .key = ppu_key,
+    .help = ppu_help,
 };

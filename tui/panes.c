@@ -21,16 +21,16 @@ extern const struct pane_class mem_pane;
 extern const struct pane_class kernels_pane;
 
 const struct pane_class *const pane_registry[] = {
-	&ppu_pane, /* '1' */
+    &ppu_pane, /* '1' */
 
 #ifdef HAVE_MNL
-	&nic_pane, /* '2' */
+    &nic_pane, /* '2' */
 #endif
 
-	&cpu_pane, /* '3' */
-	&mem_pane, /* '4' */
+    &cpu_pane, /* '3' */
+    &mem_pane, /* '4' */
 
-	&kernels_pane, /* '5' */
+    &kernels_pane, /* '5' */
 
-	NULL,
+    NULL,
 };

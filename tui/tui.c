@@ -420,7 +420,7 @@ int tui_run(const struct tui_ctx *ctx)
 	panes_init(t);
 	next_ns = 0;
 	while (!sig_quit) {
-		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
 		uint64_t now = mono_ns();
 		int ch, wait_ms;
 

@@ -18,15 +18,15 @@ struct tui {
 	struct view v;
 	struct pane panes[TUI_MAX_PANES];
 	int npanes;
-	int focus;          /* index in panes[] */
+	int focus;		   /* index in panes[] */
 	bool shown[TUI_MAX_PANES]; /* drawn in the last frame */
 	bool paused;
-	bool help;          /* the help screen is up */
-	int help_top;       /* its first line shown */
-	int help_lines;     /* its length, from the last frame */
+	bool help;	/* the help screen is up */
+	int help_top;	/* its first line shown */
+	int help_lines; /* its length, from the last frame */
 	char host[64];
 	char kernel[64];
-	char status[256];   /* the focused pane's status line of the last frame */
+	char status[256]; /* the focused pane's status line of the last frame */
 	uint64_t frames;
 };
 

@@ -14,23 +14,23 @@
 /* Colour pairs are numbered by enum tui_color; pair 0 is the terminal's own. */
 static const struct {
 	short fg;
-	attr_t attr;      /* with colour */
-	attr_t mono;      /* without: only attributes can say anything */
+	attr_t attr; /* with colour */
+	attr_t mono; /* without: only attributes can say anything */
 } color_map[TC_COUNT] = {
-	[TC_DEFAULT] = { -1, 0, 0 },
-	[TC_USER] = { COLOR_GREEN, 0, 0 },
-	[TC_NICE] = { COLOR_CYAN, 0, 0 },
-	[TC_SYSTEM] = { COLOR_RED, 0, 0 },
-	[TC_IOWAIT] = { COLOR_BLUE, A_BOLD, 0 },
-	[TC_IRQ] = { COLOR_YELLOW, 0, 0 },
-	[TC_STEAL] = { COLOR_MAGENTA, 0, 0 },
-	[TC_WARN] = { COLOR_YELLOW, A_BOLD, A_BOLD },
-	[TC_CRIT] = { COLOR_RED, A_BOLD, A_BOLD | A_UNDERLINE },
-	[TC_GOOD] = { COLOR_GREEN, 0, 0 },
-	[TC_DIM] = { -1, A_DIM, A_DIM },
-	[TC_TITLE] = { COLOR_CYAN, A_BOLD, A_BOLD },
-	[TC_SELECT] = { -1, A_REVERSE, A_REVERSE },
-	[TC_ACCENT] = { COLOR_CYAN, 0, 0 },
+    [TC_DEFAULT] = {-1, 0, 0},
+    [TC_USER] = {COLOR_GREEN, 0, 0},
+    [TC_NICE] = {COLOR_CYAN, 0, 0},
+    [TC_SYSTEM] = {COLOR_RED, 0, 0},
+    [TC_IOWAIT] = {COLOR_BLUE, A_BOLD, 0},
+    [TC_IRQ] = {COLOR_YELLOW, 0, 0},
+    [TC_STEAL] = {COLOR_MAGENTA, 0, 0},
+    [TC_WARN] = {COLOR_YELLOW, A_BOLD, A_BOLD},
+    [TC_CRIT] = {COLOR_RED, A_BOLD, A_BOLD | A_UNDERLINE},
+    [TC_GOOD] = {COLOR_GREEN, 0, 0},
+    [TC_DIM] = {-1, A_DIM, A_DIM},
+    [TC_TITLE] = {COLOR_CYAN, A_BOLD, A_BOLD},
+    [TC_SELECT] = {-1, A_REVERSE, A_REVERSE},
+    [TC_ACCENT] = {COLOR_CYAN, 0, 0},
 };
 
 static bool colors_ready;
@@ -68,10 +68,10 @@ void widget_attr_off(WINDOW *w, const struct view *v, enum tui_color c)
 }
 
 /* Eighth blocks, index 1..8 = 1/8..8/8 of a cell. */
-static const char *const eighths[9] = { " ", "\u258f", "\u258e", "\u258d", "\u258c",
-					"\u258b", "\u258a", "\u2589", "\u2588" };
+static const char *const eighths[9] = {" ",	 "\u258f", "\u258e", "\u258d", "\u258c",
+				       "\u258b", "\u258a", "\u2589", "\u2588"};
 /* Without colour, segments must differ by shape. */
-static const char *const seg_utf8_mono[] = { "\u2588", "\u2593", "\u2592", "\u2591" };
+static const char *const seg_utf8_mono[] = {"\u2588", "\u2593", "\u2592", "\u2591"};
 static const char seg_ascii[] = "#=+:~%";
 
 void widget_bar(WINDOW *w, const struct view *v, int y, int x, int width, const double *fracs,
@@ -121,9 +121,11 @@ void widget_bar(WINDOW *w, const struct view *v, int y, int x, int width, const 
 		for (; cell < end && cell < width; cell++) {
 			if (utf8)
 				mvwaddstr(w, y, x + cell,
-					  mono ? seg_utf8_mono[i % ARRAY_SIZE(seg_utf8_mono)] : eighths[8]);
+					  mono ? seg_utf8_mono[i % ARRAY_SIZE(seg_utf8_mono)]
+					       : eighths[8]);
 			else
-				mvwaddch(w, y, x + cell, (chtype)seg_ascii[i % (sizeof(seg_ascii) - 1)]);
+				mvwaddch(w, y, x + cell,
+					 (chtype)seg_ascii[i % (sizeof(seg_ascii) - 1)]);
 		}
 		widget_attr_off(w, v, colors[i]);
 	}
@@ -154,8 +156,8 @@ void widget_spark(WINDOW *w, const struct view *v, int y, int x, int width, cons
 		  int nvals, double max, enum tui_color c)
 {
 	/* braille dots bottom-up, left column then right column */
-	static const unsigned left[4] = { 0x40, 0x04, 0x02, 0x01 };
-	static const unsigned right[4] = { 0x80, 0x20, 0x10, 0x08 };
+	static const unsigned left[4] = {0x40, 0x04, 0x02, 0x01};
+	static const unsigned right[4] = {0x80, 0x20, 0x10, 0x08};
 	static const char ascii[] = "_.-=#";
 	bool utf8 = v && v->utf8;
 	int per = utf8 ? 2 : 1;
@@ -202,9 +204,9 @@ void widget_spark(WINDOW *w, const struct view *v, int y, int x, int width, cons
 
 const char *widget_level_glyph(const struct view *v, double level)
 {
-	static const char *const blocks[8] = { "\u2581", "\u2582", "\u2583", "\u2584",
-					       "\u2585", "\u2586", "\u2587", "\u2588" };
-	static const char *const ascii[10] = { " ", ".", ":", "-", "=", "+", "*", "#", "%", "@" };
+	static const char *const blocks[8] = {"\u2581", "\u2582", "\u2583", "\u2584",
+					      "\u2585", "\u2586", "\u2587", "\u2588"};
+	static const char *const ascii[10] = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"};
 
 	if (isnan(level))
 		return " ";
@@ -219,7 +221,7 @@ const char *widget_level_glyph(const struct view *v, double level)
 
 /* "%.1f" below 100, "%.0f" above, after scaling by step through units. */
 static void fmt_scaled(char *buf, size_t n, double val, double step, const char *const *units,
-		      int nunits, const char *sep)
+		       int nunits, const char *sep)
 {
 	int i = 0;
 
@@ -239,8 +241,8 @@ static void fmt_scaled(char *buf, size_t n, double val, double step, const char 
 
 void widget_fmt_rate(char *buf, size_t n, const struct view *v, double bytes_per_s)
 {
-	static const char *const bits[] = { "b/s", "Kb/s", "Mb/s", "Gb/s", "Tb/s" };
-	static const char *const bytes[] = { "B/s", "KB/s", "MB/s", "GB/s", "TB/s" };
+	static const char *const bits[] = {"b/s", "Kb/s", "Mb/s", "Gb/s", "Tb/s"};
+	static const char *const bytes[] = {"B/s", "KB/s", "MB/s", "GB/s", "TB/s"};
 
 	if (v && v->bits)
 		fmt_scaled(buf, n, bytes_per_s * 8, 1000, bits, 5, " ");
@@ -250,7 +252,7 @@ void widget_fmt_rate(char *buf, size_t n, const struct view *v, double bytes_per
 
 void widget_fmt_count(char *buf, size_t n, double val)
 {
-	static const char *const units[] = { "", "k", "M", "G", "T" };
+	static const char *const units[] = {"", "k", "M", "G", "T"};
 
 	fmt_scaled(buf, n, val, 1000, units, 5, "");
 }
@@ -362,8 +364,7 @@ static int col_width(const struct tui_table *t, int i, int total)
 	return total - x > 0 ? total - x : 0;
 }
 
-void widget_table_header(WINDOW *w, const struct view *v, int y, const struct tui_table *t,
-			 int *xs)
+void widget_table_header(WINDOW *w, const struct view *v, int y, const struct tui_table *t, int *xs)
 {
 	int total = getmaxx(w);
 	int x = 0;

@@ -11,19 +11,19 @@
 
 enum tui_color {
 	TC_DEFAULT = 0,
-	TC_USER,    /* green */
-	TC_NICE,    /* blue-ish / cyan */
-	TC_SYSTEM,  /* red */
-	TC_IOWAIT,  /* blue */
-	TC_IRQ,     /* yellow */
-	TC_STEAL,   /* magenta */
-	TC_WARN,    /* yellow */
-	TC_CRIT,    /* red, bold */
-	TC_GOOD,    /* green */
-	TC_DIM,     /* grey / A_DIM */
-	TC_TITLE,   /* pane titles, header */
-	TC_SELECT,  /* selected table row */
-	TC_ACCENT,  /* cyan: values, sparklines */
+	TC_USER,   /* green */
+	TC_NICE,   /* blue-ish / cyan */
+	TC_SYSTEM, /* red */
+	TC_IOWAIT, /* blue */
+	TC_IRQ,	   /* yellow */
+	TC_STEAL,  /* magenta */
+	TC_WARN,   /* yellow */
+	TC_CRIT,   /* red, bold */
+	TC_GOOD,   /* green */
+	TC_DIM,	   /* grey / A_DIM */
+	TC_TITLE,  /* pane titles, header */
+	TC_SELECT, /* selected table row */
+	TC_ACCENT, /* cyan: values, sparklines */
 	TC_COUNT
 };
 
@@ -52,8 +52,8 @@ struct series;
  * replay): NaN. f < 0 or no series: NaN. */
 double view_value(const struct series *se, int f, const struct view *v, bool rate);
 void widget_fmt_rate(char *buf, size_t n, const struct view *v, double bytes_per_s);
-void widget_fmt_count(char *buf, size_t n, double v);       /* "57.4k" */
-void widget_fmt_pct(char *buf, size_t n, double pct);       /* "93%" / "n/a" */
+void widget_fmt_count(char *buf, size_t n, double v); /* "57.4k" */
+void widget_fmt_pct(char *buf, size_t n, double pct); /* "93%" / "n/a" */
 
 /* Print s at (y,x) clipped to width; right-aligned if right. Multibyte-safe. */
 void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right);
@@ -63,8 +63,8 @@ int widget_text_width(const char *s);
 /* A sortable, scrollable table whose rows the pane draws itself. */
 struct tui_col {
 	const char *title;
-	int width;        /* 0 = takes the remaining width (last column) */
-	bool right;       /* right-aligned (numbers) */
+	int width;  /* 0 = takes the remaining width (last column) */
+	bool right; /* right-aligned (numbers) */
 };
 
 struct tui_table {
@@ -72,9 +72,9 @@ struct tui_table {
 	int ncols;
 	int sort_col;
 	bool sort_desc;
-	int top;          /* first row shown */
-	int selected;     /* selected row index */
-	int nrows;        /* set by the pane before drawing */
+	int top;      /* first row shown */
+	int selected; /* selected row index */
+	int nrows;    /* set by the pane before drawing */
 };
 
 /* Header line with the sort column marked; returns the x of each column in xs. */

@@ -88,7 +88,8 @@ int main(int argc, char **argv)
 	workload = getenv("GPURT_WORKLOAD");
 	libdir = getenv("FAKE_CUDA_DIR");
 	if (!workload || !libdir || secs <= 0) {
-		fprintf(stderr, "usage: GPURT_WORKLOAD=... FAKE_CUDA_DIR=... bench_gpurt [SECONDS]\n");
+		fprintf(stderr,
+			"usage: GPURT_WORKLOAD=... FAKE_CUDA_DIR=... bench_gpurt [SECONDS]\n");
 		return 2;
 	}
 	if (!mkdtemp(dir))
@@ -98,8 +99,8 @@ int main(int argc, char **argv)
 	o.scope = SCOPE_SYSTEM_WIDE;
 	struct stream_table *t = stream_table_new();
 	struct ring *ring = ring_new(1 << 22);
-	struct emitter em = { .ring = ring };
-	struct sink sink = { 0 };
+	struct emitter em = {.ring = ring};
+	struct sink sink = {0};
 	void *st = NULL;
 	double ns0, ns1, rate, cpu;
 	int nrun = 0;
@@ -111,7 +112,7 @@ int main(int argc, char **argv)
 	if (finish(&r, &ns0, &rate, &cpu))
 		return 1;
 
-	struct coll_ctx ctx = { .opts = &o, .streams = t };
+	struct coll_ctx ctx = {.opts = &o, .streams = t};
 	int e = gpurt_collector.init(&ctx, &st);
 	if (e) {
 		printf("SKIP: %s\n", gpurt_collector.last_error(st));
@@ -129,7 +130,7 @@ int main(int argc, char **argv)
 	       ns1 - ns0);
 
 	/* 2. collector CPU per refresh (1 s) and workload CPU at fixed rates */
-	static const double rates[] = { 1e4, 1e5, 1e6 };
+	static const double rates[] = {1e4, 1e5, 1e6};
 	printf("%10s %12s %14s %16s %14s\n", "target/s", "achieved/s", "collector CPU",
 	       "per refresh", "workload CPU");
 	for (size_t i = 0; i < sizeof(rates) / sizeof(*rates); i++) {

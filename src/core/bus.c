@@ -57,8 +57,8 @@ struct bus {
 	uint64_t period_ns;
 	/* the period now: period_ns, or less while a consumer needs it */
 	_Atomic uint64_t cur_period_ns;
-	int wake_fd; /* eventfd: a ring past half full, a consumer's new
-		      * latency, or bus_stop */
+	int wake_fd;		/* eventfd: a ring past half full, a consumer's new
+				 * latency, or bus_stop */
 	struct sticky **sticky; /* arrival order */
 	size_t nsticky, capsticky;
 	struct sticky *shash[BUS_STICKY_BUCKETS];
@@ -272,7 +272,7 @@ uint64_t bus_pump(struct bus *b)
 static void *bus_thread(void *arg)
 {
 	struct bus *b = arg;
-	struct pollfd p = { b->wake_fd, POLLIN, 0 };
+	struct pollfd p = {b->wake_fd, POLLIN, 0};
 
 	pthread_setname_np(pthread_self(), "asys-bus");
 	util_block_signals();
@@ -358,12 +358,12 @@ double *emit_sample_begin(struct emitter *e, uint32_t stream, uint64_t entity, u
 	r = ring_reserve(e->ring, len);
 	if (!r)
 		return NULL;
-	*r = (struct rec){ .len = len,
-			   .kind = REC_SAMPLE,
-			   .nvals = (uint16_t)nvals,
-			   .stream = stream,
-			   .entity = entity,
-			   .ts_ns = ts_ns };
+	*r = (struct rec){.len = len,
+			  .kind = REC_SAMPLE,
+			  .nvals = (uint16_t)nvals,
+			  .stream = stream,
+			  .entity = entity,
+			  .ts_ns = ts_ns};
 	return (double *)(void *)(r + 1);
 }
 
@@ -401,8 +401,7 @@ static int emit_text(struct emitter *e, uint8_t kind, uint32_t stream, uint64_t 
 
 	memset(buf, 0, len);
 	*r = (struct rec){
-		.len = (uint32_t)len, .kind = kind, .stream = stream, .entity = entity, .ts_ns = ts_ns
-	};
+	    .len = (uint32_t)len, .kind = kind, .stream = stream, .entity = entity, .ts_ns = ts_ns};
 	if (tl)
 		memcpy(r + 1, text, tl);
 	return ring_push(e->ring, r, len);

@@ -19,9 +19,9 @@ struct emitter {
 };
 
 struct bus_consumer_ops {
-	void (*begin)(void *ctx);                     /* before a batch; may be NULL */
+	void (*begin)(void *ctx); /* before a batch; may be NULL */
 	void (*consume)(void *ctx, const struct rec *r);
-	void (*end)(void *ctx);                       /* after a batch; may be NULL */
+	void (*end)(void *ctx); /* after a batch; may be NULL */
 };
 
 struct bus *bus_new(void);

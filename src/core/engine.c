@@ -88,7 +88,8 @@ struct engine *engine_new(const struct asys_options *o, struct stream_table *t, 
 	}
 	e->control_em.ring = e->control;
 	for (int i = 0; list[i] && e->ncolls < ENGINE_MAX_COLLECTORS; i++)
-		e->colls[e->ncolls++] = (struct engine_coll){ .c = list[i], .rc = -EAGAIN, .group = -1 };
+		e->colls[e->ncolls++] =
+		    (struct engine_coll){.c = list[i], .rc = -EAGAIN, .group = -1};
 	return e;
 }
 
@@ -140,7 +141,8 @@ static void report_init_failure(struct engine *e, struct engine_coll *ec)
 		int id = stream_table_find(e->t, ec->c->streams[i]->name);
 
 		if (id >= 0)
-			emit_status(&e->control_em, (uint32_t)id, STATUS_STREAM, asys_now_ns(), why);
+			emit_status(&e->control_em, (uint32_t)id, STATUS_STREAM, asys_now_ns(),
+				    why);
 	}
 }
 
@@ -156,7 +158,7 @@ int engine_init(struct engine *e)
 		return rc;
 	for (int i = 0; i < e->ncolls; i++) {
 		struct engine_coll *ec = &e->colls[i];
-		struct coll_ctx ctx = { .opts = e->o, .streams = e->t };
+		struct coll_ctx ctx = {.opts = e->o, .streams = e->t};
 
 		ec->hz = ec->c->frequency ? ec->c->frequency(e->o) : 0;
 		if (!(ec->hz > 0))
@@ -191,9 +193,10 @@ int engine_init(struct engine *e)
 		size_t off = 0;
 
 		for (int m = 0; m < gr->nmembers; m++)
-			off += (size_t)snprintf(gr->stats.names + off,
-						off < sizeof(gr->stats.names) ? sizeof(gr->stats.names) - off : 0,
-						"%s%s", m ? "," : "", e->colls[gr->members[m]].c->name);
+			off += (size_t)snprintf(
+			    gr->stats.names + off,
+			    off < sizeof(gr->stats.names) ? sizeof(gr->stats.names) - off : 0,
+			    "%s%s", m ? "," : "", e->colls[gr->members[m]].c->name);
 		rc = bus_add_ring(e->bus, gr->ring);
 		if (rc)
 			return rc;
@@ -218,7 +221,7 @@ static int wait_until(struct engine_group *g, uint64_t deadline, uint64_t *now)
 	uint64_t t = asys_now_ns();
 
 	if (wake && wake > t) {
-		struct itimerspec its = { { 0, 0 }, util_timespec(wake) };
+		struct itimerspec its = {{0, 0}, util_timespec(wake)};
 		uint64_t exp;
 
 		timerfd_settime(g->tfd, TFD_TIMER_ABSTIME, &its, NULL);
@@ -286,7 +289,7 @@ static void group_add_late(struct engine_group *g, uint64_t missed)
  * reference loop of bench/overhead re-arms and reads: two calls a tick. */
 static void group_loop_periodic(struct engine_group *g, uint64_t next, struct group_window *w)
 {
-	struct itimerspec its = { util_timespec(g->period_ns), util_timespec(next) };
+	struct itimerspec its = {util_timespec(g->period_ns), util_timespec(next)};
 
 	if (timerfd_settime(g->tfd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
 		return;
@@ -343,7 +346,7 @@ static void *group_thread(void *arg)
 {
 	struct engine_group *g = arg;
 	uint64_t now = asys_now_ns(), next;
-	struct group_window w = { .start = now };
+	struct group_window w = {.start = now};
 
 	engine_thread_setup();
 	{
@@ -394,7 +397,7 @@ int engine_start(struct engine *e)
 void engine_stop(struct engine *e)
 {
 	/* an expiry in the past fires at once: it wakes a blocked read() */
-	const struct itimerspec now = { { 0, 0 }, { 0, 1 } };
+	const struct itimerspec now = {{0, 0}, {0, 1}};
 
 	if (!e)
 		return;

@@ -19,11 +19,11 @@ struct engine;
 struct engine_group_stats {
 	double hz_requested;
 	double hz_achieved; /* ticks per second over the last measuring second */
-	double cpu_pct;     /* thread CPU time over wall time, percent of one core */
+	double cpu_pct;	    /* thread CPU time over wall time, percent of one core */
 	uint64_t ticks;
-	uint64_t late;      /* ticks skipped after falling far behind */
-	uint64_t dropped;   /* records lost to a full ring */
-	char names[64];     /* "cpu,mem" */
+	uint64_t late;	  /* ticks skipped after falling far behind */
+	uint64_t dropped; /* records lost to a full ring */
+	char names[64];	  /* "cpu,mem" */
 };
 
 /* Runs the NULL-terminated collectors (collector_registry, or a test's list).

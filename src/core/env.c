@@ -294,7 +294,8 @@ cleanup:
 int env_open_output(const char *path)
 {
 	struct stat st;
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
+	int fd =
+	    open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
 	int e;
 
 	if (fd < 0)

@@ -7,8 +7,8 @@
 
 enum rec_kind {
 	REC_SAMPLE = 1, /* values[nvals] for (stream, entity) at ts_ns */
-	REC_LABEL = 2,  /* text names the entity ("eth0", "python train.py") */
-	REC_GONE = 3,   /* the entity ended (process exit, NIC removed) */
+	REC_LABEL = 2,	/* text names the entity ("eth0", "python train.py") */
+	REC_GONE = 3,	/* the entity ended (process exit, NIC removed) */
 	REC_STATUS = 4, /* text says why the stream has no data; "" = fine again */
 };
 

@@ -68,9 +68,10 @@ void *ring_reserve_slow(struct ring *r, size_t len)
 		r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
 		if (r->size - (head - r->tail_seen) < need) {
 			/* one producer: a plain add, no locked instruction */
-			atomic_store_explicit(&r->dropped,
-					      atomic_load_explicit(&r->dropped, memory_order_relaxed) + 1,
-					      memory_order_relaxed);
+			atomic_store_explicit(
+			    &r->dropped,
+			    atomic_load_explicit(&r->dropped, memory_order_relaxed) + 1,
+			    memory_order_relaxed);
 			return NULL;
 		}
 	}

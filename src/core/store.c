@@ -120,7 +120,7 @@ void store_unlock(struct store *s)
 static void acc_reset(struct acc *a, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
-		a[i] = (struct acc){ 0, 0, 0, INFINITY, -INFINITY, 0 };
+		a[i] = (struct acc){0, 0, 0, INFINITY, -INFINITY, 0};
 }
 
 /* A new series holds its latest values and open bucket; its history rings
@@ -277,7 +277,8 @@ static void store_remove(struct store *s, uint32_t stream, uint64_t entity)
 	slot = &s->streams[stream];
 	for (size_t i = 0; i < slot->n; i++) {
 		if (slot->list[i] == *pp) {
-			memmove(&slot->list[i], &slot->list[i + 1], (slot->n - i - 1) * sizeof(void *));
+			memmove(&slot->list[i], &slot->list[i + 1],
+				(slot->n - i - 1) * sizeof(void *));
 			slot->n--;
 			break;
 		}
@@ -293,7 +294,7 @@ static void store_remove(struct store *s, uint32_t stream, uint64_t entity)
 
 struct bucket store_acc_close(const struct acc *a, enum field_kind kind)
 {
-	struct bucket b = { NAN, NAN, NAN };
+	struct bucket b = {NAN, NAN, NAN};
 
 	if (!a->n)
 		return b;
@@ -320,7 +321,7 @@ static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket
 			struct acc *a = &se->copen[f];
 			struct bucket *b = &se->coarse[slot * nf + f];
 
-			*b = (struct bucket){ NAN, NAN, NAN };
+			*b = (struct bucket){NAN, NAN, NAN};
 			if (a->n) {
 				b->avg = (float)(a->sum / (double)a->n);
 				b->max = (float)a->max;
@@ -472,9 +473,9 @@ static void store_end(void *ctx)
 }
 
 const struct bus_consumer_ops store_consumer_ops = {
-	.begin = store_begin,
-	.consume = store_consume_locked,
-	.end = store_end,
+    .begin = store_begin,
+    .consume = store_consume_locked,
+    .end = store_end,
 };
 
 void store_consume(struct store *s, const struct rec *r)

@@ -29,17 +29,17 @@ struct store;
 struct series;
 
 struct field_stats {
-	double avg;  /* gauge: mean; counter: mean rate per second */
+	double avg; /* gauge: mean; counter: mean rate per second */
 	double min;
-	double max;  /* counter: the peak of the per-sample rates */
-	uint64_t n;  /* samples behind the figures (0: all NaN) */
+	double max; /* counter: the peak of the per-sample rates */
+	uint64_t n; /* samples behind the figures (0: all NaN) */
 };
 
 struct store *store_new(const struct stream_table *t, uint64_t bucket_ns);
 void store_free(struct store *s);
-extern const struct bus_consumer_ops store_consumer_ops; /* ctx = struct store * */
+extern const struct bus_consumer_ops store_consumer_ops;  /* ctx = struct store * */
 void store_consume(struct store *s, const struct rec *r); /* takes the lock */
-void store_clear(struct store *s); /* replay seek: forget all series */
+void store_clear(struct store *s);			  /* replay seek: forget all series */
 
 void store_lock(struct store *s);
 void store_unlock(struct store *s);
@@ -67,7 +67,7 @@ int series_window(const struct series *se, uint32_t field, uint64_t end_ns, uint
 		  struct field_stats *out);
 /* Bucket averages (rates for counters), oldest first, ending at end_ns, one
  * per step_ns (a multiple of the bucket); NaN where no data. Returns n. */
-size_t series_history(const struct series *se, uint32_t field, uint64_t end_ns,
-		      uint64_t step_ns, double *out, size_t n);
+size_t series_history(const struct series *se, uint32_t field, uint64_t end_ns, uint64_t step_ns,
+		      double *out, size_t n);
 
 #endif

@@ -31,17 +31,17 @@ struct series {
 	uint32_t nf;
 	const struct field_desc *fields; /* the stream table's, not owned */
 	uint64_t last_ns, prev_ns;
-	double *last;  /* nf */
-	double *rate;  /* nf: last per-sample rate (counters) */
+	double *last; /* nf */
+	double *rate; /* nf: last per-sample rate (counters) */
 	uint64_t resets;
-	bool nohist;	  /* no room for history rings: latest values only */
-	int64_t open_idx; /* bucket being filled, -1 before the first sample */
-	struct acc *open;  /* nf */
-	int64_t *fine_tag; /* bucket index held in each fine slot, -1 = none */
+	bool nohist;	     /* no room for history rings: latest values only */
+	int64_t open_idx;    /* bucket being filled, -1 before the first sample */
+	struct acc *open;    /* nf */
+	int64_t *fine_tag;   /* bucket index held in each fine slot, -1 = none */
 	struct bucket *fine; /* STORE_FINE_BUCKETS * nf */
 	int64_t coarse_open;
 	/* the history: NULL until the first bucket closes (series_hist) */
-	struct acc *copen;   /* nf: open coarse bucket, fed by closed fine buckets */
+	struct acc *copen; /* nf: open coarse bucket, fed by closed fine buckets */
 	int64_t *coarse_tag;
 	struct bucket *coarse; /* STORE_COARSE_BUCKETS * nf */
 };

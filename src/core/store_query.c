@@ -43,7 +43,7 @@ int series_window(const struct series *se, uint32_t field, uint64_t end_ns, uint
 	struct bucket b;
 	double sum = 0;
 
-	*out = (struct field_stats){ NAN, NAN, NAN, 0 };
+	*out = (struct field_stats){NAN, NAN, NAN, 0};
 	if (!se || field >= se->nf)
 		return -1;
 	/* whole buckets only: the one holding end_ns is still filling */

@@ -17,19 +17,19 @@ enum field_kind {
 };
 
 struct field_desc {
-	const char *name;  /* "user", "rx_bytes" */
-	const char *unit;  /* "jiffies", "B", "%", "B/s", "W" */
+	const char *name; /* "user", "rx_bytes" */
+	const char *unit; /* "jiffies", "B", "%", "B/s", "W" */
 	enum field_kind kind;
 };
 
 /* What an entity id means for a stream, so panes and exports can name it. */
 enum entity_kind {
 	ENTITY_NONE = 0, /* one series per stream (entity 0) */
-	ENTITY_CPU,      /* CPU number; ENTITY_CPU_TOTAL is the sum */
-	ENTITY_PID,      /* process id */
-	ENTITY_DEVICE,   /* PPU index */
-	ENTITY_NIC,      /* interface index or RDMA port; named by a label */
-	ENTITY_KEY,      /* an opaque key named by a label (kernel, pid) */
+	ENTITY_CPU,	 /* CPU number; ENTITY_CPU_TOTAL is the sum */
+	ENTITY_PID,	 /* process id */
+	ENTITY_DEVICE,	 /* PPU index */
+	ENTITY_NIC,	 /* interface index or RDMA port; named by a label */
+	ENTITY_KEY,	 /* an opaque key named by a label (kernel, pid) */
 };
 
 #define ENTITY_CPU_TOTAL UINT64_MAX

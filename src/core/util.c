@@ -100,8 +100,8 @@ int util_parse_duration(const char *s, double *seconds)
 	static const struct {
 		const char *sfx;
 		double mul;
-	} units[] = { { "", 1 },      { "s", 1 },     { "ms", 1e-3 }, { "us", 1e-6 },
-		      { "m", 60 },    { "min", 60 },  { "h", 3600 },  { "d", 86400 } };
+	} units[] = {{"", 1},	{"s", 1},    {"ms", 1e-3}, {"us", 1e-6},
+		     {"m", 60}, {"min", 60}, {"h", 3600},  {"d", 86400}};
 	const char *sfx;
 	double v;
 	int rc = split_suffix(s, &v, &sfx);
@@ -172,7 +172,7 @@ void util_fmt_bytes(char *buf, size_t n, double v)
 
 struct timespec util_timespec(uint64_t ns)
 {
-	return (struct timespec){ (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+	return (struct timespec){(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
 }
 
 uint64_t util_now_ns(int clock)

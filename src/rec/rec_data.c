@@ -69,7 +69,7 @@ static void pack_bin(msgpack_packer *pk, const struct rec_buf *b)
 int rec_data_encode(struct rec_buf *out, uint32_t stream, const uint8_t *recs, size_t len,
 		    uint32_t nrecs)
 {
-	struct rec_buf kinds = { 0 }, ts = { 0 }, ent = { 0 }, nv = { 0 }, vals = { 0 };
+	struct rec_buf kinds = {0}, ts = {0}, ent = {0}, nv = {0}, vals = {0};
 	msgpack_packer pk;
 	uint32_t nsamples = 0, nf = 0, ntext = 0, count = 0;
 	uint64_t prev_ts = 0, prev_ent = 0;
@@ -94,7 +94,7 @@ int rec_data_encode(struct rec_buf *out, uint32_t stream, const uint8_t *recs, s
 	vals.len = (size_t)nsamples * nf * 8;
 	{
 		uint64_t *col = (uint64_t *)(void *)vals.p;
-		uint64_t prev[STREAM_MAX_FIELDS] = { 0 };
+		uint64_t prev[STREAM_MAX_FIELDS] = {0};
 		uint32_t si = 0;
 		const double nan = NAN;
 		uint64_t nanbits;

@@ -75,7 +75,7 @@ static struct series_ent *ser_get(struct exp *x, uint32_t stream, uint64_t entit
 	i = ser_hash(stream, entity, x->capser);
 	while (x->ser[i].used)
 		i = (i + 1) & (x->capser - 1);
-	x->ser[i] = (struct series_ent){ .entity = entity, .stream = stream, .used = true };
+	x->ser[i] = (struct series_ent){.entity = entity, .stream = stream, .used = true};
 	x->nser++;
 	if (stream < STREAM_MAX)
 		x->entities[stream]++;
@@ -433,7 +433,7 @@ static void walk(struct exp *x, const char *who, bool report_gaps)
 		x->frames++;
 		if (it.h.type == REC_FT_GAP && x->gaps_n < ARRAY_SIZE(x->gaps)) {
 			struct rec_gap_info *g = &x->gaps[x->gaps_n++];
-			struct mp_cur c = { it.payload, it.payload + it.len, false };
+			struct mp_cur c = {it.payload, it.payload + it.len, false};
 			uint32_t n, kl;
 			const char *k, *v;
 
@@ -459,16 +459,19 @@ static void walk(struct exp *x, const char *who, bool report_gaps)
 		    x->empty_window)
 			continue;
 		if (rec_reader_data(x->r, &it, on_rec, x)) {
-			fprintf(x->err, "asys %s: %s: bytes %llu-%llu: DATA frame malformed inside; "
-				"skipped\n", who, x->path, (unsigned long long)it.off,
+			fprintf(x->err,
+				"asys %s: %s: bytes %llu-%llu: DATA frame malformed inside; "
+				"skipped\n",
+				who, x->path, (unsigned long long)it.off,
 				(unsigned long long)it.end);
 		}
 	}
 	x->cut = rc == -EAGAIN;
 	if (rc == -EAGAIN)
-		fprintf(x->err, "asys %s: %s: ends inside a frame at byte %llu (cut short, or "
-			"still being written)\n", who, x->path,
-			(unsigned long long)rec_reader_pos(x->r));
+		fprintf(x->err,
+			"asys %s: %s: ends inside a frame at byte %llu (cut short, or "
+			"still being written)\n",
+			who, x->path, (unsigned long long)rec_reader_pos(x->r));
 }
 
 static void exp_reset(struct exp *x)
@@ -502,8 +505,8 @@ static int open_one(struct exp *x, const char *path, const char *who)
 
 int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err)
 {
-	struct rec_export_opts o = { .format = REC_EXPORT_SUMMARY };
-	struct exp x = { .o = &o, .out = out, .err = err, .rng = 42 };
+	struct rec_export_opts o = {.format = REC_EXPORT_SUMMARY};
+	struct exp x = {.o = &o, .out = out, .err = err, .rng = 42};
 	int ok = 0;
 
 	x.all = true;
@@ -529,7 +532,7 @@ int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err)
 int rec_export_files(const struct rec_export_opts *o, char *const *files, int nfiles, FILE *out,
 		     FILE *err)
 {
-	struct exp x = { .o = o, .out = out, .err = err, .rng = 42 };
+	struct exp x = {.o = o, .out = out, .err = err, .rng = 42};
 	int ok = 0, ret = 1;
 
 	if (o->format == REC_EXPORT_CSV)

@@ -30,7 +30,8 @@ static void crc_init(void)
 	}
 	for (uint32_t i = 0; i < 256; i++)
 		for (int t = 1; t < 8; t++)
-			crc_tab[t][i] = (crc_tab[t - 1][i] >> 8) ^ crc_tab[0][crc_tab[t - 1][i] & 0xff];
+			crc_tab[t][i] =
+			    (crc_tab[t - 1][i] >> 8) ^ crc_tab[0][crc_tab[t - 1][i] & 0xff];
 #if defined(__x86_64__)
 	__builtin_cpu_init();
 	crc_hw = __builtin_cpu_supports("sse4.2") && !env_get("ASYS_CRC_SOFT");
@@ -93,12 +94,36 @@ uint32_t rec_crc32c(uint32_t crc, const void *buf, size_t n)
 
 /* ---- little-endian helpers ---- */
 
-static void put16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
-static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
-static uint16_t get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static void put16(uint8_t *p, uint16_t v)
+{
+	memcpy(p, &v, 2);
+}
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+static uint16_t get16(const uint8_t *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return v;
+}
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
 
 void rec_header_encode(uint8_t out[REC_HEADER_LEN], const struct rec_file_header *h)
 {
@@ -204,8 +229,8 @@ int rec_footer_decode(const uint8_t in[REC_FOOTER_LEN], struct rec_footer *f)
 
 const char *rec_frame_type_name(unsigned type)
 {
-	static const char *const names[] = { "?", "META", "SCHEMA", "DATA", "INDEX", "GAP",
-					     "TRAILER" };
+	static const char *const names[] = {"?",     "META", "SCHEMA", "DATA",
+					    "INDEX", "GAP",  "TRAILER"};
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }

@@ -11,7 +11,9 @@
 #include "record.h"
 #include "stream.h"
 
-#define REC_MAGIC "\x89" "ASYS\r\n\x1a\n"
+#define REC_MAGIC                                                                                  \
+	"\x89"                                                                                     \
+	"ASYS\r\n\x1a\n"
 #define REC_MAGIC_LEN 9
 #define REC_MAJOR 1
 #define REC_MINOR 0
@@ -56,9 +58,9 @@ struct rec_frame_header {
 	uint16_t flags;
 	uint64_t seq;
 	uint64_t t_min, t_max; /* CLOCK_MONOTONIC ns of the records inside */
-	uint64_t hwm;          /* max t_max of this and every earlier frame */
+	uint64_t hwm;	       /* max t_max of this and every earlier frame */
 	uint32_t stored_len, raw_len;
-	uint32_t stream;       /* DATA: the stream id; else REC_NO_STREAM */
+	uint32_t stream; /* DATA: the stream id; else REC_NO_STREAM */
 	uint32_t payload_crc;
 };
 

@@ -94,17 +94,36 @@ bool mp_int(struct mp_cur *c, int64_t *v)
 	}
 	c->p++;
 	switch (t) {
-	case 0xcc: case 0xcd: case 0xce: case 0xcf:
+	case 0xcc:
+	case 0xcd:
+	case 0xce:
+	case 0xcf:
 		if (!mp_be(c, 1 << (t - 0xcc), &u))
 			return false;
 		if (u > INT64_MAX)
 			return mp_fail(c);
 		*v = (int64_t)u;
 		return true;
-	case 0xd0: if (!mp_be(c, 1, &u)) return false; *v = (int8_t)u; return true;
-	case 0xd1: if (!mp_be(c, 2, &u)) return false; *v = (int16_t)u; return true;
-	case 0xd2: if (!mp_be(c, 4, &u)) return false; *v = (int32_t)u; return true;
-	case 0xd3: if (!mp_be(c, 8, &u)) return false; *v = (int64_t)u; return true;
+	case 0xd0:
+		if (!mp_be(c, 1, &u))
+			return false;
+		*v = (int8_t)u;
+		return true;
+	case 0xd1:
+		if (!mp_be(c, 2, &u))
+			return false;
+		*v = (int16_t)u;
+		return true;
+	case 0xd2:
+		if (!mp_be(c, 4, &u))
+			return false;
+		*v = (int32_t)u;
+		return true;
+	case 0xd3:
+		if (!mp_be(c, 8, &u))
+			return false;
+		*v = (int64_t)u;
+		return true;
 	default:
 		return mp_fail(c);
 	}
@@ -210,7 +229,7 @@ static bool mp_skip_depth(struct mp_cur *c, int depth)
 		return false;
 	t = *c->p;
 	if (t <= 0x7f || t >= 0xe0 || (t >= 0xcc && t <= 0xd3))
-		return t == 0xcf ? (c->p++, mp_be(c, 8, &(uint64_t){ 0 })) : mp_int(c, &i);
+		return t == 0xcf ? (c->p++, mp_be(c, 8, &(uint64_t){0})) : mp_int(c, &i);
 	if (t == 0xca || t == 0xcb)
 		return mp_double(c, &d);
 	if (t == 0xc0 || t == 0xc2 || t == 0xc3) {
@@ -270,4 +289,3 @@ bool mp_key_is(const char *s, uint32_t n, const char *key)
 {
 	return strlen(key) == n && !memcmp(s, key, n);
 }
-

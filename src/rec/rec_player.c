@@ -15,13 +15,13 @@
 #include "rec_reader.h"
 #include "util.h"
 
-#define TICK_NS 10000000ull         /* the player thread wakes every 10 ms */
-#define LOOKAHEAD_NS 1000000000ull  /* frames may close up to 250 ms late: read ahead 1 s */
-#define EOF_RETRY_NS 250000000ull /* a clean end of a file without a trailer: look again */
-#define BATCH_MAX 20000             /* records per tick, so the ring is never flooded */
-#define PEND_MAX (4 * BATCH_MAX)    /* records decoded ahead of the clock */
-#define PEND_BYTES (8u << 20)	    /* and their bytes (labels may be 1 KiB each) */
-#define DECODE_STEP 256		    /* records decoded between those checks */
+#define TICK_NS 10000000ull	   /* the player thread wakes every 10 ms */
+#define LOOKAHEAD_NS 1000000000ull /* frames may close up to 250 ms late: read ahead 1 s */
+#define EOF_RETRY_NS 250000000ull  /* a clean end of a file without a trailer: look again */
+#define BATCH_MAX 20000		   /* records per tick, so the ring is never flooded */
+#define PEND_MAX (4 * BATCH_MAX)   /* records decoded ahead of the clock */
+#define PEND_BYTES (8u << 20)	   /* and their bytes (labels may be 1 KiB each) */
+#define DECODE_STEP 256		   /* records decoded between those checks */
 
 struct player_rec {
 	uint64_t ts, seq;
@@ -130,7 +130,7 @@ static void on_rec(void *ctx, const struct rec *r)
 	rec_buf_put(&p->arena, r, r->len);
 	if (p->arena.oom)
 		return;
-	p->pend[p->npend++] = (struct player_rec){ r->ts_ns, p->seq++, off };
+	p->pend[p->npend++] = (struct player_rec){r->ts_ns, p->seq++, off};
 }
 
 static int cmp_pend(const void *a, const void *b)
@@ -205,7 +205,8 @@ static size_t drain(struct rec_player *p, uint64_t target)
 	size_t i = 0, k;
 
 	while (i < p->npend && i < BATCH_MAX && p->pend[i].ts <= target) {
-		const struct rec *r = (const struct rec *)(const void *)(p->arena.p + p->pend[i].off);
+		const struct rec *r =
+		    (const struct rec *)(const void *)(p->arena.p + p->pend[i].off);
 
 		if (emit(p, r) == -ENOBUFS)
 			break;
@@ -238,7 +239,7 @@ static void wait_ring_empty(struct rec_player *p)
 	for (int i = 0; i < 2000; i++) {
 		if (atomic_load(&p->ring->head) == atomic_load(&p->ring->tail))
 			return;
-		struct timespec ts = { 0, 1000000 };
+		struct timespec ts = {0, 1000000};
 
 		nanosleep(&ts, NULL);
 	}
@@ -270,7 +271,7 @@ static void do_seek(struct rec_player *p, uint64_t target)
 			return;
 		}
 		pthread_mutex_unlock(&p->lock);
-		struct timespec ts = { 0, 1000000 };
+		struct timespec ts = {0, 1000000};
 
 		nanosleep(&ts, NULL);
 	}
@@ -285,7 +286,7 @@ static void *player_thread(void *arg)
 	for (;;) {
 		uint64_t target, seek = 0;
 		bool do_s = false;
-		struct timespec ts = { 0, (long)TICK_NS };
+		struct timespec ts = {0, (long)TICK_NS};
 
 		pthread_mutex_lock(&p->lock);
 		if (p->stop) {
@@ -333,7 +334,8 @@ static void *player_thread(void *arg)
 			uint64_t a, b;
 
 			last_bounds = wall_now();
-			if (!rec_reader_has_trailer(p->r) && rec_reader_time_bounds(p->r, &a, &b) == 0) {
+			if (!rec_reader_has_trailer(p->r) &&
+			    rec_reader_time_bounds(p->r, &a, &b) == 0) {
 				pthread_mutex_lock(&p->lock);
 				if (b > p->t1)
 					p->t1 = b;
@@ -584,5 +586,8 @@ void rec_player_status(struct rec_player *p, char *buf, size_t n)
 	snprintf(buf, n, "REPLAY %s %s / %02llu:%02llu:%02llu %s %s%s", p->name, now,
 		 (unsigned long long)(len / 3600), (unsigned long long)(len / 60 % 60),
 		 (unsigned long long)(len % 60), sp,
-		 end ? "\u25a0" : paused ? "\u275a\u275a" : "\u25b6", hs);
+		 end	  ? "\u25a0"
+		 : paused ? "\u275a\u275a"
+			  : "\u25b6",
+		 hs);
 }

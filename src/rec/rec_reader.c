@@ -14,8 +14,6 @@
 #include "rec_reader_int.h"
 #include "util.h"
 
-
-
 static int pread_direct(struct rec_reader *r, void *buf, size_t n, uint64_t off, size_t *got_out)
 {
 	size_t got = 0;
@@ -111,7 +109,7 @@ void reader_add_schemas(struct rec_reader *r, struct mp_cur *c)
 
 void reader_parse_schema(struct rec_reader *r, const uint8_t *p, size_t n)
 {
-	struct mp_cur c = { p, p + n, false };
+	struct mp_cur c = {p, p + n, false};
 	uint32_t m, kl;
 	const char *k;
 
@@ -145,8 +143,8 @@ void reader_copy_str(struct mp_cur *c, char *dst, size_t n)
 
 static void parse_meta(struct rec_reader *r, const uint8_t *p, size_t n)
 {
-	struct mp_cur c = { p, p + n, false };
-	struct rec_meta m = { 0 };
+	struct mp_cur c = {p, p + n, false};
+	struct rec_meta m = {0};
 	uint32_t cnt, kl;
 	const char *k;
 	uint64_t u;
@@ -189,7 +187,7 @@ static void parse_meta(struct rec_reader *r, const uint8_t *p, size_t n)
 /* ---- frames ---- */
 
 int reader_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint64_t off,
-		    const char **why)
+			const char **why)
 {
 	int rc;
 
@@ -216,8 +214,8 @@ int reader_load_payload(struct rec_reader *r, const struct rec_frame_header *h, 
 	if (!r->dctx && !(r->dctx = ZSTD_createDCtx()))
 		return -ENOMEM;
 	{
-		size_t z = ZSTD_decompressDCtx(r->dctx, r->raw.p, h->raw_len, r->stored.p,
-					       h->stored_len);
+		size_t z =
+		    ZSTD_decompressDCtx(r->dctx, r->raw.p, h->raw_len, r->stored.p, h->stored_len);
 
 		if (ZSTD_isError(z) || z != h->raw_len) {
 			*why = "cannot be decompressed";
@@ -247,8 +245,8 @@ int reader_read_header(struct rec_reader *r, uint64_t off, struct rec_frame_head
  * out; limit if none. */
 uint64_t reader_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit)
 {
-	static const uint8_t sync[4] = { REC_SYNC & 0xff, (REC_SYNC >> 8) & 0xff,
-					 (REC_SYNC >> 16) & 0xff, REC_SYNC >> 24 };
+	static const uint8_t sync[4] = {REC_SYNC & 0xff, (REC_SYNC >> 8) & 0xff,
+					(REC_SYNC >> 16) & 0xff, REC_SYNC >> 24};
 
 	if (limit > r->size)
 		limit = r->size;
@@ -343,8 +341,7 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 		r->trailer_end = r->pos;
 		if (r->size - r->pos == REC_FOOTER_LEN)
 			r->pos = r->size;
-	}
-	else if (h.type == REC_FT_META)
+	} else if (h.type == REC_FT_META)
 		parse_meta(r, it->payload, it->len);
 	return 1;
 }
@@ -369,7 +366,7 @@ static void map_cb(void *ctx, const struct rec *rec)
 int rec_reader_data(struct rec_reader *r, const struct rec_item *it,
 		    void (*cb)(void *ctx, const struct rec *rec), void *ctx)
 {
-	struct map_ctx m = { r, cb, ctx };
+	struct map_ctx m = {r, cb, ctx};
 	uint32_t sid;
 
 	if (it->kind != REC_ITEM_FRAME || it->h.type != REC_FT_DATA)

@@ -35,11 +35,11 @@ enum rec_item_kind {
 
 struct rec_item {
 	enum rec_item_kind kind;
-	uint64_t off, end;            /* bytes [off, end) */
-	struct rec_frame_header h;    /* FRAME; HOLE too when have_header */
+	uint64_t off, end;	   /* bytes [off, end) */
+	struct rec_frame_header h; /* FRAME; HOLE too when have_header */
 	bool have_header;
-	const char *why;              /* HOLE: what was wrong */
-	const uint8_t *payload;       /* FRAME: decoded payload, valid until the next call */
+	const char *why;	/* HOLE: what was wrong */
+	const uint8_t *payload; /* FRAME: decoded payload, valid until the next call */
 	size_t len;
 };
 
@@ -61,8 +61,8 @@ struct rec_gap_info {
 
 /* 0, or -errno with msg set to one line ("not an asys recording", ...).
  * warn (may be NULL) gets a non-fatal note such as a damaged header. */
-int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t msgn,
-		    char *warn, size_t warnn);
+int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t msgn, char *warn,
+		    size_t warnn);
 void rec_reader_free(struct rec_reader *r);
 
 /* 1 with an item; 0 at a clean end; -EAGAIN when the file ends inside a

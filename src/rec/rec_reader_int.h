@@ -17,7 +17,7 @@ struct rec_reader {
 	int map[STREAM_MAX]; /* file stream id -> table id, -1 unknown */
 	struct rec_buf stored, raw, scan;
 	uint64_t trailer_end; /* just after a TRAILER frame read by next() */
-	uint8_t *win; /* read-ahead window: [win_off, win_off + win_len) */
+	uint8_t *win;	      /* read-ahead window: [win_off, win_off + win_len) */
 	uint64_t win_off;
 	size_t win_len;
 	void *dctx;
@@ -26,7 +26,7 @@ struct rec_reader {
 	uint64_t trailer_off;
 	struct wckpt_r {
 		uint64_t off, hwm;
-	} *ckpt;
+	} * ckpt;
 	size_t nckpt;
 	/* without a trailer: checkpoints taken while scan_schemas walked the
 	 * frames at open, one per REC_SCAN_CKPT_BYTES */
@@ -55,7 +55,7 @@ static inline bool reader_raw_too_big(const struct rec_frame_header *h, uint64_t
 	return h->type != REC_FT_DATA && h->raw_len > RR_RAW_BASE + 2 * off;
 }
 int reader_load_payload(struct rec_reader *r, const struct rec_frame_header *h, uint64_t off,
-		    const char **why);
+			const char **why);
 void reader_add_schemas(struct rec_reader *r, struct mp_cur *c);
 /* A SCHEMA frame's payload: registers the streams not known yet. */
 void reader_parse_schema(struct rec_reader *r, const uint8_t *p, size_t n);

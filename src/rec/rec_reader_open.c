@@ -119,7 +119,7 @@ static bool trailer_item(struct rec_reader *r, struct mp_cur *c, const char *k, 
 
 static void parse_trailer(struct rec_reader *r, const uint8_t *p, size_t n)
 {
-	struct mp_cur c = { p, p + n, false };
+	struct mp_cur c = {p, p + n, false};
 	uint32_t m, kl;
 	const char *k;
 
@@ -133,8 +133,8 @@ static void parse_trailer(struct rec_reader *r, const uint8_t *p, size_t n)
 	/* checkpoints must point inside the data and go forward */
 	for (size_t i = 0; i < r->nckpt; i++)
 		if (r->ckpt[i].off < r->data_start || r->ckpt[i].off >= r->trailer_off ||
-		    (i && (r->ckpt[i].off <= r->ckpt[i - 1].off ||
-			   r->ckpt[i].hwm < r->ckpt[i - 1].hwm)))
+		    (i &&
+		     (r->ckpt[i].off <= r->ckpt[i - 1].off || r->ckpt[i].hwm < r->ckpt[i - 1].hwm)))
 			return;
 	r->have_trailer = r->use_trailer = true;
 }
@@ -200,7 +200,7 @@ static void scan_ckpt(struct rec_reader *r, uint64_t off, uint64_t hwm)
 		r->sckpt = n;
 		r->capsckpt = cap;
 	}
-	r->sckpt[r->nsckpt++] = (struct wckpt_r){ off, hwm };
+	r->sckpt[r->nsckpt++] = (struct wckpt_r){off, hwm};
 }
 
 /* Without a trailer, a stream that first appears mid-recording has its
@@ -211,7 +211,7 @@ static void scan_ckpt(struct rec_reader *r, uint64_t off, uint64_t hwm)
  * leaves seek checkpoints. */
 static void scan_schemas(struct rec_reader *r)
 {
-	struct rec_frame_header h = { 0 };
+	struct rec_frame_header h = {0};
 	uint64_t off = r->data_start;
 	uint8_t b[REC_FRAME_HDR];
 	const char *why;
@@ -235,7 +235,7 @@ static void scan_schemas(struct rec_reader *r)
 		if (h.type == REC_FT_SCHEMA && off + REC_FRAME_OVERHEAD + h.stored_len <= r->size &&
 		    reader_load_payload(r, &h, off, &why) == 0)
 			reader_parse_schema(r, h.codec == REC_CODEC_NONE ? r->stored.p : r->raw.p,
-					h.raw_len);
+					    h.raw_len);
 		off += REC_FRAME_OVERHEAD + h.stored_len;
 	}
 	r->win_len = 0; /* a growing tail is read afresh */
@@ -249,8 +249,8 @@ static bool looks_like_frames(struct rec_reader *r)
 	       reader_read_header(r, REC_HEADER_LEN, &h) == 0;
 }
 
-int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t msgn,
-		    char *warn, size_t warnn)
+int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t msgn, char *warn,
+		    size_t warnn)
 {
 	struct rec_reader *r;
 	struct stat st;
@@ -291,8 +291,10 @@ int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t
 	}
 	if (!S_ISREG(st.st_mode)) {
 		rc = -EINVAL;
-		snprintf(msg, msgn, "%s: not a regular file (a FIFO, socket or device); "
-			 "recordings are read from files", path);
+		snprintf(msg, msgn,
+			 "%s: not a regular file (a FIFO, socket or device); "
+			 "recordings are read from files",
+			 path);
 		goto fail;
 	}
 	fcntl(r->fd, F_SETFL, 0);
@@ -325,10 +327,11 @@ int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t
 	}
 	rc = rec_header_decode(hb, &r->hdr);
 	if (rc == -EPROTONOSUPPORT) {
-		snprintf(msg, msgn,
-			 "%s: written in format %u.%u by a newer asys; this asys reads format %d.x: "
-			 "upgrade asys",
-			 path, r->hdr.major, r->hdr.minor, REC_MAJOR);
+		snprintf(
+		    msg, msgn,
+		    "%s: written in format %u.%u by a newer asys; this asys reads format %d.x: "
+		    "upgrade asys",
+		    path, r->hdr.major, r->hdr.minor, REC_MAJOR);
 		goto fail;
 	}
 	if (rc == -EPROTO && !looks_like_frames(r)) {
@@ -491,8 +494,7 @@ bool rec_reader_span(const struct rec_reader *r, uint64_t *t_min, uint64_t *t_ma
 	return true;
 }
 
-size_t rec_reader_trailer_streams(const struct rec_reader *r,
-				  const struct rec_trailer_stream **out)
+size_t rec_reader_trailer_streams(const struct rec_reader *r, const struct rec_trailer_stream **out)
 {
 	*out = r->tstreams;
 	return r->ntstreams;
@@ -536,17 +538,19 @@ void rec_hole_describe(const struct rec_reader *r, const struct rec_item *it, ch
 	rec_fmt_time(r, it->h.t_min, a, sizeof(a), false);
 	rec_fmt_time(r, it->h.t_max, b, sizeof(b), false);
 	if (it->h.type == REC_FT_DATA && it->h.stream < STREAM_MAX && r->map[it->h.stream] >= 0) {
-		const struct stream_desc *d = stream_table_get(r->tab, (uint32_t)r->map[it->h.stream]);
+		const struct stream_desc *d =
+		    stream_table_get(r->tab, (uint32_t)r->map[it->h.stream]);
 
-		snprintf(buf, n, "bytes %llu-%llu: %s frame %llu of %s: %s; data from %s to %s lost",
+		snprintf(buf, n,
+			 "bytes %llu-%llu: %s frame %llu of %s: %s; data from %s to %s lost",
 			 (unsigned long long)it->off, (unsigned long long)it->end,
 			 rec_frame_type_name(it->h.type), (unsigned long long)it->h.seq, d->name,
 			 it->why, a, b);
 		return;
 	}
-	snprintf(buf, n, "bytes %llu-%llu: %s frame %llu %s (%s to %s)", (unsigned long long)it->off,
-		 (unsigned long long)it->end, rec_frame_type_name(it->h.type),
-		 (unsigned long long)it->h.seq, it->why, a, b);
+	snprintf(buf, n, "bytes %llu-%llu: %s frame %llu %s (%s to %s)",
+		 (unsigned long long)it->off, (unsigned long long)it->end,
+		 rec_frame_type_name(it->h.type), (unsigned long long)it->h.seq, it->why, a, b);
 }
 
 int rec_reader_time_bounds(struct rec_reader *r, uint64_t *t0, uint64_t *t1)

@@ -133,8 +133,8 @@ static double p99(struct field_acc *a)
 
 void rec_exp_print_summary(struct exp *x)
 {
-	fprintf(x->out, "%-20s %-22s %-8s %7s %10s %12s %12s %12s %12s\n", "stream", "field", "unit",
-		"series", "values", "min", "avg", "max", "p99");
+	fprintf(x->out, "%-20s %-22s %-8s %7s %10s %12s %12s %12s %12s\n", "stream", "field",
+		"unit", "series", "values", "min", "avg", "max", "p99");
 	for (uint32_t s = 0; s < stream_table_count(x->tab) && s < STREAM_MAX; s++) {
 		const struct stream_desc *d = stream_table_get(x->tab, s);
 		char sn[SHOWN_NAME_MAX + 1], fn[SHOWN_NAME_MAX + 1];
@@ -176,10 +176,12 @@ static void print_meta(struct exp *x, const struct rec_meta *m)
 		fprintf(x->out, "host:      unknown (the META frame is missing or damaged)\n");
 		return;
 	}
-	fprintf(x->out, "host:      %s (Linux %s)\n", str_escape(h, sizeof(h), m->host, sizeof(h) - 1),
+	fprintf(x->out, "host:      %s (Linux %s)\n",
+		str_escape(h, sizeof(h), m->host, sizeof(h) - 1),
 		str_escape(k, sizeof(k), m->kernel, SHOWN_NAME_MAX));
-	fprintf(x->out, "recorder:  asys %s%s%s\n", str_escape(v, sizeof(v), m->version, SHOWN_NAME_MAX),
-		*m->command ? ": " : "", str_escape(cmd, sizeof(cmd), m->command, SHOWN_TEXT_MAX));
+	fprintf(x->out, "recorder:  asys %s%s%s\n",
+		str_escape(v, sizeof(v), m->version, SHOWN_NAME_MAX), *m->command ? ": " : "",
+		str_escape(cmd, sizeof(cmd), m->command, SHOWN_TEXT_MAX));
 	if (m->segment)
 		fprintf(x->out, "segment:   %u\n", m->segment);
 }
@@ -202,8 +204,8 @@ void rec_exp_print_info(struct exp *x)
 	util_fmt_bytes(sz, sizeof(sz), (double)size);
 	fprintf(x->out, "file:      %s (%s, %s)\n", x->path, sz,
 		rec_reader_has_trailer(x->r) ? "complete"
-		: x->cut ? "no trailer: cut short or still being written"
-			 : "no trailer: the recorder did not finish it");
+		: x->cut		     ? "no trailer: cut short or still being written"
+					     : "no trailer: the recorder did not finish it");
 	print_meta(x, m);
 	if (total) {
 		rec_fmt_time(x->r, t0, a, sizeof(a), true);

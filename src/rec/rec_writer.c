@@ -111,8 +111,8 @@ static void wr_end(void *ctx)
 }
 
 const struct bus_consumer_ops rec_writer_consumer_ops = {
-	.consume = wr_consume,
-	.end = wr_end,
+    .consume = wr_consume,
+    .end = wr_end,
 };
 
 /* ---- writer thread ---- */
@@ -299,8 +299,8 @@ void rec_writer_status_line(struct rec_writer *w, char *buf, size_t n)
 	if (st.paused) {
 		snprintf(buf, n, "recording paused: %s",
 			 st.error == ENOSPC || st.error == EDQUOT || st.error == 0
-				 ? "disk full"
-				 : strerror(st.error));
+			     ? "disk full"
+			     : strerror(st.error));
 		return;
 	}
 	base = strrchr(st.path, '/');

@@ -20,30 +20,30 @@ struct rec_writer;
 
 struct rec_writer_opts {
 	const char *path;
-	bool force;           /* replace an existing file */
+	bool force;	      /* replace an existing file */
 	uint64_t max_size;    /* stop recording before all segments pass this; 0 = none */
 	uint64_t rotate_size; /* same, for --rotate SIZE */
 	double rotate_s;      /* new segment every so many seconds; 0 = never */
-	double fsync_s;       /* fdatasync period; 0 = 1 s */
+	double fsync_s;	      /* fdatasync period; 0 = 1 s */
 	const char *command;  /* the command line, for META */
 	uint64_t chunk_ns;    /* 0 = 250 ms */
 	size_t chunk_bytes;   /* 0 = 1 MiB */
 	size_t queue_bytes;   /* 0 = 64 MiB of raw records in flight */
-	int zstd_level;       /* 0 = 1 */
+	int zstd_level;	      /* 0 = 1 */
 };
 
 struct rec_writer_stats {
-	char path[4096];      /* the segment being written */
-	uint64_t bytes;       /* all segments */
-	uint64_t file_bytes;  /* this segment */
-	uint64_t records;     /* written */
-	uint64_t dropped;     /* records lost to a full queue or a full disk */
+	char path[4096];     /* the segment being written */
+	uint64_t bytes;	     /* all segments */
+	uint64_t file_bytes; /* this segment */
+	uint64_t records;    /* written */
+	uint64_t dropped;    /* records lost to a full queue or a full disk */
 	uint64_t frames;
-	uint64_t start_ns;    /* CLOCK_MONOTONIC when recording began */
+	uint64_t start_ns; /* CLOCK_MONOTONIC when recording began */
 	uint32_t segment;
-	bool paused;          /* the disk is full; retrying */
-	bool limit_reached;   /* --max-size reached: recording stopped */
-	int error;            /* last write errno, 0 if none */
+	bool paused;	    /* the disk is full; retrying */
+	bool limit_reached; /* --max-size reached: recording stopped */
+	int error;	    /* last write errno, 0 if none */
 };
 
 extern const struct bus_consumer_ops rec_writer_consumer_ops; /* ctx = struct rec_writer * */

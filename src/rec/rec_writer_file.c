@@ -25,8 +25,7 @@ int writer_init(struct rec_writer *w, char *msg, size_t msgn)
 
 		memcpy(w->uuid, &t, 8);
 	}
-	w->clock_origin_ns =
-		(int64_t)(util_now_ns(CLOCK_REALTIME) - util_now_ns(CLOCK_MONOTONIC));
+	w->clock_origin_ns = (int64_t)(util_now_ns(CLOCK_REALTIME) - util_now_ns(CLOCK_MONOTONIC));
 	w->zctx = ZSTD_createCCtx();
 	if (!w->zctx) {
 		snprintf(msg, msgn, "out of memory");
@@ -52,7 +51,8 @@ static void sticky_note(struct rec_writer *w, const struct rec *r)
 	}
 	if (r->kind == REC_GONE) {
 		for (size_t k = 0; k < w->nsticky;) {
-			if (w->sticky[k]->stream == r->stream && w->sticky[k]->entity == r->entity) {
+			if (w->sticky[k]->stream == r->stream &&
+			    w->sticky[k]->entity == r->entity) {
 				free(w->sticky[k]);
 				w->sticky[k] = w->sticky[--w->nsticky];
 			} else {
@@ -100,7 +100,7 @@ static int put_data(struct rec_writer *w, uint32_t stream, const uint8_t *recs, 
 static void put_sticky(struct rec_writer *w)
 {
 	for (uint32_t s = 0; s < w->nschemas; s++) {
-		struct rec_buf b = { 0 };
+		struct rec_buf b = {0};
 		uint32_t n = 0;
 
 		for (size_t i = 0; i < w->nsticky; i++) {
@@ -152,8 +152,7 @@ static bool need_rotate(struct rec_writer *w, size_t next_len)
 		return false;
 	if (o->rotate_size && after > o->rotate_size)
 		return true;
-	return o->rotate_s > 0 &&
-	       (double)(asys_now_ns() - w->seg_start_ns) / 1e9 >= o->rotate_s;
+	return o->rotate_s > 0 && (double)(asys_now_ns() - w->seg_start_ns) / 1e9 >= o->rotate_s;
 }
 
 static void rotate(struct rec_writer *w)
@@ -201,7 +200,8 @@ void writer_chunk(struct rec_writer *w, struct wchunk *c)
 	if (rec_data_encode(&w->enc, c->stream, c->recs.p, c->recs.len, c->nrecs))
 		return;
 	if (w->opts.max_size &&
-	    w->stats.bytes + w->enc.len + REC_FRAME_OVERHEAD + REC_TRAILER_RESERVE > w->opts.max_size) {
+	    w->stats.bytes + w->enc.len + REC_FRAME_OVERHEAD + REC_TRAILER_RESERVE >
+		w->opts.max_size) {
 		/* --max-size: stop here, leaving room for the trailer */
 		pthread_mutex_lock(&w->slock);
 		w->stats.limit_reached = true;
@@ -223,7 +223,8 @@ void writer_chunk(struct rec_writer *w, struct wchunk *c)
 		if (rec_data_encode(&w->enc, c->stream, c->recs.p, c->recs.len, c->nrecs))
 			return;
 	}
-	rc = writer_put_frame(w, REC_FT_DATA, c->stream, c->t_min, c->t_max, w->enc.p, w->enc.len, true);
+	rc = writer_put_frame(w, REC_FT_DATA, c->stream, c->t_min, c->t_max, w->enc.p, w->enc.len,
+			      true);
 	if (rc) {
 		w->paused = true;
 		w->last_attempt_ns = now;

@@ -9,11 +9,11 @@
 #include "rec_format.h"
 #include "rec_writer.h"
 
-#define REC_CKPT_EVERY 16        /* a checkpoint every so many frames */
-#define REC_INDEX_EVERY 1024     /* an INDEX frame every so many frames */
+#define REC_CKPT_EVERY 16    /* a checkpoint every so many frames */
+#define REC_INDEX_EVERY 1024 /* an INDEX frame every so many frames */
 #define REC_STICKY_REPEAT_NS (30ull * 1000000000ull)
 #define REC_TRAILER_RESERVE (64u << 10) /* kept free under --max-size */
-#define REC_FLAG_REPEAT 1        /* struct rec flags: a label repeated for seeking */
+#define REC_FLAG_REPEAT 1		/* struct rec flags: a label repeated for seeking */
 
 struct wchunk {
 	struct wchunk *next;

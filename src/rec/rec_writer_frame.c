@@ -43,8 +43,8 @@ static void pack_str(msgpack_packer *pk, const char *s)
 int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
 		     uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress)
 {
-	struct rec_frame_header h = { .type = type, .stream = stream, .t_min = t_min,
-				      .t_max = t_max };
+	struct rec_frame_header h = {
+	    .type = type, .stream = stream, .t_min = t_min, .t_max = t_max};
 	const uint8_t *payload = raw;
 	size_t stored = raw_len, flen;
 	ssize_t n;
@@ -93,7 +93,7 @@ int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64
 					}
 				}
 				if (w->nckpt < w->capckpt)
-					w->ckpt[w->nckpt++] = (struct wckpt){ w->off, h.hwm };
+					w->ckpt[w->nckpt++] = (struct wckpt){w->off, h.hwm};
 			}
 			w->seg_frames++;
 		}
@@ -123,7 +123,8 @@ static int put_packed(struct rec_writer *w, uint8_t type, uint64_t t_min, uint64
 {
 	if (w->enc.oom)
 		return -ENOMEM;
-	return writer_put_frame(w, type, REC_NO_STREAM, t_min, t_max, w->enc.p, w->enc.len, compress);
+	return writer_put_frame(w, type, REC_NO_STREAM, t_min, t_max, w->enc.p, w->enc.len,
+				compress);
 }
 
 static int put_meta(struct rec_writer *w)
@@ -194,8 +195,8 @@ static int writer_may_replace(const char *path, char *msg, size_t msgn)
 		return -EPERM;
 	}
 	if (st.st_uid != getuid()) {
-		snprintf(msg, msgn, "%s belongs to another user: --force replaces only your own files",
-			 path);
+		snprintf(msg, msgn,
+			 "%s belongs to another user: --force replaces only your own files", path);
 		return -EPERM;
 	}
 	if (unlink(path) < 0 && errno != ENOENT) {
@@ -229,7 +230,7 @@ int writer_open_segment(struct rec_writer *w, char *msg, size_t msgn)
 {
 	char path[4096];
 	uint8_t hdr[REC_HEADER_LEN];
-	struct rec_file_header h = { .major = REC_MAJOR, .minor = REC_MINOR, .segment = w->seg };
+	struct rec_file_header h = {.major = REC_MAJOR, .minor = REC_MINOR, .segment = w->seg};
 	int rc;
 
 	msg[0] = '\0';
@@ -334,7 +335,7 @@ static void put_trailer(struct rec_writer *w)
 	}
 	if (put_packed(w, REC_FT_TRAILER, t0, t1 > t0 ? t1 : t0, true))
 		return;
-	rec_footer_encode(foot, &(struct rec_footer){ toff, (uint32_t)(w->off - toff) });
+	rec_footer_encode(foot, &(struct rec_footer){toff, (uint32_t)(w->off - toff)});
 	if (pwrite(w->fd, foot, sizeof(foot), (off_t)w->off) == (ssize_t)sizeof(foot)) {
 		w->off += sizeof(foot);
 		pthread_mutex_lock(&w->slock);

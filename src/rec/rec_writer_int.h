@@ -10,7 +10,7 @@ void writer_stats_sync(struct rec_writer *w);
 /* One whole frame with one pwrite; on failure the file is cut back to the
  * last whole frame and -errno returned. */
 int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
-		 uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress);
+		     uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress);
 int writer_put_schemas(struct rec_writer *w, uint32_t from, uint32_t to);
 int writer_put_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why);
 void writer_put_index(struct rec_writer *w);

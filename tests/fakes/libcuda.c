@@ -12,14 +12,24 @@
 #define FAKE_API __attribute__((noinline, used, visibility("default")))
 #define FAKE_FAIL_MIN (1ull << 40)
 
-enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_OUT_OF_MEMORY = 2,
-       CUDA_ERROR_NOT_FOUND = 500 };
+enum {
+	CUDA_SUCCESS = 0,
+	CUDA_ERROR_INVALID_VALUE = 1,
+	CUDA_ERROR_OUT_OF_MEMORY = 2,
+	CUDA_ERROR_NOT_FOUND = 500
+};
 
 typedef uint64_t CUdeviceptr;
-typedef struct fake_fn { char name[128]; } *CUfunction, *CUkernel;
+typedef struct fake_fn {
+	char name[128];
+} * CUfunction, *CUkernel;
 typedef void *CUmodule, *CUlibrary, *CUstream;
-typedef struct { unsigned gx, gy, gz, bx, by, bz, shmem; CUstream stream; void *attrs;
-		 unsigned nattrs; } CUlaunchConfig;
+typedef struct {
+	unsigned gx, gy, gz, bx, by, bz, shmem;
+	CUstream stream;
+	void *attrs;
+	unsigned nattrs;
+} CUlaunchConfig;
 
 __attribute__((used, visibility("default"))) unsigned long fake_cuda_launches;
 
@@ -41,7 +51,11 @@ FAKE_API int cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	*p = (CUdeviceptr)(uintptr_t)b;
 	return b ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
-FAKE_API int cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); return CUDA_SUCCESS; }
+FAKE_API int cuMemFree_v2(CUdeviceptr p)
+{
+	free((void *)(uintptr_t)p);
+	return CUDA_SUCCESS;
+}
 FAKE_API int cuMemHostAlloc(void **p, size_t n, unsigned flags)
 {
 	(void)flags;
@@ -52,8 +66,15 @@ FAKE_API int cuMemHostAlloc(void **p, size_t n, unsigned flags)
 	*p = calloc(1, n ? n : 1);
 	return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
-FAKE_API int cuMemAllocHost_v2(void **p, size_t n) { return cuMemHostAlloc(p, n, 0); }
-FAKE_API int cuMemFreeHost(void *p) { free(p); return CUDA_SUCCESS; }
+FAKE_API int cuMemAllocHost_v2(void **p, size_t n)
+{
+	return cuMemHostAlloc(p, n, 0);
+}
+FAKE_API int cuMemFreeHost(void *p)
+{
+	free(p);
+	return CUDA_SUCCESS;
+}
 
 FAKE_API int cuModuleGetFunction(CUfunction *f, CUmodule mod, const char *name)
 {
@@ -79,8 +100,16 @@ FAKE_API int cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
 			    unsigned by, unsigned bz, unsigned shmem, CUstream s, void **params,
 			    void **extra)
 {
-	(void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)shmem; (void)s;
-	(void)params; (void)extra;
+	(void)gx;
+	(void)gy;
+	(void)gz;
+	(void)bx;
+	(void)by;
+	(void)bz;
+	(void)shmem;
+	(void)s;
+	(void)params;
+	(void)extra;
 	if (!f)
 		return CUDA_ERROR_INVALID_VALUE;
 	__atomic_add_fetch(&fake_cuda_launches, 1, __ATOMIC_RELAXED);
@@ -89,7 +118,8 @@ FAKE_API int cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
 FAKE_API int cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params,
 			      void **extra)
 {
-	(void)params; (void)extra;
+	(void)params;
+	(void)extra;
 	if (!config || !f)
 		return CUDA_ERROR_INVALID_VALUE;
 	__atomic_add_fetch(&fake_cuda_launches, 1, __ATOMIC_RELAXED);

@@ -15,10 +15,17 @@
 
 enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
 
-typedef struct { unsigned x, y, z; } dim3;
+typedef struct {
+	unsigned x, y, z;
+} dim3;
 typedef void *cudaStream_t;
-typedef struct { dim3 gridDim, blockDim; size_t dynamicSmemBytes; cudaStream_t stream;
-		 void *attrs; unsigned numAttrs; } cudaLaunchConfig_t;
+typedef struct {
+	dim3 gridDim, blockDim;
+	size_t dynamicSmemBytes;
+	cudaStream_t stream;
+	void *attrs;
+	unsigned numAttrs;
+} cudaLaunchConfig_t;
 
 /* launches seen, so a test can tell the calls really happened */
 __attribute__((used, visibility("default"))) unsigned long fake_cudart_launches;
@@ -43,19 +50,49 @@ static int host_alloc(void **p, size_t n)
 	return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
-FAKE_API int cudaMalloc(void **p, size_t n) { return dev_alloc(p, n); }
-FAKE_API int cudaMallocAsync(void **p, size_t n, cudaStream_t s) { (void)s; return dev_alloc(p, n); }
-FAKE_API int cudaFree(void *p) { free(p); return cudaSuccess; }
-FAKE_API int cudaFreeAsync(void *p, cudaStream_t s) { (void)s; free(p); return cudaSuccess; }
-FAKE_API int cudaHostAlloc(void **p, size_t n, unsigned flags) { (void)flags; return host_alloc(p, n); }
-FAKE_API int cudaMallocHost(void **p, size_t n) { return host_alloc(p, n); }
-FAKE_API int cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+FAKE_API int cudaMalloc(void **p, size_t n)
+{
+	return dev_alloc(p, n);
+}
+FAKE_API int cudaMallocAsync(void **p, size_t n, cudaStream_t s)
+{
+	(void)s;
+	return dev_alloc(p, n);
+}
+FAKE_API int cudaFree(void *p)
+{
+	free(p);
+	return cudaSuccess;
+}
+FAKE_API int cudaFreeAsync(void *p, cudaStream_t s)
+{
+	(void)s;
+	free(p);
+	return cudaSuccess;
+}
+FAKE_API int cudaHostAlloc(void **p, size_t n, unsigned flags)
+{
+	(void)flags;
+	return host_alloc(p, n);
+}
+FAKE_API int cudaMallocHost(void **p, size_t n)
+{
+	return host_alloc(p, n);
+}
+FAKE_API int cudaFreeHost(void *p)
+{
+	free(p);
+	return cudaSuccess;
+}
 FAKE_API int cudaHostRegister(void *p, size_t n, unsigned flags)
 {
 	(void)flags;
 	return p && n < FAKE_FAIL_MIN ? cudaSuccess : cudaErrorInvalidValue;
 }
-FAKE_API int cudaHostUnregister(void *p) { return p ? cudaSuccess : cudaErrorInvalidValue; }
+FAKE_API int cudaHostUnregister(void *p)
+{
+	return p ? cudaSuccess : cudaErrorInvalidValue;
+}
 
 /* With FAKE_CUDART_NESTED set, a stub launch goes on to the driver's
  * cuLaunchKernel in libcuda.so beside this file, as a real runtime may. */
@@ -87,14 +124,15 @@ static cu_launch_fn nested_launch(void)
 FAKE_API int cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
 			      cudaStream_t stream)
 {
-	(void)args; (void)shmem;
+	(void)args;
+	(void)shmem;
 	if (!func)
 		return cudaErrorInvalidValue;
 	__atomic_add_fetch(&fake_cudart_launches, 1, __ATOMIC_RELAXED);
 	cu_launch_fn fn = nested_launch();
 	if (fn)
-		return fn((void *)func, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, stream,
-			  args, NULL);
+		return fn((void *)func, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0,
+			  stream, args, NULL);
 	return cudaSuccess;
 }
 

@@ -177,8 +177,7 @@ static unsigned int fk_nproc(unsigned int d)
 	return s && *s ? (unsigned int)strtoul(s, NULL, 10) % 1000 : 1 + d % 3;
 }
 
-static void fk_proc_at(unsigned int d, unsigned int i, unsigned int *pid,
-		       unsigned long long *used)
+static void fk_proc_at(unsigned int d, unsigned int i, unsigned int *pid, unsigned long long *used)
 {
 	*pid = (d == 0 && i == 0) ? (unsigned int)getpid() : 4000000 + 100 * d + i;
 	*used = (unsigned long long)(i + 1) * (d + 1) * FK_GIB;
@@ -211,16 +210,26 @@ static int fk_shutdown(void)
 static const char *fk_error_string(int r)
 {
 	switch (r) {
-	case FK_OK: return "Success";
-	case FK_UNINITIALIZED: return "Uninitialized";
-	case FK_INVALID_ARGUMENT: return "Invalid Argument";
-	case FK_NOT_SUPPORTED: return "Not Supported";
-	case FK_NO_PERMISSION: return "Insufficient Permissions";
-	case FK_INSUFFICIENT_SIZE: return "Insufficient Size";
-	case FK_DRIVER_NOT_LOADED: return "Driver Not Loaded";
-	case FK_GPU_IS_LOST: return "GPU is lost";
-	case FK_IN_USE: return "In use by another client";
-	default: return "Unknown Error";
+	case FK_OK:
+		return "Success";
+	case FK_UNINITIALIZED:
+		return "Uninitialized";
+	case FK_INVALID_ARGUMENT:
+		return "Invalid Argument";
+	case FK_NOT_SUPPORTED:
+		return "Not Supported";
+	case FK_NO_PERMISSION:
+		return "Insufficient Permissions";
+	case FK_INSUFFICIENT_SIZE:
+		return "Insufficient Size";
+	case FK_DRIVER_NOT_LOADED:
+		return "Driver Not Loaded";
+	case FK_GPU_IS_LOST:
+		return "GPU is lost";
+	case FK_IN_USE:
+		return "In use by another client";
+	default:
+		return "Unknown Error";
 	}
 }
 
@@ -485,8 +494,8 @@ static int fk_gpm_metrics(struct fk_metrics_get *g)
 	    g->s2->seq <= g->s1->seq || g->num > 210)
 		return FK_INVALID_ARGUMENT;
 	for (unsigned int i = 0; i < g->num; i++) {
-		g->m[i].value = fk_gpm_value((unsigned int)g->s2->dev, g->m[i].id, g->s2->seq,
-					     &g->m[i].ret);
+		g->m[i].value =
+		    fk_gpm_value((unsigned int)g->s2->dev, g->m[i].id, g->s2->seq, &g->m[i].ret);
 		g->m[i].sn = g->m[i].ln = g->m[i].unit = NULL;
 	}
 	return FK_OK;
@@ -496,23 +505,26 @@ static int fk_gpm_metrics(struct fk_metrics_get *g)
 /* ---- exports: hgml* and nvml* ---- */
 
 #define FK_EXPORT __attribute__((visibility("default")))
-#define FK_BOTH(ret, name, params, args, impl)                                                  \
-	FK_EXPORT ret hgml##name params;                                                         \
-	FK_EXPORT ret nvml##name params;                                                         \
-	FK_EXPORT ret hgml##name params { return impl args; }                                    \
-	FK_EXPORT ret nvml##name params { return impl args; }
+#define FK_BOTH(ret, name, params, args, impl)                                                     \
+	FK_EXPORT ret hgml##name params;                                                           \
+	FK_EXPORT ret nvml##name params;                                                           \
+	FK_EXPORT ret hgml##name params                                                            \
+	{                                                                                          \
+		return impl args;                                                                  \
+	}                                                                                          \
+	FK_EXPORT ret nvml##name params                                                            \
+	{                                                                                          \
+		return impl args;                                                                  \
+	}
 
 FK_BOTH(int, Init_v2, (void), (), fk_init)
 FK_BOTH(int, Init, (void), (), fk_init)
 FK_BOTH(int, Shutdown, (void), (), fk_shutdown)
 FK_BOTH(const char *, ErrorString, (int r), (r), fk_error_string)
 FK_BOTH(int, DeviceGetCount_v2, (unsigned int *n), (n), fk_get_count)
-FK_BOTH(int, DeviceGetHandleByIndex_v2, (unsigned int i, struct fk_dev **d), (i, d),
-	fk_get_handle)
-FK_BOTH(int, DeviceGetName, (struct fk_dev * d, char *n, unsigned int l), (d, n, l),
-	fk_get_name)
-FK_BOTH(int, DeviceGetUtilizationRates, (struct fk_dev * d, struct fk_util *u), (d, u),
-	fk_get_util)
+FK_BOTH(int, DeviceGetHandleByIndex_v2, (unsigned int i, struct fk_dev **d), (i, d), fk_get_handle)
+FK_BOTH(int, DeviceGetName, (struct fk_dev * d, char *n, unsigned int l), (d, n, l), fk_get_name)
+FK_BOTH(int, DeviceGetUtilizationRates, (struct fk_dev * d, struct fk_util *u), (d, u), fk_get_util)
 FK_BOTH(int, DeviceGetMemoryInfo, (struct fk_dev * d, struct fk_mem *m), (d, m), fk_get_mem)
 FK_BOTH(int, DeviceGetClockInfo, (struct fk_dev * d, int t, unsigned int *v), (d, t, v),
 	fk_get_clock)
@@ -531,10 +543,10 @@ FK_BOTH(int, DeviceGetPciInfo, (struct fk_dev * d, struct fk_pci *p), (d, p), fk
 FK_BOTH(int, DeviceGetPciInfo_v3, (struct fk_dev * d, struct fk_pci *p), (d, p), fk_get_pci)
 FK_BOTH(int, DeviceGetEnforcedPowerLimit, (struct fk_dev * d, unsigned int *v), (d, v),
 	fk_get_power_limit)
-FK_BOTH(int, DeviceGetComputeRunningProcesses_v3,
-	(struct fk_dev * d, unsigned int *n, void *p), (d, n, p, 0), fk_get_procs)
-FK_BOTH(int, DeviceGetComputeRunningProcesses_v2,
-	(struct fk_dev * d, unsigned int *n, void *p), (d, n, p, 0), fk_get_procs)
+FK_BOTH(int, DeviceGetComputeRunningProcesses_v3, (struct fk_dev * d, unsigned int *n, void *p),
+	(d, n, p, 0), fk_get_procs)
+FK_BOTH(int, DeviceGetComputeRunningProcesses_v2, (struct fk_dev * d, unsigned int *n, void *p),
+	(d, n, p, 0), fk_get_procs)
 FK_BOTH(int, GpmQueryDeviceSupport, (struct fk_dev * d, struct fk_gpm_support *s), (d, s),
 	fk_gpm_support)
 FK_BOTH(int, GpmSampleAlloc, (struct fk_sample * *s), (s), fk_gpm_alloc)

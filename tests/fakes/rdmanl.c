@@ -91,10 +91,12 @@ __attribute__((constructor)) static void resolve(void)
 
 static int errno_from(const char *s)
 {
-	static const struct { const char *n; int e; } names[] = {
-		{ "EOPNOTSUPP", EOPNOTSUPP }, { "EINVAL", EINVAL },
-		{ "EPROTONOSUPPORT", EPROTONOSUPPORT }, { "EPERM", EPERM },
-		{ "ENODEV", ENODEV },
+	static const struct {
+		const char *n;
+		int e;
+	} names[] = {
+	    {"EOPNOTSUPP", EOPNOTSUPP}, {"EINVAL", EINVAL}, {"EPROTONOSUPPORT", EPROTONOSUPPORT},
+	    {"EPERM", EPERM},		{"ENODEV", ENODEV},
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -184,7 +186,7 @@ static void answer_error(struct fake_sock *s, const struct nlmsghdr *req, int er
 {
 	struct answer *an = queue_new(s);
 	struct nlmsghdr *h;
-	struct nlmsgerr e = { .error = -err, .msg = *req };
+	struct nlmsgerr e = {.error = -err, .msg = *req};
 
 	if (!an)
 		return;
@@ -256,7 +258,8 @@ static void answer_get_dump(struct fake_sock *s, const struct nlmsghdr *req)
 
 		if (idx < 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s/ports", sysroot(), devs[i]);
+		snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s/ports", sysroot(),
+			 devs[i]);
 		np = list(path, ports, 256);
 		h = msg_start(an, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET), NLM_F_MULTI,
 			      req, s->pid);
@@ -313,7 +316,7 @@ static int answer_stat(struct fake_sock *s, const struct nlmsghdr *req)
 	for (a = (const struct nlattr *)((const char *)req + NLMSG_HDRLEN);
 	     len >= (int)sizeof(*a) && a->nla_len >= sizeof(*a) && a->nla_len <= len;
 	     len -= NLA_ALIGN(a->nla_len),
-	     a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len))) {
+	    a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len))) {
 		uint16_t t = a->nla_type & NLA_TYPE_MASK;
 
 		if (t == RDMA_NLDEV_ATTR_DEV_INDEX && a->nla_len == NLA_HDRLEN + 4) {
@@ -348,8 +351,7 @@ static int answer_stat(struct fake_sock *s, const struct nlmsghdr *req)
 	an = queue_new(s);
 	if (!an)
 		return -ENOBUFS;
-	h = msg_start(an, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET), 0, req,
-		      s->pid);
+	h = msg_start(an, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET), 0, req, s->pid);
 	put_u32(h, RDMA_NLDEV_ATTR_DEV_INDEX, index);
 	put_str(h, RDMA_NLDEV_ATTR_DEV_NAME, dev_names[index]);
 	put_u32(h, RDMA_NLDEV_ATTR_PORT_INDEX, port);
@@ -445,7 +447,7 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 int getsockname(int fd, struct sockaddr *addr, socklen_t *len)
 {
 	struct fake_sock *s = find(fd);
-	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl nl = {.nl_family = AF_NETLINK};
 
 	if (!s)
 		return REAL(getsockname)(fd, addr, len);
@@ -524,7 +526,7 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	msg->msg_flags = 0;
 	for (size_t i = 0; i < msg->msg_iovlen && off < an->len; i++) {
 		size_t n = an->len - off < msg->msg_iov[i].iov_len ? an->len - off
-								     : msg->msg_iov[i].iov_len;
+								   : msg->msg_iov[i].iov_len;
 
 		memcpy(msg->msg_iov[i].iov_base, an->data + off, n);
 		off += n;
@@ -532,7 +534,7 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	if (off < an->len)
 		msg->msg_flags |= MSG_TRUNC;
 	if (msg->msg_name && msg->msg_namelen >= sizeof(struct sockaddr_nl)) {
-		struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+		struct sockaddr_nl nl = {.nl_family = AF_NETLINK};
 
 		memcpy(msg->msg_name, &nl, sizeof(nl));
 		msg->msg_namelen = sizeof(nl);
@@ -549,9 +551,11 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from,
 		 socklen_t *fromlen)
 {
-	struct iovec iov = { buf, len };
-	struct msghdr m = { .msg_name = from, .msg_namelen = fromlen ? *fromlen : 0,
-			    .msg_iov = &iov, .msg_iovlen = 1 };
+	struct iovec iov = {buf, len};
+	struct msghdr m = {.msg_name = from,
+			   .msg_namelen = fromlen ? *fromlen : 0,
+			   .msg_iov = &iov,
+			   .msg_iovlen = 1};
 	ssize_t r;
 
 	if (!find(fd))

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
 	char err[256];
-	struct gpurt_probes p = { 0 };
+	struct gpurt_probes p = {0};
 	if (!text)
 		return 0;
 	memcpy(text, data, size);

@@ -34,14 +34,14 @@ static int failures;
 static char tmpdir[] = "/tmp/gpurt-test.XXXXXX";
 static const char *workload, *libdir;
 
-#define CHECK(c, ...)                                                                     \
-	do {                                                                              \
-		if (!(c)) {                                                               \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);              \
-			fprintf(stderr, __VA_ARGS__);                                     \
-			fputc('\n', stderr);                                              \
-			failures++;                                                       \
-		}                                                                         \
+#define CHECK(c, ...)                                                                              \
+	do {                                                                                       \
+		if (!(c)) {                                                                        \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 struct wl {
@@ -128,7 +128,7 @@ static int rig_init(struct rig *g)
 	g->t = stream_table_new();
 	g->ring = ring_new(1 << 22);
 	g->em.ring = g->ring;
-	struct coll_ctx ctx = { .opts = &g->o, .streams = g->t };
+	struct coll_ctx ctx = {.opts = &g->o, .streams = g->t};
 	int r = gpurt_collector.init(&ctx, &g->st);
 	if (r) {
 		const char *why = gpurt_collector.last_error(g->st);
@@ -153,11 +153,11 @@ static const struct {
 	const char *name;
 	double per_k;
 } kernels[] = {
-	{ "mykern::saxpy(float, float*, float*, int)", 100 },
-	{ "void reduce<float>(float*, int)", 50 },
-	{ "vecadd(int const*, int const*, int*, int)", 25 },
-	{ "handle_kernel(float*)", 7 },
-	{ "lib_kernel_b", 3 },
+    {"mykern::saxpy(float, float*, float*, int)", 100},
+    {"void reduce<float>(float*, int)", 50},
+    {"vecadd(int const*, int const*, int*, int)", 25},
+    {"handle_kernel(float*)", 7},
+    {"lib_kernel_b", 3},
 };
 
 static void verify(struct rig *g, const struct wl *w, uint64_t t_go, uint64_t t_done)
@@ -166,17 +166,18 @@ static void verify(struct rig *g, const struct wl *w, uint64_t t_go, uint64_t t_
 	struct sink_ent *m = sink_get(&g->sink, (uint32_t)g->s_mem, (uint64_t)w->pid);
 	CHECK(m && m->nv == 7, "no gpurt.mem sample for pid %d", w->pid);
 	if (m && m->nv == 7) {
-		CHECK(m->v[0] == k * 7340032, "pid %d device_bytes %.0f, want %.0f", w->pid, m->v[0],
-		      k * 7340032);
-		CHECK(m->v[1] == k * 1277952, "pid %d pinned_bytes %.0f, want %.0f", w->pid, m->v[1],
-		      k * 1277952);
+		CHECK(m->v[0] == k * 7340032, "pid %d device_bytes %.0f, want %.0f", w->pid,
+		      m->v[0], k * 7340032);
+		CHECK(m->v[1] == k * 1277952, "pid %d pinned_bytes %.0f, want %.0f", w->pid,
+		      m->v[1], k * 1277952);
 		CHECK(m->v[2] == 21 * k, "pid %d allocs %.0f, want %.0f", w->pid, m->v[2], 21 * k);
 		CHECK(m->v[3] == 8 * k, "pid %d frees %.0f, want %.0f", w->pid, m->v[3], 8 * k);
 		CHECK(m->v[4] == 3, "pid %d fails %.0f, want 3", w->pid, m->v[4]);
 		CHECK(m->v[5] == (double)(5ull << 40) + k, "pid %d last_fail_size %.0f", w->pid,
 		      m->v[5]);
-		CHECK(m->v[6] >= t_go && m->v[6] <= t_done, "pid %d last_fail_ns %.0f not in [%llu,%llu]",
-		      w->pid, m->v[6], (unsigned long long)t_go, (unsigned long long)t_done);
+		CHECK(m->v[6] >= t_go && m->v[6] <= t_done,
+		      "pid %d last_fail_ns %.0f not in [%llu,%llu]", w->pid, m->v[6],
+		      (unsigned long long)t_go, (unsigned long long)t_done);
 	}
 	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
 		char label[300];
@@ -184,8 +185,9 @@ static void verify(struct rig *g, const struct wl *w, uint64_t t_go, uint64_t t_
 		struct sink_ent *e = sink_by_label(&g->sink, (uint32_t)g->s_kern, label);
 		CHECK(e && e->nv == 2, "no kernel '%s' for pid %d", kernels[i].name, w->pid);
 		if (e && e->nv == 2) {
-			CHECK(e->v[0] == kernels[i].per_k * k, "pid %d %s: %.0f launches, want %.0f",
-			      w->pid, kernels[i].name, e->v[0], kernels[i].per_k * k);
+			CHECK(e->v[0] == kernels[i].per_k * k,
+			      "pid %d %s: %.0f launches, want %.0f", w->pid, kernels[i].name,
+			      e->v[0], kernels[i].per_k * k);
 			CHECK(e->v[1] == w->pid, "kernel pid field %.0f", e->v[1]);
 		}
 	}
@@ -208,7 +210,7 @@ static void run_work(struct rig *g, struct wl *const *ws, int n, uint64_t *t_go,
 
 static int mode_main(void)
 {
-	struct rig g = { 0 };
+	struct rig g = {0};
 	options_defaults(&g.o);
 	g.o.scope = SCOPE_SYSTEM_WIDE;
 	int r = rig_init(&g);
@@ -224,7 +226,7 @@ static int mode_main(void)
 	CHECK(st && st->has_status && !st->status[0], "stream status not cleared: '%s'",
 	      st ? st->status : "(none)");
 	uint64_t t_go, t_done;
-	struct wl *ab[] = { &a, &b };
+	struct wl *ab[] = {&a, &b};
 	run_work(&g, ab, 2, &t_go, &t_done);
 	verify(&g, &a, t_go, t_done);
 	verify(&g, &b, t_go, t_done);
@@ -233,7 +235,7 @@ static int mode_main(void)
 	 * launches go on to the driver's cuLaunchKernel: still counted once */
 	wl_start_env(&c, 3, "FAKE_CUDART_NESTED=1");
 	rig_sample(&g, true);
-	struct wl *cc[] = { &c };
+	struct wl *cc[] = {&c};
 	run_work(&g, cc, 1, &t_go, &t_done);
 	verify(&g, &c, t_go, t_done);
 
@@ -288,7 +290,7 @@ static pid_t launcher_start(struct wl *c)
 
 static int mode_tree(void)
 {
-	struct rig g = { 0 };
+	struct rig g = {0};
 	struct wl a, b, c;
 	wl_start(&a, 1);
 	wl_start(&b, 2);
@@ -307,7 +309,7 @@ static int mode_tree(void)
 	}
 	rig_sample(&g, true);
 	uint64_t t_go, t_done;
-	struct wl *ab[] = { &a, &b };
+	struct wl *ab[] = {&a, &b};
 	run_work(&g, ab, 2, &t_go, &t_done);
 	verify(&g, &a, t_go, t_done);
 
@@ -327,7 +329,7 @@ static int mode_tree(void)
 			fclose(f);
 		c.pid = pid;
 		rig_sample(&g, true);
-		struct wl *cc[] = { &c };
+		struct wl *cc[] = {&c};
 		run_work(&g, cc, 1, &t_go, &t_done);
 		verify(&g, &c, t_go, t_done);
 	}
@@ -346,13 +348,13 @@ static int mode_tree(void)
 
 static int mode_nonroot(void)
 {
-	struct rig g = { 0 };
+	struct rig g = {0};
 	options_defaults(&g.o);
 	int r = rig_init(&g);
 	const char *why = gpurt_collector.last_error(g.st);
 	CHECK(r == -EPERM, "init as uid %d returned %d, want -EPERM", (int)geteuid(), r);
 	CHECK(why && strstr(why, "CAP_BPF") && strstr(why, "CAP_PERFMON") && strstr(why, "sudo") &&
-		      strstr(why, "setcap cap_bpf,cap_perfmon+ep"),
+		  strstr(why, "setcap cap_bpf,cap_perfmon+ep"),
 	      "message does not say how to fix it: %s", why ? why : "(none)");
 	rig_fini(&g);
 	return failures ? 1 : 0;

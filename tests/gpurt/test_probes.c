@@ -25,15 +25,16 @@ static const struct gpurt_probe *find(const struct gpurt_probes *p, const char *
 
 START_TEST(builtin_table)
 {
-	struct gpurt_probes p = { 0 };
+	struct gpurt_probes p = {0};
 	ck_assert_int_eq(gpurt_probes_builtin(&p), 0);
-	static const char *const rt[] = { "cudaMalloc", "cudaMallocAsync", "cudaFree",
-		"cudaFreeAsync", "cudaHostAlloc", "cudaMallocHost", "cudaFreeHost",
-		"cudaHostRegister", "cudaHostUnregister", "cudaLaunchKernel",
-		"cudaLaunchKernelExC" };
-	static const char *const drv[] = { "cuMemAlloc_v2", "cuMemFree_v2", "cuMemHostAlloc",
-		"cuMemAllocHost_v2", "cuMemFreeHost", "cuLaunchKernel", "cuLaunchKernelEx",
-		"cuModuleGetFunction", "cuLibraryGetKernel", "cuKernelGetFunction" };
+	static const char *const rt[] = {
+	    "cudaMalloc",	  "cudaMallocAsync",  "cudaFree",	    "cudaFreeAsync",
+	    "cudaHostAlloc",	  "cudaMallocHost",   "cudaFreeHost",	    "cudaHostRegister",
+	    "cudaHostUnregister", "cudaLaunchKernel", "cudaLaunchKernelExC"};
+	static const char *const drv[] = {
+	    "cuMemAlloc_v2",	  "cuMemFree_v2",	"cuMemHostAlloc",   "cuMemAllocHost_v2",
+	    "cuMemFreeHost",	  "cuLaunchKernel",	"cuLaunchKernelEx", "cuModuleGetFunction",
+	    "cuLibraryGetKernel", "cuKernelGetFunction"};
 	for (size_t i = 0; i < sizeof(rt) / sizeof(*rt); i++) {
 		ck_assert_msg(find(&p, "libcudart.so*", rt[i]), "%s", rt[i]);
 		ck_assert_msg(find(&p, "libhggc*.so*", rt[i]), "%s", rt[i]);
@@ -67,7 +68,7 @@ END_TEST
 
 START_TEST(parse_good)
 {
-	struct gpurt_probes p = { 0 };
+	struct gpurt_probes p = {0};
 	char err[256] = "";
 	const char *text = "# my runtime\n"
 			   "\n"
@@ -90,17 +91,17 @@ START_TEST(parse_bad)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{ "lib.so f dev-alloc 1\n", "line 1: role dev-alloc takes 2 argument numbers" },
-		{ "\n\nlib.so f frob 1\n", "line 3: unknown role 'frob'" },
-		{ "lib.so f dev-free 7\n", "line 1: argument number '7' is not 1..6" },
-		{ "lib.so f dev-free 0\n", "line 1: argument number '0' is not 1..6" },
-		{ "lib.so f\n", "line 1: too few fields" },
-		{ "lib.so f@@V1 dev-free 1\n", "line 1: give the plain symbol name" },
-		{ "a b dev-alloc 1 2 3\n", "line 1: too many fields" },
-		{ "lib.so f dev-free x\n", "line 1: argument number 'x'" },
+	    {"lib.so f dev-alloc 1\n", "line 1: role dev-alloc takes 2 argument numbers"},
+	    {"\n\nlib.so f frob 1\n", "line 3: unknown role 'frob'"},
+	    {"lib.so f dev-free 7\n", "line 1: argument number '7' is not 1..6"},
+	    {"lib.so f dev-free 0\n", "line 1: argument number '0' is not 1..6"},
+	    {"lib.so f\n", "line 1: too few fields"},
+	    {"lib.so f@@V1 dev-free 1\n", "line 1: give the plain symbol name"},
+	    {"a b dev-alloc 1 2 3\n", "line 1: too many fields"},
+	    {"lib.so f dev-free x\n", "line 1: argument number 'x'"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		struct gpurt_probes p = { 0 };
+		struct gpurt_probes p = {0};
 		char err[256] = "";
 		ck_assert_int_eq(gpurt_probes_parse(&p, cases[i].text, err, sizeof(err)), -EINVAL);
 		ck_assert_msg(!strncmp(err, cases[i].want, strlen(cases[i].want)), "'%s' gave '%s'",
@@ -118,7 +119,7 @@ START_TEST(probe_file)
 	const char *text = "libx.so* xLaunch launch-handle 1\n";
 	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
-	struct gpurt_probes p = { 0 };
+	struct gpurt_probes p = {0};
 	char err[300] = "";
 	ck_assert_int_eq(gpurt_probes_load_file(&p, path, err, sizeof(err)), 0);
 	ck_assert_uint_eq(p.n, 1);
@@ -154,8 +155,8 @@ START_TEST(syms_fallback)
 	ck_assert_int_eq(gpurt_syms_name(s, getpid(), 8, buf, sizeof(buf)), -ENOENT);
 	ck_assert_str_eq(buf, "0x8");
 	/* a function of this very program resolves through its symbol table */
-	ck_assert_int_eq(gpurt_syms_name(s, getpid(), (uint64_t)(uintptr_t)&find + 1, buf,
-					 sizeof(buf)), 0);
+	ck_assert_int_eq(
+	    gpurt_syms_name(s, getpid(), (uint64_t)(uintptr_t)&find + 1, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, "find");
 	ck_assert_uint_eq(gpurt_syms_cached(s), 1);
 	gpurt_syms_free(s);

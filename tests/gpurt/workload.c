@@ -31,10 +31,22 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct { unsigned x, y, z; } dim3;
-typedef struct { dim3 g, b; size_t shmem; void *stream; void *attrs; unsigned nattrs; } rt_cfg;
-typedef struct { unsigned gx, gy, gz, bx, by, bz, shmem; void *stream; void *attrs;
-		 unsigned nattrs; } drv_cfg;
+typedef struct {
+	unsigned x, y, z;
+} dim3;
+typedef struct {
+	dim3 g, b;
+	size_t shmem;
+	void *stream;
+	void *attrs;
+	unsigned nattrs;
+} rt_cfg;
+typedef struct {
+	unsigned gx, gy, gz, bx, by, bz, shmem;
+	void *stream;
+	void *attrs;
+	unsigned nattrs;
+} drv_cfg;
 
 static int (*p_cudaMalloc)(void **, size_t);
 static int (*p_cudaMallocAsync)(void **, size_t, void *);
@@ -75,23 +87,25 @@ static int check(int rc, const char *what)
 
 __attribute__((noinline)) void stub_saxpy(float a, float *x, float *y, int n)
 {
-	void *args[] = { &a, &x, &y, &n };
-	check(p_cudaLaunchKernel((const void *)stub_saxpy, (dim3){ 1, 1, 1 }, (dim3){ 32, 1, 1 },
-				 args, 0, NULL), "cudaLaunchKernel");
+	void *args[] = {&a, &x, &y, &n};
+	check(p_cudaLaunchKernel((const void *)stub_saxpy, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args,
+				 0, NULL),
+	      "cudaLaunchKernel");
 }
 
 __attribute__((noinline)) void stub_reduce(float *x, int n)
 {
-	void *args[] = { &x, &n };
-	rt_cfg c = { { 1, 1, 1 }, { 64, 1, 1 }, 0, NULL, NULL, 0 };
+	void *args[] = {&x, &n};
+	rt_cfg c = {{1, 1, 1}, {64, 1, 1}, 0, NULL, NULL, 0};
 	check(p_cudaLaunchKernelExC(&c, (const void *)stub_reduce, args), "cudaLaunchKernelExC");
 }
 
 __attribute__((noinline)) void stub_vecadd(const int *a, const int *b, int *c, int n)
 {
-	void *args[] = { &a, &b, &c, &n };
-	check(p_cudaLaunchKernel((const void *)stub_vecadd, (dim3){ 2, 1, 1 }, (dim3){ 32, 1, 1 },
-				 args, 0, NULL), "cudaLaunchKernel");
+	void *args[] = {&a, &b, &c, &n};
+	check(p_cudaLaunchKernel((const void *)stub_vecadd, (dim3){2, 1, 1}, (dim3){32, 1, 1}, args,
+				 0, NULL),
+	      "cudaLaunchKernel");
 }
 
 static void *sym(void *h, const char *name)
@@ -157,8 +171,8 @@ static void pattern(int k)
 {
 	void *p[64];
 	uint64_t d[64];
-	float x[4] = { 0 };
-	int ia[4] = { 0 };
+	float x[4] = {0};
+	int ia[4] = {0};
 	if (k < 1 || k > 6)
 		exit(2);
 	for (int i = 0; i < 10 * k; i++)
@@ -209,9 +223,10 @@ static void pattern(int k)
 	check(p_cuModuleGetFunction(&h1, NULL, "_Z13handle_kernelPf"), "cuModuleGetFunction");
 	check(p_cuLibraryGetKernel(&kern, NULL, "lib_kernel_b"), "cuLibraryGetKernel");
 	check(p_cuKernelGetFunction(&h2, kern), "cuKernelGetFunction");
-	drv_cfg c = { 1, 1, 1, 32, 1, 1, 0, NULL, NULL, 0 };
+	drv_cfg c = {1, 1, 1, 32, 1, 1, 0, NULL, NULL, 0};
 	for (int i = 0; i < 7 * k; i++)
-		check(p_cuLaunchKernel(h1, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL), "cuLaunchKernel");
+		check(p_cuLaunchKernel(h1, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL),
+		      "cuLaunchKernel");
 	for (int i = 0; i < 3 * k; i++)
 		check(p_cuLaunchKernelEx(&c, h2, NULL, NULL), "cuLaunchKernelEx");
 }
@@ -226,7 +241,7 @@ static double now_s(void)
 /* Launches at rate per second for seconds; prints ns per launch call. */
 static void rate(double per_s, double seconds)
 {
-	float x[4] = { 0 };
+	float x[4] = {0};
 	double t0 = now_s(), spent = 0;
 	unsigned long n = 0;
 	const unsigned long batch = per_s >= 1000 ? (unsigned long)(per_s / 1000) : 1;
@@ -255,16 +270,28 @@ int main(int argc, char **argv)
 		if (!v)
 			break;
 		i++;
-		if (!strcmp(a, "--lib-dir")) dir = v;
-		else if (!strcmp(a, "--scale")) k = atoi(v);
-		else if (!strcmp(a, "--go-file")) go = v;
-		else if (!strcmp(a, "--done-file")) done = v;
-		else if (!strcmp(a, "--ready-file")) ready = v;
-		else if (!strcmp(a, "--end-file")) end = v;
-		else if (!strcmp(a, "--hold")) hold = atof(v);
-		else if (!strcmp(a, "--rate")) per_s = atof(v);
-		else if (!strcmp(a, "--seconds")) seconds = atof(v);
-		else { fprintf(stderr, "workload: unknown option %s\n", a); return 2; }
+		if (!strcmp(a, "--lib-dir"))
+			dir = v;
+		else if (!strcmp(a, "--scale"))
+			k = atoi(v);
+		else if (!strcmp(a, "--go-file"))
+			go = v;
+		else if (!strcmp(a, "--done-file"))
+			done = v;
+		else if (!strcmp(a, "--ready-file"))
+			ready = v;
+		else if (!strcmp(a, "--end-file"))
+			end = v;
+		else if (!strcmp(a, "--hold"))
+			hold = atof(v);
+		else if (!strcmp(a, "--rate"))
+			per_s = atof(v);
+		else if (!strcmp(a, "--seconds"))
+			seconds = atof(v);
+		else {
+			fprintf(stderr, "workload: unknown option %s\n", a);
+			return 2;
+		}
 	}
 	if (!dir) {
 		fprintf(stderr, "workload: give --lib-dir DIR or FAKE_CUDA_DIR\n");

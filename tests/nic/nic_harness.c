@@ -7,7 +7,8 @@
 
 void nic_sleep_ms(double ms)
 {
-	struct timespec ts = { (time_t)(ms / 1000), (long)((ms - (double)(long)(ms / 1000) * 1000) * 1e6) };
+	struct timespec ts = {(time_t)(ms / 1000),
+			      (long)((ms - (double)(long)(ms / 1000) * 1000) * 1e6)};
 
 	while (nanosleep(&ts, &ts))
 		;
@@ -15,7 +16,7 @@ void nic_sleep_ms(double ms)
 
 int nic_harness_start(struct nic_harness *h, double hz, const char *include, uint64_t bucket_ns)
 {
-	static const struct collector *const colls[] = { &nic_collector, NULL };
+	static const struct collector *const colls[] = {&nic_collector, NULL};
 	int rc;
 
 	memset(h, 0, sizeof(*h));

@@ -34,7 +34,7 @@ static void wait_until(uint64_t t)
 	/* sleep most of the way, spin the last 200 us so the pace is exact */
 	if (t > n + 200000) {
 		uint64_t s = t - 200000;
-		struct timespec ts = { (time_t)(s / 1000000000ull), (long)(s % 1000000000ull) };
+		struct timespec ts = {(time_t)(s / 1000000000ull), (long)(s % 1000000000ull)};
 
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	}
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		for (uint64_t t; (t = now_ns()) < end;) {
-			struct pollfd p = { .fd = fd, .events = POLLIN };
+			struct pollfd p = {.fd = fd, .events = POLLIN};
 			int ms = (int)((end - t) / 1000000) + 1;
 
 			if (poll(&p, 1, ms) > 0) {

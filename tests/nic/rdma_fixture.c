@@ -88,13 +88,14 @@ static int create(const char *root, bool bench)
 			 p->dev, p->port);
 		if (mkdirs(path))
 			return -1;
-		snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s/ports/%u/hw_counters", root,
-			 p->dev, p->port);
+		snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s/ports/%u/hw_counters",
+			 root, p->dev, p->port);
 		if (mkdirs(path))
 			return -1;
 		if (p->netdev_by_gid) {
-			snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs",
-				 root, p->dev, p->port);
+			snprintf(path, sizeof(path),
+				 "%s/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs", root,
+				 p->dev, p->port);
 			if (mkdirs(path))
 				return -1;
 			char text[64];
@@ -104,8 +105,8 @@ static int create(const char *root, bool bench)
 			if (write_file(path, text))
 				return -1;
 		} else {
-			snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s/device/net/%s", root,
-				 p->dev, p->netdev);
+			snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s/device/net/%s",
+				 root, p->dev, p->netdev);
 			if (mkdirs(path))
 				return -1;
 		}
@@ -162,7 +163,7 @@ static int run(const char *root, double secs, double hz)
 		return 1;
 	for (uint64_t k = 1; !stop; k++) {
 		uint64_t next = t0 + k * period;
-		struct timespec ts = { (time_t)(next / 1000000000ull), (long)(next % 1000000000ull) };
+		struct timespec ts = {(time_t)(next / 1000000000ull), (long)(next % 1000000000ull)};
 		double t;
 
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);

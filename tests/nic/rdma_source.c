@@ -36,7 +36,7 @@ static void read_all(struct nic_rdma *r, int count, bool print)
 				printf(" %s=%.0f", strchr(nic_rdma_counter_path(f), '/') + 1, v[f]);
 			printf("\n");
 		}
-		nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+		nanosleep(&(struct timespec){0, 2000000}, NULL);
 	}
 }
 

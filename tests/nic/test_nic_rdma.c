@@ -100,8 +100,7 @@ static void sleep_until(uint64_t t)
 		nic_sleep_ms((double)(t - n) / 1e6);
 }
 
-static struct field_stats win(struct nic_harness *h, int64_t ent, int f, uint64_t end,
-			      uint64_t len)
+static struct field_stats win(struct nic_harness *h, int64_t ent, int f, uint64_t end, uint64_t len)
 {
 	struct field_stats fs;
 
@@ -123,10 +122,10 @@ static void last(struct nic_harness *h, int64_t ent, int f, double *v, uint64_t 
 	store_unlock(h->st);
 }
 
-#define ck_near(got, want, tol)                                                          \
-	ck_assert_msg(!isnan(got) && fabs((got) - (want)) <= (tol) * fabs((double)(want)),        \
-		      "%s = %.1f, want %.1f within %.0f%%", #got, (double)(got), (double)(want), \
-		      (tol) * 100)
+#define ck_near(got, want, tol)                                                                    \
+	ck_assert_msg(!isnan(got) && fabs((got) - (want)) <= (tol)*fabs((double)(want)),           \
+		      "%s = %.1f, want %.1f within %.0f%%", #got, (double)(got), (double)(want),   \
+		      (tol)*100)
 
 START_TEST(test_unwrap)
 {
@@ -164,12 +163,12 @@ END_TEST
 
 START_TEST(test_regex_error)
 {
-	static const char *const bad[] = { "(", "eth,[", "a{2,1}" };
+	static const char *const bad[] = {"(", "eth,[", "a{2,1}"};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct asys_options o;
 		struct stream_table *t = stream_table_new();
-		struct coll_ctx ctx = { &o, t };
+		struct coll_ctx ctx = {&o, t};
 		void *st = NULL;
 		const char *err;
 
@@ -218,7 +217,7 @@ START_TEST(test_rates)
 	 * sample, more if the sampler was starved then) */
 	ck_near((wb - wm) / ((double)(tb - tm) / 1e9), 20e6, 0.01);
 	ck_assert_msg((wb - wa) / ((double)(tb - ta) / 1e9) >= 0.8 * 20e6 &&
-			      (wb - wa) / ((double)(tb - ta) / 1e9) <= 1.01 * 20e6,
+			  (wb - wa) / ((double)(tb - ta) / 1e9) <= 1.01 * 20e6,
 		      "across the reset %.0f B/s, want a little under 20 MB/s",
 		      (wb - wa) / ((double)(tb - ta) / 1e9));
 
@@ -238,7 +237,7 @@ START_TEST(test_rates)
 	ck_near(fs.avg, 20e6, 0.02);
 	ck_near(fs.avg / win(&h, e0, NIC_R_TX_PACKETS, end, 900000000ull).avg, 4000, 0.02);
 	ck_near(win(&h, e0, NIC_R_RX_BYTES, end, 3000000000ull).avg /
-			win(&h, e0, NIC_R_RX_PACKETS, end, 3000000000ull).avg,
+		    win(&h, e0, NIC_R_RX_PACKETS, end, 3000000000ull).avg,
 		4000, 0.02);
 	ck_near(win(&h, e0, NIC_R_XMIT_WAIT, end, 3000000000ull).avg, 1e6, 0.02);
 	ck_near(win(&h, e0, NIC_R_CNP_RX, end, 3000000000ull).avg, 200, 0.03);
@@ -251,7 +250,7 @@ START_TEST(test_rates)
 	/* the bond port */
 	ck_near(win(&h, eb, NIC_R_RX_BYTES, end, 3000000000ull).avg, 5e6, 0.02);
 	ck_near(win(&h, eb, NIC_R_TX_BYTES, end, 3000000000ull).avg /
-			win(&h, eb, NIC_R_TX_PACKETS, end, 3000000000ull).avg,
+		    win(&h, eb, NIC_R_TX_PACKETS, end, 3000000000ull).avg,
 		8000, 0.02);
 	ck_near(win(&h, eb, NIC_R_CNP_IGNORED, end, 3000000000ull).avg, 1, 0.4);
 	fs = win(&h, eb, NIC_R_XMIT_WAIT, end, 3000000000ull);
@@ -281,11 +280,11 @@ static void check_pick(const char *include, bool mlx5_0, bool bond, bool mlx5_2)
 
 START_TEST(test_select)
 {
-	check_pick("bond", false, true, false);   /* not mlx5_0 */
-	check_pick("eth2", true, false, false);   /* by its netdev */
+	check_pick("bond", false, true, false); /* not mlx5_0 */
+	check_pick("eth2", true, false, false); /* by its netdev */
 	check_pick("bond,eth", true, true, false);
 	check_pick("^mlx5_[0-9]$", true, false, true);
-	check_pick("^lo$", false, false, true);   /* netdev via gid_attrs */
+	check_pick("^lo$", false, false, true); /* netdev via gid_attrs */
 }
 END_TEST
 

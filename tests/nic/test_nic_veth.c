@@ -25,14 +25,14 @@
 
 static int failures;
 
-#define EXPECT(cond, ...)                                                   \
-	do {                                                                \
-		if (!(cond)) {                                              \
-			failures++;                                         \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);         \
-			printf(__VA_ARGS__);                                \
-			printf("\n");                                       \
-		}                                                           \
+#define EXPECT(cond, ...)                                                                          \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
+			printf(__VA_ARGS__);                                                       \
+			printf("\n");                                                              \
+		}                                                                                  \
 	} while (0)
 
 static const char *traffic_bin, *dst, *port;
@@ -87,7 +87,7 @@ static void pick_cb(void *ctx, uint32_t ifindex, const char *name, const uint64_
 /* RTM_GETSTATS and the RTM_GETLINK fallback report the same counters. */
 static void check_fallback(uint32_t ifindex)
 {
-	struct nl_pick a = { .ifindex = ifindex }, b = { .ifindex = ifindex };
+	struct nl_pick a = {.ifindex = ifindex}, b = {.ifindex = ifindex};
 	int err = 0;
 	struct nic_nl *gs = nic_nl_new(false, &err), *gl = nic_nl_new(true, &err);
 
@@ -98,7 +98,8 @@ static void check_fallback(uint32_t ifindex)
 	EXPECT(nic_nl_uses_getstats(gs), "RTM_GETSTATS is there on this kernel");
 	EXPECT(nic_nl_dump_stats(gl, pick_cb, &b) == 0, "RTM_GETLINK dump");
 	EXPECT(!nic_nl_uses_getstats(gl), "forced fallback uses RTM_GETLINK");
-	EXPECT(a.seen == 1 && b.seen == 1, "both dumps list the veth once (%d, %d)", a.seen, b.seen);
+	EXPECT(a.seen == 1 && b.seen == 1, "both dumps list the veth once (%d, %d)", a.seen,
+	       b.seen);
 	EXPECT(!memcmp(a.v, b.v, sizeof(a.v)), "same counters (tx_bytes %llu vs %llu)",
 	       (unsigned long long)a.v[NIC_L_TX_BYTES], (unsigned long long)b.v[NIC_L_TX_BYTES]);
 out:
@@ -149,8 +150,8 @@ int main(int argc, char **argv)
 	txp = window(&h, ifindex, NIC_L_TX_PACKETS, t0 + 2500000000ull, 2000000000ull);
 	rxp = window(&h, ifindex, NIC_L_RX_PACKETS, t0 + 2500000000ull, 2000000000ull);
 	printf("steady: tx %.0f B/s (want %.0f), %.1f pkt/s, %.1f B/pkt, rx %.1f pkt/s, "
-	       "sender %.2f s\n", txb.avg, FRAME * PPS, txp.avg, txb.avg / txp.avg, rxp.avg,
-	       (double)(t1 - t0) / 1e9);
+	       "sender %.2f s\n",
+	       txb.avg, FRAME * PPS, txp.avg, txb.avg / txp.avg, rxp.avg, (double)(t1 - t0) / 1e9);
 	EXPECT(within(txb.avg, FRAME * PPS, 0.02), "tx rate %.0f within 2%% of %.0f", txb.avg,
 	       FRAME * PPS);
 	EXPECT(within(txp.avg, PPS, 0.02), "tx packets %.1f/s within 2%% of %.0f", txp.avg, PPS);
@@ -158,7 +159,8 @@ int main(int argc, char **argv)
 	       txb.avg / txp.avg, FRAME);
 	EXPECT(rxp.avg < 5, "nothing comes back (%.1f pkt/s)", rxp.avg);
 
-	/* 2: a quiet second (1 s after the stream) with a 5 ms burst of 50 frames (10 MB/s) in the middle */
+	/* 2: a quiet second (1 s after the stream) with a 5 ms burst of 50 frames (10 MB/s) in the
+	 * middle */
 	nic_sleep_ms(1000);
 	tb0 = asys_now_ns();
 	EXPECT(run_traffic("burst", "958", "50", "5000") == 0, "burst ran");
@@ -172,8 +174,8 @@ int main(int argc, char **argv)
 
 		peak = window(&h, ifindex, NIC_L_TX_BYTES, end, 1000000000ull);
 		store_lock(h.st);
-		series_history(store_series(h.st, (uint32_t)h.link_sid, ifindex), NIC_L_TX_BYTES, end,
-			       100000000ull, hist, 10);
+		series_history(store_series(h.st, (uint32_t)h.link_sid, ifindex), NIC_L_TX_BYTES,
+			       end, 100000000ull, hist, 10);
 		store_unlock(h.st);
 		printf("burst second, 100 ms buckets (B/s):");
 		for (int i = 0; i < 10; i++)
@@ -181,8 +183,8 @@ int main(int argc, char **argv)
 		printf("\n");
 	}
 	printf("burst: sender took %.1f ms; 1 s window avg %.0f B/s, peak %.0f B/s "
-	       "(burst %.0f B/s)\n", (double)(tb1 - tb0) / 1e6, peak.avg, peak.max,
-	       50 * FRAME / 0.005);
+	       "(burst %.0f B/s)\n",
+	       (double)(tb1 - tb0) / 1e6, peak.avg, peak.max, 50 * FRAME / 0.005);
 	EXPECT(within(peak.avg, 50 * FRAME, 0.2), "window avg %.0f ~ 50 kB/s", peak.avg);
 	EXPECT(peak.max >= 0.3 * 50 * FRAME / 0.005 && peak.max <= 20 * 50 * FRAME / 0.005,
 	       "peak %.0f B/s catches the 10 MB/s burst", peak.max);
@@ -199,8 +201,10 @@ int main(int argc, char **argv)
 		snprintf(cmd, sizeof(cmd), "ip link del dev %s", ifname);
 		EXPECT(system(cmd) == 0, "%s", cmd);
 		nic_sleep_ms(300);
-		EXPECT(nic_harness_find(&h, h.link_sid, ifname) < 0, "%s gone from the store", ifname);
-		EXPECT(system("ip link add veth-nX type veth peer name veth-nY") == 0, "add veth-nX");
+		EXPECT(nic_harness_find(&h, h.link_sid, ifname) < 0, "%s gone from the store",
+		       ifname);
+		EXPECT(system("ip link add veth-nX type veth peer name veth-nY") == 0,
+		       "add veth-nX");
 		nic_sleep_ms(1300);
 		EXPECT(nic_harness_find(&h, h.link_sid, "veth-nX") >= 0, "veth-nX picked up");
 		EXPECT(nic_harness_find(&h, h.link_sid, "veth-nY") >= 0, "veth-nY picked up");

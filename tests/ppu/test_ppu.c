@@ -27,12 +27,11 @@ void tp_fake_path(char *buf, size_t n, int old)
 
 void tp_use_fake(int old)
 {
-	static const char *const sw[] = {"FAKE_HGML_DEVICES", "FAKE_HGML_NAME",
-					 "FAKE_HGML_INIT_FAIL", "FAKE_HGML_LOST",
-					 "FAKE_HGML_GPM_BUSY", "FAKE_HGML_GPM_ERROR",
-					 "FAKE_HGML_GPM_BUSY_MS", "FAKE_HGML_NO_GPM",
-					 "FAKE_HGML_PROCS", "FAKE_HGML_PCIE_X8",
-					 "ASYS_GPM_MIN_INTERVAL_MS"};
+	static const char *const sw[] = {
+	    "FAKE_HGML_DEVICES",     "FAKE_HGML_NAME",		"FAKE_HGML_INIT_FAIL",
+	    "FAKE_HGML_LOST",	     "FAKE_HGML_GPM_BUSY",	"FAKE_HGML_GPM_ERROR",
+	    "FAKE_HGML_GPM_BUSY_MS", "FAKE_HGML_NO_GPM",	"FAKE_HGML_PROCS",
+	    "FAKE_HGML_PCIE_X8",     "ASYS_GPM_MIN_INTERVAL_MS"};
 	char path[PATH_MAX];
 
 	tp_fake_path(path, sizeof(path), old);
@@ -70,7 +69,8 @@ START_TEST(catalogue_is_consistent)
 		if (m->src == PPU_SRC_DEV)
 			ck_assert_int_eq(m->cost, 0);
 		else
-			ck_assert_msg(m->cost > 0 && m->id > 0, "%s: GPM metric without cost", m->name);
+			ck_assert_msg(m->cost > 0 && m->id > 0, "%s: GPM metric without cost",
+				      m->name);
 	}
 	ck_assert_int_ge(ppu_set_count, 2);
 	for (size_t i = 0; i < ppu_set_count; i++) {
@@ -80,8 +80,8 @@ START_TEST(catalogue_is_consistent)
 		for (size_t k = 0; ppu_sets[i].metrics[k]; k++)
 			ck_assert_msg(ppu_metric_index(ppu_sets[i].metrics[k]) >= 0, "%s: %s",
 				      ppu_sets[i].name, ppu_sets[i].metrics[k]);
-		ck_assert_int_eq(ppu_selection_build(ppu_sets[i].name, NULL, &sel, err, sizeof(err)),
-				 0);
+		ck_assert_int_eq(
+		    ppu_selection_build(ppu_sets[i].name, NULL, &sel, err, sizeof(err)), 0);
 		/* every set fits the smallest device */
 		ck_assert_uint_le(ppu_selection_cost(&sel), ppu_profile_for("")->budget);
 	}
@@ -117,9 +117,9 @@ START_TEST(unknown_names_suggest_the_closest)
 	const char *near[3];
 	char err[1024];
 
-	ck_assert_int_eq(ppu_selection_build("none", "kvd__transaction_hit_rate", &sel, err,
-					     sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(
+	    ppu_selection_build("none", "kvd__transaction_hit_rate", &sel, err, sizeof(err)),
+	    -EINVAL);
 	ck_assert_msg(strstr(err, "unknown PPU metric 'kvd__transaction_hit_rate'"), "%s", err);
 	ck_assert_msg(strstr(err, "closest: kvd__transaction_hit_rate.pct"), "%s", err);
 	ck_assert_uint_eq(ppu_metric_suggest("l2__transacton_hit_rate.pct", near, 3), 3);
@@ -149,8 +149,8 @@ START_TEST(capacity_check_passes)
 	tp_use_fake(0);
 	options_defaults(&opts);
 	opts.check_ppu_metrics_list =
-		"ce__cycles_active.avg,kvd__transaction_hit_rate.pct,"
-		"pu__we_average_warps_issue_stalled_compute_sfu_raw_per_issue_active.ratio";
+	    "ce__cycles_active.avg,kvd__transaction_hit_rate.pct,"
+	    "pu__we_average_warps_issue_stalled_compute_sfu_raw_per_issue_active.ratio";
 	out = tp_capture(run_check, &rc);
 	ck_assert_int_eq(rc, 0);
 	ck_assert_str_eq(out, "Check sampling metrics list result: PASS.\n"
@@ -188,7 +188,8 @@ START_TEST(capacity_check_fails_and_splits)
 			continue;
 		opts.check_ppu_metrics_list = run + strlen("--ppu-metrics-list ");
 		o2 = tp_capture(run_check, &rc2);
-		ck_assert_msg(rc2 == 0, "run does not fit: %s\n%s", opts.check_ppu_metrics_list, o2);
+		ck_assert_msg(rc2 == 0, "run does not fit: %s\n%s", opts.check_ppu_metrics_list,
+			      o2);
 		free(o2);
 		runs++;
 	}
@@ -204,12 +205,13 @@ START_TEST(split_keeps_counters_together)
 	char err[512];
 
 	/* the three DRAM metrics read one counter: one unit, one run */
-	ck_assert_int_eq(ppu_selection_build("none",
-					     "dram__exclude_hbm_bytes_read.sum.pct_of_peak_sustained_"
-					     "elapsed,dram__throughput.avg.pct_of_peak_sustained_"
-					     "elapsed,dram__bytes_used.sum",
-					     &sel, err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+	    ppu_selection_build("none",
+				"dram__exclude_hbm_bytes_read.sum.pct_of_peak_sustained_"
+				"elapsed,dram__throughput.avg.pct_of_peak_sustained_"
+				"elapsed,dram__bytes_used.sum",
+				&sel, err, sizeof(err)),
+	    0);
 	ck_assert_uint_eq(ppu_selection_cost(&sel), 1);
 	ck_assert_int_eq(ppu_selection_split(&sel, 1, run_of), 1);
 	ck_assert_int_eq(ppu_selection_split(&sel, 0, run_of), -E2BIG);
@@ -249,20 +251,20 @@ START_TEST(help_sets_table)
 
 	/* the layout of asys profile --ppu-metrics-set help */
 	ck_assert_msg(
-		strstr(out,
-		       "Possible --ppu-metrics-set values are:\n"
-		       " ---------------- ---------------------------------------- "
-		       "--------------------------------------------\n"
-		       "  Identifier       Description                              Enabled Metrics\n"
-		       " ---------------- ---------------------------------------- "
-		       "--------------------------------------------\n"
-		       "  summary          Collect clock / memory / CU activity /   "
-		       "ce__cycles_elapsed.avg.per_second\n"
-		       "                   Bus throughput information.              "
-		       "ce__cycles_active.avg.pct_of_peak_sustained_elapsed\n"
-		       "                                                            "
-		       "gd__dispatch_count.avg.pct_of_peak_sustained_elapsed\n") == out,
-		"%s", out);
+	    strstr(out,
+		   "Possible --ppu-metrics-set values are:\n"
+		   " ---------------- ---------------------------------------- "
+		   "--------------------------------------------\n"
+		   "  Identifier       Description                              Enabled Metrics\n"
+		   " ---------------- ---------------------------------------- "
+		   "--------------------------------------------\n"
+		   "  summary          Collect clock / memory / CU activity /   "
+		   "ce__cycles_elapsed.avg.per_second\n"
+		   "                   Bus throughput information.              "
+		   "ce__cycles_active.avg.pct_of_peak_sustained_elapsed\n"
+		   "                                                            "
+		   "gd__dispatch_count.avg.pct_of_peak_sustained_elapsed\n") == out,
+	    "%s", out);
 	ck_assert_msg(strstr(out, "\n  throughput       Collect DRAM / PCIe / ICN link           "
 				  "kvd__transaction_hit_rate.pct\n"
 				  "                   throughput information.                  "
@@ -291,7 +293,8 @@ START_TEST(help_metrics_list)
 					  "    Description:\n"
 					  "        (%) hit rate of KVD cacheable requests\n"));
 	for (size_t i = 0; i < ppu_metric_count; i++) {
-		snprintf(want, sizeof(want), "\n%s\n    Display Name:\n", ppu_metric_catalogue[i].name);
+		snprintf(want, sizeof(want), "\n%s\n    Display Name:\n",
+			 ppu_metric_catalogue[i].name);
 		ck_assert_msg(strstr(out, want), "%s not listed", ppu_metric_catalogue[i].name);
 	}
 	free(out);
@@ -320,8 +323,9 @@ START_TEST(help_devices_lists_the_fake)
 	setenv("FAKE_HGML_NO_GPM", "1", 1);
 	setenv("FAKE_HGML_DEVICES", "2", 1);
 	out = tp_capture(print_devices, NULL);
-	ck_assert_msg(strstr(out, "are:\n    0: PPU, PCI Bus ID: 00000000:10:00.0\n(1 of 2 devices"),
-		      "%s", out);
+	ck_assert_msg(
+	    strstr(out, "are:\n    0: PPU, PCI Bus ID: 00000000:10:00.0\n(1 of 2 devices"), "%s",
+	    out);
 	free(out);
 }
 END_TEST
@@ -335,10 +339,11 @@ START_TEST(help_devices_without_library)
 	options_defaults(&opts);
 	opts.ppu_backend = "hgml";
 	out = tp_capture(print_devices, NULL);
-	ck_assert_msg(strstr(out, "\nNo PPU metrics sampling devices are available: no PPU "
-				  "management library found (looked in "
-				  "/nonexistent/ppu/lib/libhgml.so, /nonexistent/ppu/lib64/libhgml.so, "
-				  "/nonexistent/ppu/targets/x86_64-linux/lib/libhgml.so)"),
+	ck_assert_msg(strstr(out,
+			     "\nNo PPU metrics sampling devices are available: no PPU "
+			     "management library found (looked in "
+			     "/nonexistent/ppu/lib/libhgml.so, /nonexistent/ppu/lib64/libhgml.so, "
+			     "/nonexistent/ppu/targets/x86_64-linux/lib/libhgml.so)"),
 		      "%s", out);
 	free(out);
 }
@@ -373,7 +378,7 @@ END_TEST
 START_TEST(lib_loads_by_env_and_by_ppu_home)
 {
 	char fake[PATH_MAX], home[] = "/tmp/asys-ppu-home-XXXXXX", dir[PATH_MAX + 32],
-	     link[PATH_MAX + 64], err[1024];
+			     link[PATH_MAX + 64], err[1024];
 	struct ppu_lib *l = NULL;
 	unsigned int n = 0;
 

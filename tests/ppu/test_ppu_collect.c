@@ -341,8 +341,7 @@ static size_t samples_of(const struct run *r, unsigned int d)
 
 /* One second at 200 Hz asked through a backend, with a hand-set GPM floor
  * in ms or none (NULL). */
-static void run_floor(struct run *r, const char *devices, const char *backend,
-		      const char *floor_ms)
+static void run_floor(struct run *r, const char *devices, const char *backend, const char *floor_ms)
 {
 	tp_use_fake(0);
 	if (floor_ms)
@@ -424,15 +423,15 @@ END_TEST
 START_TEST(gpm_in_use_says_why_and_what_to_do)
 {
 	static const char *const must[] = {
-		"metrics sampling refused on device 1: the performance counters are in use",
-		"hgmlGpmSampleGet: In use by another client",
-		"another asys is sampling metrics",
-		"an acu application is collecting a trace",
-		"dcgmi profile --pause",
-		"ppu-smi -q",
-		"ppu-smi gpm --get-sample-state",
-		"ppu-smi gpm -s 0",
-		"Device state keeps updating",
+	    "metrics sampling refused on device 1: the performance counters are in use",
+	    "hgmlGpmSampleGet: In use by another client",
+	    "another asys is sampling metrics",
+	    "an acu application is collecting a trace",
+	    "dcgmi profile --pause",
+	    "ppu-smi -q",
+	    "ppu-smi gpm --get-sample-state",
+	    "ppu-smi gpm -s 0",
+	    "Device state keeps updating",
 	};
 	struct run r;
 	const char *st;
@@ -515,7 +514,7 @@ START_TEST(old_library_degrades_per_symbol)
 	ck_assert_double_eq(last(&r, r.proc, (1ull << 32) | 4000101, "mem_used"), 4.0 * (1 << 30));
 	st = store_status(r.s, (uint32_t)r.metrics, 0);
 	ck_assert_msg(st && strstr(st, "PPU metrics need hgmlGpmSampleGet, which ") &&
-			      strstr(st, "lacks"),
+			  strstr(st, "lacks"),
 		      "%s", st);
 	run_end(&r);
 }

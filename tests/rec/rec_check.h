@@ -14,23 +14,23 @@
 #include "record.h"
 
 /* Hot loops check with this: check's own asserts write to a pipe each time. */
-#define REQUIRE(cond, ...)                       \
-	do {                                     \
-		if (!(cond))                     \
-			ck_abort_msg(__VA_ARGS__); \
+#define REQUIRE(cond, ...)                                                                         \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			ck_abort_msg(__VA_ARGS__);                                                 \
 	} while (0)
 
 /* REC_ONLY=name runs one test (for timing and debugging). */
-#define ADD(t)                                                                  \
-	do {                                                                    \
-		const char *only = getenv("REC_ONLY");                         \
-		if (!only || !strcmp(only, #t))                                 \
-			tcase_add_test(tc, t);                                 \
+#define ADD(t)                                                                                     \
+	do {                                                                                       \
+		const char *only = getenv("REC_ONLY");                                             \
+		if (!only || !strcmp(only, #t))                                                    \
+			tcase_add_test(tc, t);                                                     \
 	} while (0)
 
-
 /* Records equal, stream by stream in order (the file keeps per-stream order). */
-static inline void same_records_n(const struct rec_buf *a, const struct rec_buf *b, uint32_t nstreams)
+static inline void same_records_n(const struct rec_buf *a, const struct rec_buf *b,
+				  uint32_t nstreams)
 {
 	for (uint32_t s = 0; s < nstreams; s++) {
 		size_t ia = 0, ib = 0, n = 0;
@@ -51,13 +51,18 @@ static inline void same_records_n(const struct rec_buf *a, const struct rec_buf 
 				break;
 			}
 			REQUIRE(ra->kind == rb->kind, "stream %u record %zu: kind differs", s, n);
-			REQUIRE(ra->ts_ns == rb->ts_ns, "stream %u record %zu: ts_ns differs", s, n);
-			REQUIRE(ra->entity == rb->entity, "stream %u record %zu: entity differs", s, n);
-			REQUIRE(ra->nvals == rb->nvals, "stream %u record %zu: nvals differs", s, n);
+			REQUIRE(ra->ts_ns == rb->ts_ns, "stream %u record %zu: ts_ns differs", s,
+				n);
+			REQUIRE(ra->entity == rb->entity, "stream %u record %zu: entity differs", s,
+				n);
+			REQUIRE(ra->nvals == rb->nvals, "stream %u record %zu: nvals differs", s,
+				n);
 			if (ra->kind == REC_SAMPLE)
-				REQUIRE(!memcmp(ra + 1, rb + 1, ra->nvals * 8u), "stream %u record %zu: values differ", s, n);
+				REQUIRE(!memcmp(ra + 1, rb + 1, ra->nvals * 8u),
+					"stream %u record %zu: values differ", s, n);
 			else
-				REQUIRE(!strcmp(rec_text(ra), rec_text(rb)), "stream %u record %zu: text differs", s, n);
+				REQUIRE(!strcmp(rec_text(ra), rec_text(rb)),
+					"stream %u record %zu: text differs", s, n);
 			ia += ra->len;
 			ib += rb->len;
 			n++;

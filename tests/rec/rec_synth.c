@@ -28,15 +28,15 @@ int main(int argc, char **argv)
 	struct stream_table *t = tl_table();
 	struct bus *b = bus_new();
 	struct ring *ring = ring_new(1 << 20);
-	struct emitter em = { .ring = ring };
-	struct rec_writer_opts o = { .force = true, .command = "rec_synth" };
+	struct emitter em = {.ring = ring};
+	struct rec_writer_opts o = {.force = true, .command = "rec_synth"};
 	struct rec_writer_stats st;
 	struct rec_writer *w;
 	double rate = argc > 2 ? atof(argv[2]) : 1000, secs = argc > 3 ? atof(argv[3]) : 0;
 	uint64_t t0, n = 0, period;
 	char msg[256];
 	int err, h, paused = -1;
-	struct sigaction sa = { .sa_handler = on_sig };
+	struct sigaction sa = {.sa_handler = on_sig};
 
 	if (argc < 2 || rate <= 0) {
 		fprintf(stderr, "usage: rec_synth FILE [RATE_HZ] [SECONDS]\n");
@@ -65,7 +65,9 @@ int main(int argc, char **argv)
 		/* value 0 of every sample is its own time, so a reader can check order */
 		v[0] = (double)now;
 		emit_sample(&em, (uint32_t)(n % 3), n % 3 == 1 ? 101 : 0, now, v,
-			    n % 3 == 0 ? 2 : n % 3 == 1 ? 4 : 8);
+			    n % 3 == 0	 ? 2
+			    : n % 3 == 1 ? 4
+					 : 8);
 		n++;
 		if (n % 64 == 0) {
 			rec_writer_get_stats(w, &st);

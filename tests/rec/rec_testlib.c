@@ -9,19 +9,21 @@
 
 #include "rec_testlib.h"
 
-static const struct field_desc fa[] = { { "g1", "W", FIELD_GAUGE }, { "c1", "B", FIELD_COUNTER } };
-static const struct field_desc fb[] = { { "rss", "B", FIELD_GAUGE }, { "hwm", "B", FIELD_GAUGE },
-					{ "threads", "", FIELD_GAUGE }, { "io", "B", FIELD_COUNTER } };
+static const struct field_desc fa[] = {{"g1", "W", FIELD_GAUGE}, {"c1", "B", FIELD_COUNTER}};
+static const struct field_desc fb[] = {{"rss", "B", FIELD_GAUGE},
+				       {"hwm", "B", FIELD_GAUGE},
+				       {"threads", "", FIELD_GAUGE},
+				       {"io", "B", FIELD_COUNTER}};
 static const struct field_desc fc[] = {
-	{ "user", "jiffies", FIELD_COUNTER }, { "nice", "jiffies", FIELD_COUNTER },
-	{ "system", "jiffies", FIELD_COUNTER }, { "idle", "jiffies", FIELD_COUNTER },
-	{ "iowait", "jiffies", FIELD_COUNTER }, { "irq", "jiffies", FIELD_COUNTER },
-	{ "softirq", "jiffies", FIELD_COUNTER }, { "temp", "C", FIELD_GAUGE },
+    {"user", "jiffies", FIELD_COUNTER},	   {"nice", "jiffies", FIELD_COUNTER},
+    {"system", "jiffies", FIELD_COUNTER},  {"idle", "jiffies", FIELD_COUNTER},
+    {"iowait", "jiffies", FIELD_COUNTER},  {"irq", "jiffies", FIELD_COUNTER},
+    {"softirq", "jiffies", FIELD_COUNTER}, {"temp", "C", FIELD_GAUGE},
 };
 static const struct stream_desc sd[] = {
-	{ "syn.a", 1, ENTITY_NONE, 2, fa, "synthetic gauge and counter" },
-	{ "syn.b", 2, ENTITY_PID, 4, fb, "synthetic per-process" },
-	{ "syn.c", 1, ENTITY_CPU, 8, fc, "synthetic per-cpu" },
+    {"syn.a", 1, ENTITY_NONE, 2, fa, "synthetic gauge and counter"},
+    {"syn.b", 2, ENTITY_PID, 4, fb, "synthetic per-process"},
+    {"syn.c", 1, ENTITY_CPU, 8, fc, "synthetic per-cpu"},
 };
 
 struct stream_table *tl_table(void)
@@ -89,10 +91,10 @@ int tl_write(const char *path, uint64_t nrecs, size_t chunk_bytes, uint64_t gap_
 	     struct rec_buf *expect)
 {
 	struct stream_table *t = tl_table();
-	struct rec_writer_opts o = { .path = path, .force = true, .chunk_bytes = chunk_bytes,
-				     .command = "test" };
+	struct rec_writer_opts o = {
+	    .path = path, .force = true, .chunk_bytes = chunk_bytes, .command = "test"};
 	_Alignas(8) uint8_t buf[4096];
-	struct tl_gen g = { .gap_every = gap_every, .ts = 1000000000000ull };
+	struct tl_gen g = {.gap_every = gap_every, .ts = 1000000000000ull};
 	char msg[256];
 	int err = 0;
 	struct rec_writer *w = rec_writer_new(t, &o, &err, msg, sizeof(msg));
@@ -118,16 +120,16 @@ int tl_write(const char *path, uint64_t nrecs, size_t chunk_bytes, uint64_t gap_
 }
 
 static const struct field_desc nic_fields[] = {
-	{ "rx_bytes", "B", FIELD_COUNTER },	 { "tx_bytes", "B", FIELD_COUNTER },
-	{ "rx_packets", "packets", FIELD_COUNTER }, { "tx_packets", "packets", FIELD_COUNTER },
-	{ "rx_errors", "packets", FIELD_COUNTER }, { "tx_errors", "packets", FIELD_COUNTER },
-	{ "rx_dropped", "packets", FIELD_COUNTER }, { "tx_dropped", "packets", FIELD_COUNTER },
+    {"rx_bytes", "B", FIELD_COUNTER},	      {"tx_bytes", "B", FIELD_COUNTER},
+    {"rx_packets", "packets", FIELD_COUNTER}, {"tx_packets", "packets", FIELD_COUNTER},
+    {"rx_errors", "packets", FIELD_COUNTER},  {"tx_errors", "packets", FIELD_COUNTER},
+    {"rx_dropped", "packets", FIELD_COUNTER}, {"tx_dropped", "packets", FIELD_COUNTER},
 };
-static const struct stream_desc nic_link = { "nic.link", 1, ENTITY_NIC, 8, nic_fields,
-					     "netdev counters (a test copy)" };
+static const struct stream_desc nic_link = {
+    "nic.link", 1, ENTITY_NIC, 8, nic_fields, "netdev counters (a test copy)"};
 
-static void late_put(struct rec_writer *w, void *buf, uint32_t stream, uint64_t entity,
-		     uint64_t ts, const double *v, uint16_t n, const char *label)
+static void late_put(struct rec_writer *w, void *buf, uint32_t stream, uint64_t entity, uint64_t ts,
+		     const double *v, uint16_t n, const char *label)
 {
 	struct rec *r = buf;
 
@@ -156,8 +158,8 @@ int tl_write_late(const char *path, double early_s, double late_s, bool trailer,
 {
 	struct stream_table *t = tl_table();
 	/* small chunks: the early data is in frames before the late SCHEMA */
-	struct rec_writer_opts o = { .path = path, .force = true, .chunk_bytes = 2048,
-				     .command = "test late stream" };
+	struct rec_writer_opts o = {
+	    .path = path, .force = true, .chunk_bytes = 2048, .command = "test late stream"};
 	_Alignas(8) uint8_t buf[4096];
 	uint64_t t0 = 1000000000000ull, step = 10000000ull, n_early, n_late, trailer_off = 0;
 	struct tl_frame fr[4096];
@@ -175,7 +177,7 @@ int tl_write_late(const char *path, double early_s, double late_s, bool trailer,
 	n_late = (uint64_t)(late_s * 100);
 	for (uint64_t i = 0; i < n_early + n_late; i++) {
 		uint64_t ts = t0 + i * step;
-		double a[2] = { (double)(i % 50), (double)i * 1000 };
+		double a[2] = {(double)(i % 50), (double)i * 1000};
 
 		if (i == n_early) {
 			/* a collector registering its stream while recording goes on */
@@ -186,7 +188,7 @@ int tl_write_late(const char *path, double early_s, double late_s, bool trailer,
 		}
 		late_put(w, buf, 0, 0, ts, a, 2, NULL);
 		if (late >= 0) {
-			double v[8] = { 0 };
+			double v[8] = {0};
 			uint64_t k = i - n_early;
 
 			v[0] = (double)k * 10000; /* 1 MB/s received */

@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 		}
 		close(pfd[1]);
 		/* wait until it samples ("state: recording"): a sanitizer build starts slowly */
-		pf = (struct pollfd){ .fd = pfd[0], .events = POLLIN };
+		pf = (struct pollfd){.fd = pfd[0], .events = POLLIN};
 		if (poll(&pf, 1, 20000) != 1 || read(pfd[0], line, sizeof(line)) <= 0) {
 			printf("FAIL round %d: the recorder did not start\n", i);
 			fails++;

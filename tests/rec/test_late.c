@@ -39,8 +39,8 @@ START_TEST(late_stream_known_at_open)
 	char p[512], msg[256], out[600];
 	struct rec_reader *r;
 	uint64_t n = 0, rows = 0;
-	struct rec_export_opts o = { .format = REC_EXPORT_CSV, .streams = "nic.link" };
-	char *files[1] = { p };
+	struct rec_export_opts o = {.format = REC_EXPORT_CSV, .streams = "nic.link"};
+	char *files[1] = {p};
 	char line[512];
 	FILE *f, *err;
 
@@ -79,7 +79,7 @@ static void tap_consume(void *ctx, const struct rec *r)
 		atomic_fetch_add(&t->late, 1);
 }
 
-static const struct bus_consumer_ops tap_ops = { .consume = tap_consume };
+static const struct bus_consumer_ops tap_ops = {.consume = tap_consume};
 
 struct ui {
 	const struct stream_table *t;
@@ -135,8 +135,8 @@ static int copy_range(const char *from, const char *to, off_t a, off_t b, int fl
 	if (in < 0 || out < 0)
 		goto cleanup;
 	while (a < b) {
-		ssize_t k = pread(in, buf, (size_t)(b - a) < sizeof(buf) ? (size_t)(b - a) : sizeof(buf),
-				  a);
+		ssize_t k = pread(in, buf,
+				  (size_t)(b - a) < sizeof(buf) ? (size_t)(b - a) : sizeof(buf), a);
 
 		if (k <= 0 || write(out, buf, (size_t)k) != k)
 			goto cleanup;
@@ -228,7 +228,7 @@ START_TEST(late_stream_added_during_replay)
 	size_t nf, first_data = 0;
 	uint64_t nlate = 0, cut = 0, end = 0;
 	struct rig g;
-	struct ui u = { 0 };
+	struct ui u = {0};
 	pthread_t th;
 
 	nf = late_file("late", full, grow, fr, sizeof(fr) / sizeof(fr[0]), &nlate);

@@ -80,18 +80,19 @@ END_TEST
 START_TEST(msgpack_caps)
 {
 	/* a 4-billion-element array header with nothing behind it */
-	static const uint8_t big[] = { 0xdd, 0xff, 0xff, 0xff, 0xff, 0x01 };
+	static const uint8_t big[] = {0xdd, 0xff, 0xff, 0xff, 0xff, 0x01};
 	uint8_t deep[400];
-	struct mp_cur c = { big, big + sizeof(big), false };
+	struct mp_cur c = {big, big + sizeof(big), false};
 	uint32_t n;
 
 	ck_assert(!mp_array(&c, &n));
 	memset(deep, 0x91, sizeof(deep)); /* [[[[...]]]] far past the depth cap */
 	deep[sizeof(deep) - 1] = 0x01;
-	c = (struct mp_cur){ deep, deep + sizeof(deep), false };
+	c = (struct mp_cur){deep, deep + sizeof(deep), false};
 	ck_assert(!mp_skip(&c));
 	/* a str that claims more bytes than are left */
-	c = (struct mp_cur){ (const uint8_t *)"\xdb\x00\x00\x10\x00xx", (const uint8_t *)"\xdb\x00\x00\x10\x00xx" + 7, false };
+	c = (struct mp_cur){(const uint8_t *)"\xdb\x00\x00\x10\x00xx",
+			    (const uint8_t *)"\xdb\x00\x00\x10\x00xx" + 7, false};
 	ck_assert(!mp_skip(&c));
 }
 END_TEST
@@ -99,7 +100,7 @@ END_TEST
 START_TEST(roundtrip_synthetic)
 {
 	char p[512];
-	struct rec_buf exp = { 0 }, got = { 0 };
+	struct rec_buf exp = {0}, got = {0};
 	uint64_t holes;
 
 	path_in(p, sizeof(p), "rt.asys");
@@ -116,7 +117,7 @@ START_TEST(exists_needs_force)
 {
 	char p[512], msg[256];
 	struct stream_table *t = tl_table();
-	struct rec_writer_opts o = { 0 };
+	struct rec_writer_opts o = {0};
 	struct stat st;
 	int err = 0;
 	struct rec_writer *w;
@@ -169,7 +170,7 @@ START_TEST(truncate_every_byte)
 		REQUIRE(rc == 0, "cut %zu: %s", cut, msg);
 		while ((rc = rec_reader_next(r, &it)) == 1) {
 			REQUIRE(it.kind == REC_ITEM_FRAME, "cut %zu: hole at %llu", cut,
-				      (unsigned long long)it.off);
+				(unsigned long long)it.off);
 			REQUIRE(k < nf, "cut %zu: extra frame", cut);
 			REQUIRE(it.off == fr[k].off, "cut %zu: frame %zu moved", cut, k);
 			REQUIRE(it.end <= cut, "cut %zu: frame past the cut", cut);
@@ -212,7 +213,7 @@ START_TEST(bitflip_sweep)
 		for (int bit = 0; bit < 8; bit++) {
 			struct rec_reader *r;
 			struct rec_item it;
-			bool seen[256] = { false };
+			bool seen[256] = {false};
 			uint8_t b = all[byte] ^ (uint8_t)(1 << bit);
 			int rc;
 
@@ -226,17 +227,19 @@ START_TEST(bitflip_sweep)
 					continue;
 				for (k = 0; k < nf && fr[k].off != it.off; k++)
 					;
-				REQUIRE(k < nf, "flip %zu.%d: a frame at %llu that was never "
-					      "written", byte, bit, (unsigned long long)it.off);
+				REQUIRE(k < nf,
+					"flip %zu.%d: a frame at %llu that was never "
+					"written",
+					byte, bit, (unsigned long long)it.off);
 				REQUIRE(rec_crc32c(0, it.payload, it.len) == fr[k].crc,
-					      "flip %zu.%d: frame %zu read back changed", byte, bit, k);
+					"flip %zu.%d: frame %zu read back changed", byte, bit, k);
 				seen[k] = true;
 			}
 			for (size_t k = 0; k < nf; k++) {
 				bool inside = byte >= fr[k].off && byte < fr[k].end;
 
-				REQUIRE(seen[k] || inside, "flip %zu.%d: frame %zu lost", byte,
-					      bit, k);
+				REQUIRE(seen[k] || inside, "flip %zu.%d: frame %zu lost", byte, bit,
+					k);
 			}
 			rec_reader_free(r);
 		}
@@ -283,7 +286,7 @@ START_TEST(seek_matches_linear)
 				/* edges: each frame's own end, and just around it */
 				t = fr[i].t_max + (i % 3) - 1;
 			} else if (i < nf + 4) {
-				t = (uint64_t[]){ 0, 1, fr[nf - 1].t_max + 1, UINT64_MAX }[i - nf];
+				t = (uint64_t[]){0, 1, fr[nf - 1].t_max + 1, UINT64_MAX}[i - nf];
 			} else {
 				rng = rng * 6364136223846793005ull + 1;
 				t = fr[0].t_max + (rng >> 11) % (fr[nf - 1].t_max - fr[0].t_max);
@@ -295,15 +298,15 @@ START_TEST(seek_matches_linear)
 			if (rec_reader_bytes_read(r) - before > worst)
 				worst = rec_reader_bytes_read(r) - before;
 			REQUIRE(got == linear_seek(fr, nf, t, size),
-				      "mode %d t %llu: seek %llu, linear %llu", mode,
-				      (unsigned long long)t, (unsigned long long)got,
-				      (unsigned long long)linear_seek(fr, nf, t, size));
+				"mode %d t %llu: seek %llu, linear %llu", mode,
+				(unsigned long long)t, (unsigned long long)got,
+				(unsigned long long)linear_seek(fr, nf, t, size));
 		}
 		/* O(log n): a seek reads a small part of the file (bisecting reads a
 		 * 128 KiB window per step, a lot of a 3 MB file; bench/record has the
 		 * times in a 1.8 GB one) */
-		REQUIRE(worst < size / (mode ? 2 : 8), "mode %d: a seek read %llu of %llu bytes", mode,
-			      (unsigned long long)worst, (unsigned long long)size);
+		REQUIRE(worst < size / (mode ? 2 : 8), "mode %d: a seek read %llu of %llu bytes",
+			mode, (unsigned long long)worst, (unsigned long long)size);
 	}
 	rec_reader_free(r);
 
@@ -333,7 +336,7 @@ START_TEST(seek_matches_linear)
 			if (i < nc) {
 				t = fr[i].t_max + (i % 3) - 1;
 			} else if (i < nc + 4) {
-				t = (uint64_t[]){ 0, 1, fr[nc - 1].t_max + 1, UINT64_MAX }[i - nc];
+				t = (uint64_t[]){0, 1, fr[nc - 1].t_max + 1, UINT64_MAX}[i - nc];
 			} else {
 				rng = rng * 6364136223846793005ull + 1;
 				t = fr[0].t_max + (rng >> 11) % (fr[nc - 1].t_max - fr[0].t_max);
@@ -342,8 +345,9 @@ START_TEST(seek_matches_linear)
 			got = rec_reader_seek_time(r, t);
 			if (rec_reader_bytes_read(r) - before > worst)
 				worst = rec_reader_bytes_read(r) - before;
-			REQUIRE(got == linear_seek(fr, nc, t, cut), "cut t %llu: seek %llu, linear %llu",
-				(unsigned long long)t, (unsigned long long)got,
+			REQUIRE(got == linear_seek(fr, nc, t, cut),
+				"cut t %llu: seek %llu, linear %llu", (unsigned long long)t,
+				(unsigned long long)got,
 				(unsigned long long)linear_seek(fr, nc, t, cut));
 		}
 		/* a checkpoint every 64 KiB: a seek reads about one window */

@@ -38,9 +38,9 @@ static void *follow_writer(void *arg)
 {
 	struct follow_ctx *f = arg;
 	struct stream_table *t = tl_table();
-	struct rec_writer_opts o = { .path = f->path, .force = true, .chunk_bytes = 2048 };
+	struct rec_writer_opts o = {.path = f->path, .force = true, .chunk_bytes = 2048};
 	_Alignas(8) uint8_t buf[4096];
-	struct tl_gen g = { .ts = 1000 };
+	struct tl_gen g = {.ts = 1000};
 	struct rec_writer_stats st;
 	char msg[256];
 	int err;
@@ -74,7 +74,7 @@ static void count_cb(void *ctx, const struct rec *r)
 START_TEST(follow_growing_file)
 {
 	char p[512], msg[256];
-	struct follow_ctx f = { .path = p };
+	struct follow_ctx f = {.path = p};
 	pthread_t th;
 	struct rec_reader *r = NULL;
 	struct rec_item it;
@@ -92,7 +92,7 @@ START_TEST(follow_growing_file)
 		rc = rec_reader_next(r, &it);
 		if (rc == 1) {
 			REQUIRE(it.kind == REC_ITEM_FRAME, "false damage at %llu: %s",
-				      (unsigned long long)it.off, it.why);
+				(unsigned long long)it.off, it.why);
 			if (it.h.type == REC_FT_DATA)
 				ck_assert_int_eq(rec_reader_data(r, &it, count_cb, &got), 0);
 			continue;
@@ -115,9 +115,9 @@ START_TEST(queue_overflow_gap)
 {
 	char p[512], msg[256];
 	struct stream_table *t = tl_table();
-	struct rec_writer_opts o = { .force = true, .chunk_bytes = 512, .queue_bytes = 2048 };
+	struct rec_writer_opts o = {.force = true, .chunk_bytes = 512, .queue_bytes = 2048};
 	_Alignas(8) uint8_t buf[4096];
-	struct tl_gen g = { .ts = 1000 };
+	struct tl_gen g = {.ts = 1000};
 	struct rec_writer_stats st;
 	struct rec_reader *r;
 	struct rec_item it;
@@ -154,11 +154,11 @@ START_TEST(rotate_segments)
 {
 	char p[512], p1[512], msg[256];
 	struct stream_table *t = tl_table();
-	struct rec_writer_opts o = { .force = true, .chunk_bytes = 2048, .rotate_size = 64 << 10 };
+	struct rec_writer_opts o = {.force = true, .chunk_bytes = 2048, .rotate_size = 64 << 10};
 	_Alignas(8) uint8_t buf[4096];
-	struct tl_gen g = { .ts = 1000 };
+	struct tl_gen g = {.ts = 1000};
 	struct rec_writer_stats st;
-	struct rec_buf got = { 0 };
+	struct rec_buf got = {0};
 	uint64_t holes, total = 0;
 	int err;
 	struct rec_writer *w;
@@ -206,7 +206,7 @@ static void tap_consume(void *ctx, const struct rec *r)
 	rec_buf_put(ctx, r, r->len);
 }
 
-static const struct bus_consumer_ops tap_ops = { .consume = tap_consume };
+static const struct bus_consumer_ops tap_ops = {.consume = tap_consume};
 
 /* Record 10 s of the real collectors; every record the bus delivered is in
  * the file, in order, with the same values. */
@@ -214,8 +214,8 @@ START_TEST(roundtrip_live)
 {
 	struct asys_options o;
 	struct session *s;
-	struct rec_buf tap = { 0 }, got = { 0 };
-	struct rec_writer_opts wo = { .force = true };
+	struct rec_buf tap = {0}, got = {0};
+	struct rec_writer_opts wo = {.force = true};
 	struct rec_writer *w;
 	char p[512], msg[256];
 	uint64_t holes, samples = 0;
@@ -269,19 +269,19 @@ static void order_consume(void *ctx, const struct rec *r)
 	o->n++;
 }
 
-static const struct bus_consumer_ops order_ops = { .consume = order_consume };
+static const struct bus_consumer_ops order_ops = {.consume = order_consume};
 
 /* The player feeds every record, in time order across streams, and a jump
  * clears the store and lands where asked. */
 START_TEST(player_plays_and_seeks)
 {
 	char p[512], msg[256];
-	struct rec_buf exp = { 0 };
+	struct rec_buf exp = {0};
 	struct rec_player *pl;
 	struct store *st;
 	struct bus *b = bus_new();
 	struct ring *ring = ring_new(1 << 22);
-	struct order_tap tap = { 0 };
+	struct order_tap tap = {0};
 	uint64_t n = 0, t0, t1, target;
 
 	path_in(p, sizeof(p), "play.asys");
@@ -326,8 +326,10 @@ START_TEST(player_plays_and_seeks)
 	store_unlock(st);
 	ck_assert_uint_eq(tap.out_of_order, 0);
 	/* the pre-roll starts 120 s before the target, or at the start */
-	ck_assert_uint_le(tap.first_ts, (target > t0 + REC_PLAYER_PREROLL_NS
-					     ? target - REC_PLAYER_PREROLL_NS : t0) + 1000000000ull);
+	ck_assert_uint_le(
+	    tap.first_ts,
+	    (target > t0 + REC_PLAYER_PREROLL_NS ? target - REC_PLAYER_PREROLL_NS : t0) +
+		1000000000ull);
 	ck_assert_uint_ge(tap.first_ts, t0);
 	ck_assert_uint_eq(rec_player_now(pl), target);
 	rec_player_stop(pl);

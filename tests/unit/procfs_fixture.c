@@ -90,8 +90,8 @@ void fx_write(const char *root, const char *rel, const char *fmt, ...)
 	free(text);
 }
 
-void fx_write_proc(const char *root, int pid, const char *name, int ppid, int uid,
-		   long rss_kb, long hwm_kb, const char *cmdline, size_t cmdlen)
+void fx_write_proc(const char *root, int pid, const char *name, int ppid, int uid, long rss_kb,
+		   long hwm_kb, const char *cmdline, size_t cmdlen)
 {
 	char rel[128], vm[256] = "";
 	long pages = rss_kb > 0 ? rss_kb * 1024 / sysconf(_SC_PAGESIZE) : 0;
@@ -107,9 +107,8 @@ void fx_write_proc(const char *root, int pid, const char *name, int ppid, int ui
 	snprintf(rel, sizeof(rel), "proc/%d/statm", pid);
 	fx_write(root, rel, "%ld %ld 0 0 0 0 0\n", pages + 10, pages);
 	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
-	fx_write(root, rel,
-		 "%d (%s) S %d %d %d 0 -1 0 0 0 0 0 1 1 0 0 20 0 1 0 100 1000 %ld 0\n", pid,
-		 name, ppid, pid, pid, pages);
+	fx_write(root, rel, "%d (%s) S %d %d %d 0 -1 0 0 0 0 0 1 1 0 0 20 0 1 0 100 1000 %ld 0\n",
+		 pid, name, ppid, pid, pid, pages);
 	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", pid, pid);
 	fx_write(root, rel, "%d (%s) S %d\n", pid, name, ppid);
 	snprintf(rel, sizeof(rel), "proc/%d/cmdline", pid);
@@ -180,8 +179,7 @@ size_t fx_count(const struct fx_recs *recs, int kind, uint32_t stream)
 	return n;
 }
 
-const struct fx_rec *fx_find(const struct fx_recs *recs, int kind, uint32_t stream,
-			     uint64_t entity)
+const struct fx_rec *fx_find(const struct fx_recs *recs, int kind, uint32_t stream, uint64_t entity)
 {
 	const struct fx_rec *found = NULL;
 

@@ -37,12 +37,12 @@ char *fx_tmpdir(void);
 void fx_rmtree(char *dir); /* and frees dir */
 /* Writes root/rel (creating parents) in place, as /proc changes under a kept fd. */
 void fx_write(const char *root, const char *rel, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void fx_write_bytes(const char *root, const char *rel, const void *data, size_t len);
 /* A whole /proc/PID (status, statm, stat, cmdline, task/PID/children). rss_kb
  * < 0: a kernel thread (no VmRSS/VmHWM). */
-void fx_write_proc(const char *root, int pid, const char *name, int ppid, int uid,
-		   long rss_kb, long hwm_kb, const char *cmdline, size_t cmdlen);
+void fx_write_proc(const char *root, int pid, const char *name, int ppid, int uid, long rss_kb,
+		   long hwm_kb, const char *cmdline, size_t cmdlen);
 
 /* The process exits: as on a real /proc, a status fd kept open reads
  * nothing any more, and the directory goes. */

@@ -17,10 +17,10 @@
 #include "util.h"
 
 static const struct field_desc t_fields[] = {
-	{ "bytes", "B", FIELD_COUNTER },
-	{ "temp", "C", FIELD_GAUGE },
+    {"bytes", "B", FIELD_COUNTER},
+    {"temp", "C", FIELD_GAUGE},
 };
-static const struct stream_desc t_stream = { "t.s", 1, ENTITY_KEY, 2, t_fields, "test" };
+static const struct stream_desc t_stream = {"t.s", 1, ENTITY_KEY, 2, t_fields, "test"};
 
 START_TEST(ring_roundtrip_and_wrap)
 {
@@ -56,7 +56,7 @@ END_TEST
 START_TEST(ring_full_drops_and_counts)
 {
 	struct ring *r = ring_new(4096);
-	uint64_t buf[32] = { 256 };
+	uint64_t buf[32] = {256};
 	int ok = 0;
 
 	for (int i = 0; i < 100; i++)
@@ -72,7 +72,7 @@ END_TEST
 START_TEST(ring_reserve_commit_and_room_after_pop)
 {
 	struct ring *r = ring_new(4096);
-	uint64_t buf[32] = { 256 };
+	uint64_t buf[32] = {256};
 	size_t len;
 	uint64_t *w;
 
@@ -122,7 +122,7 @@ START_TEST(stream_table_rules)
 {
 	struct stream_table *t = stream_table_new();
 	struct stream_desc other = t_stream;
-	struct field_desc f2[2] = { t_fields[0], { "temp", "K", FIELD_GAUGE } };
+	struct field_desc f2[2] = {t_fields[0], {"temp", "K", FIELD_GAUGE}};
 
 	ck_assert_int_eq(stream_table_add(t, &t_stream), 0);
 	ck_assert_int_eq(stream_table_add(t, &t_stream), 0); /* identical: same id */
@@ -153,7 +153,7 @@ static void fx_init(struct fixture *f, uint64_t bucket_ns)
 	f->s = store_new(f->t, bucket_ns);
 	f->b = bus_new();
 	f->r = ring_new(1 << 22);
-	f->e = (struct emitter){ .ring = f->r };
+	f->e = (struct emitter){.ring = f->r};
 	ck_assert_int_eq(bus_add_ring(f->b, f->r), 0);
 	ck_assert_int_ge(bus_attach(f->b, &store_consumer_ops, f->s), 0);
 }
@@ -168,7 +168,7 @@ static void fx_free(struct fixture *f)
 
 static void put(struct fixture *f, uint64_t ent, uint64_t ts, double bytes, double temp)
 {
-	double v[2] = { bytes, temp };
+	double v[2] = {bytes, temp};
 
 	ck_assert_int_eq(emit_sample(&f->e, 0, ent, ts, v, 2), 0);
 }
@@ -442,10 +442,20 @@ END_TEST
 START_TEST(cli_values)
 {
 	struct asys_options o;
-	char *ok[] = { "top", "-d", "0.5", "--host-memory-sampling=false", "-s", "none",
-		       "--nic-device-include", "bond,eth", "--", "sleep", "1", NULL };
-	char *badre[] = { "top", "--nic-device-include", "a(", NULL };
-	char *badd[] = { "top", "-d", "0.01", NULL };
+	char *ok[] = {"top",
+		      "-d",
+		      "0.5",
+		      "--host-memory-sampling=false",
+		      "-s",
+		      "none",
+		      "--nic-device-include",
+		      "bond,eth",
+		      "--",
+		      "sleep",
+		      "1",
+		      NULL};
+	char *badre[] = {"top", "--nic-device-include", "a(", NULL};
+	char *badd[] = {"top", "-d", "0.01", NULL};
 
 	options_defaults(&o);
 	ck_assert_int_eq(cli_parse("top", ~0u, 11, ok, &o), 0);

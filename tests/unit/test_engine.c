@@ -20,11 +20,11 @@ static _Atomic uint64_t ticks_a, ticks_b, first_ns, last_ns;
 static _Atomic int grid_errors;
 static double hz_a = 1000, hz_b = 10;
 
-static const struct field_desc f_one[] = { { "n", "", FIELD_GAUGE } };
-static const struct stream_desc s_a = { "t.a", 1, ENTITY_NONE, 1, f_one, NULL };
-static const struct stream_desc s_bad = { "t.bad", 1, ENTITY_NONE, 1, f_one, NULL };
-static const struct stream_desc *const a_streams[] = { &s_a, NULL };
-static const struct stream_desc *const bad_streams[] = { &s_bad, NULL };
+static const struct field_desc f_one[] = {{"n", "", FIELD_GAUGE}};
+static const struct stream_desc s_a = {"t.a", 1, ENTITY_NONE, 1, f_one, NULL};
+static const struct stream_desc s_bad = {"t.bad", 1, ENTITY_NONE, 1, f_one, NULL};
+static const struct stream_desc *const a_streams[] = {&s_a, NULL};
+static const struct stream_desc *const bad_streams[] = {&s_bad, NULL};
 
 static double freq_a(const struct asys_options *o)
 {
@@ -152,12 +152,11 @@ static void count_consume(void *ctx, const struct rec *r)
 {
 }
 
-static const struct bus_consumer_ops count_ops = { .begin = count_begin,
-						   .consume = count_consume };
+static const struct bus_consumer_ops count_ops = {.begin = count_begin, .consume = count_consume};
 
 static int pumps_in(double secs)
 {
-	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+	struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
 	int before = atomic_load(&pumps);
 
 	nanosleep(&ts, NULL);
@@ -229,7 +228,7 @@ START_TEST(engine_1khz_two_seconds)
 	struct store *s = store_new(t, 100000000ull);
 	struct engine *e;
 	struct engine_group_stats st[ENGINE_MAX_GROUPS];
-	struct timespec two = { 2, 0 };
+	struct timespec two = {2, 0};
 	uint64_t expect, got;
 	int n, bad;
 
@@ -247,7 +246,8 @@ START_TEST(engine_1khz_two_seconds)
 	/* every tick ran on its grid point: nothing skipped, nothing drifted */
 	ck_assert_int_eq(grid_errors, 0);
 	ck_assert_msg(got * 100 >= expect * 99 && got * 100 <= expect * 101,
-		      "ticks %llu, expected %llu", (unsigned long long)got, (unsigned long long)expect);
+		      "ticks %llu, expected %llu", (unsigned long long)got,
+		      (unsigned long long)expect);
 	/* 2 s of wall time at 1 kHz, within 1% */
 	ck_assert_msg(got >= 1980 && got <= 2020, "ticks %llu in 2 s", (unsigned long long)got);
 	n = engine_stats(e, st, ENGINE_MAX_GROUPS);

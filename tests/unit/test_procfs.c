@@ -124,7 +124,7 @@ END_TEST
 
 START_TEST(cpulist)
 {
-	uint8_t set[16] = { 0 };
+	uint8_t set[16] = {0};
 
 	ck_assert_int_eq(procfs_parse_cpulist("0-3,5,8-10\n", set, 16), 11);
 	ck_assert(set[0] && set[3] && !set[4] && set[5] && !set[7] && set[8] && set[10]);
@@ -216,8 +216,10 @@ START_TEST(status_odd)
 
 	ck_assert_int_eq(procfs_parse_status("", &s), 0);
 	ck_assert_int_eq(procfs_parse_status("garbage\n\n\n", &s), 0);
-	procfs_parse_status("Name:\ta\tb\x01" "c\nVmRSS: lots kB\nVmHWM: 5 MB\nPPid: -1\n"
-			    "Threads: 3x\nUid: 7 8 9 10\n", &s);
+	procfs_parse_status("Name:\ta\tb\x01"
+			    "c\nVmRSS: lots kB\nVmHWM: 5 MB\nPPid: -1\n"
+			    "Threads: 3x\nUid: 7 8 9 10\n",
+			    &s);
 	ck_assert_str_eq(s.name, "a b c");
 	ck_assert(isnan(s.rss));
 	ck_assert(isnan(s.hwm));
@@ -225,7 +227,8 @@ START_TEST(status_odd)
 	ck_assert(isnan(s.threads));
 	ck_assert_double_eq(s.uid, 7);
 	/* a comm longer than the buffer is cut, not overflowed */
-	procfs_parse_status("Name:\txxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", &s);
+	procfs_parse_status(
+	    "Name:\txxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", &s);
 	ck_assert_uint_eq(strlen(s.name), PROCFS_COMM_MAX - 1);
 }
 END_TEST
@@ -309,8 +312,8 @@ END_TEST
  * buffer (ASan build) or make up a negative count. */
 START_TEST(parsers_fuzz)
 {
-	static const char *const seeds[] = { "proc/stat", "proc/meminfo", "proc/100/status",
-					     "proc/104/stat" };
+	static const char *const seeds[] = {"proc/stat", "proc/meminfo", "proc/100/status",
+					    "proc/104/stat"};
 	char *files[4];
 	uint32_t x = 12345;
 	struct procfs_cpu_line l[8];
@@ -380,9 +383,9 @@ END_TEST
  * perf_event_paranoid <= 0, like the real thing). */
 START_TEST(perf_software_group)
 {
-	static const char *const ev[2] = { "cpu-clock", "task-clock" };
+	static const char *const ev[2] = {"cpu-clock", "task-clock"};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	uint8_t on[64] = { 0 };
+	uint8_t on[64] = {0};
 	struct perfctr *p = NULL;
 	char why[256] = "";
 	double a0, b0, a1, b1;

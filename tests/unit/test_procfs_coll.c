@@ -303,7 +303,7 @@ START_TEST(mem_system_wide)
 	struct fx_coll fc;
 	const struct fx_rec *r;
 	uint32_t proc;
-	static const int want[] = { 1, 100, 101, 102, 104, 200 };
+	static const int want[] = {1, 100, 101, 102, 104, 200};
 
 	sysroot_set(fx_fixture("basic"));
 	opts(&o, SCOPE_SYSTEM_WIDE);
@@ -386,7 +386,7 @@ END_TEST
 START_TEST(mem_kthread_cache)
 {
 	static const char kstat[] =
-		"2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 1 1 0 0 20 0 1 0 100 0 0 0\n";
+	    "2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 1 1 0 0 20 0 1 0 100 0 0 0\n";
 	char *root = fx_tmpdir();
 	char from[4096], to[4096];
 	struct asys_options o;

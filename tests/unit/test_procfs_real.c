@@ -177,11 +177,11 @@ END_TEST
 START_TEST(cpu_into_store)
 {
 	static const char *const steps[] = {
-		"cpu  10 0 0 0 0 0 0 0 0 0\ncpu0 10 0 0 0 0 0 0 0 0 0\ncpu1 10 0 0 0 0 0 0 0 0 0\n",
-		"cpu  5 0 0 0 0 0 0 0 0 0\ncpu0 5 0 0 0 0 0 0 0 0 0\ncpu1 20 0 0 0 0 0 0 0 0 0\n",
-		"cpu  8 0 0 0 0 0 0 0 0 0\ncpu0 8 0 0 0 0 0 0 0 0 0\n",
-		"cpu  9 0 0 0 0 0 0 0 0 0\ncpu0 9 0 0 0 0 0 0 0 0 0\ncpu1 30 0 0 0 0 0 0 0 0 0\n",
-		"cpu  9 0 0 0 0 0 0 0 0 0\ncpu0 9 0 0 0 0 0 0 0 0 0\ncpu1 40 0 0 0 0 0 0 0 0 0\n",
+	    "cpu  10 0 0 0 0 0 0 0 0 0\ncpu0 10 0 0 0 0 0 0 0 0 0\ncpu1 10 0 0 0 0 0 0 0 0 0\n",
+	    "cpu  5 0 0 0 0 0 0 0 0 0\ncpu0 5 0 0 0 0 0 0 0 0 0\ncpu1 20 0 0 0 0 0 0 0 0 0\n",
+	    "cpu  8 0 0 0 0 0 0 0 0 0\ncpu0 8 0 0 0 0 0 0 0 0 0\n",
+	    "cpu  9 0 0 0 0 0 0 0 0 0\ncpu0 9 0 0 0 0 0 0 0 0 0\ncpu1 30 0 0 0 0 0 0 0 0 0\n",
+	    "cpu  9 0 0 0 0 0 0 0 0 0\ncpu0 9 0 0 0 0 0 0 0 0 0\ncpu1 40 0 0 0 0 0 0 0 0 0\n",
 	};
 	char *root = fx_tmpdir();
 	struct asys_options o;

@@ -70,7 +70,6 @@ START_TEST(mem_tree)
 }
 END_TEST
 
-
 START_TEST(mem_tree_ppid_fallback)
 {
 	char *root = fx_tmpdir();
@@ -78,7 +77,7 @@ START_TEST(mem_tree_ppid_fallback)
 	struct fx_coll fc;
 	uint32_t proc;
 	char path[4096];
-	static const int pids[] = { 500, 501, 502, 600 };
+	static const int pids[] = {500, 501, 502, 600};
 
 	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
 	fx_write_proc(root, 500, "root", 1, 0, 100, 100, "root\0", 5);
@@ -109,7 +108,6 @@ START_TEST(mem_tree_ppid_fallback)
 	fx_rmtree(root);
 }
 END_TEST
-
 
 START_TEST(mem_tree_growth)
 {
@@ -158,7 +156,6 @@ START_TEST(mem_tree_growth)
 	fx_rmtree(root);
 }
 END_TEST
-
 
 /* A tree larger than the first allocation: rows grow, kept fds move along. */
 START_TEST(mem_tree_big)
@@ -230,7 +227,7 @@ static void tree_of(const char *root, int parent, int nkids)
 
 START_TEST(mem_tree_many_children)
 {
-	static const int nkids[] = { 1000, MEM_TREE_MAX + 100 };
+	static const int nkids[] = {1000, MEM_TREE_MAX + 100};
 
 	for (size_t k = 0; k < ARRAY_SIZE(nkids); k++) {
 		char *root = fx_tmpdir();
@@ -256,7 +253,8 @@ START_TEST(mem_tree_many_children)
 			ck_assert_ptr_nonnull(st);
 			ck_assert_ptr_nonnull(strstr(st->text, "only the first 4096"));
 		} else {
-			ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 10000 + nkids[k]));
+			ck_assert_ptr_nonnull(
+			    fx_find(&fc.recs, REC_SAMPLE, proc, 10000 + nkids[k]));
 			ck_assert_ptr_null(st);
 		}
 		fx_coll_fini(&fc);

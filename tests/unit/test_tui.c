@@ -34,7 +34,7 @@ START_TEST(layout_fits_80x24)
 	/* the five panes of the finished tool at 80x24: 22 rows between the
 	 * header and the hint line */
 	struct layout_req r[5] = {
-		{ 1, 8, false }, { 1, 6, false }, { 3, 3, false }, { 3, 300, true }, { 2, 20, false },
+	    {1, 8, false}, {1, 6, false}, {3, 3, false}, {3, 300, true}, {2, 20, false},
 	};
 	int out[5];
 	int used = layout_rows(r, 5, 22, out);
@@ -52,7 +52,10 @@ END_TEST
 START_TEST(layout_drops_from_bottom_keeps_focus)
 {
 	struct layout_req r[4] = {
-		{ 5, 5, false }, { 5, 5, true }, { 5, 5, false }, { 5, 5, false },
+	    {5, 5, false},
+	    {5, 5, true},
+	    {5, 5, false},
+	    {5, 5, false},
 	};
 	int out[4];
 	int used = layout_rows(r, 4, 16, out); /* room for two boxes of 7 */
@@ -67,7 +70,7 @@ END_TEST
 
 START_TEST(layout_squeezes_focused_alone)
 {
-	struct layout_req r[2] = { { 3, 3, false }, { 50, 50, true } };
+	struct layout_req r[2] = {{3, 3, false}, {50, 50, true}};
 	int out[2];
 	int used = layout_rows(r, 2, 20, out);
 
@@ -84,7 +87,7 @@ END_TEST
 
 START_TEST(layout_wants_in_order)
 {
-	struct layout_req r[3] = { { 1, 4, false }, { 1, 4, false }, { 1, 1, true } };
+	struct layout_req r[3] = {{1, 4, false}, {1, 4, false}, {1, 1, true}};
 	int out[3];
 
 	layout_rows(r, 3, 15, out); /* 9 rows of boxes at the minimum, 6 spare */
@@ -100,9 +103,9 @@ END_TEST
 
 START_TEST(layout_pairs_when_wide)
 {
-	const char *names[5] = { "ppu", "nic", "cpu", "mem", "kernels" };
+	const char *names[5] = {"ppu", "nic", "cpu", "mem", "kernels"};
 	struct layout_req r[5] = {
-		{ 4, 4, false }, { 1, 6, false }, { 1, 1, true }, { 3, 20, false }, { 2, 2, false },
+	    {4, 4, false}, {1, 6, false}, {1, 1, true}, {3, 20, false}, {2, 2, false},
 	};
 	struct layout_box b[5];
 	int nb = layout_bands(names, 5, 160, b);
@@ -135,10 +138,10 @@ END_TEST
 
 START_TEST(layout_stacks_when_narrow)
 {
-	const char *names[4] = { "ppu", "nic", "cpu", "mem" };
-	const char *no_ppu[3] = { "nic", "cpu", "mem" };
-	const char *apart[3] = { "ppu", "cpu", "nic" };
-	struct layout_req r[4] = { { 4, 4, false }, { 1, 6, false }, { 1, 1, true }, { 3, 3, false } };
+	const char *names[4] = {"ppu", "nic", "cpu", "mem"};
+	const char *no_ppu[3] = {"nic", "cpu", "mem"};
+	const char *apart[3] = {"ppu", "cpu", "nic"};
+	struct layout_req r[4] = {{4, 4, false}, {1, 6, false}, {1, 1, true}, {3, 3, false}};
 	struct layout_box b[4];
 
 	/* below 160 columns every pane has a band of its own, full width */
@@ -205,10 +208,10 @@ END_TEST
 
 START_TEST(table_keys)
 {
-	static const struct tui_col cols[3] = { { "PID", 7, true }, { "RSS", 6, true },
-						{ "COMMAND", 0, false } };
-	struct tui_table t = { .cols = cols, .ncols = 3, .sort_col = 1, .sort_desc = true,
-			       .nrows = 100 };
+	static const struct tui_col cols[3] = {
+	    {"PID", 7, true}, {"RSS", 6, true}, {"COMMAND", 0, false}};
+	struct tui_table t = {
+	    .cols = cols, .ncols = 3, .sort_col = 1, .sort_desc = true, .nrows = 100};
 
 	ck_assert(widget_table_key(&t, KEY_END, 10));
 	ck_assert_int_eq(t.selected, 99);
@@ -315,10 +318,10 @@ START_TEST(draw_ascii)
 {
 	WINDOW *w = screen_open(false);
 	struct view v;
-	double fr[3] = { 0.5, 0.2, NAN };
-	enum tui_color c[3] = { TC_USER, TC_SYSTEM, TC_IOWAIT };
-	double over[2] = { 0.8, 0.8 };
-	double sp[3] = { 0, 5, 10 };
+	double fr[3] = {0.5, 0.2, NAN};
+	enum tui_color c[3] = {TC_USER, TC_SYSTEM, TC_IOWAIT};
+	double over[2] = {0.8, 0.8};
+	double sp[3] = {0, 5, 10};
 	char buf[256];
 
 	if (!w) {
@@ -361,9 +364,9 @@ START_TEST(draw_utf8)
 {
 	WINDOW *w = screen_open(true);
 	struct view v;
-	double fr[1] = { 0.55 };
-	enum tui_color c[1] = { TC_USER };
-	double full[2] = { 4, 4 }, half[2] = { 2, NAN };
+	double fr[1] = {0.55};
+	enum tui_color c[1] = {TC_USER};
+	double full[2] = {4, 4}, half[2] = {2, NAN};
 	char buf[256];
 
 	if (!w) {
@@ -396,19 +399,19 @@ END_TEST
 /* The CPU pane over a real store fed with records as the collectors send
  * them: shares, offline cores, IPC, and the reason when IPC is n/a. */
 static const struct field_desc core_fields[] = {
-	{ "user", "jiffies", FIELD_COUNTER },	 { "nice", "jiffies", FIELD_COUNTER },
-	{ "system", "jiffies", FIELD_COUNTER },	 { "idle", "jiffies", FIELD_COUNTER },
-	{ "iowait", "jiffies", FIELD_COUNTER },	 { "irq", "jiffies", FIELD_COUNTER },
-	{ "softirq", "jiffies", FIELD_COUNTER }, { "steal", "jiffies", FIELD_COUNTER },
-	{ "guest", "jiffies", FIELD_COUNTER },	 { "guest_nice", "jiffies", FIELD_COUNTER },
-	{ "online", "", FIELD_GAUGE },
+    {"user", "jiffies", FIELD_COUNTER},	   {"nice", "jiffies", FIELD_COUNTER},
+    {"system", "jiffies", FIELD_COUNTER},  {"idle", "jiffies", FIELD_COUNTER},
+    {"iowait", "jiffies", FIELD_COUNTER},  {"irq", "jiffies", FIELD_COUNTER},
+    {"softirq", "jiffies", FIELD_COUNTER}, {"steal", "jiffies", FIELD_COUNTER},
+    {"guest", "jiffies", FIELD_COUNTER},   {"guest_nice", "jiffies", FIELD_COUNTER},
+    {"online", "", FIELD_GAUGE},
 };
-static const struct stream_desc core_desc = { "cpu.core", 1, ENTITY_CPU, 11, core_fields, "" };
+static const struct stream_desc core_desc = {"cpu.core", 1, ENTITY_CPU, 11, core_fields, ""};
 static const struct field_desc perf_fields[] = {
-	{ "cycles", "events", FIELD_COUNTER },
-	{ "instructions", "events", FIELD_COUNTER },
+    {"cycles", "events", FIELD_COUNTER},
+    {"instructions", "events", FIELD_COUNTER},
 };
-static const struct stream_desc perf_desc = { "cpu.perf", 1, ENTITY_CPU, 2, perf_fields, "" };
+static const struct stream_desc perf_desc = {"cpu.perf", 1, ENTITY_CPU, 2, perf_fields, ""};
 
 static void feed(struct store *st, uint8_t kind, uint32_t stream, uint64_t entity, uint64_t ts,
 		 const double *vals, int n, const char *text)
@@ -453,13 +456,14 @@ START_TEST(cpu_pane_over_store)
 	for (int s = 1; s <= 5; s++) {
 		for (int k = 0; k < 4; k++) {
 			double u = 20.0 * k * s, sy = 10.0 * s, idle = (100.0 - 20 * k - 10) * s;
-			double vals[11] = { u, 0, sy, idle, 0, 0, 0, 0, 0, 0, k == 3 && s == 5 ? 0 : 1 };
-			double pv[2] = { 1e9 * s, 1.5e9 * s };
+			double vals[11] = {
+			    u, 0, sy, idle, 0, 0, 0, 0, 0, 0, k == 3 && s == 5 ? 0 : 1};
+			double pv[2] = {1e9 * s, 1.5e9 * s};
 
-			feed(st, REC_SAMPLE, (uint32_t)core, (uint64_t)k, (uint64_t)s * 1000000000ull,
-			     vals, 11, NULL);
-			feed(st, REC_SAMPLE, (uint32_t)perf, (uint64_t)k, (uint64_t)s * 1000000000ull,
-			     pv, 2, NULL);
+			feed(st, REC_SAMPLE, (uint32_t)core, (uint64_t)k,
+			     (uint64_t)s * 1000000000ull, vals, 11, NULL);
+			feed(st, REC_SAMPLE, (uint32_t)perf, (uint64_t)k,
+			     (uint64_t)s * 1000000000ull, pv, 2, NULL);
 		}
 	}
 	memset(&v, 0, sizeof(v));
