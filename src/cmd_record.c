@@ -39,87 +39,94 @@ static void join_args(char *buf, size_t n, int argc, char **argv)
 		l += (size_t)snprintf(buf + l, n - l, " %s", argv[i]);
 }
 
-int cmd_record(int argc, char **argv)
-{
+/* Everything one run holds, released by record_end. */
+struct record_run {
 	struct asys_options o;
-	struct session *s = NULL;
-	struct rec_writer *w = NULL;
-	struct rec_writer_opts wo;
-	struct rec_writer_stats st;
+	struct session *s;
+	struct rec_writer *w;
 	struct workload wl;
-	bool have_wl = false, was_paused = false;
-	struct sigaction sa = {.sa_handler = on_signal};
-	char cmdline[1024], msg[512], size[32], shown[2410];
-	uint64_t t0;
-	int rc, err = 0, handle = -1, ret = 1;
+	bool have_wl;
+	int handle;
+};
 
-	options_defaults(&o);
-	rc = cli_parse("record", RECORD_GROUPS, argc, argv, &o);
-	if (rc)
-		return rc == 1 ? 0 : rc;
-	if ((rc = ppu_cli_early(&o, "record", stdout)) >= 0)
-		return rc;
-	if (!o.output) {
-		fprintf(stderr,
-			"asys record: no output file: add -o FILE (for example -o run.asys)\n");
-		return CLI_EXIT_USAGE;
-	}
-	sysroot_set(env_path("ASYS_SYSROOT"));
-	join_args(cmdline, sizeof(cmdline), argc, argv);
+static void record_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	if (o.command) {
-		char log[WORKLOAD_SHOWN];
+}
 
-		if (workload_start(&wl, o.command, o.workload_log) < 0)
+/* The workload, the session and the writer, attached and started. 0, or 1
+ * after saying why on stderr. */
+static int record_start(struct record_run *r, const char *cmdline)
+{
+	struct rec_writer_opts wo;
+	char msg[512], shown[2410];
+	int rc, err = 0;
+
+	if (r->o.command) {
+		if (workload_start(&r->wl, r->o.command, r->o.workload_log) < 0)
 			return 1;
-		have_wl = true;
+		r->have_wl = true;
 		fprintf(stderr, "asys record: the workload's output goes to %s\n",
-			str_escape(log, sizeof(log), wl.log, 200));
-		if (o.npids < OPT_MAX_PIDS)
-			o.pids[o.npids++] = wl.pid;
+			str_escape(shown, sizeof(shown), r->wl.log, 200));
+		if (r->o.npids < OPT_MAX_PIDS)
+			r->o.pids[r->o.npids++] = r->wl.pid;
 	}
-	s = session_new(&o, false);
-	if (!s)
-		goto cleanup;
+	r->s = session_new(&r->o, false);
+	if (!r->s)
+		return 1;
 	if (env_note_count()) {
 		char notes[ENV_NOTES_MAX];
 
 		env_notes(notes, sizeof(notes));
 		fprintf(stderr, "asys record: %s\n", notes);
 	}
-	rec_writer_opts_from(&wo, &o, cmdline);
-	w = rec_writer_new(s->streams, &wo, &err, msg, sizeof(msg));
-	if (!w) {
+	rec_writer_opts_from(&wo, &r->o, cmdline);
+	r->w = rec_writer_new(r->s->streams, &wo, &err, msg, sizeof(msg));
+	if (!r->w) {
 		/* the message holds the path as given: escaped */
 		fprintf(stderr, "asys record: %s\n", str_escape(shown, sizeof(shown), msg, 600));
-		goto cleanup;
+		return 1;
 	}
-	handle = bus_attach_within(s->bus, &rec_writer_consumer_ops, w, REC_WRITER_LATENCY_NS);
-	if (handle < 0) {
-		fprintf(stderr, "asys record: cannot attach the recorder: %s\n", strerror(-handle));
-		goto cleanup;
+	r->handle =
+	    bus_attach_within(r->s->bus, &rec_writer_consumer_ops, r->w, REC_WRITER_LATENCY_NS);
+	if (r->handle < 0) {
+		fprintf(stderr, "asys record: cannot attach the recorder: %s\n",
+			strerror(-r->handle));
+		return 1;
 	}
-	rc = session_start(s);
+	rc = session_start(r->s);
 	if (rc < 0) {
 		fprintf(stderr, "asys record: cannot start sampling threads: %s\n", strerror(-rc));
-		goto cleanup;
+		return 1;
 	}
-	if (have_wl)
-		workload_release(&wl);
-	t0 = asys_now_ns();
+	if (r->have_wl)
+		workload_release(&r->wl);
+	return 0;
+}
+
+/* Until a signal, --duration, the workload's end or --max-size; says when
+ * a full disk pauses the recording and when it resumes. */
+static void record_wait(struct record_run *r)
+{
+	uint64_t t0 = asys_now_ns();
+	bool was_paused = false;
+
 	while (!record_stop) {
 		struct timespec ts = {0, 50000000};
+		struct rec_writer_stats st;
 
 		nanosleep(&ts, NULL);
-		if (o.duration_s > 0 && (double)(asys_now_ns() - t0) / 1e9 >= o.duration_s)
+		if (r->o.duration_s > 0 && (double)(asys_now_ns() - t0) / 1e9 >= r->o.duration_s)
 			break;
-		if (have_wl && workload_poll(&wl))
+		if (r->have_wl && workload_poll(&r->wl))
 			break;
-		rec_writer_get_stats(w, &st);
+		rec_writer_get_stats(r->w, &st);
 		if (st.paused != was_paused) {
 			was_paused = st.paused;
 			if (was_paused)
@@ -137,14 +144,21 @@ int cmd_record(int argc, char **argv)
 			break;
 		}
 	}
-	ret = 0;
-cleanup:
-	session_stop(s);
-	if (s && handle >= 0)
-		bus_detach(s->bus, handle);
-	if (w) {
-		rc = rec_writer_close(w);
-		rec_writer_get_stats(w, &st);
+}
+
+/* Stops sampling, closes the file (its trailer) and says what it holds. */
+static void record_end(struct record_run *r)
+{
+	struct rec_writer_stats st;
+	char size[32], shown[2410];
+	int rc;
+
+	session_stop(r->s);
+	if (r->s && r->handle >= 0)
+		bus_detach(r->s->bus, r->handle);
+	if (r->w) {
+		rc = rec_writer_close(r->w);
+		rec_writer_get_stats(r->w, &st);
 		util_fmt_bytes(size, sizeof(size), (double)st.bytes);
 		fprintf(stderr, "asys record: %s: %llu records, %s%s",
 			str_escape(shown, sizeof(shown), st.path, 600),
@@ -155,13 +169,39 @@ cleanup:
 			fprintf(stderr,
 				"asys record: %llu records lost (disk full or writer behind)\n",
 				(unsigned long long)st.dropped);
-		if (rc < 0) {
+		if (rc < 0)
 			fprintf(stderr, "asys record: last write failed: %s\n", strerror(-rc));
-		}
-		rec_writer_free(w);
+		rec_writer_free(r->w);
 	}
-	if (have_wl)
-		workload_stop(&wl);
-	session_free(s);
+	if (r->have_wl)
+		workload_stop(&r->wl);
+	session_free(r->s);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_run r = {.handle = -1};
+	char cmdline[1024];
+	int rc, ret = 1;
+
+	options_defaults(&r.o);
+	rc = cli_parse("record", RECORD_GROUPS, argc, argv, &r.o);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if ((rc = ppu_cli_early(&r.o, "record", stdout)) >= 0)
+		return rc;
+	if (!r.o.output) {
+		fprintf(stderr,
+			"asys record: no output file: add -o FILE (for example -o run.asys)\n");
+		return CLI_EXIT_USAGE;
+	}
+	sysroot_set(env_path("ASYS_SYSROOT"));
+	join_args(cmdline, sizeof(cmdline), argc, argv);
+	record_signals();
+	if (record_start(&r, cmdline) == 0) {
+		record_wait(&r);
+		ret = 0;
+	}
+	record_end(&r);
 	return ret;
 }
