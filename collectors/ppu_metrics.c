@@ -290,7 +290,7 @@ static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 	for (size_t i = 0; i < st->sel.n && i < STREAM_MAX_FIELDS; i++) {
 		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
 
-		st->fields[i] = (struct field_desc){m->name, m->unit, FIELD_GAUGE};
+		st->fields[i] = (struct field_desc)FIELD_DESC(m->name, m->unit, FIELD_GAUGE);
 		if (m->src == PPU_SRC_GPM_CYCLES)
 			st->need[PPU_DEV_CLOCK_SM] = true;
 		if (m->src == PPU_SRC_DEV && m->id < PPU_DEV_NFIELDS)

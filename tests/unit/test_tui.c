@@ -399,17 +399,22 @@ END_TEST
 /* The CPU pane over a real store fed with records as the collectors send
  * them: shares, offline cores, IPC, and the reason when IPC is n/a. */
 static const struct field_desc core_fields[] = {
-    {"user", "jiffies", FIELD_COUNTER},	   {"nice", "jiffies", FIELD_COUNTER},
-    {"system", "jiffies", FIELD_COUNTER},  {"idle", "jiffies", FIELD_COUNTER},
-    {"iowait", "jiffies", FIELD_COUNTER},  {"irq", "jiffies", FIELD_COUNTER},
-    {"softirq", "jiffies", FIELD_COUNTER}, {"steal", "jiffies", FIELD_COUNTER},
-    {"guest", "jiffies", FIELD_COUNTER},   {"guest_nice", "jiffies", FIELD_COUNTER},
-    {"online", "", FIELD_GAUGE},
+    FIELD_DESC("user", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("nice", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("system", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("idle", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("iowait", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("irq", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("softirq", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("steal", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("guest", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("guest_nice", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("online", "", FIELD_GAUGE),
 };
 static const struct stream_desc core_desc = {"cpu.core", 1, ENTITY_CPU, 11, core_fields, ""};
 static const struct field_desc perf_fields[] = {
-    {"cycles", "events", FIELD_COUNTER},
-    {"instructions", "events", FIELD_COUNTER},
+    FIELD_DESC("cycles", "events", FIELD_COUNTER),
+    FIELD_DESC("instructions", "events", FIELD_COUNTER),
 };
 static const struct stream_desc perf_desc = {"cpu.perf", 1, ENTITY_CPU, 2, perf_fields, ""};
 
