@@ -540,6 +540,23 @@ START_TEST(cpu_pane_over_store)
 }
 END_TEST
 
+/* Every pane is in every build: a recording with NIC streams replays on a
+ * build without libmnl, and its pane is then shown. */
+START_TEST(registry_has_every_pane)
+{
+	static const char *const want[] = {"ppu", "nic", "cpu", "mem", "kernels"};
+	size_t n = 0;
+
+	while (pane_registry[n])
+		n++;
+	ck_assert_uint_eq(n, ARRAY_SIZE(want));
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_str_eq(pane_registry[i]->name, want[i]);
+		ck_assert_int_eq(pane_registry[i]->hotkey, (int)('1' + i));
+	}
+}
+END_TEST
+
 static Suite *tui_suite(void)
 {
 	Suite *s = suite_create("tui");
@@ -559,6 +576,7 @@ static Suite *tui_suite(void)
 	tcase_add_test(tc, draw_ascii);
 	tcase_add_test(tc, draw_utf8);
 	tcase_add_test(tc, cpu_pane_over_store);
+	tcase_add_test(tc, registry_has_every_pane);
 	suite_add_tcase(s, tc);
 	return s;
 }
