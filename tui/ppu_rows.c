@@ -10,7 +10,7 @@
 #include "widget.h"
 
 /* A label is short; a bare metric name (a schema without labels) is cut to
- * what one fits. */
+ * this on an overlaid line, and whole on a stacked one. */
 #define PPU_ROWS_LABEL_MAX 12
 #define PPU_ROWS_SPARK 6 /* cells of an overlaid metric's spark */
 
@@ -73,13 +73,12 @@ static int ppu_rows_one(WINDOW *w, struct view *v, const struct ppu_rows *r,
 	const struct field_desc *m = &r->desc->fields[f];
 	enum field_show show = field_show_of(m);
 	bool pct = show == FIELD_SHOW_PERCENT;
-	char val[24], txt[64];
+	char val[24], txt[STREAM_NAME_MAX + 40];
 	int len, sw;
 
 	ppu_rows_fmt(val, sizeof(val), view_value(met, (int)f, v, false), show, v);
 	if (!v->overlay) {
-		snprintf(txt, sizeof(txt), "  %-8.*s %9s ", PPU_ROWS_LABEL_MAX, field_label(m),
-			 val);
+		snprintf(txt, sizeof(txt), "  %-8s %9s ", field_label(m), val);
 		if (w) {
 			widget_text(w, y, 0, cols, txt, false);
 			ppu_rows_spark(w, v, met, f, pct, y, (int)strlen(txt),
