@@ -14,9 +14,10 @@
 #include "rec_writer.h"
 
 static const struct field_desc f8[] = {
-    {"a", "B", FIELD_COUNTER}, {"b", "B", FIELD_COUNTER}, {"c", "", FIELD_GAUGE},
-    {"d", "", FIELD_GAUGE},    {"e", "W", FIELD_GAUGE},	  {"f", "C", FIELD_GAUGE},
-    {"g", "%", FIELD_GAUGE},   {"h", "%", FIELD_GAUGE},
+    FIELD_DESC("a", "B", FIELD_COUNTER), FIELD_DESC("b", "B", FIELD_COUNTER),
+    FIELD_DESC("c", "", FIELD_GAUGE),	 FIELD_DESC("d", "", FIELD_GAUGE),
+    FIELD_DESC("e", "W", FIELD_GAUGE),	 FIELD_DESC("f", "C", FIELD_GAUGE),
+    FIELD_DESC("g", "%", FIELD_GAUGE),	 FIELD_DESC("h", "%", FIELD_GAUGE),
 };
 
 static double now_s(void)

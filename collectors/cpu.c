@@ -27,12 +27,17 @@
 #define CPU_PERF_RETRY_NS 5000000000ull /* reopen counters of a returning CPU */
 
 static const struct field_desc cpu_core_fields[] = {
-    {"user", "jiffies", FIELD_COUNTER},	   {"nice", "jiffies", FIELD_COUNTER},
-    {"system", "jiffies", FIELD_COUNTER},  {"idle", "jiffies", FIELD_COUNTER},
-    {"iowait", "jiffies", FIELD_COUNTER},  {"irq", "jiffies", FIELD_COUNTER},
-    {"softirq", "jiffies", FIELD_COUNTER}, {"steal", "jiffies", FIELD_COUNTER},
-    {"guest", "jiffies", FIELD_COUNTER},   {"guest_nice", "jiffies", FIELD_COUNTER},
-    {"online", "", FIELD_GAUGE},
+    FIELD_DESC("user", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("nice", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("system", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("idle", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("iowait", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("irq", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("softirq", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("steal", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("guest", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("guest_nice", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("online", "", FIELD_GAUGE),
 };
 #define CPU_CORE_NVALS (PROCFS_CPU_NFIELDS + 1)
 
@@ -46,8 +51,8 @@ static const struct stream_desc cpu_core_stream = {
 };
 
 static const struct field_desc cpu_perf_fields[] = {
-    {"cycles", "events", FIELD_COUNTER},
-    {"instructions", "events", FIELD_COUNTER},
+    FIELD_DESC("cycles", "events", FIELD_COUNTER),
+    FIELD_DESC("instructions", "events", FIELD_COUNTER),
 };
 
 static const struct stream_desc cpu_perf_stream = {

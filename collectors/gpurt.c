@@ -36,10 +36,10 @@
 #define GPURT_NAME_TRIES 10 /* refreshes to wait for a handle's name */
 
 static const struct field_desc mem_fields[] = {
-    {"device_bytes", "B", FIELD_GAUGE},	 {"pinned_bytes", "B", FIELD_GAUGE},
-    {"allocs", "", FIELD_COUNTER},	 {"frees", "", FIELD_COUNTER},
-    {"fails", "", FIELD_COUNTER},	 {"last_fail_size", "B", FIELD_GAUGE},
-    {"last_fail_ns", "ns", FIELD_GAUGE},
+    FIELD_DESC("device_bytes", "B", FIELD_GAUGE),  FIELD_DESC("pinned_bytes", "B", FIELD_GAUGE),
+    FIELD_DESC("allocs", "", FIELD_COUNTER),	   FIELD_DESC("frees", "", FIELD_COUNTER),
+    FIELD_DESC("fails", "", FIELD_COUNTER),	   FIELD_DESC("last_fail_size", "B", FIELD_GAUGE),
+    FIELD_DESC("last_fail_ns", "ns", FIELD_GAUGE),
 };
 static const struct stream_desc mem_stream = {
     .name = "gpurt.mem",
@@ -51,8 +51,8 @@ static const struct stream_desc mem_stream = {
 	    "last_fail_ns is CLOCK_MONOTONIC",
 };
 static const struct field_desc kern_fields[] = {
-    {"launches", "", FIELD_COUNTER},
-    {"pid", "", FIELD_GAUGE},
+    FIELD_DESC("launches", "", FIELD_COUNTER),
+    FIELD_DESC("pid", "", FIELD_GAUGE),
 };
 static const struct stream_desc kern_stream = {
     .name = "gpurt.kernels",

@@ -19,11 +19,11 @@
  * once per refresh system-wide, or the process tree at the full rate. */
 
 static const struct field_desc mem_sys_fields[] = {
-    {"total", "B", FIELD_GAUGE},      {"free", "B", FIELD_GAUGE},
-    {"available", "B", FIELD_GAUGE},  {"buffers", "B", FIELD_GAUGE},
-    {"cached", "B", FIELD_GAUGE},     {"used", "B", FIELD_GAUGE},
-    {"swap_total", "B", FIELD_GAUGE}, {"swap_free", "B", FIELD_GAUGE},
-    {"shmem", "B", FIELD_GAUGE},      {"sreclaimable", "B", FIELD_GAUGE},
+    FIELD_DESC("total", "B", FIELD_GAUGE),	FIELD_DESC("free", "B", FIELD_GAUGE),
+    FIELD_DESC("available", "B", FIELD_GAUGE),	FIELD_DESC("buffers", "B", FIELD_GAUGE),
+    FIELD_DESC("cached", "B", FIELD_GAUGE),	FIELD_DESC("used", "B", FIELD_GAUGE),
+    FIELD_DESC("swap_total", "B", FIELD_GAUGE), FIELD_DESC("swap_free", "B", FIELD_GAUGE),
+    FIELD_DESC("shmem", "B", FIELD_GAUGE),	FIELD_DESC("sreclaimable", "B", FIELD_GAUGE),
 };
 
 static const struct stream_desc mem_sys_stream = {
@@ -36,8 +36,9 @@ static const struct stream_desc mem_sys_stream = {
 };
 
 static const struct field_desc mem_proc_fields[] = {
-    {"rss", "B", FIELD_GAUGE}, {"hwm", "B", FIELD_GAUGE},    {"uid", "", FIELD_GAUGE},
-    {"ppid", "", FIELD_GAUGE}, {"threads", "", FIELD_GAUGE},
+    FIELD_DESC("rss", "B", FIELD_GAUGE),    FIELD_DESC("hwm", "B", FIELD_GAUGE),
+    FIELD_DESC("uid", "", FIELD_GAUGE),	    FIELD_DESC("ppid", "", FIELD_GAUGE),
+    FIELD_DESC("threads", "", FIELD_GAUGE),
 };
 
 static const struct stream_desc mem_proc_stream = {

@@ -36,27 +36,27 @@
 #define NIC_RATE_CHECK_NS 2000000000ull /* achieved rate judged over 2 s */
 
 static const struct field_desc link_fields[NIC_L_NFIELDS] = {
-    [NIC_L_RX_BYTES] = {"rx_bytes", "B", FIELD_COUNTER},
-    [NIC_L_TX_BYTES] = {"tx_bytes", "B", FIELD_COUNTER},
-    [NIC_L_RX_PACKETS] = {"rx_packets", "packets", FIELD_COUNTER},
-    [NIC_L_TX_PACKETS] = {"tx_packets", "packets", FIELD_COUNTER},
-    [NIC_L_RX_ERRORS] = {"rx_errors", "packets", FIELD_COUNTER},
-    [NIC_L_TX_ERRORS] = {"tx_errors", "packets", FIELD_COUNTER},
-    [NIC_L_RX_DROPPED] = {"rx_dropped", "packets", FIELD_COUNTER},
-    [NIC_L_TX_DROPPED] = {"tx_dropped", "packets", FIELD_COUNTER},
+    [NIC_L_RX_BYTES] = FIELD_DESC("rx_bytes", "B", FIELD_COUNTER),
+    [NIC_L_TX_BYTES] = FIELD_DESC("tx_bytes", "B", FIELD_COUNTER),
+    [NIC_L_RX_PACKETS] = FIELD_DESC("rx_packets", "packets", FIELD_COUNTER),
+    [NIC_L_TX_PACKETS] = FIELD_DESC("tx_packets", "packets", FIELD_COUNTER),
+    [NIC_L_RX_ERRORS] = FIELD_DESC("rx_errors", "packets", FIELD_COUNTER),
+    [NIC_L_TX_ERRORS] = FIELD_DESC("tx_errors", "packets", FIELD_COUNTER),
+    [NIC_L_RX_DROPPED] = FIELD_DESC("rx_dropped", "packets", FIELD_COUNTER),
+    [NIC_L_TX_DROPPED] = FIELD_DESC("tx_dropped", "packets", FIELD_COUNTER),
 };
 
 static const struct field_desc rdma_fields[NIC_R_NFIELDS] = {
-    [NIC_R_RX_BYTES] = {"rx_bytes", "B", FIELD_COUNTER},
-    [NIC_R_TX_BYTES] = {"tx_bytes", "B", FIELD_COUNTER},
-    [NIC_R_RX_PACKETS] = {"rx_packets", "packets", FIELD_COUNTER},
-    [NIC_R_TX_PACKETS] = {"tx_packets", "packets", FIELD_COUNTER},
-    [NIC_R_XMIT_WAIT] = {"xmit_wait", "ticks", FIELD_COUNTER},
-    [NIC_R_CNP_RX] = {"cnp_rx", "packets", FIELD_COUNTER},
-    [NIC_R_CNP_TX] = {"cnp_tx", "packets", FIELD_COUNTER},
-    [NIC_R_ECN_MARKED] = {"ecn_marked", "packets", FIELD_COUNTER},
-    [NIC_R_CNP_IGNORED] = {"cnp_ignored", "packets", FIELD_COUNTER},
-    [NIC_R_OUT_OF_SEQ] = {"out_of_sequence", "packets", FIELD_COUNTER},
+    [NIC_R_RX_BYTES] = FIELD_DESC("rx_bytes", "B", FIELD_COUNTER),
+    [NIC_R_TX_BYTES] = FIELD_DESC("tx_bytes", "B", FIELD_COUNTER),
+    [NIC_R_RX_PACKETS] = FIELD_DESC("rx_packets", "packets", FIELD_COUNTER),
+    [NIC_R_TX_PACKETS] = FIELD_DESC("tx_packets", "packets", FIELD_COUNTER),
+    [NIC_R_XMIT_WAIT] = FIELD_DESC("xmit_wait", "ticks", FIELD_COUNTER),
+    [NIC_R_CNP_RX] = FIELD_DESC("cnp_rx", "packets", FIELD_COUNTER),
+    [NIC_R_CNP_TX] = FIELD_DESC("cnp_tx", "packets", FIELD_COUNTER),
+    [NIC_R_ECN_MARKED] = FIELD_DESC("ecn_marked", "packets", FIELD_COUNTER),
+    [NIC_R_CNP_IGNORED] = FIELD_DESC("cnp_ignored", "packets", FIELD_COUNTER),
+    [NIC_R_OUT_OF_SEQ] = FIELD_DESC("out_of_sequence", "packets", FIELD_COUNTER),
 };
 
 static const struct stream_desc nic_link_stream = {

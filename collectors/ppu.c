@@ -34,17 +34,17 @@ enum {
 };
 
 static const struct field_desc ppu_dev_fields[F_COUNT] = {
-    [F_UTIL_GPU] = {"util_gpu", "%", FIELD_GAUGE},
-    [F_UTIL_MEM] = {"util_mem", "%", FIELD_GAUGE},
-    [F_MEM_USED] = {"mem_used", "B", FIELD_GAUGE},
-    [F_MEM_TOTAL] = {"mem_total", "B", FIELD_GAUGE},
-    [F_CLOCK_SM] = {"clock_sm", "MHz", FIELD_GAUGE},
-    [F_CLOCK_MEM] = {"clock_mem", "MHz", FIELD_GAUGE},
-    [F_POWER] = {"power", "W", FIELD_GAUGE},
-    [F_POWER_LIMIT] = {"power_limit", "W", FIELD_GAUGE},
-    [F_TEMP] = {"temp", "C", FIELD_GAUGE},
-    [F_PCIE_GEN] = {"pcie_gen", "", FIELD_GAUGE},
-    [F_PCIE_WIDTH] = {"pcie_width", "", FIELD_GAUGE},
+    [F_UTIL_GPU] = FIELD_DESC("util_gpu", "%", FIELD_GAUGE),
+    [F_UTIL_MEM] = FIELD_DESC("util_mem", "%", FIELD_GAUGE),
+    [F_MEM_USED] = FIELD_DESC("mem_used", "B", FIELD_GAUGE),
+    [F_MEM_TOTAL] = FIELD_DESC("mem_total", "B", FIELD_GAUGE),
+    [F_CLOCK_SM] = FIELD_DESC("clock_sm", "MHz", FIELD_GAUGE),
+    [F_CLOCK_MEM] = FIELD_DESC("clock_mem", "MHz", FIELD_GAUGE),
+    [F_POWER] = FIELD_DESC("power", "W", FIELD_GAUGE),
+    [F_POWER_LIMIT] = FIELD_DESC("power_limit", "W", FIELD_GAUGE),
+    [F_TEMP] = FIELD_DESC("temp", "C", FIELD_GAUGE),
+    [F_PCIE_GEN] = FIELD_DESC("pcie_gen", "", FIELD_GAUGE),
+    [F_PCIE_WIDTH] = FIELD_DESC("pcie_width", "", FIELD_GAUGE),
 };
 
 static const struct stream_desc ppu_dev_stream = {
@@ -57,7 +57,7 @@ static const struct stream_desc ppu_dev_stream = {
 };
 
 static const struct field_desc ppu_proc_fields[] = {
-    {"mem_used", "B", FIELD_GAUGE},
+    FIELD_DESC("mem_used", "B", FIELD_GAUGE),
 };
 
 static const struct stream_desc ppu_proc_stream = {

@@ -200,8 +200,8 @@ static int replay_run(const struct replay_args *a)
 	drv.status = replay_status;
 	drv.key = replay_key;
 	drv.progress = replay_progress;
-	drv.replay = true;
 	drv.hint = "Space pause  . , step  ] [ speed  g go to  S-Left/Right 10s";
+	drv.hint_title = "Replay";
 	tc.opts = &o;
 	tc.store = store;
 	tc.streams = rec_player_streams(c.p);

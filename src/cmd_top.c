@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "engine.h"
 #include "env.h"
 #include "ppu_cli.h"
 #include "rec_toggle.h"
@@ -17,10 +18,17 @@
 #include "strsafe.h"
 #include "sysroot.h"
 #include "tui.h"
+#include "util.h"
 #include "workload.h"
 
 /* how long the header shows environment variables that were ignored */
 #define TOP_NOTES_NS (30 * 1000000000ull)
+
+/* A sampling thread is shown as short of its rate below 97% of it: a
+ * scheduler's hiccup costs a percent or two, a real shortfall more. */
+#define TOP_RATE_OK 0.97
+/* ...and only when more than a tick and a half of the second is missing. */
+#define TOP_RATE_SLACK_HZ 1.5
 
 #define TOP_GROUPS                                                                                 \
 	(CLI_G_COMMON | CLI_G_PPU | CLI_G_NIC | CLI_G_PROBES | CLI_G_OUTPUT | CLI_G_COMMAND)
@@ -31,6 +39,7 @@ struct top_ctx {
 	bool have_workload;
 	uint64_t notes_until; /* ignored variables are shown until then */
 	struct store *store;
+	struct engine *engine;
 };
 
 static bool top_workload(void *ctx, char *buf, size_t n)
@@ -65,6 +74,65 @@ static void top_status(void *ctx, char *buf, size_t n)
 		snprintf(buf + len, n - len,
 			 " | over %d entities per stream: %llu records not shown",
 			 STORE_ENTITIES_MAX, (unsigned long long)dropped);
+}
+
+static void top_fmt_hz(char *buf, size_t n, double hz)
+{
+	if (isnan(hz))
+		snprintf(buf, n, "n/a");
+	else if (hz >= 1000)
+		snprintf(buf, n, "%.2f kHz", hz / 1000);
+	else if (hz >= 10 || hz == floor(hz))
+		snprintf(buf, n, "%.0f Hz", hz);
+	else
+		snprintf(buf, n, "%.1f Hz", hz);
+}
+
+/* Appends what fits: the text is built piece by piece. */
+static void top_append(char *buf, size_t n, const char *s)
+{
+	size_t len = strlen(buf);
+
+	if (len < n)
+		util_strlcpy(buf + len, s, n - len);
+}
+
+/* "sample 10 Hz" and, only where a sampling thread falls short of its
+ * request, what it achieves and what it costs; true when one does. */
+static bool top_sampling(void *ctx, char *buf, size_t n)
+{
+	struct top_ctx *t = ctx;
+	struct engine_group_stats st[ENGINE_MAX_GROUPS];
+	bool short_of = false;
+	double top = 0;
+	char hz[32];
+	int k = t->engine ? engine_stats(t->engine, st, ENGINE_MAX_GROUPS) : 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < k; i++)
+		if (st[i].hz_requested > top)
+			top = st[i].hz_requested;
+	if (top > 0) {
+		top_fmt_hz(hz, sizeof(hz), top);
+		top_append(buf, n, "sample ");
+		top_append(buf, n, hz);
+	}
+	for (int i = 0; i < k; i++) {
+		char piece[160];
+
+		/* a full second of ticks before judging; at low rates a one-second
+		 * count is off by a tick, which is no shortfall */
+		if (st[i].hz_requested <= 0 || (double)st[i].ticks < st[i].hz_requested ||
+		    st[i].hz_achieved >= st[i].hz_requested * TOP_RATE_OK ||
+		    st[i].hz_requested - st[i].hz_achieved < TOP_RATE_SLACK_HZ)
+			continue;
+		top_fmt_hz(hz, sizeof(hz), st[i].hz_achieved);
+		snprintf(piece, sizeof(piece), "  %s %s/%.0f Hz %.0f%% CPU", st[i].names, hz,
+			 st[i].hz_requested, st[i].cpu_pct);
+		top_append(buf, n, piece);
+		short_of = true;
+	}
+	return short_of;
 }
 
 static bool top_key(void *ctx, int ch)
@@ -134,16 +202,18 @@ int cmd_top(int argc, char **argv)
 		workload_release(&t.wl);
 	t.notes_until = asys_now_ns() + TOP_NOTES_NS;
 	t.store = s->store;
+	t.engine = s->engine;
 	drv.ctx = &t;
+	drv.sampling = top_sampling;
 	drv.status = top_status;
 	drv.workload = top_workload;
 	drv.progress = top_progress;
 	drv.key = top_key;
 	drv.hint = "R start/stop recording";
+	drv.hint_title = "Recording";
 	tc.opts = &o;
 	tc.store = s->store;
 	tc.streams = s->streams;
-	tc.engine = s->engine;
 	tc.driver = &drv;
 	rc = tui_run(&tc);
 	if (rc < 0) {

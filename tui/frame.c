@@ -7,18 +7,11 @@
 
 #include <curses.h>
 
-#include "engine.h"
 #include "layout.h"
 #include "store.h"
 #include "tui_int.h"
 #include "util.h"
 #include "widget.h"
-
-/* A sampling thread is shown as short of its rate below 97% of it: a
- * scheduler's hiccup costs a percent or two, a real shortfall more. */
-#define FRAME_RATE_OK 0.97
-/* ...and only when more than a tick and a half of the second is missing. */
-#define FRAME_RATE_SLACK_HZ 1.5
 
 struct glyphs {
 	const char *tl, *tr, *bl, *br, *h, *v;
@@ -26,18 +19,6 @@ struct glyphs {
 
 static const struct glyphs box_utf8 = {"\u256d", "\u256e", "\u2570", "\u256f", "\u2500", "\u2502"};
 static const struct glyphs box_ascii = {"+", "+", "+", "+", "-", "|"};
-
-static void fmt_hz(char *buf, size_t n, double hz)
-{
-	if (isnan(hz))
-		snprintf(buf, n, "n/a");
-	else if (hz >= 1000)
-		snprintf(buf, n, "%.2f kHz", hz / 1000);
-	else if (hz >= 10 || hz == floor(hz))
-		snprintf(buf, n, "%.0f Hz", hz);
-	else
-		snprintf(buf, n, "%.1f Hz", hz);
-}
 
 /* Appends what fits: the header is built piece by piece. */
 static void append(char *buf, size_t n, const char *s)
@@ -48,46 +29,6 @@ static void append(char *buf, size_t n, const char *s)
 		util_strlcpy(buf + len, s, n - len);
 }
 
-/* "sample 10 Hz" and, only where a sampling thread falls short of its
- * request, what it achieves and what it costs. */
-static void engine_text(struct tui *t, char *buf, size_t n, bool *short_of)
-{
-	struct engine_group_stats st[ENGINE_MAX_GROUPS];
-	double top = 0;
-	int k;
-
-	buf[0] = '\0';
-	*short_of = false;
-	if (!t->ctx->engine)
-		return;
-	k = engine_stats(t->ctx->engine, st, ENGINE_MAX_GROUPS);
-	for (int i = 0; i < k; i++)
-		if (st[i].hz_requested > top)
-			top = st[i].hz_requested;
-	if (top > 0) {
-		char hz[32];
-
-		fmt_hz(hz, sizeof(hz), top);
-		append(buf, n, "sample ");
-		append(buf, n, hz);
-	}
-	for (int i = 0; i < k; i++) {
-		char a[32], piece[160];
-
-		/* a full second of ticks before judging; at low rates a one-second
-		 * count is off by a tick, which is no shortfall */
-		if (st[i].hz_requested <= 0 || (double)st[i].ticks < st[i].hz_requested ||
-		    st[i].hz_achieved >= st[i].hz_requested * FRAME_RATE_OK ||
-		    st[i].hz_requested - st[i].hz_achieved < FRAME_RATE_SLACK_HZ)
-			continue;
-		fmt_hz(a, sizeof(a), st[i].hz_achieved);
-		snprintf(piece, sizeof(piece), "  %s %s/%.0f Hz %.0f%% CPU", st[i].names, a,
-			 st[i].hz_requested, st[i].cpu_pct);
-		append(buf, n, piece);
-		*short_of = true;
-	}
-}
-
 static void draw_header(struct tui *t, WINDOW *w)
 {
 	const struct tui_driver *d = t->ctx->driver;
@@ -96,7 +37,7 @@ static void draw_header(struct tui *t, WINDOW *w)
 	time_t now = time(NULL);
 	struct tm tm;
 	char clock[16];
-	bool short_of;
+	bool short_of = false;
 	int x, cols = getmaxx(w);
 
 	localtime_r(&now, &tm);
@@ -109,7 +50,9 @@ static void draw_header(struct tui *t, WINDOW *w)
 	} else {
 		snprintf(left, sizeof(left), " asys top  %s  %s  %s", t->host, t->kernel, clock);
 	}
-	engine_text(t, eng, sizeof(eng), &short_of);
+	eng[0] = '\0';
+	if (d && d->sampling)
+		short_of = d->sampling(d->ctx, eng, sizeof(eng));
 	if (d && d->status)
 		d->status(d->ctx, drv, sizeof(drv));
 
@@ -323,7 +266,7 @@ static void draw_help(struct tui *t, WINDOW *w)
 		help_line(w, t, &n, global_help[i], false);
 	if (d && d->hint && *d->hint) {
 		help_line(w, t, &n, "", false);
-		help_line(w, t, &n, d->replay ? "Replay" : "Recording", true);
+		help_line(w, t, &n, d->hint_title ? d->hint_title : "", true);
 		help_line(w, t, &n, d->hint, false);
 	}
 	for (int i = 0; i < t->npanes; i++) {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "pane.h"
-#include "ppu_catalogue.h"
+#include "ppu_rows.h"
 #include "store.h"
 #include "stream.h"
 #include "util.h"
@@ -16,7 +16,8 @@
  * (ppu.dev); under it the GPM metrics (ppu.metrics) by group, overlaid (one
  * line per group) or stacked (one line per metric), the processes using the
  * device (ppu.proc), and why anything is missing. When the blocks do not
- * fit, each device shrinks to its first line and the list scrolls. */
+ * fit, each device shrinks to its first line and the list scrolls. The
+ * metric rows are ppu_rows.c's. */
 
 #define PPU_MAX_DEV 64
 #define PPU_PROCS_SHOWN 4
@@ -41,8 +42,7 @@ struct ppu_priv {
 	struct ppu_dev_row devs[PPU_MAX_DEV];
 	int ndev, sel, top;
 	int name_w; /* the longest device name, so the bars line up */
-	const struct stream_desc *met_desc;
-	int met_cat[STREAM_MAX_FIELDS]; /* catalogue index per ppu.metrics field, or -1 */
+	struct ppu_rows met_rows;
 	uint64_t ents[1024];
 };
 
@@ -85,9 +85,8 @@ static void ppu_load(struct ppu_priv *s, const struct view *v)
 	s->s_met = stream_table_find(v->streams, "ppu.metrics");
 	s->ndev = 0;
 	memset(s->devs, 0, sizeof(s->devs));
-	s->met_desc = s->s_met >= 0 ? stream_table_get(v->streams, (uint32_t)s->s_met) : NULL;
-	for (uint32_t f = 0; s->met_desc && f < s->met_desc->nfields && f < STREAM_MAX_FIELDS; f++)
-		s->met_cat[f] = ppu_metric_index(s->met_desc->fields[f].name);
+	ppu_rows_load(&s->met_rows,
+		      s->s_met >= 0 ? stream_table_get(v->streams, (uint32_t)s->s_met) : NULL);
 	for (int k = 0; k < 2; k++) {
 		int id = k ? s->s_met : s->s_dev;
 
@@ -157,23 +156,6 @@ static double ppu_dev_value(const struct ppu_priv *s, const struct ppu_dev_row *
 	const struct stream_desc *sd = stream_table_get(v->streams, (uint32_t)s->s_dev);
 
 	return view_value(d->dev, stream_field_index(sd, name), v, false);
-}
-
-static void ppu_fmt(char *buf, size_t n, double x, const char *unit, const struct view *v)
-{
-	if (isnan(x))
-		snprintf(buf, n, "n/a");
-	else if (!strcmp(unit, "%"))
-		widget_fmt_pct(buf, n, x);
-	else if (!strcmp(unit, "byte/second"))
-		widget_fmt_rate(buf, n, v, x);
-	else if (!strcmp(unit, "byte"))
-		util_fmt_bytes(buf, n, x);
-	else if (!strcmp(unit, "cycle/second")) {
-		widget_fmt_count(buf, n, x);
-		util_strlcpy(buf + strlen(buf), "Hz", n - strlen(buf));
-	} else
-		widget_fmt_count(buf, n, x);
 }
 
 /* Wraps text over at most maxl lines from y, indented; returns lines used. */
@@ -262,74 +244,6 @@ static void ppu_draw_head(WINDOW *w, struct view *v, const struct ppu_priv *s,
 	widget_text(w, y, x, cols - x, right, false);
 }
 
-/* Overlay: one line per group with each metric's value and a short spark;
- * stacked: one line per metric with a spark across the line. */
-static int ppu_draw_metrics(WINDOW *w, struct view *v, const struct ppu_priv *s,
-			    const struct ppu_dev_row *d, int y, int maxl, int cols, bool count)
-{
-	uint64_t step = store_bucket_ns(v->store);
-	int used = 0, per_cell = v->utf8 ? 2 : 1; /* braille: two values a cell */
-
-	/* nothing sampled yet (refused, not supported): the status says why */
-	if (!s->met_desc || !d->met || !series_last_ns(d->met))
-		return 0;
-	for (int g = 0; g < PPU_GROUP_COUNT && used < maxl; g++) {
-		int x = 2, shown = 0;
-
-		for (uint32_t f = 0; f < s->met_desc->nfields && used < maxl; f++) {
-			const struct ppu_metric *m;
-			char val[24], txt[64];
-			double hist[256];
-			int sw, len;
-
-			if (s->met_cat[f] < 0 ||
-			    (int)ppu_metric_catalogue[s->met_cat[f]].group != g)
-				continue;
-			m = &ppu_metric_catalogue[s->met_cat[f]];
-			ppu_fmt(val, sizeof(val), view_value(d->met, (int)f, v, false), m->unit, v);
-			snprintf(txt, sizeof(txt), "%s %s ", m->label, val);
-			len = (int)strlen(txt);
-			if (!v->overlay) {
-				if (!count) {
-					snprintf(txt, sizeof(txt), "  %-8s %9s ", m->label, val);
-					widget_text(w, y + used, 0, cols, txt, false);
-					sw = cols - (int)strlen(txt);
-					if (sw * per_cell > (int)ARRAY_SIZE(hist))
-						sw = (int)ARRAY_SIZE(hist) / per_cell;
-					if (sw > 0)
-						widget_spark(
-						    w, v, y + used, (int)strlen(txt), sw, hist,
-						    (int)series_history(d->met, f, v->end_ns, step,
-									hist,
-									(size_t)(sw * per_cell)),
-						    !strcmp(m->unit, "%") ? 100 : 0, TC_ACCENT);
-				}
-				used++;
-				continue;
-			}
-			if (x + len + 4 > cols)
-				continue; /* the line is full: the stacked view shows all */
-			if (!count) {
-				widget_text(w, y + used, x, cols - x, txt, false);
-				sw = cols - x - len >= 12 ? 6 : 0;
-				if (sw)
-					widget_spark(w, v, y + used, x + len, sw, hist,
-						     (int)series_history(d->met, f, v->end_ns, step,
-									 hist,
-									 (size_t)(sw * per_cell)),
-						     !strcmp(m->unit, "%") ? 100 : 0, TC_ACCENT);
-				x += len + sw + (sw ? 1 : 0);
-			} else {
-				x += len + 7;
-			}
-			shown++;
-		}
-		if (v->overlay && shown)
-			used++;
-	}
-	return used;
-}
-
 static int ppu_draw_procs(WINDOW *w, const struct ppu_dev_row *d, int y, int cols)
 {
 	char line[512], mem[16];
@@ -385,7 +299,7 @@ static int ppu_block(WINDOW *w, struct view *v, const struct ppu_priv *s,
 			used += l;
 		}
 	}
-	used += ppu_draw_metrics(w, v, s, d, y + used, maxl - used, cols, !draw);
+	used += ppu_rows_draw(w, v, &s->met_rows, d->met, y + used, maxl - used, cols, !draw);
 	if (used < maxl && d->nprocs)
 		used += draw ? ppu_draw_procs(w, d, y + used, cols) : 1;
 	return used < maxl ? used : maxl;

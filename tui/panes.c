@@ -4,15 +4,14 @@
 
 #include "pane.h"
 
-/* One line per pane, in display order; a pane's hotkey is its place. Panes
- * of optional sources sit under the HAVE_ of what they need, as in
- * collectors/registry.c. */
+/* One line per pane, in display order; a pane's hotkey is its place. A pane
+ * depends on its streams, not on the library of the collector that makes
+ * them: every pane is built in every configuration, so a recording replays
+ * whole on a build without that library. A pane whose streams are absent
+ * is not shown. */
 
 extern const struct pane_class ppu_pane;
-
-#ifdef HAVE_MNL
 extern const struct pane_class nic_pane;
-#endif
 
 extern const struct pane_class cpu_pane;
 extern const struct pane_class mem_pane;
@@ -23,9 +22,7 @@ extern const struct pane_class kernels_pane;
 const struct pane_class *const pane_registry[] = {
     &ppu_pane, /* '1' */
 
-#ifdef HAVE_MNL
     &nic_pane, /* '2' */
-#endif
 
     &cpu_pane, /* '3' */
     &mem_pane, /* '4' */

@@ -275,8 +275,8 @@ static bool handle_key(struct tui *t, int ch)
 		t->help_top = 0;
 		return true;
 	case ' ':
-		/* in a replay, space pauses the player, not just the drawing */
-		if (d && d->replay && d->key && d->key(d->ctx, ch))
+		/* a driver may pause its source (replay's player), not just the drawing */
+		if (d && d->key && d->key(d->ctx, ch))
 			return true;
 		t->paused = !t->paused;
 		return true;

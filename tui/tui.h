@@ -1,5 +1,6 @@
-/* The ncurses front end. It reads the store, never a collector, so the same
- * code shows live data and a replay. */
+/* The ncurses front end. It reads the store, never a collector or the
+ * engine, and what differs between live data and a replay comes through the
+ * driver: the same code shows both and cannot tell them apart. */
 #ifndef ASYS_TUI_H
 #define ASYS_TUI_H
 
@@ -11,31 +12,34 @@
 
 struct store;
 struct stream_table;
-struct engine;
 
 /* What the caller (live top, or replay) adds to the screen: the right side of
- * the header, its own keys, and how far the view has got. */
+ * the header, its own keys, and how far the view has got. Any callback may
+ * be NULL. */
 struct tui_driver {
 	void *ctx;
+	/* The header's sampling part: "sample 10 Hz", and any sampling thread
+	 * short of its rate. true when that is a warning. */
+	bool (*sampling)(void *ctx, char *buf, size_t n);
 	/* Header text after the host line: "● REC run3.asys 412 MB 00:21:13",
 	 * "REPLAY run3.asys 14:03:10 / 00:21:13 x4 ▶". May be NULL. */
 	void (*status)(void *ctx, char *buf, size_t n);
-	/* A key the TUI does not use itself (R, replay keys). true if taken. */
+	/* A key the TUI does not use itself (R, replay keys), and space before
+	 * the TUI pauses its drawing (replay pauses its player). true if taken. */
 	bool (*key)(void *ctx, int ch);
 	/* Workload line ("workload: python x.py (pid 42) exited with 0"), or
 	 * false when there is none. */
 	bool (*workload)(void *ctx, char *buf, size_t n);
 	/* Progress 0..1 for replay, or NaN for live. */
 	double (*progress)(void *ctx);
-	const char *hint; /* extra key hint for the bottom line */
-	bool replay;
+	const char *hint;	/* the driver's keys, for the help screen */
+	const char *hint_title; /* their heading there: "Recording", "Replay" */
 };
 
 struct tui_ctx {
 	const struct asys_options *opts;
 	struct store *store;
 	const struct stream_table *streams;
-	struct engine *engine; /* NULL in replay */
 	const struct tui_driver *driver;
 };
 

@@ -42,6 +42,9 @@ static void entry_release(struct stream_entry *e)
 	for (uint32_t i = 0; i < e->d.nfields; i++) {
 		free((char *)e->fields[i].name);
 		free((char *)e->fields[i].unit);
+		free((char *)e->fields[i].group);
+		free((char *)e->fields[i].label);
+		free((char *)e->fields[i].display);
 	}
 	free(e->fields);
 	free((char *)e->d.name);
@@ -60,18 +63,45 @@ void stream_table_free(struct stream_table *t)
 	free(t);
 }
 
+static int str_equal(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+static int field_equal(const struct field_desc *a, const struct field_desc *b)
+{
+	return !strcmp(a->name, b->name) && str_equal(a->unit, b->unit) && a->kind == b->kind &&
+	       str_equal(a->group, b->group) && str_equal(a->label, b->label) &&
+	       str_equal(a->display, b->display) && a->show == b->show;
+}
+
 static int desc_equal(const struct stream_desc *a, const struct stream_desc *b)
 {
 	if (a->version != b->version || a->nfields != b->nfields || a->entity != b->entity)
 		return 0;
-	for (uint32_t i = 0; i < a->nfields; i++) {
-		if (strcmp(a->fields[i].name, b->fields[i].name) ||
-		    strcmp(a->fields[i].unit ? a->fields[i].unit : "",
-			   b->fields[i].unit ? b->fields[i].unit : "") ||
-		    a->fields[i].kind != b->fields[i].kind)
+	for (uint32_t i = 0; i < a->nfields; i++)
+		if (!field_equal(&a->fields[i], &b->fields[i]))
 			return 0;
-	}
 	return 1;
+}
+
+/* NULL stays NULL: a field without a label is told from one with "". */
+static int dup_opt(const char **dst, const char *src)
+{
+	*dst = src ? strdup(src) : NULL;
+	return src && !*dst ? -ENOMEM : 0;
+}
+
+static int field_copy(struct field_desc *dst, const struct field_desc *src)
+{
+	dst->name = strdup(src->name);
+	dst->unit = strdup(src->unit ? src->unit : "");
+	dst->kind = src->kind;
+	dst->show = src->show;
+	if (!dst->name || !dst->unit || dup_opt(&dst->group, src->group) ||
+	    dup_opt(&dst->label, src->label) || dup_opt(&dst->display, src->display))
+		return -ENOMEM;
+	return 0;
 }
 
 static int table_add_locked(struct stream_table *t, const struct stream_desc *d)
@@ -97,11 +127,8 @@ static int table_add_locked(struct stream_table *t, const struct stream_desc *d)
 	if (!e->fields || !e->d.name)
 		goto nomem;
 	for (uint32_t i = 0; i < d->nfields; i++) {
-		e->fields[i].name = strdup(d->fields[i].name);
-		e->fields[i].unit = strdup(d->fields[i].unit ? d->fields[i].unit : "");
-		e->fields[i].kind = d->fields[i].kind;
 		e->d.nfields = i + 1;
-		if (!e->fields[i].name || !e->fields[i].unit)
+		if (field_copy(&e->fields[i], &d->fields[i]))
 			goto nomem;
 	}
 	t->e[n] = e;
@@ -155,4 +182,58 @@ int stream_field_index(const struct stream_desc *d, const char *name)
 		if (!strcmp(d->fields[i].name, name))
 			return (int)i;
 	return -ENOENT;
+}
+
+const char *field_label(const struct field_desc *f)
+{
+	return f->label && *f->label ? f->label : f->name;
+}
+
+const char *field_group(const struct field_desc *f)
+{
+	return f->group ? f->group : "";
+}
+
+enum field_show field_show_for_unit(const char *unit)
+{
+	static const struct {
+		const char *unit;
+		enum field_show show;
+	} units[] = {
+	    {"%", FIELD_SHOW_PERCENT},	   {"byte", FIELD_SHOW_BYTES},
+	    {"B", FIELD_SHOW_BYTES},	   {"byte/second", FIELD_SHOW_BYTE_RATE},
+	    {"B/s", FIELD_SHOW_BYTE_RATE}, {"cycle/second", FIELD_SHOW_HZ},
+	    {"Hz", FIELD_SHOW_HZ},
+	};
+
+	for (size_t i = 0; unit && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(unit, units[i].unit))
+			return units[i].show;
+	return FIELD_SHOW_COUNT;
+}
+
+enum field_show field_show_of(const struct field_desc *f)
+{
+	return f->show != FIELD_SHOW_AUTO && f->show <= FIELD_SHOW_MAX
+		   ? f->show
+		   : field_show_for_unit(f->unit);
+}
+
+static const char *const show_names[FIELD_SHOW_MAX + 1] = {
+    [FIELD_SHOW_COUNT] = "count", [FIELD_SHOW_PERCENT] = "percent",
+    [FIELD_SHOW_BYTES] = "bytes", [FIELD_SHOW_BYTE_RATE] = "byte_rate",
+    [FIELD_SHOW_HZ] = "hz",
+};
+
+const char *field_show_name(enum field_show s)
+{
+	return s <= FIELD_SHOW_MAX ? show_names[s] : NULL;
+}
+
+enum field_show field_show_parse(const char *s, size_t n)
+{
+	for (int i = 1; s && i <= FIELD_SHOW_MAX; i++)
+		if (strlen(show_names[i]) == n && !memcmp(s, show_names[i], n))
+			return (enum field_show)i;
+	return FIELD_SHOW_AUTO;
 }

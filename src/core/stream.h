@@ -16,11 +16,35 @@ enum field_kind {
 	FIELD_COUNTER = 1,
 };
 
+/* How a pane shows a field's value. AUTO: as its unit says (field_show_of). */
+enum field_show {
+	FIELD_SHOW_AUTO = 0,
+	FIELD_SHOW_COUNT,     /* a plain number: "1.2k" */
+	FIELD_SHOW_PERCENT,   /* 0..100: "93%", sparks scaled to 100 */
+	FIELD_SHOW_BYTES,     /* "68.0G" */
+	FIELD_SHOW_BYTE_RATE, /* bytes per second, in the view's units (bytes or bits) */
+	FIELD_SHOW_HZ,	      /* per second: "1.41GHz" */
+	FIELD_SHOW_MAX = FIELD_SHOW_HZ,
+};
+
+/* A field: what it is, and how a pane draws it. The display part (group,
+ * label, display, show) is recorded with the schema, so that a replay is
+ * drawn from the file alone; NULL or AUTO where a stream has none. */
 struct field_desc {
 	const char *name; /* "user", "rx_bytes" */
 	const char *unit; /* "jiffies", "B", "%", "B/s", "W" */
 	enum field_kind kind;
+	const char *group;   /* "compute": a pane draws a group's fields together */
+	const char *label;   /* short, for a pane: "CU act" */
+	const char *display; /* for people: "CU Active" */
+	enum field_show show;
 };
+
+/* A field without display metadata: name, unit and kind only. */
+#define FIELD_DESC(n, u, k)                                                                        \
+	{                                                                                          \
+		.name = (n), .unit = (u), .kind = (k)                                              \
+	}
 
 /* What an entity id means for a stream, so panes and exports can name it. */
 enum entity_kind {
@@ -61,5 +85,18 @@ int stream_table_find(const struct stream_table *t, const char *name);
 const struct stream_desc *stream_table_get(const struct stream_table *t, uint32_t id);
 uint32_t stream_table_count(const struct stream_table *t);
 int stream_field_index(const struct stream_desc *d, const char *name);
+
+/* The display metadata with its fallbacks, for schemas that carry none (a
+ * recording made before they were recorded): the label is the name, the
+ * group "", and the way of showing follows the unit. */
+const char *field_label(const struct field_desc *f);
+const char *field_group(const struct field_desc *f);
+enum field_show field_show_of(const struct field_desc *f);
+/* The way of showing a unit implies: "%" percent, "byte" bytes, ... */
+enum field_show field_show_for_unit(const char *unit);
+/* "percent", "bytes", ...: the SCHEMA frame's spelling; NULL for AUTO. */
+const char *field_show_name(enum field_show s);
+/* AUTO for a name this build does not know. */
+enum field_show field_show_parse(const char *s, size_t n);
 
 #endif

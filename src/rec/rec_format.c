@@ -290,6 +290,44 @@ static void pack_cstr(msgpack_packer *pk, const char *s)
 	msgpack_pack_str_body(pk, s ? s : "", n);
 }
 
+/* The display part of a field, as a map of the keys it has; a field with
+ * none is written [name, unit, kind] as before. */
+static void pack_field_meta(msgpack_packer *pk, const struct field_desc *f)
+{
+	const char *show = field_show_name(f->show);
+	uint32_t n = !!f->group + !!f->label + !!f->display + !!show;
+
+	msgpack_pack_map(pk, n);
+	if (f->group) {
+		pack_cstr(pk, "group");
+		pack_cstr(pk, f->group);
+	}
+	if (f->label) {
+		pack_cstr(pk, "label");
+		pack_cstr(pk, f->label);
+	}
+	if (f->display) {
+		pack_cstr(pk, "display");
+		pack_cstr(pk, f->display);
+	}
+	if (show) {
+		pack_cstr(pk, "show");
+		pack_cstr(pk, show);
+	}
+}
+
+static void pack_field(msgpack_packer *pk, const struct field_desc *f)
+{
+	bool meta = f->group || f->label || f->display || field_show_name(f->show);
+
+	msgpack_pack_array(pk, meta ? 4 : 3);
+	pack_cstr(pk, f->name);
+	pack_cstr(pk, f->unit);
+	msgpack_pack_uint8(pk, (uint8_t)f->kind);
+	if (meta)
+		pack_field_meta(pk, f);
+}
+
 int rec_schema_encode_one(struct msgpack_packer *pk, uint32_t id, const struct stream_desc *d)
 {
 	msgpack_pack_map(pk, 6);
@@ -305,12 +343,8 @@ int rec_schema_encode_one(struct msgpack_packer *pk, uint32_t id, const struct s
 	pack_cstr(pk, d->help);
 	pack_cstr(pk, "fields");
 	msgpack_pack_array(pk, d->nfields);
-	for (uint32_t i = 0; i < d->nfields; i++) {
-		msgpack_pack_array(pk, 3);
-		pack_cstr(pk, d->fields[i].name);
-		pack_cstr(pk, d->fields[i].unit);
-		msgpack_pack_uint8(pk, (uint8_t)d->fields[i].kind);
-	}
+	for (uint32_t i = 0; i < d->nfields; i++)
+		pack_field(pk, &d->fields[i]);
 	return 0;
 }
 
@@ -321,11 +355,50 @@ void rec_schema_desc_free(struct stream_desc *d)
 	for (uint32_t i = 0; d->fields && i < d->nfields; i++) {
 		free((char *)d->fields[i].name);
 		free((char *)d->fields[i].unit);
+		free((char *)d->fields[i].group);
+		free((char *)d->fields[i].label);
+		free((char *)d->fields[i].display);
 	}
 	free((void *)d->fields);
 	free((char *)d->name);
 	free((char *)d->help);
 	memset(d, 0, sizeof(*d));
+}
+
+/* Keeps the first of a key met twice; a key or a "show" this build does not
+ * know is skipped, and the field is drawn as its unit says. */
+static int schema_field_meta(struct mp_cur *c, struct field_desc *f)
+{
+	uint32_t n, kl, sl;
+	const char *key, *s;
+
+	if (!mp_map(c, &n))
+		return -EBADMSG;
+	for (uint32_t i = 0; i < n; i++) {
+		const char **dst = NULL;
+
+		if (!mp_str(c, &key, &kl))
+			return -EBADMSG;
+		if (mp_key_is(key, kl, "group"))
+			dst = &f->group;
+		else if (mp_key_is(key, kl, "label"))
+			dst = &f->label;
+		else if (mp_key_is(key, kl, "display"))
+			dst = &f->display;
+		if (dst && !*dst) {
+			*dst = mp_strdup(c, dst == &f->display ? REC_FIELD_DISPLAY_MAX
+							       : REC_FIELD_LABEL_MAX);
+			if (!*dst)
+				return -EBADMSG;
+		} else if (mp_key_is(key, kl, "show") && f->show == FIELD_SHOW_AUTO) {
+			if (!mp_str(c, &s, &sl))
+				return -EBADMSG;
+			f->show = field_show_parse(s, sl);
+		} else if (!mp_skip(c)) {
+			return -EBADMSG;
+		}
+	}
+	return 0;
 }
 
 static int schema_fields(struct mp_cur *c, struct stream_desc *d)
@@ -350,7 +423,9 @@ static int schema_fields(struct mp_cur *c, struct stream_desc *d)
 		if (!f[i].name || !f[i].unit || !mp_uint(c, &kind) || kind > FIELD_COUNTER)
 			return -EBADMSG;
 		f[i].kind = (enum field_kind)kind;
-		for (uint32_t j = 3; j < k; j++)
+		if (k > 3 && schema_field_meta(c, &f[i]))
+			return -EBADMSG;
+		for (uint32_t j = 4; j < k; j++)
 			if (!mp_skip(c))
 				return -EBADMSG;
 	}

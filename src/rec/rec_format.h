@@ -16,7 +16,8 @@
 	"ASYS\r\n\x1a\n"
 #define REC_MAGIC_LEN 9
 #define REC_MAJOR 1
-#define REC_MINOR 0
+/* 1: fields carry display metadata (group, label, display, show) */
+#define REC_MINOR 1
 #define REC_HEADER_LEN 64
 #define REC_FRAME_HDR 64
 #define REC_FRAME_TAIL 8
@@ -28,6 +29,9 @@
 #define REC_MAX_PAYLOAD (64u << 20)
 #define REC_MAX_DEPTH 16
 #define REC_NO_STREAM 0xFFFFFFFFu
+/* Longest field label and group, and display name, kept from a file. */
+#define REC_FIELD_LABEL_MAX 32
+#define REC_FIELD_DISPLAY_MAX 64
 
 enum rec_frame_type {
 	REC_FT_META = 1,

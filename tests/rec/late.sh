@@ -2,7 +2,8 @@
 # A stream that first appears mid-recording (here nic.link, interface
 # "late0", after 4 s): `asys export` selects it by name and has all its
 # samples, with and without a trailer, and `asys replay` in tmux shows the
-# NIC pane with late0 once the replay reaches it.
+# NIC pane with late0 once the replay reaches it. It runs in every
+# configuration: the NIC pane is built without libmnl too.
 . "$top_srcdir/tests/lib.sh"
 work=$(mktemp -d)
 sock=$work/sock

@@ -119,7 +119,7 @@ static void put_schema(struct forge *g, uint32_t nstreams, uint32_t nfields, con
 		snprintf(name, sizeof(name), nstreams > 1 ? "%s%u" : "%s", sname, s);
 		for (uint32_t f = 0; f < nfields; f++) {
 			snprintf(fn, sizeof(fn), nfields > 1 ? "%s%u" : "%s", fname, f);
-			fd[f] = (struct field_desc){strdup(fn), unit, FIELD_GAUGE};
+			fd[f] = (struct field_desc)FIELD_DESC(strdup(fn), unit, FIELD_GAUGE);
 		}
 		rec_schema_encode_one(&pk, s, &d);
 		for (uint32_t f = 0; f < nfields; f++)
@@ -133,8 +133,9 @@ static void put_schema(struct forge *g, uint32_t nstreams, uint32_t nfields, con
 static void put_schema_mem_proc(struct forge *g)
 {
 	static const struct field_desc fd[] = {
-	    {"rss", "B", FIELD_GAUGE}, {"hwm", "B", FIELD_GAUGE},    {"uid", "", FIELD_GAUGE},
-	    {"ppid", "", FIELD_GAUGE}, {"threads", "", FIELD_GAUGE},
+	    FIELD_DESC("rss", "B", FIELD_GAUGE),    FIELD_DESC("hwm", "B", FIELD_GAUGE),
+	    FIELD_DESC("uid", "", FIELD_GAUGE),	    FIELD_DESC("ppid", "", FIELD_GAUGE),
+	    FIELD_DESC("threads", "", FIELD_GAUGE),
 	};
 	struct stream_desc d = {.name = "mem.proc",
 				.version = 1,
@@ -240,7 +241,7 @@ static void put_trailer_bomb(struct forge *g, const char *key, uint32_t n, const
 	pstr(&pk, "schemas");
 	msgpack_pack_array(&pk, 1);
 	{
-		struct field_desc fd = {"v", "B", FIELD_GAUGE};
+		struct field_desc fd = FIELD_DESC("v", "B", FIELD_GAUGE);
 		struct stream_desc d = {.name = "s", .version = 1, .nfields = 1, .fields = &fd};
 
 		rec_schema_encode_one(&pk, 0, &d);

@@ -9,16 +9,23 @@
 
 #include "rec_testlib.h"
 
-static const struct field_desc fa[] = {{"g1", "W", FIELD_GAUGE}, {"c1", "B", FIELD_COUNTER}};
-static const struct field_desc fb[] = {{"rss", "B", FIELD_GAUGE},
-				       {"hwm", "B", FIELD_GAUGE},
-				       {"threads", "", FIELD_GAUGE},
-				       {"io", "B", FIELD_COUNTER}};
+/* g1 has display metadata, c1 none: a file has both kinds of field */
+static const struct field_desc fa[] = {{.name = "g1",
+					.unit = "W",
+					.kind = FIELD_GAUGE,
+					.group = "power",
+					.label = "pwr",
+					.display = "Power draw",
+					.show = FIELD_SHOW_COUNT},
+				       FIELD_DESC("c1", "B", FIELD_COUNTER)};
+static const struct field_desc fb[] = {
+    FIELD_DESC("rss", "B", FIELD_GAUGE), FIELD_DESC("hwm", "B", FIELD_GAUGE),
+    FIELD_DESC("threads", "", FIELD_GAUGE), FIELD_DESC("io", "B", FIELD_COUNTER)};
 static const struct field_desc fc[] = {
-    {"user", "jiffies", FIELD_COUNTER},	   {"nice", "jiffies", FIELD_COUNTER},
-    {"system", "jiffies", FIELD_COUNTER},  {"idle", "jiffies", FIELD_COUNTER},
-    {"iowait", "jiffies", FIELD_COUNTER},  {"irq", "jiffies", FIELD_COUNTER},
-    {"softirq", "jiffies", FIELD_COUNTER}, {"temp", "C", FIELD_GAUGE},
+    FIELD_DESC("user", "jiffies", FIELD_COUNTER),    FIELD_DESC("nice", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("system", "jiffies", FIELD_COUNTER),  FIELD_DESC("idle", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("iowait", "jiffies", FIELD_COUNTER),  FIELD_DESC("irq", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("softirq", "jiffies", FIELD_COUNTER), FIELD_DESC("temp", "C", FIELD_GAUGE),
 };
 static const struct stream_desc sd[] = {
     {"syn.a", 1, ENTITY_NONE, 2, fa, "synthetic gauge and counter"},
@@ -120,10 +127,14 @@ int tl_write(const char *path, uint64_t nrecs, size_t chunk_bytes, uint64_t gap_
 }
 
 static const struct field_desc nic_fields[] = {
-    {"rx_bytes", "B", FIELD_COUNTER},	      {"tx_bytes", "B", FIELD_COUNTER},
-    {"rx_packets", "packets", FIELD_COUNTER}, {"tx_packets", "packets", FIELD_COUNTER},
-    {"rx_errors", "packets", FIELD_COUNTER},  {"tx_errors", "packets", FIELD_COUNTER},
-    {"rx_dropped", "packets", FIELD_COUNTER}, {"tx_dropped", "packets", FIELD_COUNTER},
+    FIELD_DESC("rx_bytes", "B", FIELD_COUNTER),
+    FIELD_DESC("tx_bytes", "B", FIELD_COUNTER),
+    FIELD_DESC("rx_packets", "packets", FIELD_COUNTER),
+    FIELD_DESC("tx_packets", "packets", FIELD_COUNTER),
+    FIELD_DESC("rx_errors", "packets", FIELD_COUNTER),
+    FIELD_DESC("tx_errors", "packets", FIELD_COUNTER),
+    FIELD_DESC("rx_dropped", "packets", FIELD_COUNTER),
+    FIELD_DESC("tx_dropped", "packets", FIELD_COUNTER),
 };
 static const struct stream_desc nic_link = {
     "nic.link", 1, ENTITY_NIC, 8, nic_fields, "netdev counters (a test copy)"};

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <msgpack.h>
+
 #include "collector.h"
 #include "rec_export.h"
 #include "rec_player.h"
@@ -110,6 +112,150 @@ START_TEST(roundtrip_synthetic)
 	same_records(&exp, &got);
 	rec_buf_free(&exp);
 	rec_buf_free(&got);
+}
+END_TEST
+
+static void pack_str(msgpack_packer *pk, const char *s)
+{
+	msgpack_pack_str(pk, strlen(s));
+	msgpack_pack_str_body(pk, s, strlen(s));
+}
+
+static int decode_schema(const struct rec_buf *b, uint32_t *id, struct stream_desc *d)
+{
+	struct mp_cur c = {b->p, b->p + b->len, false};
+
+	return rec_schema_decode_one(&c, id, d);
+}
+
+START_TEST(schema_display_roundtrip)
+{
+	static const struct field_desc f[] = {
+	    {.name = "cu",
+	     .unit = "%",
+	     .group = "compute",
+	     .label = "CU act",
+	     .display = "CU Active",
+	     .show = FIELD_SHOW_PERCENT},
+	    {.name = "rd", .unit = "byte/second", .group = "io", .show = FIELD_SHOW_BYTE_RATE},
+	    FIELD_DESC("plain", "B", FIELD_COUNTER),
+	};
+	const struct stream_desc d = {"t.meta", 1, ENTITY_DEVICE, 3, f, "help"};
+	struct stream_table *t = stream_table_new();
+	struct rec_buf b = {0};
+	struct stream_desc got;
+	msgpack_packer pk;
+	uint32_t id = 0;
+
+	msgpack_packer_init(&pk, &b, rec_buf_msgpack_write);
+	rec_schema_encode_one(&pk, 3, &d);
+	ck_assert_int_eq(decode_schema(&b, &id, &got), 0);
+	ck_assert_uint_eq(id, 3);
+	ck_assert_uint_eq(got.nfields, 3);
+	ck_assert_str_eq(got.fields[0].group, "compute");
+	ck_assert_str_eq(got.fields[0].label, "CU act");
+	ck_assert_str_eq(got.fields[0].display, "CU Active");
+	ck_assert_int_eq(got.fields[0].show, FIELD_SHOW_PERCENT);
+	ck_assert_str_eq(got.fields[1].group, "io");
+	ck_assert_ptr_null(got.fields[1].label);
+	ck_assert_ptr_null(got.fields[1].display);
+	ck_assert_int_eq(got.fields[1].show, FIELD_SHOW_BYTE_RATE);
+	ck_assert_ptr_null(got.fields[2].group);
+	ck_assert_int_eq(got.fields[2].show, FIELD_SHOW_AUTO);
+	ck_assert_int_eq(got.fields[2].kind, FIELD_COUNTER);
+	/* what was written and what was read are the same stream */
+	ck_assert_int_eq(stream_table_add(t, &d), 0);
+	ck_assert_int_eq(stream_table_add(t, &got), 0);
+	ck_assert_str_eq(stream_table_get(t, 0)->fields[0].label, "CU act");
+	rec_schema_desc_free(&got);
+	stream_table_free(t);
+	rec_buf_free(&b);
+}
+END_TEST
+
+/* A field as written before display metadata, and one from a later writer
+ * with keys and a way of showing this build does not know. */
+START_TEST(schema_without_display_keys)
+{
+	struct rec_buf b = {0};
+	struct stream_desc got;
+	msgpack_packer pk;
+	uint32_t id = 9;
+
+	msgpack_packer_init(&pk, &b, rec_buf_msgpack_write);
+	msgpack_pack_map(&pk, 3);
+	pack_str(&pk, "id");
+	msgpack_pack_uint32(&pk, 0);
+	pack_str(&pk, "name");
+	pack_str(&pk, "ppu.metrics");
+	pack_str(&pk, "fields");
+	msgpack_pack_array(&pk, 2);
+	msgpack_pack_array(&pk, 3);
+	pack_str(&pk, "cu__cycles_active.avg.pct_of_peak_sustained_elapsed");
+	pack_str(&pk, "%");
+	msgpack_pack_uint8(&pk, FIELD_GAUGE);
+	msgpack_pack_array(&pk, 5);
+	pack_str(&pk, "later");
+	pack_str(&pk, "byte");
+	msgpack_pack_uint8(&pk, FIELD_GAUGE);
+	msgpack_pack_map(&pk, 3);
+	pack_str(&pk, "colour");
+	msgpack_pack_array(&pk, 2);
+	msgpack_pack_uint8(&pk, 1);
+	msgpack_pack_uint8(&pk, 2);
+	pack_str(&pk, "show");
+	pack_str(&pk, "sparkle");
+	pack_str(&pk, "group");
+	pack_str(&pk, "memory");
+	pack_str(&pk, "a fifth element");
+	ck_assert_int_eq(decode_schema(&b, &id, &got), 0);
+	ck_assert_uint_eq(id, 0);
+	ck_assert_uint_eq(got.nfields, 2);
+	ck_assert_ptr_null(got.fields[0].label);
+	ck_assert_ptr_null(got.fields[0].group);
+	ck_assert_str_eq(field_label(&got.fields[0]), got.fields[0].name);
+	ck_assert_str_eq(field_group(&got.fields[0]), "");
+	ck_assert_int_eq(field_show_of(&got.fields[0]), FIELD_SHOW_PERCENT);
+	ck_assert_str_eq(got.fields[1].group, "memory");
+	ck_assert_int_eq(got.fields[1].show, FIELD_SHOW_AUTO);
+	ck_assert_int_eq(field_show_of(&got.fields[1]), FIELD_SHOW_BYTES);
+	rec_schema_desc_free(&got);
+	rec_buf_free(&b);
+}
+END_TEST
+
+/* Through a whole file: the writer records the metadata, the reader gives
+ * it back; a recording made before it existed still opens. */
+START_TEST(schema_display_in_file)
+{
+	const char *src = getenv("top_srcdir");
+	const struct stream_desc *d;
+	struct rec_reader *r;
+	char p[512], msg[256];
+	int id;
+
+	path_in(p, sizeof(p), "meta.asys");
+	ck_assert_int_eq(tl_write(p, 200, 4096, 0, NULL), 0);
+	ck_assert_int_eq(rec_reader_open(p, &r, msg, sizeof(msg), NULL, 0), 0);
+	id = stream_table_find(rec_reader_streams(r), "syn.a");
+	ck_assert_int_ge(id, 0);
+	d = stream_table_get(rec_reader_streams(r), (uint32_t)id);
+	ck_assert_str_eq(d->fields[0].label, "pwr");
+	ck_assert_str_eq(d->fields[0].group, "power");
+	ck_assert_str_eq(d->fields[0].display, "Power draw");
+	ck_assert_int_eq(d->fields[0].show, FIELD_SHOW_COUNT);
+	ck_assert_ptr_null(d->fields[1].label);
+	rec_reader_free(r);
+	if (!src)
+		return;
+	snprintf(p, sizeof(p), "%s/tests/data/good.asys", src);
+	ck_assert_int_eq(rec_reader_open(p, &r, msg, sizeof(msg), NULL, 0), 0);
+	id = stream_table_find(rec_reader_streams(r), "syn.a");
+	ck_assert_int_ge(id, 0);
+	d = stream_table_get(rec_reader_streams(r), (uint32_t)id);
+	ck_assert_ptr_null(d->fields[0].label);
+	ck_assert_str_eq(field_label(&d->fields[0]), "g1");
+	rec_reader_free(r);
 }
 END_TEST
 
@@ -427,6 +573,9 @@ static Suite *rec_suite(void)
 	ADD(crc32c_vectors);
 	ADD(msgpack_caps);
 	ADD(roundtrip_synthetic);
+	ADD(schema_display_roundtrip);
+	ADD(schema_without_display_keys);
+	ADD(schema_display_in_file);
 	ADD(exists_needs_force);
 	ADD(truncate_every_byte);
 	ADD(bitflip_sweep);

@@ -17,8 +17,8 @@
 #include "util.h"
 
 static const struct field_desc t_fields[] = {
-    {"bytes", "B", FIELD_COUNTER},
-    {"temp", "C", FIELD_GAUGE},
+    FIELD_DESC("bytes", "B", FIELD_COUNTER),
+    FIELD_DESC("temp", "C", FIELD_GAUGE),
 };
 static const struct stream_desc t_stream = {"t.s", 1, ENTITY_KEY, 2, t_fields, "test"};
 
@@ -122,7 +122,7 @@ START_TEST(stream_table_rules)
 {
 	struct stream_table *t = stream_table_new();
 	struct stream_desc other = t_stream;
-	struct field_desc f2[2] = {t_fields[0], {"temp", "K", FIELD_GAUGE}};
+	struct field_desc f2[2] = {t_fields[0], FIELD_DESC("temp", "K", FIELD_GAUGE)};
 
 	ck_assert_int_eq(stream_table_add(t, &t_stream), 0);
 	ck_assert_int_eq(stream_table_add(t, &t_stream), 0); /* identical: same id */

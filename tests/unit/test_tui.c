@@ -399,17 +399,22 @@ END_TEST
 /* The CPU pane over a real store fed with records as the collectors send
  * them: shares, offline cores, IPC, and the reason when IPC is n/a. */
 static const struct field_desc core_fields[] = {
-    {"user", "jiffies", FIELD_COUNTER},	   {"nice", "jiffies", FIELD_COUNTER},
-    {"system", "jiffies", FIELD_COUNTER},  {"idle", "jiffies", FIELD_COUNTER},
-    {"iowait", "jiffies", FIELD_COUNTER},  {"irq", "jiffies", FIELD_COUNTER},
-    {"softirq", "jiffies", FIELD_COUNTER}, {"steal", "jiffies", FIELD_COUNTER},
-    {"guest", "jiffies", FIELD_COUNTER},   {"guest_nice", "jiffies", FIELD_COUNTER},
-    {"online", "", FIELD_GAUGE},
+    FIELD_DESC("user", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("nice", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("system", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("idle", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("iowait", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("irq", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("softirq", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("steal", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("guest", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("guest_nice", "jiffies", FIELD_COUNTER),
+    FIELD_DESC("online", "", FIELD_GAUGE),
 };
 static const struct stream_desc core_desc = {"cpu.core", 1, ENTITY_CPU, 11, core_fields, ""};
 static const struct field_desc perf_fields[] = {
-    {"cycles", "events", FIELD_COUNTER},
-    {"instructions", "events", FIELD_COUNTER},
+    FIELD_DESC("cycles", "events", FIELD_COUNTER),
+    FIELD_DESC("instructions", "events", FIELD_COUNTER),
 };
 static const struct stream_desc perf_desc = {"cpu.perf", 1, ENTITY_CPU, 2, perf_fields, ""};
 
@@ -535,6 +540,23 @@ START_TEST(cpu_pane_over_store)
 }
 END_TEST
 
+/* Every pane is in every build: a recording with NIC streams replays on a
+ * build without libmnl, and its pane is then shown. */
+START_TEST(registry_has_every_pane)
+{
+	static const char *const want[] = {"ppu", "nic", "cpu", "mem", "kernels"};
+	size_t n = 0;
+
+	while (pane_registry[n])
+		n++;
+	ck_assert_uint_eq(n, ARRAY_SIZE(want));
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_str_eq(pane_registry[i]->name, want[i]);
+		ck_assert_int_eq(pane_registry[i]->hotkey, (int)('1' + i));
+	}
+}
+END_TEST
+
 static Suite *tui_suite(void)
 {
 	Suite *s = suite_create("tui");
@@ -554,6 +576,7 @@ static Suite *tui_suite(void)
 	tcase_add_test(tc, draw_ascii);
 	tcase_add_test(tc, draw_utf8);
 	tcase_add_test(tc, cpu_pane_over_store);
+	tcase_add_test(tc, registry_has_every_pane);
 	suite_add_tcase(s, tc);
 	return s;
 }
