@@ -2,7 +2,7 @@
 # bench/ppu: the ppu metrics collector at 1 kHz and 10 kHz over 8 fake
 # devices. Run from a configured build tree (make first):
 #   sh bench/ppu/run.sh [SECONDS]
-# Targets (issue #4): achieved rate within 1% of the request, and the cost of
+# Targets: achieved rate within 1% of the request, and the cost of
 # a device sample at most 20% above the bare library calls timed in the same run.
 set -e
 top_builddir=${top_builddir:-.}
