@@ -205,11 +205,6 @@ void rec_frame_tail_encode(uint8_t out[REC_FRAME_TAIL], uint32_t frame_len)
 	put32(out + 4, ~REC_SYNC);
 }
 
-int rec_frame_tail_check(const uint8_t in[REC_FRAME_TAIL], uint32_t frame_len)
-{
-	return get32(in) == frame_len && get32(in + 4) == ~REC_SYNC ? 0 : -EBADMSG;
-}
-
 void rec_footer_encode(uint8_t out[REC_FOOTER_LEN], const struct rec_footer *f)
 {
 	put64(out, f->trailer_off);

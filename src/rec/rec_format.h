@@ -83,7 +83,6 @@ void rec_frame_header_encode(uint8_t out[REC_FRAME_HDR], const struct rec_frame_
 /* 0, or -EBADMSG when the sync word, CRC or lengths are wrong. */
 int rec_frame_header_decode(const uint8_t in[REC_FRAME_HDR], struct rec_frame_header *h);
 void rec_frame_tail_encode(uint8_t out[REC_FRAME_TAIL], uint32_t frame_len);
-int rec_frame_tail_check(const uint8_t in[REC_FRAME_TAIL], uint32_t frame_len);
 
 void rec_footer_encode(uint8_t out[REC_FOOTER_LEN], const struct rec_footer *f);
 int rec_footer_decode(const uint8_t in[REC_FOOTER_LEN], struct rec_footer *f);
@@ -117,8 +116,7 @@ bool mp_uint(struct mp_cur *c, uint64_t *v);
 bool mp_int(struct mp_cur *c, int64_t *v);
 bool mp_double(struct mp_cur *c, double *v);
 bool mp_str(struct mp_cur *c, const char **s, uint32_t *n); /* str or bin */
-bool mp_nil(struct mp_cur *c);
-bool mp_skip(struct mp_cur *c); /* one object, whatever it is */
+bool mp_skip(struct mp_cur *c);				    /* one object, whatever it is */
 /* Copies a str into a new NUL-terminated string (at most max bytes). */
 char *mp_strdup(struct mp_cur *c, uint32_t max);
 bool mp_key_is(const char *s, uint32_t n, const char *key);

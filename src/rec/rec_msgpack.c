@@ -207,14 +207,6 @@ bool mp_str(struct mp_cur *c, const char **s, uint32_t *n)
 	return true;
 }
 
-bool mp_nil(struct mp_cur *c)
-{
-	if (!mp_need(c, 1) || *c->p != 0xc0)
-		return false;
-	c->p++;
-	return true;
-}
-
 static bool mp_skip_depth(struct mp_cur *c, int depth)
 {
 	uint8_t t;

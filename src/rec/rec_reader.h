@@ -85,7 +85,6 @@ uint64_t rec_reader_seek_time(struct rec_reader *r, uint64_t t_ns);
 void rec_reader_set_pos(struct rec_reader *r, uint64_t off);
 uint64_t rec_reader_pos(const struct rec_reader *r);
 uint64_t rec_reader_size(struct rec_reader *r); /* refreshed */
-uint64_t rec_reader_data_start(const struct rec_reader *r);
 /* Bytes read from the file so far (for tests of the seek cost). */
 uint64_t rec_reader_bytes_read(const struct rec_reader *r);
 void rec_reader_no_trailer(struct rec_reader *r); /* tests: force bisecting */
@@ -95,9 +94,6 @@ const struct stream_table *rec_reader_streams(const struct rec_reader *r);
 /* The trailer, when the file has a whole one. */
 bool rec_reader_has_trailer(const struct rec_reader *r);
 bool rec_reader_span(const struct rec_reader *r, uint64_t *t_min, uint64_t *t_max);
-size_t rec_reader_trailer_streams(const struct rec_reader *r,
-				  const struct rec_trailer_stream **out);
-size_t rec_reader_trailer_gaps(const struct rec_reader *r, const struct rec_gap_info **out);
 
 /* First and last sample times: the trailer's, or the first DATA frame and
  * the last frames' high-water mark (a growing file: call again later).

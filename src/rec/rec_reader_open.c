@@ -455,11 +455,6 @@ uint64_t rec_reader_pos(const struct rec_reader *r)
 	return r->pos;
 }
 
-uint64_t rec_reader_data_start(const struct rec_reader *r)
-{
-	return r->data_start;
-}
-
 uint64_t rec_reader_bytes_read(const struct rec_reader *r)
 {
 	return r->bytes_read;
@@ -492,18 +487,6 @@ bool rec_reader_span(const struct rec_reader *r, uint64_t *t_min, uint64_t *t_ma
 	*t_min = r->span[0];
 	*t_max = r->span[1];
 	return true;
-}
-
-size_t rec_reader_trailer_streams(const struct rec_reader *r, const struct rec_trailer_stream **out)
-{
-	*out = r->tstreams;
-	return r->ntstreams;
-}
-
-size_t rec_reader_trailer_gaps(const struct rec_reader *r, const struct rec_gap_info **out)
-{
-	*out = r->tgaps;
-	return r->ntgaps;
 }
 
 void rec_fmt_time(const struct rec_reader *r, uint64_t t_ns, char *buf, size_t n, bool date)
