@@ -13,6 +13,7 @@
 #include "gpurt.h"
 #include "gpurt_probes.h"
 #include "gpurt_syms.h"
+#include "../check_run.h"
 
 static const struct gpurt_probe *find(const struct gpurt_probes *p, const char *lib,
 				      const char *sym)
@@ -177,9 +178,5 @@ int main(void)
 	tcase_add_test(tc, demangle);
 	tcase_add_test(tc, syms_fallback);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, NULL);
 }

@@ -19,6 +19,7 @@
 #include "nic_rdma.h"
 #include "rdma_fixture.h"
 #include "sysroot.h"
+#include "../check_run.h"
 
 static char root[256];
 static pid_t fixture_pid;
@@ -339,9 +340,6 @@ int main(void)
 {
 	Suite *s = suite_create("nic_rdma");
 	TCase *tc = tcase_create("rdma");
-	SRunner *sr;
-	int failed;
-
 	tcase_set_timeout(tc, 30);
 	tcase_add_checked_fixture(tc, NULL, fixture_stop);
 	tcase_add_test(tc, test_unwrap);
@@ -352,9 +350,5 @@ int main(void)
 	tcase_add_test(tc, test_unplug);
 	tcase_add_test(tc, test_rate_status);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(s, NULL);
 }

@@ -17,6 +17,7 @@
 #include "ppu_lib.h"
 #include "ppu_catalogue.h"
 #include "test_ppu.h"
+#include "../check_run.h"
 
 void tp_fake_path(char *buf, size_t n, int old)
 {
@@ -461,9 +462,6 @@ int main(void)
 	TCase *cat = tcase_create("catalogue");
 	TCase *help = tcase_create("help");
 	TCase *lib = tcase_create("lib");
-	SRunner *sr;
-	int failed;
-
 	/* past the 4 s default on a loaded 2-core machine under sanitizers */
 	tcase_set_timeout(cat, 30);
 	tcase_set_timeout(help, 30);
@@ -485,9 +483,5 @@ int main(void)
 	suite_add_tcase(s, help);
 	suite_add_tcase(s, lib);
 	suite_add_tcase(s, tp_collect_tcase());
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(s, NULL);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../check_run.h"
 #include "rec_format.h"
 #include "rec_testlib.h"
 #include "record.h"
@@ -74,7 +75,6 @@ static inline void same_records_n(const struct rec_buf *a, const struct rec_buf 
  * which is removed when they all passed (kept to look at otherwise). */
 static inline int rec_check_main(Suite *(*suite)(void), char **dir)
 {
-	SRunner *sr;
 	int failed;
 
 	*dir = tl_tmpdir();
@@ -82,10 +82,7 @@ static inline int rec_check_main(Suite *(*suite)(void), char **dir)
 		perror("mkdtemp");
 		return 99;
 	}
-	sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = check_run(suite(), NULL);
 	if (!failed) {
 		char cmd[600];
 

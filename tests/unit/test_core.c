@@ -15,6 +15,7 @@
 #include "stream.h"
 #include "strsafe.h"
 #include "util.h"
+#include "../check_run.h"
 
 static const struct field_desc t_fields[] = {
     FIELD_DESC("bytes", "B", FIELD_COUNTER),
@@ -496,11 +497,5 @@ static Suite *core_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(core_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(core_suite(), NULL);
 }

@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "store.h"
 #include "stream.h"
+#include "../check_run.h"
 
 static _Atomic uint64_t ticks_a, ticks_b, first_ns, last_ns;
 static _Atomic int grid_errors;
@@ -274,17 +275,10 @@ int main(void)
 {
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("timing");
-	SRunner *sr;
-	int failed;
-
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, engine_1khz_two_seconds);
 	tcase_add_test(tc, rate_hook_and_tick_start);
 	tcase_add_test(tc, bus_pumps_as_often_as_its_consumers_need);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(s, NULL);
 }

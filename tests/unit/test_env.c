@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "../check_run.h"
 
 /* str_escape itself is tested byte by byte in test_core; here, what the
  * notes about ignored variables make of a hostile value. */
@@ -100,15 +101,8 @@ int main(void)
 {
 	Suite *s = suite_create("env");
 	TCase *tc = tcase_create("env");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_test(tc, trusted_paths);
 	tcase_add_test(tc, env_path_when_privileged);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(s, NULL);
 }

@@ -17,6 +17,7 @@
 #include "util.h"
 #ifdef HAVE_PFM
 #include "perfctr.h"
+#include "../check_run.h"
 #endif
 
 static char *slurp(const char *fixture, const char *rel)
@@ -452,14 +453,6 @@ static Suite *procfs_parser_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(procfs_parser_suite());
-	int failed;
-
-	srunner_add_suite(sr, procfs_coll_suite());
-	srunner_add_suite(sr, procfs_tree_suite());
-	srunner_add_suite(sr, procfs_real_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(procfs_parser_suite(), procfs_coll_suite(), procfs_tree_suite(),
+			 procfs_real_suite(), NULL);
 }

@@ -16,6 +16,7 @@
 #include "stream.h"
 #include "util.h"
 #include "widget.h"
+#include "../check_run.h"
 
 extern const struct pane_class cpu_pane;
 
@@ -583,11 +584,5 @@ static Suite *tui_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(tui_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(tui_suite(), NULL);
 }
