@@ -60,19 +60,11 @@ int reader_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off)
 		return 0;
 	}
 
-	while (got < n) {
-		ssize_t k = pread(r->fd, (uint8_t *)buf + got, n - got, (off_t)(off + got));
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			return -EAGAIN;
-		got += (size_t)k;
-	}
-	r->bytes_read += n;
-	return 0;
+	rc = pread_direct(r, buf, n, off, &got);
+	if (rc)
+		return rc;
+	r->bytes_read += got;
+	return got < n ? -EAGAIN : 0;
 }
 
 uint64_t rec_reader_size(struct rec_reader *r)
