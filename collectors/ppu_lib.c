@@ -169,10 +169,17 @@ int ppu_lib_open(struct ppu_lib **out, const char *backend, char *err, size_t er
 	}
 	l->handle = ppu_find(backend, &l->prefix, l->path, sizeof(l->path), looked, sizeof(looked));
 	if (!l->handle) {
+		char why[320] = "";
+
+		/* a variable the user set but asys would not believe comes first:
+		 * it is why the library was not where the user put it */
+		if (env_note_for("ASYS_HGML_LIBRARY", why, sizeof(why) - 2) ||
+		    env_note_for("PPU_HOME", why, sizeof(why) - 2))
+			strcat(why, "; ");
 		snprintf(err, errlen,
-			 "no PPU management library found (looked in %s); set PPU_HOME to the "
+			 "%sno PPU management library found (looked in %s); set PPU_HOME to the "
 			 "PPU SDK or ASYS_HGML_LIBRARY to the library file",
-			 looked);
+			 why, looked);
 		ret = -ENOENT;
 		goto cleanup;
 	}

@@ -214,6 +214,22 @@ void env_notes(char *buf, size_t n)
 	pthread_mutex_unlock(&env_lock);
 }
 
+bool env_note_for(const char *name, char *buf, size_t n)
+{
+	size_t len = strlen(name);
+	bool found = false;
+
+	pthread_mutex_lock(&env_lock);
+	for (int i = 0; i < env_nnotes && !found; i++) {
+		if (!strncmp(env_note[i], name, len) && env_note[i][len] == '=') {
+			snprintf(buf, n, "%s", env_note[i]);
+			found = true;
+		}
+	}
+	pthread_mutex_unlock(&env_lock);
+	return found;
+}
+
 int env_note_count(void)
 {
 	int k;

@@ -52,6 +52,8 @@ int env_open_output(const char *path);
 
 /* The notes so far, joined with "; " ("" when none). */
 void env_notes(char *buf, size_t n);
+/* The note about one variable into buf; false when it was not ignored. */
+bool env_note_for(const char *name, char *buf, size_t n);
 /* How many notes were made. */
 int env_note_count(void);
 
