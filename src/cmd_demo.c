@@ -73,7 +73,7 @@ static int demo_find(char *path, size_t n)
 	fprintf(stderr,
 		"asys demo: no demo recording at %s%s%s; 'make install' installs it, 'make' "
 		"builds it beside the asys binary, or set ASYS_DEMO_FILE to a recording\n",
-		path, beside[0] ? " or " : "", beside);
+		beside, beside[0] ? " or " : "", path);
 	return -ENOENT;
 }
 
