@@ -16,6 +16,9 @@
 #define DEMO_NDEV 8
 #define DEMO_NCPU 64
 #define DEMO_NRANK DEMO_NDEV /* one training process per device */
+#define DEMO_NKERNELS 8	     /* kernels each rank launches */
+#define DEMO_NPROCS 30	     /* in mem.proc: the job and the machine's daemons */
+#define DEMO_NNICS 9	     /* netdevs and RDMA ports */
 #define GIB 1073741824.0
 
 enum demo_stream {
@@ -48,11 +51,11 @@ struct demo {
 	uint64_t t0; /* the first record's time, CLOCK_MONOTONIC ns */
 	/* counters and slow gauges, advanced tick by tick */
 	double temp[DEMO_NDEV];
-	double nic[16][10];
+	double nic[DEMO_NNICS][10];
 	double cpu[DEMO_NCPU + 1][10];
 	double perf[DEMO_NCPU][2];
-	double rss_hwm[64];
-	double allocs[DEMO_NRANK], kern[DEMO_NRANK][8];
+	double rss_hwm[DEMO_NPROCS];
+	double allocs[DEMO_NRANK], kern[DEMO_NRANK][DEMO_NKERNELS];
 };
 
 /* demo_load.c: the job's phases, and the noise that keeps numbers alive */
@@ -78,7 +81,7 @@ int demo_schema(struct demo *d, char *err, size_t n);
 
 /* demo_ppu.c: ppu.dev, ppu.proc and ppu.metrics at a tick */
 void demo_ppu_tick(struct demo *d, uint64_t tick);
-/* demo_host.c: nic, cpu and mem at a tick */
+/* demo_host.c: the NICs and the CPU cores at a tick */
 void demo_host_tick(struct demo *d, uint64_t tick);
 /* demo_procs.c: mem.sys, mem.proc, gpurt.mem and gpurt.kernels at a tick */
 void demo_procs_tick(struct demo *d, uint64_t tick);

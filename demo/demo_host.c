@@ -15,6 +15,8 @@
 #define RDMA_PKT 4154.0		  /* a 4 KiB MTU and the RoCE headers */
 #define USER_HZ 100.0
 
+_Static_assert(NIC_NLINK + NIC_NRDMA == DEMO_NNICS, "struct demo counts DEMO_NNICS");
+
 static const char *const link_fields[] = {"rx_bytes",  "tx_bytes",  "rx_packets", "tx_packets",
 					  "rx_errors", "tx_errors", "rx_dropped", "tx_dropped"};
 static const char *const rdma_fields[] = {

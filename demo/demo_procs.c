@@ -55,6 +55,10 @@ static const struct kernel kernels[] = {
     {"void at::native::unrolled_elementwise_kernel<copy_device_to_device>", 30, 0, 320, 0},
 };
 
+_Static_assert(ARRAY_SIZE(kernels) == DEMO_NKERNELS, "struct demo counts DEMO_NKERNELS");
+_Static_assert(ARRAY_SIZE(others) + DEMO_NRANK * (1 + NWORKERS) == DEMO_NPROCS,
+	       "struct demo keeps a high-water mark for DEMO_NPROCS processes");
+
 static void procs_sys(struct demo *d, uint64_t tick)
 {
 	double t = demo_secs(tick), v[STREAM_MAX_FIELDS];
