@@ -265,3 +265,16 @@ size_t ppu_selection_fit(struct ppu_selection *sel, unsigned int budget,
 	sel->n = keep;
 	return ndrop;
 }
+
+struct field_desc ppu_metric_field(const struct ppu_metric *m)
+{
+	return (struct field_desc){
+	    .name = m->name,
+	    .unit = m->unit,
+	    .kind = FIELD_GAUGE,
+	    .group = ppu_group_names[m->group],
+	    .label = m->label,
+	    .display = m->display,
+	    .show = field_show_for_unit(m->unit),
+	};
+}

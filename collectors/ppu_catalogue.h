@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stream.h"
+
 enum ppu_group { PPU_GROUP_COMPUTE = 0, PPU_GROUP_MEMORY, PPU_GROUP_IO, PPU_GROUP_COUNT };
 
 enum ppu_src {
@@ -61,6 +63,10 @@ extern const size_t ppu_metric_count;
 extern const struct ppu_set ppu_sets[];
 extern const size_t ppu_set_count;
 extern const char *const ppu_group_names[PPU_GROUP_COUNT];
+
+/* A metric's field in the ppu.metrics schema. What the pane draws with goes
+ * into the schema, and so into a recording: a replay needs no catalogue. */
+struct field_desc ppu_metric_field(const struct ppu_metric *m);
 
 int ppu_metric_index(const char *name); /* -1 if unknown */
 const struct ppu_set *ppu_set_find(const char *name);

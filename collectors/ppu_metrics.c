@@ -290,17 +290,7 @@ static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 	for (size_t i = 0; i < st->sel.n && i < STREAM_MAX_FIELDS; i++) {
 		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
 
-		/* what the pane draws with goes into the schema, and so into a
-		 * recording: a replay needs no catalogue */
-		st->fields[i] = (struct field_desc){
-		    .name = m->name,
-		    .unit = m->unit,
-		    .kind = FIELD_GAUGE,
-		    .group = ppu_group_names[m->group],
-		    .label = m->label,
-		    .display = m->display,
-		    .show = field_show_for_unit(m->unit),
-		};
+		st->fields[i] = ppu_metric_field(m);
 		if (m->src == PPU_SRC_GPM_CYCLES)
 			st->need[PPU_DEV_CLOCK_SM] = true;
 		if (m->src == PPU_SRC_DEV && m->id < PPU_DEV_NFIELDS)

@@ -22,6 +22,7 @@ static const struct subcommand subcommands[] = {
     {"record", cmd_record, "record the same metrics to a .asys file, without a screen"},
     {"replay", cmd_replay, "show a recording in the asys top interface"},
     {"export", cmd_export, "write a recording's samples as CSV or JSON, or a summary"},
+    {"demo", cmd_demo, "show the panes on a demo recording, without PPUs or NICs"},
     {"help", cmd_help, "show this list, or the help of a subcommand"},
 };
 

@@ -1,0 +1,213 @@
+/* The memory and runtime streams of the demo: host memory (mem.sys) twice a
+ * second, and once a second the processes (mem.proc), their device and
+ * pinned memory with rank 5's failed allocations (gpurt.mem) and their
+ * kernel launches (gpurt.kernels). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "demo.h"
+#include "util.h"
+
+#define HOST_TOTAL (1024 * GIB)
+#define NWORKERS 2	      /* data-loading workers per rank */
+#define FAIL_RANK 5	      /* the rank whose device is nearly full */
+#define FAIL_SIZE (2.0 * GIB) /* what it asked for, and did not get */
+/* The job's user: a uid that few machines name, since the viewer's own
+ * password database names it (uid 1000 would be the viewer) */
+#define JOB_UID 1500
+
+struct proc {
+	unsigned int pid, ppid, uid, threads;
+	double rss; /* bytes, before the job's own growth */
+	const char *cmd;
+};
+
+/* The rest of the machine, besides the job. */
+static const struct proc others[] = {
+    {1, 0, 0, 1, 13.2e6, "/sbin/init"},
+    {742, 1, 0, 1, 61.0e6, "/lib/systemd/systemd-journald"},
+    {1318, 1, 0, 1, 9.4e6, "sshd: /usr/sbin/sshd -D [listener] 0 of 10-100 startups"},
+    {1406, 1, 65534, 9, 38.5e6, "/usr/local/bin/node_exporter"},
+    {2251, 1, 0, 41, 412.0e6, "/usr/bin/dockerd -H fd://"},
+    {48190, 1318, JOB_UID, 6, 583.0e6,
+     "torchrun --nproc-per-node 8 train.py --config llama-13b.yaml"},
+};
+
+struct kernel {
+	const char *name;
+	double compute, comm, ckpt, input; /* launches per second in each phase */
+};
+
+static const struct kernel kernels[] = {
+    {"gemm_bf16_tn_128x256x64_warpgroup_persistent", 2600, 120, 0, 0},
+    {"void flash_fwd_kernel<Flash_fwd_kernel_traits<128, 64, 64, 4>>(Flash_fwd_params)", 420, 0, 0,
+     0},
+    {"void flash_bwd_dq_dk_dv_loop_kernel<Flash_bwd_kernel_traits<128, 64, 128, 8>>"
+     "(Flash_bwd_params)",
+     840, 0, 0, 0},
+    {"void rms_norm_kernel<c10::BFloat16, float>(RMSNormParams)", 1700, 0, 0, 0},
+    {"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>", 3100,
+     400, 10, 200},
+    {"pcclAllReduceRingLLKernel_sum_bf16", 0, 160, 0, 0},
+    {"void multi_tensor_apply_kernel<TensorListMetadata<4>, AdamFunctor<float>>", 0, 0, 0, 900},
+    {"void at::native::unrolled_elementwise_kernel<copy_device_to_device>", 30, 0, 320, 0},
+};
+
+_Static_assert(ARRAY_SIZE(kernels) == DEMO_NKERNELS, "struct demo counts DEMO_NKERNELS");
+_Static_assert(ARRAY_SIZE(others) + DEMO_NRANK * (1 + NWORKERS) == DEMO_NPROCS,
+	       "struct demo keeps a high-water mark for DEMO_NPROCS processes");
+
+static void procs_sys(struct demo *d, uint64_t tick)
+{
+	double t = demo_secs(tick), v[STREAM_MAX_FIELDS];
+	/* the page cache grows with each checkpoint written */
+	double ckpts = floor((t + 7) / 45), cached = (176 + 38 * ckpts) * GIB;
+	double used = (418 + 3 * sin(t / 7)) * GIB, buffers = 2.3 * GIB, srec = 11.8 * GIB;
+	double free = HOST_TOTAL - used - buffers - cached - srec;
+
+	demo_clear(v);
+	demo_set(d, DS_MEM_SYS, v, "total", HOST_TOTAL);
+	demo_set(d, DS_MEM_SYS, v, "free", free);
+	demo_set(d, DS_MEM_SYS, v, "available", free + cached * 0.8 + srec);
+	demo_set(d, DS_MEM_SYS, v, "buffers", buffers);
+	demo_set(d, DS_MEM_SYS, v, "cached", cached);
+	demo_set(d, DS_MEM_SYS, v, "used", used);
+	demo_set(d, DS_MEM_SYS, v, "swap_total", 0);
+	demo_set(d, DS_MEM_SYS, v, "swap_free", 0);
+	demo_set(d, DS_MEM_SYS, v, "shmem", 46.0 * GIB);
+	demo_set(d, DS_MEM_SYS, v, "sreclaimable", srec);
+	demo_emit(d, DS_MEM_SYS, 0, tick, v);
+}
+
+static void proc_emit(struct demo *d, uint64_t tick, int slot, const struct proc *p, bool first)
+{
+	double v[STREAM_MAX_FIELDS], rss = floor(p->rss / 4096) * 4096;
+
+	if (first)
+		demo_label(d, DS_MEM_PROC, p->pid, tick, p->cmd);
+	if (rss > d->rss_hwm[slot])
+		d->rss_hwm[slot] = rss;
+	demo_clear(v);
+	demo_set(d, DS_MEM_PROC, v, "rss", rss);
+	demo_set(d, DS_MEM_PROC, v, "hwm", d->rss_hwm[slot]);
+	demo_set(d, DS_MEM_PROC, v, "uid", p->uid);
+	demo_set(d, DS_MEM_PROC, v, "ppid", p->ppid);
+	demo_set(d, DS_MEM_PROC, v, "threads", p->threads);
+	demo_emit(d, DS_MEM_PROC, p->pid, tick, v);
+}
+
+/* Each rank holds its model replica and optimizer state in host memory,
+ * more while a checkpoint is staged; its workers hold batches. */
+static void procs_job(struct demo *d, uint64_t tick, bool first)
+{
+	double t = demo_secs(tick);
+	char cmd[128];
+	int slot = (int)ARRAY_SIZE(others);
+
+	for (int r = 0; r < DEMO_NRANK; r++) {
+		struct demo_load l;
+		struct proc p = {demo_rank_pid(r), 48190, JOB_UID, 94, 0, cmd};
+
+		demo_load_at(t, r, &l);
+		demo_rank_cmdline(r, cmd, sizeof(cmd));
+		p.rss = (38.6 + 0.3 * r + 5.5 * l.ckpt + 0.4 * sin(t / 11 + r)) * GIB;
+		proc_emit(d, tick, slot++, &p, first);
+		for (int w = 0; w < NWORKERS; w++) {
+			p.pid = demo_rank_pid(r) + 100 + (unsigned int)(NWORKERS * r + w);
+			p.ppid = demo_rank_pid(r);
+			p.threads = 4;
+			p.rss = (3.1 + 0.9 * l.input + 0.2 * w) * GIB;
+			proc_emit(d, tick, slot++, &p, first);
+		}
+	}
+}
+
+/* The runtime's view of a rank: its device pool, pinned staging buffers
+ * (doubled while a checkpoint is copied out) and allocator traffic. */
+static void gpurt_mem(struct demo *d, uint64_t tick, int r, bool first)
+{
+	double t = demo_secs(tick), v[STREAM_MAX_FIELDS], fails = 0, fail_at = NAN;
+	unsigned int pid = demo_rank_pid(r);
+	struct demo_load l;
+	char cmd[128];
+
+	demo_load_at(t, r, &l);
+	if (first) {
+		demo_rank_cmdline(r, cmd, sizeof(cmd));
+		demo_label(d, DS_GPURT_MEM, pid, tick, cmd);
+	}
+	/* one failure before the demo starts and one while it plays */
+	if (r == FAIL_RANK && t >= 12)
+		fails = 1, fail_at = 12;
+	if (r == FAIL_RANK && t >= 64)
+		fails = 2, fail_at = 64;
+	demo_clear(v);
+	demo_set(d, DS_GPURT_MEM, v, "device_bytes", demo_rank_device_bytes(r, t));
+	demo_set(d, DS_GPURT_MEM, v, "pinned_bytes", (8 + 8 * l.ckpt) * GIB);
+	demo_set(d, DS_GPURT_MEM, v, "allocs", floor(d->allocs[r]));
+	demo_set(d, DS_GPURT_MEM, v, "frees", floor(d->allocs[r] * 0.997));
+	demo_set(d, DS_GPURT_MEM, v, "fails", fails);
+	demo_set(d, DS_GPURT_MEM, v, "last_fail_size", fails ? FAIL_SIZE : NAN);
+	demo_set(d, DS_GPURT_MEM, v, "last_fail_ns",
+		 fails ? (double)demo_ts(d, (uint64_t)(fail_at * 1e9 / DEMO_TICK_NS)) : NAN);
+	demo_emit(d, DS_GPURT_MEM, pid, tick, v);
+}
+
+static void gpurt_kernels(struct demo *d, uint64_t tick, int r, bool first)
+{
+	unsigned int pid = demo_rank_pid(r);
+	char label[256];
+
+	for (size_t k = 0; k < ARRAY_SIZE(kernels); k++) {
+		uint64_t ent = ((uint64_t)pid << 8) | k;
+		double v[2] = {floor(d->kern[r][k]), pid};
+
+		if (first) {
+			snprintf(label, sizeof(label), "%u\t%s", pid, kernels[k].name);
+			demo_label(d, DS_GPURT_KERN, ent, tick, label);
+		}
+		demo_emit(d, DS_GPURT_KERN, ent, tick, v);
+	}
+}
+
+/* Launches and allocations happen all the time; they are counted each
+ * tick and sampled once a second, as the probes' maps are. */
+static void gpurt_count(struct demo *d, uint64_t tick)
+{
+	double dt = DEMO_TICK_NS / 1e9;
+
+	for (int r = 0; r < DEMO_NRANK; r++) {
+		struct demo_load l;
+
+		demo_load_at(demo_secs(tick), r, &l);
+		d->allocs[r] += (3 + 14 * l.compute + 40 * l.ckpt) * dt;
+		for (size_t k = 0; k < ARRAY_SIZE(kernels); k++) {
+			const struct kernel *kn = &kernels[k];
+
+			d->kern[r][k] += (kn->compute * l.compute + kn->comm * l.comm +
+					  kn->ckpt * l.ckpt + kn->input * l.input) *
+					 dt;
+		}
+	}
+}
+
+void demo_procs_tick(struct demo *d, uint64_t tick)
+{
+	bool first = tick == 0;
+
+	gpurt_count(d, tick);
+	if (demo_has(d, DS_MEM_SYS) && demo_every(tick, 2))
+		procs_sys(d, tick);
+	if (!demo_every(tick, 1))
+		return;
+	for (size_t i = 0; demo_has(d, DS_MEM_PROC) && i < ARRAY_SIZE(others); i++)
+		proc_emit(d, tick, (int)i, &others[i], first);
+	if (demo_has(d, DS_MEM_PROC))
+		procs_job(d, tick, first);
+	for (int r = 0; r < DEMO_NRANK; r++) {
+		gpurt_mem(d, tick, r, first);
+		gpurt_kernels(d, tick, r, first);
+	}
+}

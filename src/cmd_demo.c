@@ -1,0 +1,158 @@
+/* asys demo: the panes of asys top on a recording made at build time, so
+ * that a machine without PPUs or RDMA NICs shows every pane at once. It is
+ * asys replay's view with a file of its own (doc/demo.md). */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "env.h"
+#include "replay_view.h"
+
+#define DEMO_NAME "demo.asys"
+/* The recording begins 30 s before this, so the history graphs are full
+ * from the first frame; a loop comes back here. */
+#define DEMO_BEGIN "+30s"
+
+static bool demo_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/* Beside the running binary: a build tree, before make install. */
+static void demo_beside_binary(char *buf, size_t n)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	buf[0] = '\0';
+	if (len <= 0)
+		return;
+	exe[len] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash && snprintf(buf, n, "%.*s/%s", (int)(slash - exe), exe, DEMO_NAME) >= (int)n)
+		buf[0] = '\0';
+}
+
+/* The recording to play: ASYS_DEMO_FILE when set, else the one beside the
+ * binary, else the installed one. 0, or -ENOENT after saying where it
+ * looked and how to get one. */
+static int demo_find(char *path, size_t n)
+{
+	const char *env = env_path("ASYS_DEMO_FILE");
+	char beside[PATH_MAX];
+
+	if (env) {
+		snprintf(path, n, "%s", env);
+		if (demo_exists(path))
+			return 0;
+		fprintf(stderr,
+			"asys demo: no recording at ASYS_DEMO_FILE=%s (%s); unset it to use the "
+			"installed %s/%s, or point it at the demo.asys that make builds\n",
+			env, strerror(errno), ASYS_PKGDATADIR, DEMO_NAME);
+		return -ENOENT;
+	}
+	demo_beside_binary(beside, sizeof(beside));
+	if (beside[0] && demo_exists(beside)) {
+		snprintf(path, n, "%s", beside);
+		return 0;
+	}
+	snprintf(path, n, "%s/%s", ASYS_PKGDATADIR, DEMO_NAME);
+	if (demo_exists(path))
+		return 0;
+	fprintf(stderr,
+		"asys demo: no demo recording at %s%s%s; 'make install' installs it, 'make' "
+		"builds it beside the asys binary, or set ASYS_DEMO_FILE to a recording\n",
+		beside, beside[0] ? " or " : "", path);
+	return -ENOENT;
+}
+
+static void demo_usage(FILE *f)
+{
+	fprintf(f, "Usage: asys demo [-d SECONDS] [--speed X] [--once]\n"
+		   "\n"
+		   "Show the asys top panes on a demo recording: eight PPUs, RDMA and Ethernet\n"
+		   "NICs, 64 CPU cores, processes with device and pinned memory, and the top\n"
+		   "kernels of a training job. No PPU, NIC or privilege is needed.\n"
+		   "\n"
+		   "  -d, --delay SECONDS  refresh interval of the view (default 1)\n"
+		   "      --speed X        replay speed, 1/64 to 64 (default 1)\n"
+		   "      --once           stop at the end instead of playing again\n"
+		   "  -h, --help           show this help and exit\n"
+		   "\n"
+		   "Keys are those of asys replay: space pause, . and , step, ] and [ speed,\n"
+		   "g go to a time, Shift+Left/Right 10 s, q quit. See asys-demo(1).\n");
+}
+
+/* Options into a; -1 to go on, else the exit status. */
+static int demo_parse(int argc, char **argv, struct replay_view *a)
+{
+	static const struct option lo[] = {
+	    {"delay", required_argument, NULL, 'd'},
+	    {"speed", required_argument, NULL, 'S'},
+	    {"once", no_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "d:h", lo, NULL)) != -1) {
+		if (c == 'd' && replay_view_parse_delay(a, optarg))
+			return CLI_EXIT_USAGE;
+		if (c == 'S' && replay_view_parse_speed(a, optarg))
+			return CLI_EXIT_USAGE;
+		if (c == 'o')
+			a->loop = false;
+		if (c == 'h') {
+			demo_usage(stdout);
+			return 0;
+		}
+		if (c == '?' || c == ':') {
+			fprintf(stderr,
+				"asys demo: unknown option or missing value '%s'; see asys demo "
+				"--help\n",
+				argv[optind - 1]);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "asys demo: unexpected argument '%s'; the demo takes no file\n",
+			argv[optind]);
+		return CLI_EXIT_USAGE;
+	}
+	return -1;
+}
+
+int cmd_demo(int argc, char **argv)
+{
+	struct replay_view a = {
+	    .prog = "asys demo",
+	    .begin = DEMO_BEGIN,
+	    .delay_s = 1.0,
+	    .speed = 1.0,
+	    .loop = true,
+	};
+	char path[PATH_MAX], no_tty[PATH_MAX + 80];
+	int rc = demo_parse(argc, argv, &a);
+
+	if (rc >= 0)
+		return rc;
+	if (demo_find(path, sizeof(path)))
+		return 1;
+	snprintf(no_tty, sizeof(no_tty), "; 'asys replay --info %s' describes the recording", path);
+	a.path = path;
+	a.no_tty = no_tty;
+	return replay_view_run(&a);
+}

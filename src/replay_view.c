@@ -1,0 +1,274 @@
+/* The replay view (see replay_view.h): the player feeds a store through a
+ * bus, and the TUI draws it as it draws live data. */
+#include "config.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bus.h"
+#include "cli.h"
+#include "collector.h"
+#include "env.h"
+#include "options.h"
+#include "rec_export.h"
+#include "rec_player.h"
+#include "replay_view.h"
+#include "ring.h"
+#include "store.h"
+#include "tui.h"
+
+/* The replay keys, for the bottom line. */
+#define REPLAY_VIEW_HINT "Space pause  . , step  ] [ speed  g go to  S-Left/Right 10s"
+
+struct replay_ctx {
+	struct rec_player *p;
+	char note[128]; /* a short message in the header, such as a bad `g` time */
+	uint64_t note_until;
+	bool loop;
+	uint64_t loop_t; /* where the replay began: a loop goes back there */
+};
+
+/* A one-line prompt on the bottom row; the TUI has no input widget. */
+static bool replay_prompt(const char *label, char *buf, size_t n)
+{
+	size_t len = 0;
+	int y = LINES - 1;
+
+	buf[0] = 0;
+	curs_set(1);
+	for (;;) {
+		int ch;
+
+		move(y, 0);
+		clrtoeol();
+		attron(A_REVERSE);
+		mvprintw(y, 0, "%s%s", label, buf);
+		attroff(A_REVERSE);
+		refresh();
+		ch = wgetch(stdscr);
+		if (ch == ERR)
+			continue;
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+			break;
+		if (ch == 27 || ch == 7) { /* Esc, ^G */
+			buf[0] = 0;
+			break;
+		}
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len)
+			buf[--len] = 0;
+		else if (ch >= 32 && ch < 127 && len + 1 < n) {
+			buf[len++] = (char)ch;
+			buf[len] = 0;
+		}
+	}
+	curs_set(0);
+	move(y, 0);
+	clrtoeol();
+	return buf[0] != 0;
+}
+
+static void replay_status(void *ctx, char *buf, size_t n)
+{
+	struct replay_ctx *c = ctx;
+
+	/* The TUI asks for the header once a frame, so this is where a loop
+	 * turns at the end; a replay the user paused stays where it is. */
+	if (c->loop && rec_player_at_end(c->p) && !rec_player_paused(c->p))
+		rec_player_seek(c->p, c->loop_t);
+	if (c->note[0] && asys_now_ns() < c->note_until) {
+		snprintf(buf, n, "%s", c->note);
+		return;
+	}
+	rec_player_status(c->p, buf, n);
+}
+
+static double replay_progress(void *ctx)
+{
+	struct replay_ctx *c = ctx;
+
+	return rec_player_progress(c->p);
+}
+
+static bool replay_key(void *ctx, int ch)
+{
+	struct replay_ctx *c = ctx;
+	char in[64];
+	int rc;
+
+	switch (ch) {
+	case ' ':
+		rec_player_toggle(c->p);
+		return true;
+	case '.':
+		rec_player_step(c->p, 1);
+		return true;
+	case ',':
+		rec_player_step(c->p, -1);
+		return true;
+	case ']':
+		rec_player_speed(c->p, 2.0);
+		return true;
+	case '[':
+		rec_player_speed(c->p, 0.5);
+		return true;
+	case KEY_SRIGHT:
+		rec_player_seek_rel(c->p, 10000000000ll);
+		return true;
+	case KEY_SLEFT:
+		rec_player_seek_rel(c->p, -10000000000ll);
+		return true;
+	case 'g':
+	case 'G':
+		if (!replay_prompt("Go to (14:03:10, +90s, -5m, 40%; Esc cancels): ", in,
+				   sizeof(in)))
+			return true;
+		rc = rec_player_seek_expr(c->p, in);
+		if (rc == -ERANGE)
+			snprintf(c->note, sizeof(c->note), "cannot go to '%s': out of range", in);
+		else if (rc)
+			snprintf(c->note, sizeof(c->note),
+				 "cannot go to '%s': use HH:MM:SS, +90s, -5m or 40%%", in);
+		if (rc)
+			c->note_until = asys_now_ns() + 4000000000ull;
+		return true;
+	}
+	return false;
+}
+
+/* The store, bus and ring the player feeds: 0, or -ENOMEM. */
+static int replay_wire(struct store **store, struct bus **bus, struct ring **ring,
+		       const struct stream_table *streams, uint64_t refresh)
+{
+	*store = store_new(streams, refresh);
+	*bus = bus_new();
+	*ring = ring_new(16u << 20);
+	if (!*store || !*bus || !*ring || bus_add_ring(*bus, *ring) ||
+	    bus_attach(*bus, &store_consumer_ops, *store) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Starts the bus and the player at the begin time; the exit status on
+ * failure (said on stderr), else 0. */
+static int replay_start(const struct replay_view *a, struct replay_ctx *c, struct bus *bus,
+			struct ring *ring, struct store *store, uint64_t refresh)
+{
+	char range[160];
+	int rc = bus_start(bus, 5000000);
+
+	if (!rc)
+		rc = rec_player_start(c->p, ring, store, refresh, a->speed, a->begin);
+	if (rc == -ERANGE) {
+		rec_time_range(range, sizeof(range));
+		fprintf(stderr, "%s: --begin '%s' is out of range: asys takes %s\n", a->prog,
+			a->begin, range);
+		return CLI_EXIT_USAGE;
+	}
+	if (rc == -EINVAL) {
+		fprintf(stderr,
+			"%s: bad value '%s' for --begin: expected HH:MM:SS, +90s, -5m or NN%%\n",
+			a->prog, a->begin);
+		return CLI_EXIT_USAGE;
+	}
+	if (rc) {
+		fprintf(stderr, "%s: cannot start: %s\n", a->prog, strerror(-rc));
+		return 1;
+	}
+	c->loop = a->loop;
+	c->loop_t = rec_player_now(c->p);
+	return 0;
+}
+
+/* The TUI on the player's store, until q: 0, or 1 when the terminal
+ * cannot be used. */
+static int replay_show(const struct replay_view *a, struct replay_ctx *c, struct store *store)
+{
+	struct asys_options o;
+	struct tui_driver drv = {0};
+	struct tui_ctx tc = {0};
+	const char *nc = env_get("NO_COLOR");
+	int rc;
+
+	options_defaults(&o);
+	o.delay_s = a->delay_s;
+	o.no_color = nc && *nc;
+	drv.ctx = c;
+	drv.status = replay_status;
+	drv.key = replay_key;
+	drv.progress = replay_progress;
+	drv.hint_title = "Replay";
+	drv.hint = REPLAY_VIEW_HINT;
+	tc.opts = &o;
+	tc.store = store;
+	tc.streams = rec_player_streams(c->p);
+	tc.driver = &drv;
+	rc = tui_run(&tc);
+	if (rc < 0) {
+		/* tui_run has said why for a terminal it cannot drive */
+		if (rc != -ENOTTY)
+			fprintf(stderr, "%s: cannot use this terminal: %s\n", a->prog,
+				strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
+
+int replay_view_run(const struct replay_view *a)
+{
+	struct replay_ctx c = {0};
+	struct store *store = NULL;
+	struct bus *bus = NULL;
+	struct ring *ring = NULL;
+	char msg[512], warn[512];
+	uint64_t refresh = (uint64_t)(a->delay_s * 1e9);
+	int ret = 1;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "%s: needs a terminal%s\n", a->prog, a->no_tty ? a->no_tty : "");
+		return 1;
+	}
+	c.p = rec_player_open(a->path, msg, sizeof(msg), warn, sizeof(warn));
+	if (!c.p) {
+		fprintf(stderr, "%s: %s\n", a->prog, msg);
+		return 1;
+	}
+	if (*warn)
+		fprintf(stderr, "%s: %s\n", a->prog, warn);
+	if (replay_wire(&store, &bus, &ring, rec_player_streams(c.p), refresh)) {
+		fprintf(stderr, "%s: out of memory\n", a->prog);
+		goto cleanup;
+	}
+	ret = replay_start(a, &c, bus, ring, store, refresh);
+	if (!ret)
+		ret = replay_show(a, &c, store);
+cleanup:
+	rec_player_stop(c.p);
+	bus_free(bus);
+	store_free(store);
+	ring_free(ring);
+	rec_player_free(c.p);
+	return ret;
+}
+
+int replay_view_parse_delay(struct replay_view *a, const char *arg)
+{
+	if (sscanf(arg, "%lf", &a->delay_s) != 1 || !(a->delay_s >= 0.1 && a->delay_s <= 3600)) {
+		fprintf(stderr, "%s: bad value '%s' for --delay: expected 0.1-3600 seconds\n",
+			a->prog, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int replay_view_parse_speed(struct replay_view *a, const char *arg)
+{
+	if (sscanf(arg, "%lf", &a->speed) != 1 || !(a->speed >= 1.0 / 64 && a->speed <= 64)) {
+		fprintf(stderr, "%s: bad value '%s' for --speed: expected 1/64 to 64\n", a->prog,
+			arg);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,121 @@
+#!/bin/sh
+# asys demo in tmux: the recording made by the build (beside the binary)
+# shows all five panes with data at 160x48, draws whole boxes at 80x24, and
+# takes the replay keys: space pauses, g moves the clock, the end loops back
+# to where the demo began, q exits 0. Without the file: exit 1, saying where.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+DEMO="$(dirname "$ASYS")/demo.asys"
+[ -r "$DEMO" ] || fail "no demo recording beside the binary: $DEMO (make builds it)"
+
+# demo_start COLS ROWS [asys demo args...]: like tui_start, for asys demo
+demo_start() {
+	local cols=$1 rows=$2 args="" a
+	shift 2
+	for a in "$@"; do
+		args="$args $(shq "$a")"
+	done
+	rm -f "$TDIR/exit"
+	tmx new-session -d -s "$TSESS" -x "$cols" -y "$rows" \
+		"env -u ASYS_DEMO_FILE LC_ALL=$TUI_LOCALE TERM=screen-256color $(shq "$ASYS") demo$args; echo EXIT=\$? > $TDIR/exit; sleep 600" ||
+		fail "tmux could not start a session"
+	wait_for 'REPLAY demo\.asys' 15 || fail "${cols}x$rows: asys demo drew no replay header within 15 s"
+}
+
+# the replay clock of the header, in seconds of the day
+clock() {
+	cap | head -n 1 | sed -n 's/.*REPLAY demo\.asys \([0-9][0-9]\):\([0-9][0-9]\):\([0-9][0-9]\).*/\1 \2 \3/p' |
+		awk '{ print $1 * 3600 + $2 * 60 + $3 }'
+}
+
+# wait_clock TEST SECONDS: until the clock passes the awk test on c
+wait_clock() {
+	local t=$2 i=0 c
+	while [ "$i" -lt $((t * 10)) ]; do
+		c=$(clock)
+		[ -n "$c" ] && awk -v c="$c" "BEGIN { exit !($1) }" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# no recording: exit 1 and where it looked
+err=$(ASYS_DEMO_FILE="$TDIR/none.asys" "$ASYS" demo 2>&1 </dev/null)
+st=$?
+[ "$st" = 1 ] || fail "missing file: exit $st, wanted 1 ($err)"
+printf '%s' "$err" | grep -q "no recording at ASYS_DEMO_FILE=$TDIR/none.asys" ||
+	fail "missing file: '$err' does not say where it looked"
+echo "ok: a missing recording"
+
+# 160x48: every pane, with data
+demo_start 160 48
+for d in 0 1 2 3 4 5 6 7; do
+	wait_for "^│$d PPU 00000000:[0-9A-F]{2}:00\.0 .*[0-9]+% +[0-9.]+G/96\.0G .*MHz" 15 ||
+		fail "160x48: no row of PPU $d"
+done
+wait_for '1 PPU +8 devices' 5 || fail "160x48: the PPU title does not count 8 devices"
+# a build without libmnl has no NIC pane, and its demo no NIC data
+if grep -q '^#define HAVE_MNL 1' "$top_builddir/config.h" 2>/dev/null; then
+	wait_for '2 NIC +9 of 9 active' 15 || fail "160x48: no NIC pane with its 9 NICs"
+	wait_for 'mlx5_[0-3]/1 \(ens[12]f[01]np[01]\) +↓ +[0-9.]+ [KMG]b/s' 15 ||
+		fail "160x48: no RDMA row with a rate"
+	wait_for 'eth0 +↓ +[0-9.]+ [KMG]b/s' 15 || fail "160x48: no eth0 row with a rate"
+else
+	echo "no NIC pane in this build (no libmnl): its rows are not checked"
+fi
+wait_for '3 CPU +64 cores +avg [0-9]+%' 15 || fail "160x48: no CPU pane with 64 cores"
+wait_for '^│ 0 [▁▂▃▄▅▆▇█]{32}' 15 || fail "160x48: no row of core cells"
+wait_for '4 Memory +host 1\.0T: used [0-9]+G' 15 || fail "160x48: no memory pane"
+wait_for '5 Top kernels +[0-9.]+k launches/s' 15 || fail "160x48: no kernels pane with launches"
+wait_for '^│ +4821[1-8] +[0-9.]+k? +[0-9.]+[kM]? +[0-9]+% [a-z]' 15 || fail "160x48: no kernel row"
+check_layout 160 48
+# the memory pane focused: processes with their device and pinned memory,
+# and rank 5's failed allocation
+keys 4
+wait_for 'PID USER +RSS.* HWM +THR +DEVICE +PINNED +ALLOC/s +FAIL COMMAND' 10 ||
+	fail "160x48: no process table with DEVICE and PINNED"
+wait_for '^│ +48211 .*[0-9.]+G +[0-9.]+G +94 +[0-9.]+G +8\.0G .*python train\.py' 10 ||
+	fail "160x48: no device and pinned memory of rank 0"
+wait_for '^│ +48216 .* 2\.0G [0-9]+s ago python train\.py' 10 ||
+	fail "160x48: no failed allocation of rank 5"
+keys 5
+wait_for 'gemm_bf16_tn' 10 || fail "160x48: the kernels pane focused shows no GEMM"
+check_layout 160 48
+echo "ok: every pane at 160x48"
+
+# keys: space pauses and plays, g moves the clock, the end loops back
+keys 1 ' '
+wait_for '❚❚' 10 || fail "space did not pause"
+c0=$(clock)
+[ -n "$c0" ] || fail "no replay clock in the header"
+keys g
+wait_for 'Go to' 10 || fail "g did not prompt"
+keys '+10s' Enter
+wait_clock "c == $c0 + 10" 10 || fail "g +10s moved the paused clock from $c0 to $(clock)"
+keys ' '
+wait_for '▶' 10 || fail "space did not play again"
+# at the end the demo goes back to where it began, at most c0: the clock
+# runs backwards only then
+c1=$(clock)
+keys g
+wait_for 'Go to' 10 || fail "g did not prompt again"
+keys '100%' Enter
+wait_clock "c >= $c0 - 20 && c < $c1 - 2" 20 ||
+	fail "the demo did not loop back after the end (clock $(clock), began before $c0)"
+wait_for '▶' 10 || fail "the demo does not play after looping"
+keys q
+st=$(wait_exit 10) || fail "asys demo did not exit on q"
+[ "$st" = 0 ] || fail "q: exit status $st"
+tui_stop
+echo "ok: keys"
+
+# 80x24: the panes shrink without broken boxes
+demo_start 80 24
+wait_for '1 PPU +8 devices' 15 || fail "80x24: no PPU pane"
+wait_for 'more PPUs: 0 above, [0-9]+ below' 15 || fail "80x24: no PPU scroll hint"
+check_layout 80 24
+keys q
+st=$(wait_exit 10) || fail "80x24: asys demo did not exit on q"
+[ "$st" = 0 ] || fail "80x24: exit status $st"
+tui_stop
+echo "ok: 80x24"
