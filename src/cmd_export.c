@@ -4,10 +4,13 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "env.h"
 #include "rec_export.h"
+#include "strsafe.h"
 
 static void export_usage(FILE *f)
 {
@@ -44,6 +47,7 @@ int cmd_export(int argc, char **argv)
 	};
 	struct rec_export_opts o = {.format = REC_EXPORT_CSV};
 	const char *outpath = NULL;
+	char shown[820];
 	bool summary = false;
 	FILE *out = stdout;
 	int c, rc;
@@ -88,12 +92,12 @@ int cmd_export(int argc, char **argv)
 				fprintf(stderr,
 					"asys export: option -%c needs a value or is unknown; "
 					"see asys export --help\n",
-					optopt);
+					optopt >= 0x21 && optopt < 0x7f ? optopt : '?');
 			else
 				fprintf(stderr,
 					"asys export: unknown option '%s'; see asys export "
 					"--help\n",
-					argv[optind - 1]);
+					str_escape(shown, sizeof(shown), argv[optind - 1], 80));
 			return CLI_EXIT_USAGE;
 		}
 	}
@@ -104,13 +108,24 @@ int cmd_export(int argc, char **argv)
 				"[--format csv|json]\n");
 		return CLI_EXIT_USAGE;
 	}
-	if (outpath && !(out = fopen(outpath, "w"))) {
-		fprintf(stderr, "asys export: cannot create %s: %s\n", outpath, strerror(errno));
-		return 1;
+	if (outpath) {
+		/* the rules of every file a user names for writing: no final
+		 * link, and never another user's regular file */
+		int fd = env_open_output(outpath);
+
+		if (fd < 0 || !(out = fdopen(fd, "w"))) {
+			fprintf(stderr, "asys export: cannot create %s: %s\n",
+				str_escape(shown, sizeof(shown), outpath, 200),
+				strerror(fd < 0 ? -fd : errno));
+			if (fd >= 0)
+				close(fd);
+			return 1;
+		}
 	}
 	rc = rec_export_files(&o, argv + optind, argc - optind, out, stderr);
 	if (out != stdout && fclose(out) != 0) {
-		fprintf(stderr, "asys export: cannot write %s: %s\n", outpath, strerror(errno));
+		fprintf(stderr, "asys export: cannot write %s: %s\n",
+			str_escape(shown, sizeof(shown), outpath, 200), strerror(errno));
 		return 1;
 	}
 	return rc;

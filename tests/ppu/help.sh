@@ -24,6 +24,17 @@ W
 if [ $rc -eq 0 ] && cmp -s "$out/dev" "$out/dev.want"; then pass; else
 	fail "--ppu-metrics-device help (rc $rc)"; diff "$out/dev.want" "$out/dev"; fi
 
+# a device ID the node does not have stops the command at start (exit 2),
+# and the message names the subcommand
+FAKE_HGML_DEVICES=4 "$ASYS" record -o "$out/x.asys" --ppu-metrics-device 4 >/dev/null 2>"$out/bad"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$out/x.asys" ] &&
+	grep -q '^asys record: --ppu-metrics-device 4: PPU device 4 does not exist: 4 found' "$out/bad"
+then pass; else fail "--ppu-metrics-device 4 on 4 devices (rc $rc)"; cat "$out/bad"; fi
+"$ASYS" top --ppu-metrics-set nosuchset >/dev/null 2>"$out/bad"; rc=$?
+if [ $rc -eq 2 ] && grep -q '^asys top: ' "$out/bad"; then pass; else
+	fail "a bad metric set: rc $rc, want 2 and 'asys top:'"; cat "$out/bad"; fi
+
 # --ppu-metrics-set help: the table
 "$ASYS" top --ppu-metrics-set help >"$out/set" 2>&1; rc=$?
 if [ $rc -eq 0 ] && head -4 "$out/set" | tail -1 | grep -q '^ ---------------- -\{40\} -\{44\}$' &&

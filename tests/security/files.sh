@@ -53,6 +53,14 @@ ln -s "$work/target" "$work/planted.log"
 "$ASYS" record -o "$work/wl4.asys" --duration 0.5 --workload-log "$work/mine.log" -- echo named \
 	>/dev/null 2>&1 && grep -q named "$work/mine.log" && pass || fail "--workload-log FILE unused"
 
+# export -o: the same rules as the workload log
+"$ASYS" export -o "$work/planted.log" "$top_srcdir/tests/data/good.asys" >/dev/null 2>&1 &&
+	fail "export -o followed a symbolic link" || pass
+"$ASYS" export -o "$work/theirs" "$top_srcdir/tests/data/good.asys" >/dev/null 2>&1 &&
+	fail "export -o wrote another user's file" || pass
+[ "$(cat "$work/target")" = keep ] && [ "$(cat "$work/theirs")" = theirs ] && pass ||
+	fail "export -o wrote into a file it should have refused"
+
 # input files: a FIFO, a missing and an oversized probe file stop at start
 for f in fifo missing big; do
 	case $f in big) head -c 2000000 /dev/zero | tr '\0' x >"$work/big" ;; esac
