@@ -5,6 +5,7 @@
 B=$top_builddir/tests/nic
 if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root for ip netns"; exit 77; fi
 command -v ip >/dev/null 2>&1 || { echo "SKIP: no ip (iproute2)"; exit 77; }
+command -v nsenter >/dev/null 2>&1 || { echo "SKIP: no nsenter (util-linux)"; exit 77; }
 NS1=asysnicA$$ NS2=asysnicB$$
 RPID=
 netns_cleanup() {
@@ -17,8 +18,18 @@ trap 'exit 1' INT TERM
 if ! ip netns add "$NS1" 2>/dev/null || ! ip netns add "$NS2" 2>/dev/null; then
 	echo "SKIP: cannot create network namespaces here"; exit 77
 fi
+# in_ns NS CMD...: runs CMD in network namespace NS. Not `ip netns exec`: that
+# also remounts / as a slave to mount a /sys of the namespace, which fails
+# where / is not a mount point (a chroot, some containers). The programs here
+# need only the network namespace: they see links over rtnetlink.
+in_ns() {
+	in_ns_name=$1
+	shift
+	nsenter --net="/run/netns/$in_ns_name" "$@"
+}
 for ns in "$NS1" "$NS2"; do
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+	in_ns "$ns" true || { echo "SKIP: cannot enter /run/netns/$ns with nsenter"; exit 77; }
+	in_ns "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1
 done
 ip link add veth-nA netns "$NS1" type veth peer name veth-nB netns "$NS2" || {

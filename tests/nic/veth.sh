@@ -5,10 +5,10 @@
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/nic/netns_lib.sh"
 OUT=$(mktemp "${TMPDIR:-/tmp}/asys-nic-recv.XXXXXX")
-ip netns exec "$NS2" "$B/nic_traffic" recv 40123 12 > "$OUT" &
+in_ns "$NS2" "$B/nic_traffic" recv 40123 12 > "$OUT" &
 RPID=$!
 sleep 0.2
-ip netns exec "$NS1" "$B/test_nic_veth" veth-nA 10.231.0.2 40123 "$B/nic_traffic"
+in_ns "$NS1" "$B/test_nic_veth" veth-nA 10.231.0.2 40123 "$B/nic_traffic"
 rc=$?
 wait "$RPID"; RPID=
 echo "receiver: $(cat "$OUT")"

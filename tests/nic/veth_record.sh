@@ -10,15 +10,15 @@ set -u
 D=$(mktemp -d "${TMPDIR:-/tmp}/asys-nic-rec.XXXXXX")
 trap 'netns_cleanup; rm -rf "$D"' EXIT
 
-ip netns exec "$NS2" "$B/nic_traffic" recv 40124 10 > "$D/recv" &
+in_ns "$NS2" "$B/nic_traffic" recv 40124 10 > "$D/recv" &
 RPID=$!
-ip netns exec "$NS1" "$ASYS" record --nic-metrics true --nic-device-include veth \
+in_ns "$NS1" "$ASYS" record --nic-metrics true --nic-device-include veth \
 	-s none --hggc-memory-usage false -t none -o "$D/v.asys" --duration 7s > "$D/rec.log" 2>&1 &
 REC=$!
 sleep 1
-ip netns exec "$NS1" "$B/nic_traffic" send 10.231.0.2 40124 958 1000 3 >/dev/null
+in_ns "$NS1" "$B/nic_traffic" send 10.231.0.2 40124 958 1000 3 >/dev/null
 sleep 1.5
-ip netns exec "$NS1" "$B/nic_traffic" burst 10.231.0.2 40124 958 50 5000 >/dev/null
+in_ns "$NS1" "$B/nic_traffic" burst 10.231.0.2 40124 958 50 5000 >/dev/null
 wait "$REC" || { echo "FAIL: asys record: $(cat "$D/rec.log")"; exit 1; }
 wait "$RPID"; RPID=
 "$ASYS" export "$D/v.asys" > "$D/v.csv" || { echo "FAIL: asys export"; exit 1; }
