@@ -18,18 +18,28 @@ trap 'exit 1' INT TERM
 if ! ip netns add "$NS1" 2>/dev/null || ! ip netns add "$NS2" 2>/dev/null; then
 	echo "SKIP: cannot create network namespaces here"; exit 77
 fi
-# in_ns NS CMD...: runs CMD in network namespace NS. Not `ip netns exec`: that
-# also remounts / as a slave to mount a /sys of the namespace, which fails
-# where / is not a mount point (a chroot, some containers). The programs here
-# need only the network namespace: they see links over rtnetlink.
-in_ns() {
-	in_ns_name=$1
-	shift
-	nsenter --net="/run/netns/$in_ns_name" "$@"
+# Commands enter a namespace with `nsenter --net="$NETNS/NAME" CMD`, which
+# execs CMD: a pid taken with & is CMD's own, so kill reaches it. Not `ip
+# netns exec`: that also remounts / as a slave to mount a /sys of the
+# namespace, which fails where / is not a mount point (a chroot, some
+# containers). The programs here need only the network namespace: they see
+# links over rtnetlink.
+NETNS=/run/netns
+# wait_udp_bound NS PORT: until a socket in NS is bound to UDP PORT, so that
+# no datagram is sent before the receiver can take it (up to 30 s: a loaded
+# machine can be slow to start a program, never this slow).
+wait_udp_bound() {
+	wub_i=0
+	until nsenter --net="$NETNS/$1" ss -Hlun "sport = :$2" 2>/dev/null | grep -q .; do
+		wub_i=$((wub_i + 1))
+		[ $wub_i -le 300 ] || return 1
+		sleep 0.1
+	done
 }
 for ns in "$NS1" "$NS2"; do
-	in_ns "$ns" true || { echo "SKIP: cannot enter /run/netns/$ns with nsenter"; exit 77; }
-	in_ns "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+	nsenter --net="$NETNS/$ns" true ||
+		{ echo "SKIP: cannot enter $NETNS/$ns with nsenter"; exit 77; }
+	nsenter --net="$NETNS/$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1
 done
 ip link add veth-nA netns "$NS1" type veth peer name veth-nB netns "$NS2" || {
