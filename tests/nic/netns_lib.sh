@@ -44,11 +44,20 @@ for ns in "$NS1" "$NS2"; do
 done
 ip link add veth-nA netns "$NS1" type veth peer name veth-nB netns "$NS2" || {
 	echo "SKIP: cannot create a veth pair"; exit 77; }
-ip -n "$NS1" addr add 10.231.0.1/24 dev veth-nA
-ip -n "$NS2" addr add 10.231.0.2/24 dev veth-nB
-ip -n "$NS1" link set veth-nA up
-ip -n "$NS2" link set veth-nB up
-MAC_B=$(ip -n "$NS2" -o link show veth-nB | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-MAC_A=$(ip -n "$NS1" -o link show veth-nA | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-ip -n "$NS1" neigh replace 10.231.0.2 lladdr "$MAC_B" dev veth-nA nud permanent
-ip -n "$NS2" neigh replace 10.231.0.1 lladdr "$MAC_A" dev veth-nB nud permanent
+# `ip -n NS` switches namespaces the way `ip netns exec` does, remount and
+# all: nsenter here too. A step that fails here would only show later as
+# lost datagrams, so each one is checked.
+setup_fail() { echo "FAIL: setting up the veth pair: $*"; exit 1; }
+ip1() { nsenter --net="$NETNS/$NS1" ip "$@" || setup_fail "ip $*"; }
+ip2() { nsenter --net="$NETNS/$NS2" ip "$@" || setup_fail "ip $*"; }
+ip1 addr add 10.231.0.1/24 dev veth-nA
+ip2 addr add 10.231.0.2/24 dev veth-nB
+ip1 link set veth-nA up
+ip2 link set veth-nB up
+MAC_B=$(ip2 -o link show veth-nB | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+MAC_A=$(ip1 -o link show veth-nA | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+if [ -z "$MAC_A" ] || [ -z "$MAC_B" ]; then
+	setup_fail "no MAC address on veth-nA or veth-nB"
+fi
+ip1 neigh replace 10.231.0.2 lladdr "$MAC_B" dev veth-nA nud permanent
+ip2 neigh replace 10.231.0.1 lladdr "$MAC_A" dev veth-nB nud permanent
