@@ -57,7 +57,7 @@ for loc in C.UTF-8 C; do
 	hist_is "$glyphs +[0-9]+%" || fail "$loc: the newest mark is not on the right"
 	check_layout 80 24
 	keys q
-	st=$(wait_exit 10) || fail "$loc: asys top did not exit on q"
+	st=$(wait_exit) || fail "$loc: asys top did not exit on q"
 	[ "$st" = 0 ] || fail "$loc: exit status $st"
 	tui_stop
 	echo "ok: $loc history $first -> $second marks"

@@ -40,6 +40,6 @@ done
 check_layout 100 30
 [ -s "$TDIR/exit" ] && fail "asys top exited: $(cat "$TDIR/exit")"
 keys q
-st=$(wait_exit 10) || fail "no exit on q after the storm"
+st=$(wait_exit) || fail "no exit on q after the storm"
 [ "$st" = 0 ] || fail "exit status $st after the storm"
 echo ok

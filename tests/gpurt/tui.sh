@@ -69,7 +69,7 @@ case "$row" in
 esac
 printf '%s\n' "$row" | grep -Eq '3 5\.0T [0-9]+s ago' || fail "no '3 5.0T Ns ago' failure cell: $row"
 keys q
-[ "$(wait_exit 5)" = 0 ] || fail "asys top did not exit cleanly"
+[ "$(wait_exit)" = 0 ] || fail "asys top did not exit cleanly"
 tui_stop
 
 # a recording replays the same panes: record while a second workload runs
