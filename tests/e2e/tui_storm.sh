@@ -27,14 +27,18 @@ while read -r what a b; do
 done < "$TDIR/storm"
 
 tmx resize-window -t "$TSESS" -x 100 -y 30
-# the last keys of the storm may still be on their way and may leave the
-# help screen open: close it each time it shows until the panes are back
+# asys top may still be catching up on the storm's last keys and resizes:
+# the screen can hold a frame drawn for an earlier size, or the help screen
+# that a late key opened. Close the help each time it shows, until a frame
+# for 100x30 is drawn: the panes, and the hint line, which ends with "q quit"
+# at any width, last (20 s at most). check_layout below then checks it all.
 i=0
 until s=$(cap) && printf '%s\n' "$s" | grep -q '4 Memory' &&
-	! printf '%s\n' "$s" | grep -q 'asys top help'; do
+	! printf '%s\n' "$s" | grep -q 'asys top help' &&
+	printf '%s\n' "$s" | tail -n 1 | grep -q 'quit'; do
 	printf '%s\n' "$s" | grep -q 'asys top help' && keys Escape
 	i=$((i + 1))
-	[ $i -lt 100 ] || fail "no Memory pane within 10 s after the storm"
+	[ $i -lt 200 ] || fail "no frame for 100x30 within 20 s after the storm"
 	sleep 0.1
 done
 check_layout 100 30
