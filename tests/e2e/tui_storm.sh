@@ -30,10 +30,12 @@ tmx resize-window -t "$TSESS" -x 100 -y 30
 # asys top may still be catching up on the storm's last keys and resizes:
 # the screen can hold a frame drawn for an earlier size, or the help screen
 # that a late key opened. Close the help each time it shows, until a frame
-# for 100x30 is drawn: the panes, and the hint line, which ends with "q quit"
-# at any width, last (20 s at most). check_layout below then checks it all.
+# for 100x30 is drawn: 30 lines, the panes, and the hint line, which ends
+# with "q quit" at any width, last (20 s at most). check_layout below then
+# checks it all.
 i=0
-until s=$(cap) && printf '%s\n' "$s" | grep -q '4 Memory' &&
+until s=$(cap) && [ "$(printf '%s\n' "$s" | wc -l)" -eq 30 ] &&
+	printf '%s\n' "$s" | grep -q '4 Memory' &&
 	! printf '%s\n' "$s" | grep -q 'asys top help' &&
 	printf '%s\n' "$s" | tail -n 1 | grep -q 'quit'; do
 	printf '%s\n' "$s" | grep -q 'asys top help' && keys Escape
