@@ -19,9 +19,11 @@ gpurt_need_bpf() {
 	done
 }
 
-# Waits (up to 30 s) until process $1 has uprobes on the fake libcudart and
-# libcuda, as bpftool lists them, and their number has held for 1 s: asys
-# attaches a library's probes one after another, and a workload let go
+# Waits (up to 30 s) until process $1 has uprobes on this build's fake
+# libcudart and libcuda, as bpftool lists them, and their number has held for
+# 1 s. Only this build's files count: another suite running beside this one
+# has workloads on its own copies, which asys, system-wide, probes too. And
+# asys attaches a library's probes one after another: a workload let go
 # between two of them (a loaded machine makes that gap long) loses the
 # launches of the later ones. Without bpftool, waits 3 s.
 gpurt_wait_attached() {
@@ -30,11 +32,13 @@ gpurt_wait_attached() {
 		sleep 3
 		return 0
 	fi
+	libs=$(cd "$FAKE_CUDA_DIR" && pwd -P) || return 1
 	i=0 last=-1 same=0
 	while [ $i -lt 300 ]; do
-		out=$("$bt" perf list 2>/dev/null | grep "^pid $1 " | grep -E 'libcudart\.so|libcuda\.so')
+		out=$("$bt" perf list 2>/dev/null | grep "^pid $1 " |
+			grep -F -e "$libs/libcudart.so " -e "$libs/libcuda.so ")
 		case "$out" in
-		*libcudart.so*libcuda.so* | *libcuda.so*libcudart.so*)
+		*"$libs/libcudart.so "*"$libs/libcuda.so "* | *"$libs/libcuda.so "*"$libs/libcudart.so "*)
 			n=$(printf '%s\n' "$out" | wc -l)
 			if [ "$n" = "$last" ]; then
 				same=$((same + 1))
