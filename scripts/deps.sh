@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs=(gcc g++ make autoconf automake libtool pkg-config
       libncurses-dev libmnl-dev libmsgpack-dev libzstd-dev
       libbpf-dev libelf-dev zlib1g-dev libpfm4-dev check
-      clang llvm bpftool tmux iproute2 util-linux procps)
+      clang libclang-rt-dev llvm bpftool tmux iproute2 util-linux procps)
 if [ "${1:-}" = "--bench" ]; then
 	pkgs+=(htop atop)
 fi

@@ -91,9 +91,14 @@ wait_gone() {
 
 keys() { tmx send-keys -t "$TSESS" "$@"; }
 
-# wait_exit [SECONDS]: prints asys top's exit status once it has exited.
+# wait_exit: prints asys top's exit status once it has exited (60 s at most).
+# Leaving the screen is quick, the exit can be slow: as root asys top has
+# uprobes on every process that loaded the runtime (here the test workloads
+# of whatever else runs), and the kernel detaches each one after an RCU grace
+# period, which on a loaded VM took 0.1 to 0.4 s. When it has not
+# exited, tells on stderr where its threads wait, for the log.
 wait_exit() {
-	local t=${1:-10} i=0
+	local t=60 i=0 pid
 	while [ "$i" -lt $((t * 10)) ]; do
 		if [ -s "$TDIR/exit" ]; then
 			sed -n 's/^EXIT=//p' "$TDIR/exit"
@@ -102,6 +107,11 @@ wait_exit() {
 		sleep 0.1
 		i=$((i + 1))
 	done
+	pid=$(tui_pid)
+	if [ -n "$pid" ]; then
+		echo "asys top (pid $pid) still runs after $t s; its threads:" >&2
+		ps -L -o lwp=,stat=,wchan:32=,comm= -p "$pid" >&2
+	fi
 	return 1
 }
 

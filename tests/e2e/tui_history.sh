@@ -35,22 +35,29 @@ for loc in C.UTF-8 C; do
 	i=0
 	while [ "$(marks "$glyphs")" -lt 2 ]; do
 		i=$((i + 1))
-		[ $i -lt 50 ] || fail "$loc: fewer than 2 history marks after 5 s"
+		[ $i -lt 100 ] || fail "$loc: fewer than 2 history marks after 10 s"
 		sleep 0.1
 	done
 	hist_is "$re" || fail "$loc: history line malformed: $(hist_line)"
 	first=$(marks "$glyphs")
 	line1=$(hist_line)
-	sleep 2
-	second=$(marks "$glyphs")
-	[ "$second" -gt "$first" ] || fail "$loc: the history did not grow in 2 s ($first -> $second marks)"
+	# eight refreshes in 2 s on a quiet machine; up to 10 s on a loaded one
+	i=0
+	while second=$(marks "$glyphs") && [ "$second" -le "$first" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "$loc: the history did not grow in 10 s ($first -> $second marks)"
+		sleep 0.1
+	done
 	[ "$(hist_line)" != "$line1" ] || fail "$loc: the history line did not change"
-	[ "$second" -lt 60 ] || fail "$loc: $second marks after a few seconds: not one per refresh"
+	# an upper bound: a loaded machine only draws fewer
+	sleep 2
+	later=$(marks "$glyphs")
+	[ "$later" -lt 60 ] || fail "$loc: $later marks after a few seconds: not one per refresh"
 	# newest on the right: the marks end just before the percentage
 	hist_is "$glyphs +[0-9]+%" || fail "$loc: the newest mark is not on the right"
 	check_layout 80 24
 	keys q
-	st=$(wait_exit 10) || fail "$loc: asys top did not exit on q"
+	st=$(wait_exit) || fail "$loc: asys top did not exit on q"
 	[ "$st" = 0 ] || fail "$loc: exit status $st"
 	tui_stop
 	echo "ok: $loc history $first -> $second marks"

@@ -16,7 +16,7 @@ if locale -a 2>/dev/null | grep -Eqi '^c\.utf-?8$'; then
 	wait_for '╭3 CPU' 5 || fail "UTF-8: no rounded box around the CPU pane"
 	has_color || fail "UTF-8: no colour on screen by default"
 	keys q
-	st=$(wait_exit 10) || fail "UTF-8: no exit on q"
+	st=$(wait_exit) || fail "UTF-8: no exit on q"
 	[ "$st" = 0 ] || fail "UTF-8: exit status $st"
 	tui_stop
 	echo "ok: C.UTF-8"
@@ -32,7 +32,7 @@ sleep 1.2
 has_utf8 && fail "C locale: non-ASCII bytes on screen"
 check_layout 100 30
 keys q
-st=$(wait_exit 10) || fail "C: no exit on q"
+st=$(wait_exit) || fail "C: no exit on q"
 [ "$st" = 0 ] || fail "C: exit status $st"
 tui_stop
 echo "ok: C"
@@ -42,7 +42,7 @@ wait_for '4 Memory' 10 || fail "NO_COLOR: no Memory pane"
 sleep 1.2
 has_color && fail "NO_COLOR=1: colour on screen"
 keys q
-wait_exit 10 >/dev/null || fail "NO_COLOR: no exit on q"
+wait_exit >/dev/null || fail "NO_COLOR: no exit on q"
 tui_stop
 echo "ok: NO_COLOR"
 
@@ -51,5 +51,5 @@ wait_for '4 Memory' 10 || fail "--no-color: no Memory pane"
 sleep 1.2
 has_color && fail "--no-color: colour on screen"
 keys q
-wait_exit 10 >/dev/null || fail "--no-color: no exit on q"
+wait_exit >/dev/null || fail "--no-color: no exit on q"
 echo "ok: --no-color"

@@ -39,7 +39,7 @@ for size in 120x40 80x24; do
 	[ "$changed" = yes ] || fail "$size: the panes did not change in 6 s"
 	check_layout "$cols" "$rows"
 	keys q
-	st=$(wait_exit 10) || fail "$size: asys top did not exit on q"
+	st=$(wait_exit) || fail "$size: asys top did not exit on q"
 	[ "$st" = 0 ] || fail "$size: exit status $st after q"
 	tui_stop
 	echo "ok: $size"
@@ -52,6 +52,6 @@ wait_for 'Mem *\[' 10 || fail "-s none: no system memory bar"
 cap | grep -Eq 'PID +USER' && fail "-s none: a process table is drawn"
 check_layout 80 24
 keys q
-st=$(wait_exit 10) || fail "-s none: no exit on q"
+st=$(wait_exit) || fail "-s none: no exit on q"
 [ "$st" = 0 ] || fail "-s none: exit status $st"
 echo "ok: -s none"

@@ -20,7 +20,7 @@ tmx resize-window -t "$TSESS" -x 100 -y 30
 wait_for '4 Memory' 2 || fail "panes not back at 100x30 after 10x3"
 check_layout 100 30
 keys q
-st=$(wait_exit 10) || fail "asys top did not exit on q"
+st=$(wait_exit) || fail "asys top did not exit on q"
 [ "$st" = 0 ] || fail "exit status $st after q"
 tui_stop
 
@@ -28,7 +28,7 @@ tui_stop
 rm -f "$TDIR/exit"
 tmx new-session -d -s "$TSESS" -x 100 -y 30 \
 	"env TERM=dumb $(shq "$ASYS") top; echo EXIT=\$? > $TDIR/exit; sleep 600"
-st=$(wait_exit 10) || fail "TERM=dumb: asys top did not exit"
+st=$(wait_exit) || fail "TERM=dumb: asys top did not exit"
 [ "$st" = 1 ] || fail "TERM=dumb: exit status $st, wanted 1"
 wait_for "terminal type 'dumb' cannot move the cursor" 2 || fail "TERM=dumb: no message"
 echo ok

@@ -65,7 +65,7 @@ wait_for 'more PPUs: [0-9]+ above, 0 below' 10 || fail "160x48: no scroll hint a
 cap | grep -q '╮╭2 NIC' || fail "160x48: NIC no longer beside PPU after scrolling"
 check_layout 160 48
 keys q
-st=$(wait_exit 10) || fail "160x48: asys top did not exit on q"
+st=$(wait_exit) || fail "160x48: asys top did not exit on q"
 [ "$st" = 0 ] || fail "160x48: exit status $st"
 tui_stop
 echo "ok: scrolling in a half"

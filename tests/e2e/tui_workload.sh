@@ -10,6 +10,6 @@ sleep 1
 [ -s "$TDIR/exit" ] && fail "asys top quit when the workload exited"
 cap | grep -q 'Memory' || fail "panes gone after the workload exited"
 keys q
-st=$(wait_exit 10) || fail "asys top did not exit on q"
+st=$(wait_exit) || fail "asys top did not exit on q"
 [ "$st" = 0 ] || fail "exit status $st after q"
 echo ok

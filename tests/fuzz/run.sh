@@ -8,6 +8,18 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 command -v clang >/dev/null || { echo "SKIP: clang is missing"; exit 77; }
 mkdir -p "$top/build/fuzz"
 cd "$top/build/fuzz"
+# clang without its runtime (compiler-rt, Debian's libclang-rt-dev) compiles
+# but cannot link a fuzzer: a trivial target tells that apart from a failure
+# of the real build below, which this probe does not excuse
+printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+	'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+	'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }' \
+	>probe.c
+if ! clang -fsanitize=fuzzer,address,undefined -o probe probe.c 2>probe.err; then
+	cat probe.err
+	echo "SKIP: clang cannot link a libFuzzer target: install libclang-rt-dev: $(grep -m1 -E 'cannot find|error' probe.err)"
+	exit 77
+fi
 # the reader is all it needs: no BPF skeleton to generate (a lone target
 # does not build BUILT_SOURCES)
 [ -f Makefile ] || CC=clang "$top/configure" -q --enable-fuzzing --enable-sanitizers --disable-werror \

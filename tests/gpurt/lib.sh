@@ -19,19 +19,34 @@ gpurt_need_bpf() {
 	done
 }
 
-# Waits (up to 20 s) until process $1 has uprobes on the fake libcudart and
-# libcuda, as bpftool lists them; without bpftool, waits 3 s.
+# Waits (up to 30 s) until process $1 has uprobes on this build's fake
+# libcudart and libcuda, as bpftool lists them, and their number has held for
+# 1 s. Only this build's files count: another suite running beside this one
+# has workloads on its own copies, which asys, system-wide, probes too. And
+# asys attaches a library's probes one after another: a workload let go
+# between two of them (a loaded machine makes that gap long) loses the
+# launches of the later ones. Without bpftool, waits 3 s.
 gpurt_wait_attached() {
 	bt=$(command -v bpftool || echo /usr/sbin/bpftool)
 	if [ ! -x "$bt" ]; then
 		sleep 3
 		return 0
 	fi
-	i=0
-	while [ $i -lt 200 ]; do
-		out=$("$bt" perf list 2>/dev/null | grep "^pid $1 ")
+	libs=$(cd "$FAKE_CUDA_DIR" && pwd -P) || return 1
+	i=0 last=-1 same=0
+	while [ $i -lt 300 ]; do
+		out=$("$bt" perf list 2>/dev/null | grep "^pid $1 " |
+			grep -F -e "$libs/libcudart.so " -e "$libs/libcuda.so ")
 		case "$out" in
-		*libcudart.so*libcuda.so* | *libcuda.so*libcudart.so*) return 0 ;;
+		*"$libs/libcudart.so "*"$libs/libcuda.so "* | *"$libs/libcuda.so "*"$libs/libcudart.so "*)
+			n=$(printf '%s\n' "$out" | wc -l)
+			if [ "$n" = "$last" ]; then
+				same=$((same + 1))
+				[ $same -ge 10 ] && return 0
+			else
+				same=0 last=$n
+			fi
+			;;
 		esac
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.1

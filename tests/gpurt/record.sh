@@ -22,13 +22,26 @@ P1=$! PID1=$!
 "$W" --scale 2 --ready-file "$T/r2" --go-file "$T/go" --done-file "$T/d2" --end-file "$T/e2" &
 P2=$! PID2=$!
 wait_for "$T/r1"; wait_for "$T/r2"
-"$ASYS" record -s system-wide -d 0.2 --duration 6 -o "$T/x.asys" 2>"$T/rec.err" &
+# recorded until SIGTERM, not for a fixed time: attaching can take seconds
+# on a loaded machine, and all that follows must fall inside the recording
+"$ASYS" record -s system-wide -d 0.2 -o "$T/x.asys" 2>"$T/rec.err" &
 R=$!
 gpurt_wait_attached "$R" || fail "asys record did not attach to the fake runtime"
 touch "$T/go"
 wait_for "$T/d1"; wait_for "$T/d2"
-sleep 0.6
+# the first workload may exit only once its totals are recorded: read the
+# file being written until they are there (30 s at most)
+i=0
+until [ "$("$ASYS" export --streams gpurt.mem "$T/x.asys" 2>/dev/null |
+	awk -F, -v e="$PID1" '$4==e && $6=="device_bytes" { v=$8 } END { print v }')" = 7340032 ]; do
+	i=$((i + 1))
+	[ $i -gt 150 ] && break # the checks below say what is missing
+	sleep 0.2
+done
 touch "$T/e1"; wait "$P1"; P1=
+# the other is sampled on for 3 s (15 refreshes), well past the 1 s checked below
+sleep 3
+kill -TERM "$R"
 wait "$R" || { cat "$T/rec.err"; fail "asys record failed"; }
 R=
 touch "$T/e2"; wait "$P2"; P2=

@@ -3,7 +3,8 @@
  *
  *   nic_traffic send  DST PORT PAYLOAD PPS SECONDS   steady stream
  *   nic_traffic burst DST PORT PAYLOAD COUNT SPAN_US  COUNT datagrams in SPAN_US
- *   nic_traffic recv  PORT SECONDS                   prints "packets N bytes B"
+ *   nic_traffic recv  PORT SECONDS [PACKETS]         prints "packets N bytes B"
+ *                     after SECONDS, or once PACKETS have come
  *
  * Frames on the wire are PAYLOAD + 42 bytes (UDP 8, IPv4 20, Ethernet 14). */
 #include "config.h"
@@ -107,9 +108,10 @@ int main(int argc, char **argv)
 		printf("sent %ld in %.0f us\n", n, (double)(now_ns() - t0) / 1e3);
 		return 0;
 	}
-	if (argc == 4 && !strcmp(argv[1], "recv")) {
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "recv")) {
 		int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		uint64_t end = now_ns() + (uint64_t)(atof(argv[3]) * 1e9);
+		long want = argc == 5 ? atol(argv[4]) : 0;
 		long pk = 0;
 		long long bytes = 0;
 		int rcv = 4 << 20;
@@ -122,7 +124,7 @@ int main(int argc, char **argv)
 			perror("nic_traffic: bind");
 			return 1;
 		}
-		for (uint64_t t; (t = now_ns()) < end;) {
+		for (uint64_t t; (t = now_ns()) < end && (want <= 0 || pk < want);) {
 			struct pollfd p = {.fd = fd, .events = POLLIN};
 			int ms = (int)((end - t) / 1000000) + 1;
 
@@ -140,6 +142,6 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "usage: nic_traffic send DST PORT PAYLOAD PPS SECONDS\n"
 			"       nic_traffic burst DST PORT PAYLOAD COUNT SPAN_US\n"
-			"       nic_traffic recv PORT SECONDS\n");
+			"       nic_traffic recv PORT SECONDS [PACKETS]\n");
 	return 2;
 }

@@ -48,7 +48,7 @@ sleep 1
 wait_for 'mlx5_0/1' 5 || fail "80x24: no NIC rows"
 check_layout 80 24
 keys q
-st=$(wait_exit 10) || fail "asys top did not exit on q"
+st=$(wait_exit) || fail "asys top did not exit on q"
 [ "$st" = 0 ] || fail "exit status $st after q"
 tui_stop
 

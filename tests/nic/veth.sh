@@ -5,10 +5,12 @@
 set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/nic/netns_lib.sh"
 OUT=$(mktemp "${TMPDIR:-/tmp}/asys-nic-recv.XXXXXX")
-ip netns exec "$NS2" "$B/nic_traffic" recv 40123 12 > "$OUT" &
+# stops once all 3050 datagrams are in; 60 s is for a machine too loaded to
+# deliver them, where the count below fails
+nsenter --net="$NETNS/$NS2" "$B/nic_traffic" recv 40123 60 3050 > "$OUT" &
 RPID=$!
-sleep 0.2
-ip netns exec "$NS1" "$B/test_nic_veth" veth-nA 10.231.0.2 40123 "$B/nic_traffic"
+wait_udp_bound "$NS2" 40123 || { echo "FAIL: the receiver did not bind UDP 40123"; exit 1; }
+nsenter --net="$NETNS/$NS1" "$B/test_nic_veth" veth-nA 10.231.0.2 40123 "$B/nic_traffic"
 rc=$?
 wait "$RPID"; RPID=
 echo "receiver: $(cat "$OUT")"

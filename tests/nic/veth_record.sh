@@ -8,18 +8,42 @@ set -u
 : "${ASYS:=$top_builddir/asys}"
 [ -x "$ASYS" ] || { echo "FAIL: no $ASYS"; exit 1; }
 D=$(mktemp -d "${TMPDIR:-/tmp}/asys-nic-rec.XXXXXX")
-trap 'netns_cleanup; rm -rf "$D"' EXIT
+REC=
+trap '[ -n "$REC" ] && kill "$REC" 2>/dev/null; netns_cleanup; rm -rf "$D"' EXIT
 
-ip netns exec "$NS2" "$B/nic_traffic" recv 40124 10 > "$D/recv" &
+# the receiver stops once all 3050 datagrams are in; 60 s is for a machine
+# too loaded to deliver them, where the count below fails
+nsenter --net="$NETNS/$NS2" "$B/nic_traffic" recv 40124 60 3050 > "$D/recv" &
 RPID=$!
-ip netns exec "$NS1" "$ASYS" record --nic-metrics true --nic-device-include veth \
-	-s none --hggc-memory-usage false -t none -o "$D/v.asys" --duration 7s > "$D/rec.log" 2>&1 &
+wait_udp_bound "$NS2" 40124 || { echo "FAIL: the receiver did not bind UDP 40124"; exit 1; }
+# recorded until SIGTERM, not for a fixed time: the traffic must fall inside
+# it however slowly the programs start
+nsenter --net="$NETNS/$NS1" "$ASYS" record --nic-metrics true --nic-device-include veth \
+	-s none --hggc-memory-usage false -t none -o "$D/v.asys" > "$D/rec.log" 2>&1 &
 REC=$!
-sleep 1
-ip netns exec "$NS1" "$B/nic_traffic" send 10.231.0.2 40124 958 1000 3 >/dev/null
+# the first sample must come before the first datagram: wait until the file
+# grows past its first size, i.e. samples reach it
+first=
+i=0
+while :; do
+	size=$(stat -c %s "$D/v.asys" 2>/dev/null || echo 0)
+	if [ "$size" -gt 0 ]; then
+		[ -n "$first" ] || first=$size
+		[ "$size" -gt "$first" ] && break
+	fi
+	i=$((i + 1))
+	[ $i -le 300 ] || { echo "FAIL: asys record wrote no samples in 30 s: $(cat "$D/rec.log")"; exit 1; }
+	sleep 0.1
+done
+nsenter --net="$NETNS/$NS1" "$B/nic_traffic" send 10.231.0.2 40124 958 1000 3 >/dev/null
+# a quiet gap (0.5 s is the least the analysis below accepts), the burst,
+# then some samples after it
 sleep 1.5
-ip netns exec "$NS1" "$B/nic_traffic" burst 10.231.0.2 40124 958 50 5000 >/dev/null
+nsenter --net="$NETNS/$NS1" "$B/nic_traffic" burst 10.231.0.2 40124 958 50 5000 >/dev/null
+sleep 1
+kill -TERM "$REC"
 wait "$REC" || { echo "FAIL: asys record: $(cat "$D/rec.log")"; exit 1; }
+REC=
 wait "$RPID"; RPID=
 "$ASYS" export "$D/v.asys" > "$D/v.csv" || { echo "FAIL: asys export"; exit 1; }
 

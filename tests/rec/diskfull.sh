@@ -5,7 +5,11 @@
 . "$top_srcdir/tests/lib.sh"
 need_root "mounting a small tmpfs"
 command -v unshare >/dev/null || skip "unshare(1) is missing"
-unshare -m true 2>/dev/null || skip "cannot create a mount namespace here"
+# unshare makes / private in the new namespace, so that the tmpfs stays
+# there; where / is not a mount point (a chroot) that fails, and mounting
+# without it could leak the tmpfs into the parent namespace
+why=$(unshare -m true 2>&1) ||
+	skip "cannot create a private mount namespace here (/ must be a mount point): $why"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mnt=$work/mnt

@@ -10,6 +10,17 @@ T() { "$tmux" -S "$sock" "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
 screen() { T capture-pane -t s -p; }
 header() { T capture-pane -t s -p | head -1; }
+clock() { header | grep -o 'REPLAY [^ ]* [0-9:]*' | awk '{print $3}'; }
+# clock_after OLD: prints the replay clock once it differs from OLD (10 s)
+clock_after() {
+	j=0
+	while c=$(clock) && [ "$c" = "$1" ]; do
+		j=$((j + 1))
+		[ $j -gt 100 ] && return 1
+		sleep 0.1
+	done
+	printf '%s\n' "$c"
+}
 wait_for() { # wait_for TEXT SECONDS
 	i=0
 	while ! screen | grep -qF -- "$1"; do
@@ -45,44 +56,40 @@ for try in 1 2 3; do
 	sleep 0.5
 done
 wait_for "REPLAY" 10 || fail "replay did not start: $(screen | head -3)"
-sleep 1
 # the same panes as live: every pane title of top is on the replay screen
 for title in CPU Memory; do
 	echo "$top_screen" | grep -q "$title" || continue
-	screen | grep -q "$title" || fail "pane '$title' missing in replay"
+	wait_for "$title" 10 || fail "pane '$title' missing in replay"
 done
 pass
 T send-keys -t s ' '
-wait_for "❚❚" 3 || fail "space did not pause: $(header)"
-t1=$(header | grep -o 'REPLAY [^ ]* [0-9:]*' | awk '{print $3}')
+wait_for "❚❚" 10 || fail "space did not pause: $(header)"
+t1=$(clock)
 sleep 1.2
-t2=$(header | grep -o 'REPLAY [^ ]* [0-9:]*' | awk '{print $3}')
+t2=$(clock)
 [ "$t1" = "$t2" ] || fail "paused clock moved: $t1 -> $t2"
 T send-keys -t s . . .
-sleep 0.5
-t3=$(header | grep -o 'REPLAY [^ ]* [0-9:]*' | awk '{print $3}')
-[ "$t3" != "$t2" ] || fail "three steps of 0.5 s did not move the clock from $t2"
+t3=$(clock_after "$t2") || fail "three steps of 0.5 s did not move the clock from $t2"
 pass
 T send-keys -t s ']'
-wait_for "x2" 3 || fail "] did not double the speed: $(header)"
+wait_for "x2" 10 || fail "] did not double the speed: $(header)"
 T send-keys -t s '[' '['
-wait_for "x1/2" 3 || fail "[ did not halve the speed: $(header)"
+wait_for "x1/2" 10 || fail "[ did not halve the speed: $(header)"
 pass
+# paused, the clock moves only when a seek lands: wait for each to land
 T send-keys -t s g
-sleep 0.3
+wait_for "Go to (" 10 || fail "g did not ask where to go: $(header)"
 T send-keys -t s '0%' Enter
-sleep 1
-t4=$(header | grep -o 'REPLAY [^ ]* [0-9:]*' | awk '{print $3}')
+t4=$(clock_after "$t3") || fail "g 0% did not move the clock from $t3"
 T send-keys -t s g
-sleep 0.3
+wait_for "Go to (" 10 || fail "g did not ask where to go: $(header)"
 T send-keys -t s '100%' Enter
-sleep 1
-t5=$(header | grep -o 'REPLAY [^ ]* [0-9:]*' | awk '{print $3}')
+t5=$(clock_after "$t4") || fail "g 100% did not move the clock from $t4"
 [ -n "$t4" ] && [ "$t4" \< "$t5" ] || fail "g 0% ($t4) is not before g 100% ($t5)"
 T send-keys -t s g
-sleep 0.3
+wait_for "Go to (" 10 || fail "g did not ask where to go: $(header)"
 T send-keys -t s 'whenever' Enter
-wait_for "cannot go to 'whenever'" 3 || fail "a bad time was not explained: $(header)"
+wait_for "cannot go to 'whenever'" 10 || fail "a bad time was not explained: $(header)"
 pass
 T send-keys -t s q
 finish
