@@ -150,9 +150,10 @@ wait_for() { # wait_for TEXT TENTHS
 for f in "$data"/*.asys; do
 	n=$(basename "$f")
 	rm -f "$work/rc" "$work/tm"
+	# a server of its own for each file: a new session on a server that is
+	# still going away fails ("server exited unexpectedly")
 	T kill-server 2>/dev/null
-	i=0
-	while T has-session 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	sock="$work/tmux.$n"
 	T new-session -d -s s -x 150 -y 40 "LANG=C.UTF-8 ${tm:+$tm -f '%M %e' -o '$work/tm'} \
 '$ASYS' replay -d 0.5 '$f' 2>'$work/err'; echo \$? >'$work/rc'; sleep 30" ||
 		{ fail "$n: tmux"; continue; }
