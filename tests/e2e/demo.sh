@@ -7,18 +7,12 @@
 DEMO="$(dirname "$ASYS")/demo.asys"
 [ -r "$DEMO" ] || fail "no demo recording beside the binary: $DEMO (make builds it)"
 
-# demo_start COLS ROWS [asys demo args...]: like tui_start, for asys demo
+# demo_start COLS ROWS [asys demo args...]: tui_start, for asys demo and the
+# file beside the binary (an empty ASYS_DEMO_FILE counts as unset)
 demo_start() {
-	local cols=$1 rows=$2 args="" a
+	local cols=$1 rows=$2
 	shift 2
-	for a in "$@"; do
-		args="$args $(shq "$a")"
-	done
-	rm -f "$TDIR/exit"
-	tmx new-session -d -s "$TSESS" -x "$cols" -y "$rows" \
-		"env -u ASYS_DEMO_FILE LC_ALL=$TUI_LOCALE TERM=screen-256color $(shq "$ASYS") demo$args; echo EXIT=\$? > $TDIR/exit; sleep 600" ||
-		fail "tmux could not start a session"
-	wait_for 'REPLAY demo\.asys' 15 || fail "${cols}x$rows: asys demo drew no replay header within 15 s"
+	TUI_SUB=demo TUI_READY='REPLAY demo\.asys' tui_start "$cols" "$rows" ASYS_DEMO_FILE= -- "$@"
 }
 
 # the replay clock of the header, in seconds of the day

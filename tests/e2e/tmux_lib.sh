@@ -47,7 +47,8 @@ fail() {
 
 # tui_start COLS ROWS [ENV=VAL ...] -- [asys top args...]: starts asys top in
 # a fresh session and records its exit status in $TDIR/exit. Waits until the
-# first frame is drawn.
+# first frame is drawn. TUI_SUB runs another subcommand (demo, replay), and
+# TUI_READY is then the header to wait for.
 tui_start() {
 	local cols=$1 rows=$2 envs="" args="" a
 	shift 2
@@ -61,10 +62,11 @@ tui_start() {
 	done
 	rm -f "$TDIR/exit"
 	tmx new-session -d -s "$TSESS" -x "$cols" -y "$rows" \
-		"env LC_ALL=$TUI_LOCALE TERM=screen-256color $envs $(shq "$ASYS") top$args; echo EXIT=\$? > $TDIR/exit; sleep 600" ||
+		"env LC_ALL=$TUI_LOCALE TERM=screen-256color $envs $(shq "$ASYS") ${TUI_SUB:-top}$args; echo EXIT=\$? > $TDIR/exit; sleep 600" ||
 		fail "tmux could not start a session"
 	tmx set-option -t "$TSESS" remain-on-exit on >/dev/null 2>&1
-	wait_for 'asys top' 10 || fail "asys top drew no header within 10 s"
+	wait_for "${TUI_READY:-asys top}" 15 ||
+		fail "${cols}x$rows: asys ${TUI_SUB:-top} drew no header (${TUI_READY:-asys top}) within 15 s"
 }
 
 # wait_for REGEX [SECONDS]: until the screen matches (grep -E).
