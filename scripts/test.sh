@@ -11,7 +11,7 @@ cd "$top"
 autoreconf -fi >/dev/null
 
 status=0
-DISTCHECK_TESTS="tests/cli.sh tests/manpages.sh tests/unit/test_core tests/unit/test_procfs \
+DISTCHECK_TESTS="tests/cli.sh tests/manpages.sh tests/core/test_core tests/procfs/test_procfs \
 	tests/rec/badfiles.sh tests/ppu/help.sh"
 rm -f build/*/check.out
 run_check() {

@@ -8,8 +8,8 @@
 # shellcheck source=tests/gpurt/lib.sh
 . "$top_srcdir/tests/gpurt/lib.sh"
 gpurt_need_bpf
-# shellcheck source=tests/e2e/tmux_lib.sh
-. "$top_srcdir/tests/e2e/tmux_lib.sh"
+# shellcheck source=tests/tui/tmux_lib.sh
+. "$top_srcdir/tests/tui/tmux_lib.sh"
 
 P1=
 gpurt_tui_cleanup() {

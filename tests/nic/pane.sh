@@ -3,7 +3,7 @@
 # fixture (ASYS_SYSROOT) advanced at known rates, rates in bit/s and byte/s
 # ('u'), packet sizes, CNP, sparklines, hidden idle NICs ('a'), the mark
 # ('m'); then a recording with the NIC streams replays in the same pane.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 FIX=$top_builddir/tests/nic/rdma_fixture
 [ -x "$FIX" ] || fail "no $FIX (make check builds it)"
 ROOT=$TDIR/root

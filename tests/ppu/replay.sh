@@ -2,7 +2,7 @@
 # Replay of a recording with PPU streams: the PPU pane is drawn from the file
 # alone (no library), like live; a recording made by asys top replays with
 # the rows, labels and groups that asys top showed.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || { echo "SKIP: fake library not built: $FAKE"; exit 77; }
 F="$TDIR/ppu.asys"

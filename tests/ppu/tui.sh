@@ -3,7 +3,7 @@
 # 16 devices at 80x24 (compact, scrolls, nothing overlaps), a lost device,
 # GPM refused with its causes and fixes, metric groups overlaid and stacked,
 # and no library at all.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || { echo "SKIP: fake library not built: $FAKE"; exit 77; }
 

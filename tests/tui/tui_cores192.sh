@@ -3,7 +3,7 @@
 # 192 CPUs whose counters move. At 80x24 the CPU pane shows one cell per
 # core; focused at 120x40 it shows bars in several columns. The first row
 # of the pane is the history line (tui_history.sh).
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 
 root=$TDIR/root
 mkdir -p "$root/proc" "$root/sys/devices/system/cpu"

@@ -3,7 +3,7 @@
 # shows all five panes with data at 160x48, draws whole boxes at 80x24, and
 # takes the replay keys: space pauses, g moves the clock, the end loops back
 # to where the demo began, q exits 0. Without the file: exit 1, saying where.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 DEMO="$(dirname "$ASYS")/demo.asys"
 [ -r "$DEMO" ] || fail "no demo recording beside the binary: $DEMO (make builds it)"
 

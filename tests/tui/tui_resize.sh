@@ -2,7 +2,7 @@
 # Resizing: below 80x24 the screen asks for a bigger window and nothing
 # crashes; back at a usable size the panes return. The refresh is 10 s, so
 # every redraw seen here within 2 s comes from SIGWINCH itself.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 
 tui_start 120 40 -- -d 10
 wait_for 'Memory' 10 || fail "no Memory pane at 120x40"

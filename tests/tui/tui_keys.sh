@@ -2,7 +2,7 @@
 # Keys: help opens and closes, Tab and the digit hotkeys move focus, < and >
 # change the sort order of the process table, space pauses, q exits 0, and
 # SIGTERM, SIGINT and SIGHUP restore the terminal and exit 0.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 
 # The PID column of the process table, top to bottom.
 pids() {

@@ -2,7 +2,7 @@
 # A storm of keys and resizes (tiny, huge, below 80x24 and back) at a fast
 # refresh: asys top must stay up, draw a sane screen afterwards, and exit 0.
 # The sequence is pseudo-random with a fixed seed, so a failure repeats.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 
 tui_start 100 30 -- -d 0.1
 wait_for '4 Memory' 10 || fail "no Memory pane"

@@ -3,7 +3,7 @@
 # share that grows from the right as refreshes go by (braille in UTF-8, the
 # ASCII ramp otherwise), and the total's percentage; it sits inside the CPU
 # box, under its title, and nothing overlaps.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 
 # hist_line: the CPU pane's history line
 hist_line() { cap | grep -A1 -E '^(╭|\+)3 CPU' | sed -n 2p; }

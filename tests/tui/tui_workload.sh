@@ -1,7 +1,7 @@
 #!/bin/sh
 # `asys top -- sleep 2`: the workload's exit shows on the screen, which stays
 # open until q.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 
 tui_start 120 40 -- -d 0.5 -- sleep 2
 wait_for 'Memory' 10 || fail "no Memory pane"

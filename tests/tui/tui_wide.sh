@@ -4,7 +4,7 @@
 # pane full width under them; focus (Tab, hotkeys) and scrolling still work
 # in the halves. At 120x40 and 80x24 the two stay stacked, full width.
 # Uses the fake libhgml.so for the PPU pane; the NIC pane lists lo.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || { echo "SKIP: fake library not built: $FAKE"; exit 77; }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Both panes are drawn at 120x40 and at 80x24, nothing overlaps, and the
 # figures move between two captures while a core is kept busy.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 
 # keep one core busy so the CPU figures have something to show
 sh -c 'end=$(($(date +%s) + 40)); while [ "$(date +%s)" -lt "$end" ]; do :; done' &

@@ -2,7 +2,7 @@
 # Ctrl-Z in a shell with job control: the terminal is given back (the
 # shell's prompt and its "Stopped" line are on screen, asys is stopped), and
 # after fg the whole screen is drawn again and keys work.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash is needed for job control"; exit 77; }
 
 tmx new-session -d -s "$TSESS" -x 100 -y 30 "env PS1='prompt> ' bash --norc --noprofile -i" ||

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Glyphs follow the locale: box drawing and blocks in UTF-8, plain ASCII in
 # the C locale. NO_COLOR and --no-color leave no colour on screen.
-. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/tmux_lib.sh"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 
 # any byte >= 0x80 on screen
 has_utf8() { cap | LC_ALL=C grep -q '[^ -~]'; }

@@ -1,5 +1,5 @@
 # Drives the real `asys top` inside a private tmux server.
-# Source it: . "$top_srcdir/tests/e2e/tmux_lib.sh"; then tui_start W H [asys top args...].
+# Source it: . "$top_srcdir/tests/tui/tmux_lib.sh"; then tui_start W H [asys top args...].
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 : "${ASYS:=$top_builddir/asys}"
