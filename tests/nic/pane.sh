@@ -47,9 +47,7 @@ tmx resize-window -t "$TSESS" -x 80 -y 24 >/dev/null 2>&1
 sleep 1
 wait_for 'mlx5_0/1' 5 || fail "80x24: no NIC rows"
 check_layout 80 24
-keys q
-st=$(wait_exit) || fail "asys top did not exit on q"
-[ "$st" = 0 ] || fail "exit status $st after q"
+TUI_SUB=replay quit_ok "the NIC replay"
 tui_stop
 
 # a recording with the NIC streams replays in the same pane

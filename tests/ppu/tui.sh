@@ -26,9 +26,7 @@ keys End
 wait_for '^│15 PPU 00000000:1F:00\.0 ' 10 || fail "80x24: End did not scroll to device 15"
 wait_for 'more PPUs: [0-9]+ above, 0 below' 10 || fail "80x24: scroll hint after End"
 check_layout 80 24
-keys q
-st=$(wait_exit) || fail "80x24: asys top did not exit on q"
-[ "$st" = 0 ] || fail "80x24: exit status $st"
+quit_ok "80x24"
 tui_stop
 echo "ok: 16 devices at 80x24"
 

@@ -97,9 +97,7 @@ keys '100%' Enter
 wait_clock "c >= $c0 - 20 && c < $c1 - 2" 20 ||
 	fail "the demo did not loop back after the end (clock $(clock), began before $c0)"
 wait_for '▶' 10 || fail "the demo does not play after looping"
-keys q
-st=$(wait_exit 10) || fail "asys demo did not exit on q"
-[ "$st" = 0 ] || fail "q: exit status $st"
+TUI_SUB=demo quit_ok "at the end"
 tui_stop
 echo "ok: keys"
 
@@ -108,8 +106,6 @@ demo_start 80 24
 wait_for '1 PPU +8 devices' 15 || fail "80x24: no PPU pane"
 wait_for 'more PPUs: 0 above, [0-9]+ below' 15 || fail "80x24: no PPU scroll hint"
 check_layout 80 24
-keys q
-st=$(wait_exit 10) || fail "80x24: asys demo did not exit on q"
-[ "$st" = 0 ] || fail "80x24: exit status $st"
+TUI_SUB=demo quit_ok 80x24
 tui_stop
 echo "ok: 80x24"

@@ -117,6 +117,14 @@ wait_exit() {
 	return 1
 }
 
+# quit_ok WHAT: q ends it with exit status 0; WHAT names the case.
+quit_ok() {
+	local st
+	keys q
+	st=$(wait_exit) || fail "$1: asys ${TUI_SUB:-top} did not exit on q"
+	[ "$st" = 0 ] || fail "$1: exit status $st after q"
+}
+
 tui_stop() {
 	tmx kill-session -t "$TSESS" >/dev/null 2>&1
 }

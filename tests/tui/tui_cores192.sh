@@ -75,9 +75,7 @@ n=$(printf '%s\n' "$strip" | wc -l)
 [ "$n" -ge 3 ] || fail "80x24: the strip has $n rows, 192 cores need 3"
 printf '%s\n' "$strip" | grep -q '^│ *0 ' || fail "80x24: the strip does not start at core 0"
 cap | grep -q 'not shown' && fail "80x24: some cores are not shown"
-keys q
-st=$(wait_exit) || fail "80x24: no exit on q"
-[ "$st" = 0 ] || fail "80x24: exit status $st"
+quit_ok "80x24"
 tui_stop
 echo "ok: 80x24 strip"
 
@@ -95,7 +93,5 @@ check_layout 120 40
 keys 4
 wait_for 'one cell per core' 5 || fail "120x40: no strip once Memory has the focus"
 check_layout 120 40
-keys q
-st=$(wait_exit) || fail "120x40: no exit on q"
-[ "$st" = 0 ] || fail "120x40: exit status $st"
+quit_ok 120x40
 echo "ok: 120x40 bars and strip"

@@ -56,9 +56,7 @@ for loc in C.UTF-8 C; do
 	# newest on the right: the marks end just before the percentage
 	hist_is "$glyphs +[0-9]+%" || fail "$loc: the newest mark is not on the right"
 	check_layout 80 24
-	keys q
-	st=$(wait_exit) || fail "$loc: asys top did not exit on q"
-	[ "$st" = 0 ] || fail "$loc: exit status $st"
+	quit_ok "$loc"
 	tui_stop
 	echo "ok: $loc history $first -> $second marks"
 done

@@ -15,9 +15,7 @@ if locale -a 2>/dev/null | grep -Eqi '^c\.utf-?8$'; then
 	wait_for '4 Memory' 10 || fail "UTF-8: no Memory pane"
 	wait_for '╭3 CPU' 5 || fail "UTF-8: no rounded box around the CPU pane"
 	has_color || fail "UTF-8: no colour on screen by default"
-	keys q
-	st=$(wait_exit) || fail "UTF-8: no exit on q"
-	[ "$st" = 0 ] || fail "UTF-8: exit status $st"
+	quit_ok "UTF-8"
 	tui_stop
 	echo "ok: C.UTF-8"
 else
@@ -31,9 +29,7 @@ wait_for '^\+3 CPU' 5 || fail "C: the CPU box is not drawn in ASCII"
 sleep 1.2
 has_utf8 && fail "C locale: non-ASCII bytes on screen"
 check_layout 100 30
-keys q
-st=$(wait_exit) || fail "C: no exit on q"
-[ "$st" = 0 ] || fail "C: exit status $st"
+quit_ok "C"
 tui_stop
 echo "ok: C"
 

@@ -38,9 +38,7 @@ for size in 120x40 80x24; do
 	done
 	[ "$changed" = yes ] || fail "$size: the panes did not change in 6 s"
 	check_layout "$cols" "$rows"
-	keys q
-	st=$(wait_exit) || fail "$size: asys top did not exit on q"
-	[ "$st" = 0 ] || fail "$size: exit status $st after q"
+	quit_ok "$size"
 	tui_stop
 	echo "ok: $size"
 done
@@ -51,7 +49,5 @@ wait_for 'no processes followed' 10 || fail "-s none: no note in the Memory foot
 wait_for 'Mem *\[' 10 || fail "-s none: no system memory bar"
 cap | grep -Eq 'PID +USER' && fail "-s none: a process table is drawn"
 check_layout 80 24
-keys q
-st=$(wait_exit) || fail "-s none: no exit on q"
-[ "$st" = 0 ] || fail "-s none: exit status $st"
+quit_ok "-s none"
 echo "ok: -s none"

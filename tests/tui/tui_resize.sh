@@ -19,9 +19,7 @@ sleep 0.5
 tmx resize-window -t "$TSESS" -x 100 -y 30
 wait_for '4 Memory' 2 || fail "panes not back at 100x30 after 10x3"
 check_layout 100 30
-keys q
-st=$(wait_exit) || fail "asys top did not exit on q"
-[ "$st" = 0 ] || fail "exit status $st after q"
+quit_ok "at the end"
 tui_stop
 
 # a terminal that cannot move the cursor is refused with a clear message

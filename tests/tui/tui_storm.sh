@@ -45,7 +45,5 @@ until s=$(cap) && [ "$(printf '%s\n' "$s" | wc -l)" -eq 30 ] &&
 done
 check_layout 100 30
 [ -s "$TDIR/exit" ] && fail "asys top exited: $(cat "$TDIR/exit")"
-keys q
-st=$(wait_exit) || fail "no exit on q after the storm"
-[ "$st" = 0 ] || fail "exit status $st after the storm"
+quit_ok "after the storm"
 echo ok

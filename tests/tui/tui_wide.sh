@@ -64,9 +64,7 @@ wait_for '^│63 PPU 00000000:4F:00\.0 .*││' 10 || fail "160x48: End did not
 wait_for 'more PPUs: [0-9]+ above, 0 below' 10 || fail "160x48: no scroll hint after End"
 cap | grep -q '╮╭2 NIC' || fail "160x48: NIC no longer beside PPU after scrolling"
 check_layout 160 48
-keys q
-st=$(wait_exit) || fail "160x48: asys top did not exit on q"
-[ "$st" = 0 ] || fail "160x48: exit status $st"
+quit_ok "160x48"
 tui_stop
 echo "ok: scrolling in a half"
 

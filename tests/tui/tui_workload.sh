@@ -9,7 +9,5 @@ wait_for 'exited' 15 || fail "the workload's exit is not shown"
 sleep 1
 [ -s "$TDIR/exit" ] && fail "asys top quit when the workload exited"
 cap | grep -q 'Memory' || fail "panes gone after the workload exited"
-keys q
-st=$(wait_exit) || fail "asys top did not exit on q"
-[ "$st" = 0 ] || fail "exit status $st after q"
+quit_ok "after the workload's exit"
 echo ok
