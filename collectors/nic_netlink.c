@@ -15,6 +15,7 @@
 
 #include <libmnl/libmnl.h>
 
+#include "nic_mnl.h"
 #include "nic_netlink.h"
 
 #define NIC_NL_BUF_MIN 16384u
@@ -48,16 +49,9 @@ struct nic_nl *nic_nl_new(bool force_getlink, int *err)
 		rc = -ENOMEM;
 		goto cleanup;
 	}
-	n->sock = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (!n->sock) {
-		rc = -errno;
+	n->sock = nic_mnl_open(NETLINK_ROUTE, 0, &n->portid, &rc);
+	if (!n->sock)
 		goto cleanup;
-	}
-	if (mnl_socket_bind(n->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = -errno;
-		goto cleanup;
-	}
-	n->portid = mnl_socket_get_portid(n->sock);
 	n->seq = (uint32_t)time(NULL);
 	n->getstats = !force_getlink;
 	n->decided = force_getlink;
@@ -197,7 +191,6 @@ static int nl_dump(struct nic_nl *n, uint16_t type, mnl_cb_t cb, struct nl_walk 
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(n->req);
 	uint32_t seq = ++n->seq;
-	int ret;
 
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
@@ -212,30 +205,8 @@ static int nl_dump(struct nic_nl *n, uint16_t type, mnl_cb_t cb, struct nl_walk 
 
 		ifi->ifi_family = AF_UNSPEC;
 	}
-	if (mnl_socket_sendto(n->sock, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		ssize_t len = mnl_socket_recvfrom(n->sock, n->buf, n->bufsz);
-
-		if (len < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		errno = 0;
-		ret = mnl_cb_run(n->buf, (size_t)len, seq, n->portid, cb, w);
-		if (ret == MNL_CB_ERROR && errno == EPROTO)
-			continue; /* the tail of an earlier, aborted dump */
-		if (ret == MNL_CB_STOP)
-			return 0;
-		if (ret == MNL_CB_ERROR) {
-			int e = errno ? -errno : -EIO;
-
-			/* An error reply ends the dump; anything else left is drained
-			 * by the seq check of the next dump. */
-			return e;
-		}
-	}
+	/* every answer to an earlier, aborted dump is skipped */
+	return nic_mnl_talk(n->sock, n->portid, nlh, n->buf, n->bufsz, true, -1, cb, w);
 }
 
 int nic_nl_dump_stats(struct nic_nl *n, nic_nl_stats_cb cb, void *ctx)

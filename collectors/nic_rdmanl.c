@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <time.h>
 
 #include <libmnl/libmnl.h>
 #include <rdma/rdma_netlink.h>
 
+#include "nic_mnl.h"
 #include "nic_rdmanl.h"
 
 /* A STAT_GET answer is one NLMSG_DEFAULT_SIZE skb (under a page); a device
@@ -48,26 +48,17 @@ struct stat_walk {
 struct nic_rdmanl *nic_rdmanl_new(int *err)
 {
 	struct nic_rdmanl *n = calloc(1, sizeof(*n));
-	/* The kernel always answers a request; the timeout only keeps a
-	 * sampler from hanging on a socket that never does. */
-	struct timeval tv = {1, 0};
 	int rc = 0;
 
 	if (!n) {
 		rc = -ENOMEM;
 		goto cleanup;
 	}
-	n->sock = mnl_socket_open2(NETLINK_RDMA, SOCK_CLOEXEC);
-	if (!n->sock) {
-		rc = -errno; /* EPROTONOSUPPORT: a kernel without ib_core */
+	/* The kernel always answers a request; the timeout only keeps a
+	 * sampler from hanging on a socket that never does. */
+	n->sock = nic_mnl_open(NETLINK_RDMA, 1, &n->portid, &rc);
+	if (!n->sock)
 		goto cleanup;
-	}
-	if (mnl_socket_bind(n->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = -errno;
-		goto cleanup;
-	}
-	(void)setsockopt(mnl_socket_get_fd(n->sock), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	n->portid = mnl_socket_get_portid(n->sock);
 	n->seq = (uint32_t)time(NULL);
 	return n;
 cleanup:
@@ -104,29 +95,8 @@ int nic_rdmanl_field(const char *name)
  * for a dump, one message otherwise. 0 or -errno. */
 static int rdmanl_talk(struct nic_rdmanl *n, bool dump, mnl_cb_t cb, void *data)
 {
-	struct nlmsghdr *nlh = (struct nlmsghdr *)n->req;
-	int stale = 0;
-
-	if (mnl_socket_sendto(n->sock, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		ssize_t len = mnl_socket_recvfrom(n->sock, n->buf, sizeof(n->buf));
-		int ret;
-
-		if (len < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno == EAGAIN ? -ETIMEDOUT : -errno;
-		}
-		errno = 0;
-		ret = mnl_cb_run(n->buf, (size_t)len, nlh->nlmsg_seq, n->portid, cb, data);
-		if (ret == MNL_CB_ERROR && errno == EPROTO && ++stale <= RDMANL_STALE_MAX)
-			continue; /* the answer to an earlier request (wrong seq) */
-		if (ret == MNL_CB_ERROR)
-			return errno ? -errno : -EIO;
-		if (ret == MNL_CB_STOP || !dump)
-			return 0;
-	}
+	return nic_mnl_talk(n->sock, n->portid, (struct nlmsghdr *)n->req, n->buf, sizeof(n->buf),
+			    dump, RDMANL_STALE_MAX, cb, data);
 }
 
 static void rdmanl_put_request(struct nic_rdmanl *n, uint16_t cmd, uint16_t flags)
