@@ -57,18 +57,24 @@ bool env_elevated(void)
 	return env_elev;
 }
 
+/* The note about name ("NAME=..."), or -1; under env_lock. */
+static int env_note_find(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < env_nnotes; i++)
+		if (!strncmp(env_note[i], name, len) && env_note[i][len] == '=')
+			return i;
+	return -1;
+}
+
 static void env_add_note(const char *name, const char *value, const char *why)
 {
 	char v[96];
 
-	size_t len = strlen(name);
-	bool seen = false;
-
 	str_escape(v, sizeof(v), value, 80);
 	pthread_mutex_lock(&env_lock);
-	for (int i = 0; i < env_nnotes; i++)
-		seen = seen || (!strncmp(env_note[i], name, len) && env_note[i][len] == '=');
-	if (!seen && env_nnotes < ENV_MAX_NOTES)
+	if (env_note_find(name) < 0 && env_nnotes < ENV_MAX_NOTES)
 		snprintf(env_note[env_nnotes++], sizeof(env_note[0]), "%s=%s ignored: %s", name, v,
 			 why);
 	pthread_mutex_unlock(&env_lock);
@@ -216,18 +222,14 @@ void env_notes(char *buf, size_t n)
 
 bool env_note_for(const char *name, char *buf, size_t n)
 {
-	size_t len = strlen(name);
-	bool found = false;
+	int i;
 
 	pthread_mutex_lock(&env_lock);
-	for (int i = 0; i < env_nnotes && !found; i++) {
-		if (!strncmp(env_note[i], name, len) && env_note[i][len] == '=') {
-			snprintf(buf, n, "%s", env_note[i]);
-			found = true;
-		}
-	}
+	i = env_note_find(name);
+	if (i >= 0)
+		snprintf(buf, n, "%s", env_note[i]);
 	pthread_mutex_unlock(&env_lock);
-	return found;
+	return i >= 0;
 }
 
 int env_note_count(void)
