@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
+
 #include "nic_harness.h"
 #include "nic_netlink.h"
 #include "nic_rdma.h"
@@ -162,7 +164,8 @@ static double sample_cost(int iters, unsigned *recs)
 	double us = NAN;
 
 	options_defaults(&o);
-	o.nic_metrics = o.nic_metrics_given = true;
+	if (cli_set(&o, "nic-metrics", "true"))
+		goto out;
 	if (!t || !ring || nic_collector.init(&ctx, &st))
 		goto out;
 	nic_collector.sample(st, &em, asys_now_ns()); /* labels, first scan */

@@ -90,12 +90,40 @@ struct cpu_state {
 	char err[256];
 };
 
+struct cpu_opts {
+	double frequency; /* --cpu-frequency; 0: once per refresh */
+};
+
+static const struct cpu_opts cpu_defaults = {0};
+
+static const struct opt_desc cpu_opt_descs[] = {
+    {.lng = "cpu-frequency",
+     .arg = "HZ",
+     .help = "CPU sampling rate, 1-1000 (default once per refresh)",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_DOUBLE,
+     .off = OPT_OFF(struct cpu_opts, frequency),
+     .lo = 1,
+     .hi = 1000,
+     .unit = "Hz"},
+};
+
+static const struct opt_table cpu_options = {
+    .name = "cpu",
+    .title = "CPU",
+    .opts = cpu_opt_descs,
+    .nopts = ARRAY_SIZE(cpu_opt_descs),
+    .size = sizeof(struct cpu_opts),
+    .defaults = &cpu_defaults,
+};
+
 static double cpu_frequency(const struct asys_options *o)
 {
+	const struct cpu_opts *co = options_get(o, &cpu_options);
 	double hz;
 
-	if (o->cpu_frequency > 0)
-		return o->cpu_frequency;
+	if (co->frequency > 0)
+		return co->frequency;
 	/* once per refresh: the shares are rates between two samples anyway, and
 	 * at 1/delay the cpu collector shares the 1 Hz thread (nic, ppu, gpurt)
 	 * instead of costing a thread and four timer wakes a second of its own */
@@ -428,6 +456,7 @@ static const char *cpu_last_error(const void *state)
 const struct collector cpu_collector = {
     .name = "cpu",
     .streams = cpu_streams,
+    .options = &cpu_options,
     .frequency = cpu_frequency,
     .init = cpu_init,
     .sample = cpu_sample,

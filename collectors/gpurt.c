@@ -29,6 +29,7 @@
 #include "gpurt_scan.h"
 #include "gpurt_syms.h"
 #include "stream.h"
+#include "strsafe.h"
 #include "sysroot.h"
 #include "util.h"
 
@@ -107,9 +108,84 @@ static int gpurt_libbpf_print(enum libbpf_print_level level, const char *fmt, va
 	return 0;
 }
 
+/* What the kernels pane says when launches are not counted. */
+#define GPURT_NO_TRACE "kernel launches are not counted (-t none): use -t hggc"
+
+static const struct gpurt_opts gpurt_defaults = {.memory = true, .trace = true};
+
+/* Read once here so that a missing, oversized or special file stops the
+ * command at once; the collector reads it again and parses it. */
+static int gpurt_parse_probe_file(const struct opt_desc *d, const char *name, const char *val,
+				  void *block, char *err, size_t n)
+{
+	char why[256], shown[400], *buf = NULL;
+	size_t len;
+	int rc =
+	    *val ? env_read_file(val, GPURT_PROBE_FILE_MAX, &buf, &len, why, sizeof(why)) : -EINVAL;
+
+	(void)d;
+	free(buf);
+	if (rc == -EINVAL && !*val)
+		return -EINVAL;
+	if (rc) {
+		snprintf(err, n, "cannot use %s %s: %s", name,
+			 str_escape(shown, sizeof(shown), val, 80), why);
+		return rc;
+	}
+	((struct gpurt_opts *)block)->probe_file = val;
+	return 0;
+}
+
+static int gpurt_parse_trace(const struct opt_desc *d, const char *name, const char *val,
+			     void *block, char *err, size_t n)
+{
+	(void)d;
+	if (strcmp(val, "hggc") && strcmp(val, "none")) {
+		opt_bad_value(err, n, name, val, "hggc or none");
+		return -EINVAL;
+	}
+	((struct gpurt_opts *)block)->trace = !strcmp(val, "hggc");
+	return 0;
+}
+
+static const struct opt_desc gpurt_opt_descs[] = {
+    {.lng = "hggc-memory-usage",
+     .arg = "BOOL",
+     .help = "track device and pinned allocations with eBPF, true|false (default true)",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_BOOL,
+     .off = OPT_OFF(struct gpurt_opts, memory),
+     .given = OPT_GIVEN(struct gpurt_opts, memory_given)},
+    {.lng = "trace",
+     .shrt = 't',
+     .arg = "hggc|none",
+     .help = "count kernel launches (default hggc)",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_PARSE,
+     .parse = gpurt_parse_trace},
+    {.lng = "hggc-probe-file",
+     .arg = "FILE",
+     .help = "extra runtime libraries and symbols to probe",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_PARSE,
+     .parse = gpurt_parse_probe_file,
+     .expect = "a file name"},
+};
+
+static const struct opt_table gpurt_options = {
+    .name = "gpurt",
+    .title = "Runtime probe",
+    .opts = gpurt_opt_descs,
+    .nopts = ARRAY_SIZE(gpurt_opt_descs),
+    .size = sizeof(struct gpurt_opts),
+    .defaults = &gpurt_defaults,
+};
+
 static double gpurt_frequency(const struct asys_options *o)
 {
-	if (options_scope(o) == SCOPE_NONE || (!o->hggc_memory_usage && !o->trace_hggc))
+	const struct gpurt_opts *go = options_get(o, &gpurt_options);
+
+	if (options_scope(o) == SCOPE_NONE || (!go->memory && !go->trace))
 		return 0;
 	/* a fixture root (ASYS_SYSROOT) has no processes to put uprobes in */
 	const char *root = sysroot_get();
@@ -234,7 +310,7 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 			 strerror(-r));
 		return r;
 	}
-	r = gpurt_scan_init(&s->scan, o, s->err, sizeof(s->err));
+	r = gpurt_scan_init(&s->scan, o, options_get(o, &gpurt_options), s->err, sizeof(s->err));
 	if (r)
 		return r;
 	if (!gpurt_scan_privileged()) {
@@ -315,7 +391,8 @@ static void set_status(struct gpurt_state *s, struct emitter *out, uint64_t ts, 
 	util_strlcpy(s->status, text, sizeof(s->status));
 	s->status_sent = true;
 	emit_status(out, s->s_mem, STATUS_STREAM, ts, text);
-	emit_status(out, s->s_kern, STATUS_STREAM, ts, text);
+	emit_status(out, s->s_kern, STATUS_STREAM, ts,
+		    s->scan.track_launch || *text ? text : GPURT_NO_TRACE);
 }
 
 static void kent_name(struct gpurt_state *s, struct kent *k, char *buf, size_t n)
@@ -471,6 +548,7 @@ static int gpurt_sample(void *state, struct emitter *out, uint64_t now_ns)
 const struct collector gpurt_collector = {
     .name = "gpurt",
     .streams = gpurt_streams,
+    .options = &gpurt_options,
     .frequency = gpurt_frequency,
     .init = gpurt_init,
     .sample = gpurt_sample,

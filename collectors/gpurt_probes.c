@@ -211,7 +211,7 @@ int gpurt_probes_load_file(struct gpurt_probes *p, const char *path, char *err, 
 	int r;
 
 	str_escape(shown, sizeof(shown), path, 120);
-	r = env_read_file(path, OPT_PROBE_FILE_MAX, &buf, &len, why, sizeof(why));
+	r = env_read_file(path, GPURT_PROBE_FILE_MAX, &buf, &len, why, sizeof(why));
 	if (r) {
 		snprintf(err, errlen, "probe file %s: %s", shown, why);
 		return r;

@@ -11,6 +11,7 @@
 
 #define GPURT_LIB_MAX 64
 #define GPURT_SYM_MAX 128
+#define GPURT_PROBE_FILE_MAX (1u << 20) /* --hggc-probe-file, bytes */
 
 struct gpurt_probe {
 	char lib[GPURT_LIB_MAX]; /* fnmatch glob on the library's file name */

@@ -24,13 +24,14 @@
 #include "sysroot.h"
 #include "util.h"
 
-int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *err, size_t n)
+int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,
+		    const struct gpurt_opts *go, char *err, size_t n)
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
 	sc->fd_stub_libs = -1;
-	sc->track_mem = o->hggc_memory_usage;
-	sc->track_launch = o->trace_hggc;
+	sc->track_mem = go->memory;
+	sc->track_launch = go->trace != 0;
 	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
 	for (int i = 0; i < o->npids && i < OPT_MAX_PIDS; i++)
 		sc->roots[sc->nroots++] = o->pids[i];
@@ -39,8 +40,8 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *e
 		snprintf(err, n, "runtime probes: out of memory");
 		return r;
 	}
-	if (o->hggc_probe_file)
-		r = gpurt_probes_load_file(&sc->probes, o->hggc_probe_file, err, n);
+	if (go->probe_file)
+		r = gpurt_probes_load_file(&sc->probes, go->probe_file, err, n);
 	return r;
 }
 

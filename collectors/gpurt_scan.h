@@ -55,8 +55,17 @@ struct gpurt_seen {
 
 #define GPURT_YOUNG_SCANS 8
 
+/* The runtime probes' own options (the table is in gpurt.c). */
+struct gpurt_opts {
+	bool memory; /* --hggc-memory-usage */
+	bool memory_given;
+	bool trace;		/* -t hggc|none */
+	const char *probe_file; /* --hggc-probe-file */
+};
+
 /* Reads the options and the probe table (and --hggc-probe-file). */
-int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *err, size_t n);
+int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,
+		    const struct gpurt_opts *go, char *err, size_t n);
 void gpurt_scan_fini(struct gpurt_scan *sc); /* destroys the links */
 /* Root, or CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN) in effect. */
 bool gpurt_scan_privileged(void);

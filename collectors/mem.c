@@ -64,10 +64,47 @@ struct mem_state {
 	char err[256];
 };
 
+struct mem_opts {
+	bool sampling;	  /* --host-memory-sampling */
+	double frequency; /* --host-memory-sampling-frequency */
+};
+
+static const struct mem_opts mem_defaults = {.sampling = true, .frequency = 10};
+
+static const struct opt_desc mem_opt_descs[] = {
+    {.lng = "host-memory-sampling",
+     .arg = "BOOL",
+     .help = "sample host memory at its own rate, true|false (default true; false: once "
+	     "per refresh)",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_BOOL,
+     .off = OPT_OFF(struct mem_opts, sampling)},
+    {.lng = "host-memory-sampling-frequency",
+     .arg = "HZ",
+     .help = "host memory sampling rate, 1-1000 (default 10)",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_DOUBLE,
+     .off = OPT_OFF(struct mem_opts, frequency),
+     .lo = 1,
+     .hi = 1000,
+     .unit = "Hz"},
+};
+
+static const struct opt_table mem_options = {
+    .name = "mem",
+    .title = "Host memory",
+    .opts = mem_opt_descs,
+    .nopts = ARRAY_SIZE(mem_opt_descs),
+    .size = sizeof(struct mem_opts),
+    .defaults = &mem_defaults,
+};
+
 static double mem_frequency(const struct asys_options *o)
 {
-	if (o->host_memory_sampling && o->host_memory_frequency > 0)
-		return o->host_memory_frequency;
+	const struct mem_opts *mo = options_get(o, &mem_options);
+
+	if (mo->sampling && mo->frequency > 0)
+		return mo->frequency;
 	return o->delay_s > 0 ? 1.0 / o->delay_s : 1.0;
 }
 
@@ -97,11 +134,15 @@ static int mem_init(const struct coll_ctx *ctx, void **state)
 	if (rc < 0)
 		goto fail;
 	st->sid_sys = (uint32_t)rc;
-	rc = stream_table_add(ctx->streams, &mem_proc_stream);
-	if (rc < 0)
-		goto fail;
-	st->sid_proc = (uint32_t)rc;
 	st->scope = options_scope(o);
+	/* -s none: no mem.proc stream at all, so a pane or a recording tells
+	 * "no process followed" from the schema */
+	if (st->scope != SCOPE_NONE) {
+		rc = stream_table_add(ctx->streams, &mem_proc_stream);
+		if (rc < 0)
+			goto fail;
+		st->sid_proc = (uint32_t)rc;
+	}
 	st->period_ns = (uint64_t)((o->delay_s > 0 ? o->delay_s : 1.0) * 1e9);
 
 	st->fd_meminfo = sysroot_open("/proc/meminfo", O_RDONLY);
@@ -188,6 +229,7 @@ static const char *mem_last_error(const void *state)
 const struct collector mem_collector = {
     .name = "mem",
     .streams = mem_streams,
+    .options = &mem_options,
     .frequency = mem_frequency,
     .init = mem_init,
     .sample = mem_sample,

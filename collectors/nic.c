@@ -19,6 +19,7 @@
 
 #include "collector.h"
 #include "nic_netlink.h"
+#include "nic_opts.h"
 #include "nic_rdma.h"
 #include "util.h"
 
@@ -31,7 +32,6 @@
 /* The rate is said to fall short below 95% of what was asked. */
 #define NIC_RATE_OK 0.95
 
-#define NIC_MAX_RE 32
 #define NIC_RESCAN_NS 1000000000ull	/* RDMA ports and link names, at most 1/s */
 #define NIC_RATE_CHECK_NS 2000000000ull /* achieved rate judged over 2 s */
 
@@ -115,8 +115,10 @@ struct nic_state {
 
 static double nic_frequency(const struct asys_options *o)
 {
-	if (o->nic_metrics_given)
-		return o->nic_metrics ? o->nic_metrics_frequency : 0.0;
+	const struct nic_opts *no = options_get(o, &nic_options);
+
+	if (no->metrics_given)
+		return no->metrics ? no->frequency : 0.0;
 	return o->delay_s > 0 ? 1.0 / o->delay_s : 1.0;
 }
 
@@ -393,7 +395,9 @@ static int nic_init(const struct coll_ctx *ctx, void **state)
 	if (!s)
 		return -ENOMEM;
 	s->hz = nic_frequency(ctx->opts);
-	rc = nic_regex_compile(s, ctx->opts->nic_device_include, s->err, sizeof(s->err));
+	rc = nic_regex_compile(
+	    s, ((const struct nic_opts *)options_get(ctx->opts, &nic_options))->include, s->err,
+	    sizeof(s->err));
 	if (rc)
 		return rc;
 	s->link_sid = stream_table_add(ctx->streams, &nic_link_stream);
@@ -537,6 +541,7 @@ static const char *nic_last_error(const void *state)
 const struct collector nic_collector = {
     .name = "nic",
     .streams = nic_streams,
+    .options = &nic_options,
     .frequency = nic_frequency,
     .init = nic_init,
     .sample = nic_sample,

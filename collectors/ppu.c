@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "collector.h"
+#include "ppu_cli.h"
 #include "ppu_lib.h"
 #include "sysroot.h"
 #include "util.h"
@@ -127,7 +128,7 @@ static int ppu_init(const struct coll_ctx *ctx, void **state)
 		snprintf(st->err, sizeof(st->err), "cannot register the PPU streams");
 		return st->s_dev < 0 ? st->s_dev : st->s_proc;
 	}
-	ret = ppu_lib_open(&st->lib, ctx->opts->ppu_backend, st->err, sizeof(st->err));
+	ret = ppu_lib_open(&st->lib, ppu_opts_of(ctx->opts)->backend, st->err, sizeof(st->err));
 	if (ret < 0)
 		return ret;
 	r = st->lib->device_get_count(&n);
@@ -350,6 +351,7 @@ static const char *ppu_last_error(const void *p)
 const struct collector ppu_collector = {
     .name = "ppu",
     .streams = ppu_streams,
+    .options = &ppu_options,
     .frequency = ppu_frequency,
     .init = ppu_init,
     .sample = ppu_sample,

@@ -9,11 +9,22 @@
 #include "ppu_catalogue.h"
 #include "util.h"
 
-int ppu_devices_parse(const char *spec, unsigned int ndev, bool *sel, char *err, size_t errlen)
+/* Appends ", 7" (or "7" first) to the list of IDs that do not exist. */
+static void ppu_note_missing(char *list, size_t n, unsigned long v)
+{
+	size_t len = strlen(list);
+
+	if (len < n)
+		snprintf(list + len, n - len, "%s%lu", len ? ", " : "", v);
+}
+
+int ppu_devices_parse(const char *spec, unsigned int ndev, bool *sel, char *note, size_t n)
 {
 	const char *s = spec;
-	int count = 0;
+	char missing[128] = "";
+	int count = 0, nmissing = 0;
 
+	note[0] = '\0';
 	for (unsigned int i = 0; i < ndev; i++)
 		sel[i] = false;
 	if (!spec || !strcmp(spec, "none"))
@@ -27,41 +38,35 @@ int ppu_devices_parse(const char *spec, unsigned int ndev, bool *sel, char *err,
 		char *end;
 		unsigned long v;
 
-		if (*s < '0' || *s > '9') {
-			snprintf(err, errlen,
-				 "bad --ppu-metrics-device '%s': use all, none, help or device "
-				 "IDs separated by commas (eg.: 0,1)",
-				 spec);
-			return -EINVAL;
-		}
-		v = strtoul(s, &end, 10);
-		if (*end && *end != ',') {
-			snprintf(err, errlen,
+		if (*s < '0' || *s > '9' || (v = strtoul(s, &end, 10), *end && *end != ',')) {
+			snprintf(note, n,
 				 "bad --ppu-metrics-device '%s': use all, none, help or device "
 				 "IDs separated by commas (eg.: 0,1)",
 				 spec);
 			return -EINVAL;
 		}
 		if (v >= ndev) {
-			if (ndev)
-				snprintf(err, errlen,
-					 "PPU device %lu does not exist: %u found (IDs 0-%u); "
-					 "--ppu-metrics-device help lists them",
-					 v, ndev, ndev - 1);
-			else
-				snprintf(err, errlen, "PPU device %lu does not exist: none found",
-					 v);
-			return -ERANGE;
+			ppu_note_missing(missing, sizeof(missing), v);
+			nmissing++;
+		} else {
+			count += !sel[v];
+			sel[v] = true;
 		}
-		if (!sel[v])
-			count++;
-		sel[v] = true;
 		s = *end ? end + 1 : end;
 	}
+	if (nmissing && ndev)
+		snprintf(note, n,
+			 "PPU device%s %s of --ppu-metrics-device do%s not exist: %u found (IDs "
+			 "0-%u); --ppu-metrics-device help lists them",
+			 nmissing > 1 ? "s" : "", missing, nmissing > 1 ? "" : "es", ndev,
+			 ndev - 1);
+	else if (nmissing)
+		snprintf(note, n,
+			 "PPU device%s %s of --ppu-metrics-device do%s not exist: none found",
+			 nmissing > 1 ? "s" : "", missing, nmissing > 1 ? "" : "es");
 	return count;
 }
 
-/* Prints text wrapped at width, lines after the first indented to col. */
 static int ppu_wrap(const char *text, int width, const char **rest)
 {
 	int len = (int)strlen(text), cut = len;
@@ -125,7 +130,7 @@ void ppu_cli_print_metrics(FILE *out)
 	}
 }
 
-void ppu_cli_print_devices(const struct asys_options *o, FILE *out)
+void ppu_cli_print_devices(const struct ppu_opts *po, FILE *out)
 {
 	struct ppu_lib *l = NULL;
 	char err[1024];
@@ -135,7 +140,7 @@ void ppu_cli_print_devices(const struct asys_options *o, FILE *out)
 		     "    all: Select all supported PPUs\n"
 		     "    none: Disable PPU Metrics [Default]\n"
 		     "    device ID list: comma separated device ID list(eg.: 0,1)\n\n");
-	if (ppu_lib_open(&l, o->ppu_backend, err, sizeof(err)) < 0) {
+	if (ppu_lib_open(&l, po->backend, err, sizeof(err)) < 0) {
 		fprintf(out, "No PPU metrics sampling devices are available: %s.\n", err);
 		return;
 	}
@@ -166,17 +171,17 @@ void ppu_cli_print_devices(const struct asys_options *o, FILE *out)
 
 /* The devices the check applies to: those of --ppu-metrics-device, else all;
  * returns the smallest budget among them and names the device that has it. */
-static unsigned int ppu_check_budget(const struct asys_options *o, char *who, size_t n)
+static unsigned int ppu_check_budget(const struct ppu_opts *po, char *who, size_t n)
 {
 	const struct ppu_dev_profile *def = ppu_profile_for("");
 	unsigned int budget = def->budget, ndev = 0;
 	struct ppu_lib *l = NULL;
 	char err[1024];
 	bool *sel = NULL;
-	const char *spec = o->ppu_metrics_device;
+	const char *spec = po->device;
 
 	snprintf(who, n, "the default PPU (no device found)");
-	if (ppu_lib_open(&l, o->ppu_backend, err, sizeof(err)) < 0)
+	if (ppu_lib_open(&l, po->backend, err, sizeof(err)) < 0)
 		return budget;
 	if (l->device_get_count(&ndev) != PPU_OK || !ndev)
 		goto cleanup;
@@ -208,7 +213,7 @@ cleanup:
 	return budget;
 }
 
-int ppu_cli_check(const struct asys_options *o, const char *sub, const char *list, FILE *out)
+int ppu_cli_check(const struct ppu_opts *po, const char *sub, const char *list, FILE *out)
 {
 	struct ppu_selection sel, keep, dropped;
 	int run_of[PPU_METRIC_MAX];
@@ -220,7 +225,7 @@ int ppu_cli_check(const struct asys_options *o, const char *sub, const char *lis
 		fprintf(stderr, "asys %s: %s\n", sub, err);
 		return 2;
 	}
-	budget = ppu_check_budget(o, who, sizeof(who));
+	budget = ppu_check_budget(po, who, sizeof(who));
 	cost = ppu_selection_cost(&sel);
 	if (cost <= budget) {
 		fprintf(out, "Check sampling metrics list result: PASS.\n"
@@ -263,27 +268,33 @@ static bool ppu_is(const char *v, const char *word)
 }
 
 /* Device IDs that do not exist are a mistake in the command, found before
- * anything starts. Without a library nothing can be checked: the pane says
- * why later. */
-static int ppu_cli_check_devices(const struct asys_options *o, const char *sub)
+ * anything starts: when none of them exists, the command stops; when some
+ * do, they are sampled and the others named. Without a library nothing can
+ * be checked: the pane says why later. */
+static int ppu_cli_check_devices(const struct ppu_opts *po, const char *sub)
 {
-	const char *spec = o->ppu_metrics_device;
+	const char *spec = po->device;
 	struct ppu_lib *l = NULL;
 	unsigned int ndev = 0;
 	bool *sel = NULL;
-	char err[1024];
-	int rc = -1;
+	char note[1024];
+	int rc = -1, count;
 
 	if (!spec || !strcmp(spec, "all") || !strcmp(spec, "none") || !strcmp(spec, "help"))
 		return -1;
-	if (ppu_lib_open(&l, o->ppu_backend, err, sizeof(err)) < 0)
+	if (ppu_lib_open(&l, po->backend, note, sizeof(note)) < 0)
 		return -1;
 	if (l->device_get_count(&ndev) != PPU_OK)
 		goto cleanup;
 	sel = calloc(ndev ? ndev : 1, sizeof(*sel));
-	if (sel && ppu_devices_parse(spec, ndev, sel, err, sizeof(err)) < 0) {
-		fprintf(stderr, "asys %s: --ppu-metrics-device %s: %s\n", sub, spec, err);
+	if (!sel)
+		goto cleanup;
+	count = ppu_devices_parse(spec, ndev, sel, note, sizeof(note));
+	if (count <= 0 && note[0]) {
+		fprintf(stderr, "asys %s: %s\n", sub, note);
 		rc = 2;
+	} else if (note[0]) {
+		fprintf(stderr, "asys %s: %s; sampling the other %d\n", sub, note, count);
 	}
 cleanup:
 	free(sel);
@@ -293,32 +304,130 @@ cleanup:
 
 int ppu_cli_early(const struct asys_options *o, const char *sub, FILE *out)
 {
+	const struct ppu_opts *po = ppu_opts_of(o);
 	struct ppu_selection sel;
 	char err[1024];
 	int printed = 0;
 
-	if (ppu_is(o->ppu_metrics_device, "help")) {
-		ppu_cli_print_devices(o, out);
+	if (ppu_is(po->device, "help")) {
+		ppu_cli_print_devices(po, out);
 		printed++;
 	}
-	if (ppu_is(o->ppu_metrics_set, "help")) {
+	if (ppu_is(po->set, "help")) {
 		if (printed++)
 			fputc('\n', out);
 		ppu_cli_print_sets(out);
 	}
-	if (ppu_is(o->ppu_metrics_list, "help")) {
+	if (ppu_is(po->list, "help")) {
 		if (printed++)
 			fputc('\n', out);
 		ppu_cli_print_metrics(out);
 	}
 	if (printed)
 		return 0;
-	if (o->check_ppu_metrics_list)
-		return ppu_cli_check(o, sub, o->check_ppu_metrics_list, out);
-	if (ppu_selection_build(o->ppu_metrics_set, o->ppu_metrics_list, &sel, err, sizeof(err)) <
-	    0) {
+	if (po->check)
+		return ppu_cli_check(po, sub, po->check, out);
+	if (ppu_selection_build(po->set, po->list, &sel, err, sizeof(err)) < 0) {
 		fprintf(stderr, "asys %s: %s\n", sub, err);
 		return 2;
 	}
-	return ppu_cli_check_devices(o, sub);
+	return ppu_cli_check_devices(po, sub);
 }
+
+/* ---- the option table ---- */
+
+static const struct ppu_opts ppu_defaults = {.frequency = 1000};
+
+const struct ppu_opts *ppu_opts_of(const struct asys_options *o)
+{
+	return options_get(o, &ppu_options);
+}
+
+static int ppu_parse_devices(const struct opt_desc *d, const char *name, const char *val,
+			     void *block, char *err, size_t n)
+{
+	static const char *const words[] = {"all", "none", "help"};
+	bool ok = *val != '\0';
+
+	(void)d;
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcmp(val, words[i]))
+			goto good;
+	for (const char *p = val; *p && ok; p++)
+		ok = (*p >= '0' && *p <= '9') || (*p == ',' && p != val && p[1] && p[1] != ',');
+	if (!ok) {
+		opt_bad_value(err, n, name, val,
+			      "all, none, help, or a comma-separated list of device ids (eg. 0,1)");
+		return -EINVAL;
+	}
+good:
+	((struct ppu_opts *)block)->device = val;
+	return 0;
+}
+
+static int ppu_parse_backend(const struct opt_desc *d, const char *name, const char *val,
+			     void *block, char *err, size_t n)
+{
+	(void)d;
+	if (strcmp(val, "hgml") && strcmp(val, "nvml")) {
+		opt_bad_value(err, n, name, val, "hgml or nvml");
+		return -EINVAL;
+	}
+	((struct ppu_opts *)block)->backend = val;
+	return 0;
+}
+
+static const struct opt_desc ppu_opt_descs[] = {
+    {.lng = "ppu-metrics-device",
+     .arg = "all|none|help|ID[,ID...]",
+     .help = "PPUs whose metrics are sampled (default none; device state is always shown)",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_PARSE,
+     .parse = ppu_parse_devices},
+    {.lng = "ppu-metrics-set",
+     .arg = "NAME|none|help",
+     .help = "PPU metric set (default summary)",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_STRING,
+     .off = OPT_OFF(struct ppu_opts, set),
+     .expect = "a metric set name, none or help"},
+    {.lng = "ppu-metrics-list",
+     .arg = "NAME[,NAME...]|help",
+     .help = "extra PPU metrics, merged with the set",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_STRING,
+     .off = OPT_OFF(struct ppu_opts, list),
+     .expect = "comma-separated metric names, or help"},
+    {.lng = "check-ppu-metrics-list",
+     .arg = "NAME[,NAME...]",
+     .help = "check a metric list against the sampling capacity and exit",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_STRING,
+     .off = OPT_OFF(struct ppu_opts, check),
+     .expect = "comma-separated metric names"},
+    {.lng = "ppu-metrics-frequency",
+     .arg = "HZ",
+     .help = "PPU metric sampling rate, 10-10000 (default 1000)",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_DOUBLE,
+     .off = OPT_OFF(struct ppu_opts, frequency),
+     .lo = 10,
+     .hi = 10000,
+     .unit = "Hz"},
+    {.lng = "ppu-backend",
+     .arg = "hgml|nvml",
+     .help = "management library to use (default: HGML, then NVML)",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_PARSE,
+     .parse = ppu_parse_backend},
+};
+
+const struct opt_table ppu_options = {
+    .name = "ppu",
+    .title = "PPU",
+    .opts = ppu_opt_descs,
+    .nopts = ARRAY_SIZE(ppu_opt_descs),
+    .size = sizeof(struct ppu_opts),
+    .defaults = &ppu_defaults,
+    .early = ppu_cli_early,
+};

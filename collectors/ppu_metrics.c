@@ -88,6 +88,7 @@ struct gpm_state_all {
 	 * asked_hz to capped_hz, told once as a status */
 	double asked_hz, capped_hz;
 	bool told_cap;
+	char dev_note[512]; /* IDs of --ppu-metrics-device that do not exist */
 };
 
 static const struct stream_desc ppu_metrics_stream = {
@@ -103,14 +104,14 @@ static const struct stream_desc *const ppu_gpm_streams[] = {&ppu_metrics_stream,
 
 static double ppu_gpm_frequency(const struct asys_options *o)
 {
-	const char *d = o->ppu_metrics_device;
+	const struct ppu_opts *po = ppu_opts_of(o);
+	const char *d = po->device;
 
 	if (!d || !strcmp(d, "none") || !strcmp(d, "help"))
 		return 0;
-	if (o->ppu_metrics_set && !strcmp(o->ppu_metrics_set, "none") &&
-	    (!o->ppu_metrics_list || !*o->ppu_metrics_list))
+	if (po->set && !strcmp(po->set, "none") && (!po->list || !*po->list))
 		return 0;
-	return o->ppu_metrics_frequency > 0 ? o->ppu_metrics_frequency : 1000;
+	return po->frequency > 0 ? po->frequency : 1000;
 }
 
 static void ppu_gpm_fini(void *p)
@@ -273,9 +274,10 @@ static void ppu_gpm_setup(struct gpm_state_all *st, struct gpm_dev *d, char *not
 
 static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 {
-	const struct asys_options *o = ctx->opts;
+	const struct ppu_opts *po = ppu_opts_of(ctx->opts);
 	struct gpm_state_all *st = calloc(1, sizeof(*st));
 	struct stream_desc sd = ppu_metrics_stream;
+	char help[160];
 	bool sel[256];
 	unsigned int n = 0;
 	int ret;
@@ -283,8 +285,7 @@ static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 	*state = st;
 	if (!st)
 		return -ENOMEM;
-	ret = ppu_selection_build(o->ppu_metrics_set, o->ppu_metrics_list, &st->sel, st->err,
-				  sizeof(st->err));
+	ret = ppu_selection_build(po->set, po->list, &st->sel, st->err, sizeof(st->err));
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < st->sel.n && i < STREAM_MAX_FIELDS; i++) {
@@ -299,12 +300,16 @@ static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 	sd.nfields = (uint32_t)(st->sel.n < STREAM_MAX_FIELDS ? st->sel.n : STREAM_MAX_FIELDS);
 	st->nsel = sd.nfields;
 	sd.fields = st->fields;
+	/* the set goes with the schema, so that a recording says what it holds */
+	snprintf(help, sizeof(help), "PPU metrics (GPM) per device: set %s%s",
+		 po->set ? po->set : "summary", po->list && *po->list ? " and a metric list" : "");
+	sd.help = help;
 	st->stream = stream_table_add(ctx->streams, &sd);
 	if (st->stream < 0) {
 		snprintf(st->err, sizeof(st->err), "cannot register the ppu.metrics stream");
 		return st->stream;
 	}
-	ret = ppu_lib_open(&st->lib, o->ppu_backend, st->err, sizeof(st->err));
+	ret = ppu_lib_open(&st->lib, po->backend, st->err, sizeof(st->err));
 	if (ret < 0)
 		return ret;
 	if (st->lib->device_get_count(&n) != PPU_OK || n == 0) {
@@ -313,9 +318,11 @@ static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 	}
 	if (n > ARRAY_SIZE(sel))
 		n = ARRAY_SIZE(sel);
-	ret = ppu_devices_parse(o->ppu_metrics_device, n, sel, st->err, sizeof(st->err));
-	if (ret <= 0)
+	ret = ppu_devices_parse(po->device, n, sel, st->dev_note, sizeof(st->dev_note));
+	if (ret <= 0) {
+		snprintf(st->err, sizeof(st->err), "%s", st->dev_note);
 		return ret < 0 ? ret : -ENODEV;
+	}
 	/* aligned, so that each device's first line holds its hot fields */
 	st->devs = aligned_alloc(64, (size_t)ret * sizeof(*st->devs));
 	st->sets = aligned_alloc(64, (size_t)ret * sizeof(*st->sets));
@@ -473,25 +480,31 @@ static double ppu_gpm_rate(void *p, double asked)
 	return max_hz;
 }
 
-/* Once, with the first device's first tick: why the rate is lower. */
+/* Once, with the first device's first tick: why the rate is lower, and
+ * which asked devices do not exist. */
 static __attribute__((cold, noinline)) void ppu_gpm_tell_cap(struct gpm_state_all *st,
 							     struct emitter *out, uint64_t now_ns)
 {
-	char msg[1024];
+	char msg[1600] = "";
+	size_t len;
 
 	st->told_cap = true;
-	snprintf(msg, sizeof(msg),
-		 "PPU metrics at %g Hz, not the %g Hz asked: %s GPM samples must be %g ms apart %s "
-		 "(library: %s)",
-		 st->capped_hz, st->asked_hz,
-		 st->lib->backend == PPU_BACKEND_NVML ? "NVML" : "HGML",
-		 (double)st->lib->gpm_min_interval_ns / 1e6,
-		 st->lib->gpm_min_interval_from_env
-		     ? "(set by ASYS_GPM_MIN_INTERVAL_MS)"
-		     : "(NVIDIA documents 100 ms for NVML: its counters refresh no faster, "
-		       "and closer samples read as zeros); HGML has no such floor. "
-		       "ASYS_GPM_MIN_INTERVAL_MS overrides it",
-		 st->lib->path);
+	if (st->dev_note[0])
+		snprintf(msg, sizeof(msg), "%s%s", st->dev_note, st->capped_hz > 0 ? ". " : "");
+	len = strlen(msg);
+	if (st->capped_hz > 0)
+		snprintf(msg + len, sizeof(msg) - len,
+			 "PPU metrics at %g Hz, not the %g Hz asked: %s GPM samples must be %g ms "
+			 "apart %s (library: %s)",
+			 st->capped_hz, st->asked_hz,
+			 st->lib->backend == PPU_BACKEND_NVML ? "NVML" : "HGML",
+			 (double)st->lib->gpm_min_interval_ns / 1e6,
+			 st->lib->gpm_min_interval_from_env
+			     ? "(set by ASYS_GPM_MIN_INTERVAL_MS)"
+			     : "(NVIDIA documents 100 ms for NVML: its counters refresh no faster, "
+			       "and closer samples read as zeros); HGML has no such floor. "
+			       "ASYS_GPM_MIN_INTERVAL_MS overrides it",
+			 st->lib->path);
 	emit_status(out, (uint32_t)st->stream, STATUS_STREAM, now_ns, msg);
 }
 
@@ -503,7 +516,7 @@ static __attribute__((cold, noinline)) void ppu_gpm_first_tick(struct gpm_state_
 	char label[160], note[1024];
 
 	d->set_up = true;
-	if (st->capped_hz > 0 && !st->told_cap)
+	if ((st->capped_hz > 0 || st->dev_note[0]) && !st->told_cap)
 		ppu_gpm_tell_cap(st, out, now_ns);
 	snprintf(label, sizeof(label), "%u: %s %s", d->index, d->h ? d->id.name : "PPU",
 		 d->h ? d->id.bus_id : "n/a");
@@ -582,6 +595,7 @@ static const char *ppu_gpm_last_error(const void *p)
 const struct collector ppu_metrics_collector = {
     .name = "ppu-metrics",
     .streams = ppu_gpm_streams,
+    .options = &ppu_options,
     .frequency = ppu_gpm_frequency,
     .init = ppu_gpm_init,
     .sample = ppu_gpm_sample,

@@ -1,5 +1,7 @@
-/* Command-line parsing shared by the subcommands. Bad input prints one line
- * naming the word and the valid range or choices; the caller exits 2. */
+/* The command line of every subcommand: one parser over the application's
+ * option table and the tables of the registered collectors. Bad input
+ * prints one line naming the word and the valid range or choices; the
+ * caller exits 2. */
 #ifndef ASYS_CLI_H
 #define ASYS_CLI_H
 
@@ -8,22 +10,28 @@
 
 #define CLI_EXIT_USAGE 2
 
-/* Which option groups a subcommand accepts. */
-enum cli_groups {
-	CLI_G_COMMON = 1 << 0, /* -d -s -p --host-memory-* --no-color */
-	CLI_G_PPU = 1 << 1,
-	CLI_G_NIC = 1 << 2,
-	CLI_G_PROBES = 1 << 3,
-	CLI_G_OUTPUT = 1 << 4,	/* -o --force */
-	CLI_G_RECORD = 1 << 5,	/* --duration --max-size --rotate --fsync-interval */
-	CLI_G_COMMAND = 1 << 6, /* trailing -- command */
+/* A subcommand as the parser sees it. */
+struct cli_cmd {
+	const char *sub;      /* "top" */
+	unsigned cmd;	      /* enum opt_cmd: whose options it takes */
+	const char *operands; /* for the usage line: "FILE...", or NULL: none */
+	int min_args;	      /* operands needed (FILE...) */
+	int max_args;	      /* at most; -1: any number */
+	bool command;	      /* takes -- command [args...] */
+	const char *about;    /* a paragraph after the usage line, or NULL */
+	const char *epilog;   /* after the options, or NULL */
 };
 
-/* Parses argv (argv[0] is the subcommand). Returns 0, 1 when --help was
- * printed, or CLI_EXIT_USAGE after printing the error. */
-int cli_parse(const char *sub, unsigned groups, int argc, char **argv, struct asys_options *o);
-void cli_usage(FILE *f, const char *sub, unsigned groups);
-/* Boolean in asys style: true/false/yes/no/1/0/on/off. */
-int cli_parse_bool(const char *s, bool *out);
+/* Parses argv (argv[0] is the subcommand) into o, which options_defaults
+ * has set: operands go to o->args (argv is reordered for them), a command
+ * after -- to o->command. Then runs the early hooks of the collectors'
+ * tables (listings, checks) for commands that sample. Returns -1 to go on,
+ * or the exit status: 0 after --help or a listing, 2 for bad usage (said
+ * on stderr), or what a hook returned. */
+int cli_parse(const struct cli_cmd *c, int argc, char **argv, struct asys_options *o);
+void cli_usage(const struct cli_cmd *c, FILE *f);
+/* Sets one option by its long name, as if given on the command line: for
+ * tests and benchmarks. 0, or -ENOENT / -EINVAL after printing why. */
+int cli_set(struct asys_options *o, const char *lng, const char *val);
 
 #endif

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,78 +76,31 @@ static int demo_find(char *path, size_t n)
 	return -ENOENT;
 }
 
-static void demo_usage(FILE *f)
-{
-	fprintf(f, "Usage: asys demo [-d SECONDS] [--speed X] [--once]\n"
-		   "\n"
-		   "Show the asys top panes on a demo recording: eight PPUs, RDMA and Ethernet\n"
-		   "NICs, 64 CPU cores, processes with device and pinned memory, and the top\n"
-		   "kernels of a training job. No PPU, NIC or privilege is needed.\n"
-		   "\n"
-		   "  -d, --delay SECONDS  refresh interval of the view (default 1)\n"
-		   "      --speed X        replay speed, 1/64 to 64 (default 1)\n"
-		   "      --once           stop at the end instead of playing again\n"
-		   "  -h, --help           show this help and exit\n"
-		   "\n"
-		   "Keys are those of asys replay: space pause, . and , step, ] and [ speed,\n"
-		   "g go to a time, Shift+Left/Right 10 s, q quit. See asys-demo(1).\n");
-}
-
-/* Options into a; -1 to go on, else the exit status. */
-static int demo_parse(int argc, char **argv, struct replay_view *a)
-{
-	static const struct option lo[] = {
-	    {"delay", required_argument, NULL, 'd'},
-	    {"speed", required_argument, NULL, 'S'},
-	    {"once", no_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:h", lo, NULL)) != -1) {
-		if (c == 'd' && replay_view_parse_delay(a, optarg))
-			return CLI_EXIT_USAGE;
-		if (c == 'S' && replay_view_parse_speed(a, optarg))
-			return CLI_EXIT_USAGE;
-		if (c == 'o')
-			a->loop = false;
-		if (c == 'h') {
-			demo_usage(stdout);
-			return 0;
-		}
-		if (c == '?' || c == ':') {
-			fprintf(stderr,
-				"asys demo: unknown option or missing value '%s'; see asys demo "
-				"--help\n",
-				argv[optind - 1]);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "asys demo: unexpected argument '%s'; the demo takes no file\n",
-			argv[optind]);
-		return CLI_EXIT_USAGE;
-	}
-	return -1;
-}
+static const struct cli_cmd demo_cli = {
+    .sub = "demo",
+    .cmd = OPT_CMD_DEMO,
+    .about = "Show the asys top panes on a demo recording: eight PPUs, RDMA and Ethernet\n"
+	     "NICs, 64 CPU cores, processes with device and pinned memory, and the top\n"
+	     "kernels of a training job. No PPU, NIC or privilege is needed.",
+    .epilog = "Keys are those of asys replay: space pause, . and , step, ] and [ speed,\n"
+	      "g go to a time, Shift+Left/Right 10 s, q quit. See asys-demo(1).",
+};
 
 int cmd_demo(int argc, char **argv)
 {
+	struct asys_options o;
 	struct replay_view a = {
 	    .prog = "asys demo",
 	    .begin = DEMO_BEGIN,
-	    .delay_s = 1.0,
-	    .speed = 1.0,
-	    .loop = true,
+	    .opts = &o,
 	};
 	char path[PATH_MAX], no_tty[PATH_MAX + 80];
-	int rc = demo_parse(argc, argv, &a);
+	int rc;
 
-	if (rc >= 0)
+	options_defaults(&o);
+	if ((rc = cli_parse(&demo_cli, argc, argv, &o)) >= 0)
 		return rc;
+	a.loop = !o.once;
 	if (demo_find(path, sizeof(path)))
 		return 1;
 	snprintf(no_tty, sizeof(no_tty), "; 'asys replay --info %s' describes the recording", path);

@@ -9,7 +9,6 @@
 
 #include "cli.h"
 #include "env.h"
-#include "ppu_cli.h"
 #include "collector.h"
 #include "commands.h"
 #include "rec_writer.h"
@@ -19,9 +18,13 @@
 #include "util.h"
 #include "workload.h"
 
-#define RECORD_GROUPS                                                                              \
-	(CLI_G_COMMON | CLI_G_PPU | CLI_G_NIC | CLI_G_PROBES | CLI_G_OUTPUT | CLI_G_RECORD |       \
-	 CLI_G_COMMAND)
+static const struct cli_cmd record_cli = {
+    .sub = "record",
+    .cmd = OPT_CMD_RECORD,
+    .command = true,
+    .about = "Record the metrics of asys top to a .asys file, without a screen.\n"
+	     "See asys-record(1).",
+};
 
 static volatile sig_atomic_t record_stop;
 
@@ -185,10 +188,7 @@ int cmd_record(int argc, char **argv)
 	int rc, ret = 1;
 
 	options_defaults(&r.o);
-	rc = cli_parse("record", RECORD_GROUPS, argc, argv, &r.o);
-	if (rc)
-		return rc == 1 ? 0 : rc;
-	if ((rc = ppu_cli_early(&r.o, "record", stdout)) >= 0)
+	if ((rc = cli_parse(&record_cli, argc, argv, &r.o)) >= 0)
 		return rc;
 	if (!r.o.output) {
 		fprintf(stderr,

@@ -11,7 +11,6 @@
 #include "commands.h"
 #include "engine.h"
 #include "env.h"
-#include "ppu_cli.h"
 #include "rec_toggle.h"
 #include "session.h"
 #include "store.h"
@@ -30,8 +29,12 @@
 /* ...and only when more than a tick and a half of the second is missing. */
 #define TOP_RATE_SLACK_HZ 1.5
 
-#define TOP_GROUPS                                                                                 \
-	(CLI_G_COMMON | CLI_G_PPU | CLI_G_NIC | CLI_G_PROBES | CLI_G_OUTPUT | CLI_G_COMMAND)
+static const struct cli_cmd top_cli = {
+    .sub = "top",
+    .cmd = OPT_CMD_TOP,
+    .command = true,
+    .about = "Live view of PPU, NIC, CPU and memory metrics. See asys-top(1).",
+};
 
 struct top_ctx {
 	struct rec_toggle *rec; /* R and -o FILE */
@@ -159,10 +162,7 @@ int cmd_top(int argc, char **argv)
 	int rc, ret = 1;
 
 	options_defaults(&o);
-	rc = cli_parse("top", TOP_GROUPS, argc, argv, &o);
-	if (rc)
-		return rc == 1 ? 0 : rc;
-	if ((rc = ppu_cli_early(&o, "top", stdout)) >= 0)
+	if ((rc = cli_parse(&top_cli, argc, argv, &o)) >= 0)
 		return rc;
 	if (nc && *nc)
 		o.no_color = true;

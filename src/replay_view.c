@@ -160,7 +160,7 @@ static int replay_start(const struct replay_view *a, struct replay_ctx *c, struc
 	int rc = bus_start(bus, 5000000);
 
 	if (!rc)
-		rc = rec_player_start(c->p, ring, store, refresh, a->speed, a->begin);
+		rc = rec_player_start(c->p, ring, store, refresh, a->opts->speed, a->begin);
 	if (rc == -ERANGE) {
 		rec_time_range(range, sizeof(range));
 		fprintf(stderr, "%s: --begin '%s' is out of range: asys takes %s\n", a->prog,
@@ -186,15 +186,13 @@ static int replay_start(const struct replay_view *a, struct replay_ctx *c, struc
  * cannot be used. */
 static int replay_show(const struct replay_view *a, struct replay_ctx *c, struct store *store)
 {
-	struct asys_options o;
+	struct asys_options o = *a->opts;
 	struct tui_driver drv = {0};
 	struct tui_ctx tc = {0};
 	const char *nc = env_get("NO_COLOR");
 	int rc;
 
-	options_defaults(&o);
-	o.delay_s = a->delay_s;
-	o.no_color = nc && *nc;
+	o.no_color = o.no_color || (nc && *nc);
 	drv.ctx = c;
 	drv.status = replay_status;
 	drv.key = replay_key;
@@ -223,7 +221,7 @@ int replay_view_run(const struct replay_view *a)
 	struct bus *bus = NULL;
 	struct ring *ring = NULL;
 	char msg[512], warn[512];
-	uint64_t refresh = (uint64_t)(a->delay_s * 1e9);
+	uint64_t refresh = (uint64_t)(a->opts->delay_s * 1e9);
 	int ret = 1;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -251,24 +249,4 @@ cleanup:
 	ring_free(ring);
 	rec_player_free(c.p);
 	return ret;
-}
-
-int replay_view_parse_delay(struct replay_view *a, const char *arg)
-{
-	if (sscanf(arg, "%lf", &a->delay_s) != 1 || !(a->delay_s >= 0.1 && a->delay_s <= 3600)) {
-		fprintf(stderr, "%s: bad value '%s' for --delay: expected 0.1-3600 seconds\n",
-			a->prog, arg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int replay_view_parse_speed(struct replay_view *a, const char *arg)
-{
-	if (sscanf(arg, "%lf", &a->speed) != 1 || !(a->speed >= 1.0 / 64 && a->speed <= 64)) {
-		fprintf(stderr, "%s: bad value '%s' for --speed: expected 1/64 to 64\n", a->prog,
-			arg);
-		return -EINVAL;
-	}
-	return 0;
 }

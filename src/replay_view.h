@@ -5,20 +5,18 @@
 
 #include <stdbool.h>
 
+#include "options.h"
+
 struct replay_view {
 	const char *prog;   /* "asys replay": the first words of every message */
 	const char *no_tty; /* the rest of the sentence when there is no terminal */
 	const char *path;
 	const char *begin; /* a time expression, or NULL for the start */
-	double delay_s, speed;
+	/* -d, --speed, --no-color, --nic-all, as the command line set them */
+	const struct asys_options *opts;
 	/* at the end, go back to where the replay began and play on */
 	bool loop;
 };
-
-/* -d and --speed, checked alike by every command that shows the view: 0,
- * or -EINVAL after saying on stderr what is expected. */
-int replay_view_parse_delay(struct replay_view *a, const char *arg);
-int replay_view_parse_speed(struct replay_view *a, const char *arg);
 
 /* Runs until q; returns the exit status: 0, 1 when the file or the
  * terminal cannot be used, 2 for a bad begin time. */

@@ -44,6 +44,23 @@ expect_usage "device ids" top --ppu-metrics-device 0,x
 expect_usage "takes no value" top --no-color=1
 expect_usage "unexpected argument 'sleep'" top sleep 1
 
+# replay, export and demo read their options with the same parser
+expect_usage "'1x' for -d/--delay: expected seconds between 0.1 and 3600" replay -d 1x x.asys
+expect_usage "'100' for --speed" replay --speed 100 x.asys
+expect_usage "no recording given" replay -d 1
+expect_usage "unknown option '--duration'" replay --duration 10s x.asys
+expect_usage "'xml' for -f/--format: expected csv or json" export -f xml x.asys
+expect_usage "no recording given" export --summary
+expect_usage "unexpected argument 'x.asys'" demo x.asys
+expect_usage "'0' for -d/--delay" demo -d 0
+
+# sizes take a byte unit, durations a time unit; what could be either is refused
+expect_usage "write 10MB for a size or 10min for a duration" record -o x.asys --rotate 10m
+expect_usage "write 64MB for a size or 64min for a duration" record -o x.asys --rotate 64
+expect_usage "such as 512MB or 512GiB" record -o x.asys --max-size 512M
+expect_usage "a duration with its unit, such as 30s or 30min" record -o x.asys --duration 30
+expect_usage "'10MB' for --duration" record -o x.asys --duration 10MB
+
 # booleans in asys style, and the ways to ask for help
 for v in true false =true =false; do
 	case $v in =*) set -- "--host-memory-sampling$v" ;; *) set -- --host-memory-sampling "$v" ;; esac
@@ -51,6 +68,11 @@ for v in true false =true =false; do
 	[ $rc -eq 0 ] && pass || fail "boolean $v refused: $out"
 done
 "$ASYS" top --help | grep -q -- "--host-memory-sampling-frequency HZ" && pass || fail "top --help lacks options"
+# every line of every --help fits 80 columns
+for sub in top record replay export demo; do
+	long=$("$ASYS" "$sub" --help | awk 'length > 80')
+	[ -z "$long" ] && pass || fail "asys $sub --help has lines over 80 columns: $long"
+done
 "$ASYS" help top | grep -q -- "--delay" && pass || fail "asys help top"
 "$ASYS" --version | grep -Eq '^asys [0-9]+\.[0-9]+' && pass || fail "--version"
 "$ASYS" --help | grep -q '^  top' && pass || fail "--help lists subcommands"

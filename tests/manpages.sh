@@ -1,20 +1,45 @@
 #!/bin/sh
-# Every long option that a subcommand's --help prints appears in a man page.
+# --help, the man pages and the option tables agree. --help is printed from
+# the tables (the application's and each collector's), so checking --help
+# against the pages checks the tables too:
+# - every option a subcommand's --help lists, long and short, is described in
+#   the OPTIONS of its own page (asys-record(1) sends the collectors' options
+#   to asys-top(1), so for record that page counts too);
+# - every option a page's OPTIONS describes is one its subcommand takes;
+# - the pages are well-formed roff.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$ASYS" ] || skip "no asys binary at $ASYS"
 man="$top_srcdir/man"
+
+# the options of --help: only the left column, never words of the help text
+help_opts() {
+	"$ASYS" "$1" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
+		sed -E 's/^ +//; s/, / /' | tr ' ' '\n'
+}
+# the options of a page's OPTIONS section: the tags of its .TP items
+page_opts() {
+	awk '/^\.SH OPTIONS/ { f = 1; next } /^\.SH/ { f = 0 } f && prev == ".TP" { print } { prev = $0 }' \
+		"$1" | grep -oE '\\-(\\-[a-z][a-z0-9\\-]*|[a-zA-Z]\b)' | sed 's/\\-/-/g'
+}
+
 subs=$("$ASYS" --help | awk '/^Subcommands:/{f=1;next} f&&/^  [a-z]/{print $1}')
 [ -n "$subs" ] || fail "no subcommands listed by asys --help"
 for sub in $subs; do
 	[ "$sub" = help ] && continue
 	"$ASYS" "$sub" --help >/dev/null 2>&1 || { fail "asys $sub --help failed"; continue; }
-	[ -f "$man/asys-$sub.1" ] || fail "no man page man/asys-$sub.1"
-	for opt in $("$ASYS" "$sub" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
-		esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
-		if grep -rqF -- "$opt" "$man" || grep -rq -- "$esc" "$man"; then
-			pass
-		else
-			fail "asys $sub: $opt is in --help but in no man page"
+	page="$man/asys-$sub.1"
+	[ -f "$page" ] || { fail "no man page man/asys-$sub.1"; continue; }
+	documented=$(page_opts "$page"; [ "$sub" = record ] && page_opts "$man/asys-top.1")
+	given=$(help_opts "$sub")
+	[ -n "$given" ] || fail "asys $sub --help lists no option"
+	for opt in $given; do
+		if printf '%s\n' "$documented" | grep -qxF -- "$opt"; then pass; else
+			fail "asys $sub: $opt is in --help but not in the OPTIONS of $(basename "$page")"
+		fi
+	done
+	for opt in $(page_opts "$page" | sort -u); do
+		if printf '%s\n' "$given" | grep -qxF -- "$opt"; then pass; else
+			fail "$(basename "$page") describes $opt, which asys $sub does not take"
 		fi
 	done
 done

@@ -264,8 +264,8 @@ static const char *empty_reason(const struct view *v)
 	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
 	if (st && *st)
 		return st;
-	if (!v->opts || !v->opts->trace_hggc)
-		return "kernel launches are not counted (-t none): use -t hggc";
+	if (id < 0)
+		return "kernel launches are not counted in this run (-t none, -s none, or no eBPF)";
 	return "no kernel launches seen yet";
 }
 

@@ -330,10 +330,11 @@ static int sys_lines(int rows)
 	return rows >= 5 ? 2 : 1;
 }
 
-/* -s none: no process is followed, so there is no table to draw. */
+/* -s none: no process is followed, so the run has no mem.proc stream and
+ * there is no table to draw. */
 static bool no_table(const struct view *v)
 {
-	return v->opts && options_scope(v->opts) == SCOPE_NONE;
+	return stream_table_find(v->streams, "mem.proc") < 0;
 }
 
 /* Unfocused, the essential line is the system bars (SCREEN.md: at 80x24
@@ -510,7 +511,7 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 	if (!s)
 		return;
 	if (no_table(v)) {
-		snprintf(buf, (size_t)n, "no processes followed (-s none)");
+		snprintf(buf, (size_t)n, "no processes followed (-s none, or none recorded)");
 		return;
 	}
 	id = stream_table_find(v->streams, "mem.proc");

@@ -193,9 +193,7 @@ static void nic_footer(const struct pane *p, const struct view *v, char *buf, in
 	const struct asys_options *o = v->opts;
 	int sid = stream_table_find(v->streams, "nic.link");
 	const char *st = sid >= 0 ? store_status(v->store, (uint32_t)sid, STATUS_STREAM) : NULL;
-	double hz = !o			   ? 1
-		    : o->nic_metrics_given ? o->nic_metrics_frequency
-					   : (o->delay_s > 0 ? 1 / o->delay_s : 1);
+	double hz = o && o->delay_s > 0 ? 1 / o->delay_s : 1;
 
 	if (st && *st && s && s->nrows) /* e.g. the rate asked for cannot be had */
 		snprintf(buf, (size_t)n, "%s", st);

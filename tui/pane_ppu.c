@@ -485,11 +485,11 @@ static void ppu_title_extra(const struct pane *p, const struct view *v, char *bu
 static void ppu_footer(const struct pane *p, const struct view *v, char *buf, int n)
 {
 	const struct ppu_priv *s = p->priv;
-	const char *set =
-	    v->opts && v->opts->ppu_metrics_set ? v->opts->ppu_metrics_set : "summary";
+	const struct stream_desc *d =
+	    s && s->s_met >= 0 ? stream_table_get(v->streams, (uint32_t)s->s_met) : NULL;
 
-	if (s && s->s_met >= 0)
-		snprintf(buf, (size_t)n, "[o]verlay/[s]tacked  set: %s", set);
+	if (d)
+		snprintf(buf, (size_t)n, "[o]verlay/[s]tacked  %u metrics", d->nfields);
 	else
 		snprintf(buf, (size_t)n, "metrics: --ppu-metrics-device");
 }

@@ -17,6 +17,7 @@
 
 #include "bus.h"
 #include "engine.h"
+#include "ppu_cli.h"
 #include "ppu_lib.h"
 #include "ppu_catalogue.h"
 #include "stream.h"
@@ -217,6 +218,7 @@ int main(int argc, char **argv)
 	const struct collector *list[] = {&bench, NULL};
 	struct engine_group_stats gs[ENGINE_MAX_GROUPS];
 	struct asys_options o;
+	struct ppu_opts *po;
 	struct stream_table *t;
 	struct bus *b;
 	struct engine *e;
@@ -238,8 +240,9 @@ int main(int argc, char **argv)
 	bench.sample = bench_sample;
 	bench.fini = bench_fini;
 	options_defaults(&o);
-	o.ppu_metrics_device = "all";
-	o.ppu_metrics_frequency = hz;
+	po = options_edit(&o, &ppu_options);
+	po->device = "all";
+	po->frequency = hz;
 	t = stream_table_new();
 	b = bus_new();
 	e = engine_new(&o, t, b, list);

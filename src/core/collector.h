@@ -22,6 +22,10 @@ struct collector {
 	/* The streams it may produce (for docs, --help and export --streams);
 	 * a collector with run-time fields registers its real schema at init. */
 	const struct stream_desc *const *streams;
+	/* Its command-line options, or NULL. Collectors that share options
+	 * (ppu and ppu_metrics) point at the same table; the command line lists
+	 * and parses each table once. */
+	const struct opt_table *options;
 	/* Sampling frequency in Hz for these options; 0 = do not run. */
 	double (*frequency)(const struct asys_options *o);
 	/* 0, or -errno with *state possibly set so last_error can explain.

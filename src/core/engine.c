@@ -164,12 +164,14 @@ int engine_init(struct engine *e)
 		if (!(ec->hz > 0))
 			continue;
 		ec->rc = ec->c->init(&ctx, &ec->state);
-		/* static streams exist even when init fails, to carry the reason;
-		 * added after init, so a collector whose schema depends on the
-		 * options (ppu.metrics) registers its real one first */
-		for (int k = 0; ec->c->streams && ec->c->streams[k]; k++)
-			stream_table_add(e->t, ec->c->streams[k]);
 		if (ec->rc < 0) {
+			/* its streams exist all the same, to carry the reason;
+			 * after init, so that one whose schema depends on the
+			 * options (ppu.metrics) keeps the real one. A collector
+			 * that starts registers only what it produces: mem
+			 * has no mem.proc with -s none. */
+			for (int k = 0; ec->c->streams && ec->c->streams[k]; k++)
+				stream_table_add(e->t, ec->c->streams[k]);
 			report_init_failure(e, ec);
 			continue;
 		}

@@ -9,13 +9,8 @@ void options_defaults(struct asys_options *o)
 	memset(o, 0, sizeof(*o));
 	o->delay_s = 1.0;
 	o->scope = SCOPE_DEFAULT;
-	o->host_memory_sampling = true;
-	o->host_memory_frequency = 10;
-	o->ppu_metrics_frequency = 1000;
-	o->nic_metrics_frequency = 1000;
-	o->hggc_memory_usage = true;
-	o->trace_hggc = true;
 	o->fsync_s = 1.0;
+	o->speed = 1.0;
 }
 
 enum sample_scope options_scope(const struct asys_options *o)
@@ -23,4 +18,27 @@ enum sample_scope options_scope(const struct asys_options *o)
 	if (o->scope != SCOPE_DEFAULT)
 		return o->scope;
 	return (o->npids > 0 || o->command) ? SCOPE_PROCESS_TREE : SCOPE_SYSTEM_WIDE;
+}
+
+const void *options_get(const struct asys_options *o, const struct opt_table *t)
+{
+	for (int i = 0; o && i < o->nblocks; i++)
+		if (o->blocks[i].table == t)
+			return o->blocks[i].data;
+	return t->defaults;
+}
+
+void *options_edit(struct asys_options *o, const struct opt_table *t)
+{
+	struct opt_block *b;
+
+	for (int i = 0; i < o->nblocks; i++)
+		if (o->blocks[i].table == t)
+			return o->blocks[i].data;
+	if (o->nblocks >= OPT_BLOCKS_MAX || t->size > OPT_BLOCK_SIZE)
+		return NULL;
+	b = &o->blocks[o->nblocks++];
+	b->table = t;
+	memcpy(b->data, t->defaults, t->size);
+	return b->data;
 }

@@ -1,11 +1,17 @@
-/* Everything the command line can set, for every subcommand. Collectors read
- * it (never argv); cli.c fills it and validates ranges. */
+/* What the command line set for one run. The application's own options
+ * (refresh, scope, recording, replay, export) are fields here; each
+ * collector's options are a block of its own, described by the option table
+ * in its descriptor and read back with options_get. Collectors read this,
+ * never argv; src/cli.c fills it. */
 #ifndef ASYS_OPTIONS_H
 #define ASYS_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "opttab.h"
 
 enum sample_scope {
 	SCOPE_DEFAULT = 0, /* system-wide, or process-tree with -p or a command */
@@ -14,54 +20,67 @@ enum sample_scope {
 	SCOPE_NONE,
 };
 
+enum export_format {
+	EXPORT_CSV = 0,
+	EXPORT_JSON,
+};
+
 #define OPT_MAX_PIDS 64
-#define OPT_PROBE_FILE_MAX (1u << 20) /* --hggc-probe-file, bytes */
+#define OPT_BLOCKS_MAX 8
+#define OPT_BLOCK_SIZE 256
+
+/* One collector table's values: a copy of its defaults, then what was given. */
+struct opt_block {
+	const struct opt_table *table;
+	_Alignas(16) unsigned char data[OPT_BLOCK_SIZE];
+};
 
 struct asys_options {
-	double delay_s;		      /* -d: refresh interval, 0.1..3600 */
-	enum sample_scope scope;      /* -s */
-	bool host_memory_sampling;    /* --host-memory-sampling */
-	double host_memory_frequency; /* --host-memory-sampling-frequency 1..1000 */
-	double cpu_frequency;	      /* --cpu-frequency 1..1000 (0 = the delay) */
-	pid_t pids[OPT_MAX_PIDS];     /* -p */
+	double delay_s;		  /* -d: refresh interval, 0.1..3600 */
+	enum sample_scope scope;  /* -s */
+	pid_t pids[OPT_MAX_PIDS]; /* -p */
 	int npids;
 	char **command;		  /* after "--", NULL-terminated, not owned */
 	const char *workload_log; /* --workload-log FILE, NULL = a new temp file */
 	bool no_color;		  /* --no-color or NO_COLOR */
-	const char *output;	  /* -o FILE: record from the start */
-	bool force;		  /* --force: replace an existing output */
+	bool nic_show_all;	  /* --nic-all: a view setting of the NIC pane */
 
-	/* PPU */
-	const char *ppu_metrics_device; /* all|none|help|ID list; NULL = none */
-	const char *ppu_metrics_set;	/* NAME|none|help; NULL = summary */
-	const char *ppu_metrics_list;	/* NAME,...|help */
-	const char *check_ppu_metrics_list;
-	double ppu_metrics_frequency; /* 10..10000, default 1000 */
-	const char *ppu_backend;      /* hgml|nvml|NULL (auto) */
-
-	/* NIC */
-	bool nic_metrics; /* --nic-metrics: sample at the frequency below */
-	bool nic_metrics_given;
-	const char *nic_device_include; /* comma-joined POSIX EREs */
-	double nic_metrics_frequency;	/* 1..100000, default 1000 */
-	bool nic_show_all;		/* --nic-all: show inactive NICs too */
-
-	/* runtime probes */
-	bool hggc_memory_usage; /* --hggc-memory-usage */
-	bool hggc_memory_usage_given;
-	bool trace_hggc; /* -t hggc|none */
-	const char *hggc_probe_file;
-
-	/* record */
+	/* record, and top -o */
+	const char *output;   /* -o FILE */
+	bool force;	      /* --force: replace an existing output */
 	double duration_s;    /* --duration, 0 = until a signal */
 	uint64_t max_size;    /* --max-size bytes, 0 = none */
 	uint64_t rotate_size; /* --rotate SIZE */
 	double rotate_s;      /* --rotate DURATION */
 	double fsync_s;	      /* --fsync-interval, default 1 */
+
+	/* replay and export */
+	double speed;	     /* --speed 1/64..64 */
+	const char *begin;   /* --begin TIME */
+	const char *end;     /* --end TIME */
+	bool info;	     /* replay --info */
+	bool once;	     /* demo --once */
+	int format;	     /* export -f: enum export_format */
+	const char *streams; /* export --streams */
+	bool summary;	     /* export --summary */
+
+	/* the operands: FILE... of replay and export, not owned */
+	char **args;
+	int nargs;
+
+	struct opt_block blocks[OPT_BLOCKS_MAX];
+	int nblocks;
 };
 
 void options_defaults(struct asys_options *o);
 /* Resolves SCOPE_DEFAULT from -p and the command. */
 enum sample_scope options_scope(const struct asys_options *o);
+/* A collector's values: its block, or the table's defaults when none of
+ * its options was given. */
+const void *options_get(const struct asys_options *o, const struct opt_table *t);
+/* The block to change, made from the defaults on first use; NULL when the
+ * table is too big or there are too many tables (a build error: test_core
+ * checks every registered table fits). */
+void *options_edit(struct asys_options *o, const struct opt_table *t);
 
 #endif

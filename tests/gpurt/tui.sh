@@ -77,7 +77,7 @@ tui_stop
 	--done-file "$TDIR/d2" --end-file "$TDIR/e2" &
 P2=$!
 i=0; while [ ! -e "$TDIR/r2" ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done
-"$ASYS" record -s system-wide -d 0.2 --duration 4 -o "$TDIR/x.asys" 2>/dev/null &
+"$ASYS" record -s system-wide -d 0.2 --duration 4s -o "$TDIR/x.asys" 2>/dev/null &
 R=$!
 gpurt_wait_attached "$R" || fail "asys record did not attach"
 touch "$TDIR/go2"

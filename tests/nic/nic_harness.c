@@ -3,6 +3,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <errno.h>
+#include <stdio.h>
+
+#include "cli.h"
 #include "nic_harness.h"
 
 void nic_sleep_ms(double ms)
@@ -17,14 +21,15 @@ void nic_sleep_ms(double ms)
 int nic_harness_start(struct nic_harness *h, double hz, const char *include, uint64_t bucket_ns)
 {
 	static const struct collector *const colls[] = {&nic_collector, NULL};
+	char hzs[32];
 	int rc;
 
 	memset(h, 0, sizeof(*h));
 	options_defaults(&h->o);
-	h->o.nic_metrics = true;
-	h->o.nic_metrics_given = true;
-	h->o.nic_metrics_frequency = hz;
-	h->o.nic_device_include = include;
+	snprintf(hzs, sizeof(hzs), "%.17g", hz);
+	if (cli_set(&h->o, "nic-metrics", "true") || cli_set(&h->o, "nic-metrics-frequency", hzs) ||
+	    (include && cli_set(&h->o, "nic-device-include", include)))
+		return -EINVAL;
 	h->t = stream_table_new();
 	h->b = bus_new();
 	h->st = store_new(h->t, bucket_ns);

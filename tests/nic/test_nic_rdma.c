@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "nic_harness.h"
 #include "nic_rdma.h"
 #include "rdma_fixture.h"
@@ -153,11 +154,10 @@ START_TEST(test_frequency)
 	options_defaults(&o);
 	o.delay_s = 2.0;
 	ck_assert(fabs(nic_collector.frequency(&o) - 0.5) < 1e-9); /* top default: 1/delay */
-	o.nic_metrics_given = true;
-	o.nic_metrics = true;
-	o.nic_metrics_frequency = 10000;
+	ck_assert_int_eq(cli_set(&o, "nic-metrics", "true"), 0);
+	ck_assert_int_eq(cli_set(&o, "nic-metrics-frequency", "10000"), 0);
 	ck_assert(fabs(nic_collector.frequency(&o) - 10000) < 1e-9);
-	o.nic_metrics = false;
+	ck_assert_int_eq(cli_set(&o, "nic-metrics", "false"), 0);
 	ck_assert(nic_collector.frequency(&o) == 0); /* --nic-metrics false: off */
 }
 END_TEST
@@ -166,21 +166,24 @@ START_TEST(test_regex_error)
 {
 	static const char *const bad[] = {"(", "eth,[", "a{2,1}"};
 
+	/* the command line refuses them before a collector runs, naming the
+	 * option and the expression */
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct asys_options o;
-		struct stream_table *t = stream_table_new();
-		struct coll_ctx ctx = {&o, t};
-		void *st = NULL;
-		const char *err;
+		char *argv[] = {"top", "--nic-device-include", (char *)bad[i], NULL};
+		static const struct cli_cmd top = {.sub = "top", .cmd = OPT_CMD_TOP};
+		char buf[512] = "";
+		FILE *saved = stderr, *f = fmemopen(buf, sizeof(buf), "w");
 
+		ck_assert_ptr_nonnull(f);
 		options_defaults(&o);
-		o.nic_device_include = bad[i];
-		ck_assert_int_eq(nic_collector.init(&ctx, &st), -EINVAL);
-		err = nic_collector.last_error(st);
-		ck_assert_ptr_nonnull(err);
-		ck_assert_msg(strstr(err, "--nic-device-include"), "%s", err);
-		nic_collector.fini(st);
-		stream_table_free(t);
+		stderr = f;
+		ck_assert_int_eq(cli_parse(&top, 3, argv, &o), CLI_EXIT_USAGE);
+		stderr = saved;
+		fclose(f);
+		ck_assert_msg(strstr(buf, "bad regular expression") &&
+				  strstr(buf, "--nic-device-include"),
+			      "%s", buf);
 	}
 }
 END_TEST

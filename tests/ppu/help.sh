@@ -24,13 +24,23 @@ W
 if [ $rc -eq 0 ] && cmp -s "$out/dev" "$out/dev.want"; then pass; else
 	fail "--ppu-metrics-device help (rc $rc)"; diff "$out/dev.want" "$out/dev"; fi
 
-# a device ID the node does not have stops the command at start (exit 2),
+# device IDs none of which the node has stop the command at start (exit 2),
 # and the message names the subcommand
-FAKE_HGML_DEVICES=4 "$ASYS" record -o "$out/x.asys" --ppu-metrics-device 4 >/dev/null 2>"$out/bad"
+FAKE_HGML_DEVICES=4 "$ASYS" record -o "$out/x.asys" --ppu-metrics-device 4,5 >/dev/null 2>"$out/bad"
 rc=$?
 if [ $rc -eq 2 ] && [ ! -e "$out/x.asys" ] &&
-	grep -q '^asys record: --ppu-metrics-device 4: PPU device 4 does not exist: 4 found' "$out/bad"
-then pass; else fail "--ppu-metrics-device 4 on 4 devices (rc $rc)"; cat "$out/bad"; fi
+	grep -q '^asys record: PPU devices 4, 5 of --ppu-metrics-device do not exist: 4 found (IDs 0-3)' "$out/bad"
+then pass; else fail "--ppu-metrics-device 4,5 on 4 devices (rc $rc)"; cat "$out/bad"; fi
+# some that exist among others that do not: those are sampled, the others named
+FAKE_HGML_DEVICES=2 "$ASYS" record -o "$out/some.asys" --duration 1s \
+	--ppu-metrics-device 0,1,7 >/dev/null 2>"$out/some"
+rc=$?
+ents=$("$ASYS" export --streams ppu.metrics "$out/some.asys" 2>/dev/null |
+	awk -F, 'NR > 1 { print $4 }' | sort -u | tr '\n' ' ')
+if [ $rc -eq 0 ] && [ "$ents" = "0 1 " ] &&
+	grep -q '^asys record: PPU device 7 of --ppu-metrics-device does not exist: 2 found (IDs 0-1)' "$out/some" &&
+	grep -q 'sampling the other 2$' "$out/some"
+then pass; else fail "--ppu-metrics-device 0,1,7 on 2 devices (rc $rc, entities '$ents')"; cat "$out/some"; fi
 "$ASYS" top --ppu-metrics-set nosuchset >/dev/null 2>"$out/bad"; rc=$?
 if [ $rc -eq 2 ] && grep -q '^asys top: ' "$out/bad"; then pass; else
 	fail "a bad metric set: rc $rc, want 2 and 'asys top:'"; cat "$out/bad"; fi

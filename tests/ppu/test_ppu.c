@@ -134,12 +134,14 @@ END_TEST
 /* ---- capacity ---- */
 
 static struct asys_options opts;
+/* the PPU options of opts, to change */
+#define PO ((struct ppu_opts *)options_edit(&opts, &ppu_options))
 
 static void run_check(void *arg, FILE *f)
 {
 	int *rc = arg;
 
-	*rc = ppu_cli_check(&opts, "top", opts.check_ppu_metrics_list, f);
+	*rc = ppu_cli_check(ppu_opts_of(&opts), "top", ppu_opts_of(&opts)->check, f);
 }
 
 START_TEST(capacity_check_passes)
@@ -149,9 +151,8 @@ START_TEST(capacity_check_passes)
 
 	tp_use_fake(0);
 	options_defaults(&opts);
-	opts.check_ppu_metrics_list =
-	    "ce__cycles_active.avg,kvd__transaction_hit_rate.pct,"
-	    "pu__we_average_warps_issue_stalled_compute_sfu_raw_per_issue_active.ratio";
+	PO->check = "ce__cycles_active.avg,kvd__transaction_hit_rate.pct,"
+		    "pu__we_average_warps_issue_stalled_compute_sfu_raw_per_issue_active.ratio";
 	out = tp_capture(run_check, &rc);
 	ck_assert_int_eq(rc, 0);
 	ck_assert_str_eq(out, "Check sampling metrics list result: PASS.\n"
@@ -173,7 +174,7 @@ START_TEST(capacity_check_fails_and_splits)
 		    strstr(ppu_metric_catalogue[i].name, "hit_rate"))
 			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
 						 used ? "," : "", ppu_metric_catalogue[i].name);
-	opts.check_ppu_metrics_list = list;
+	PO->check = list;
 	out = tp_capture(run_check, &rc);
 	ck_assert_int_eq(rc, 1);
 	ck_assert_msg(!strncmp(out, "Check sampling metrics list result: FAIL.\n", 42), "%s", out);
@@ -187,10 +188,9 @@ START_TEST(capacity_check_fails_and_splits)
 
 		if (!run)
 			continue;
-		opts.check_ppu_metrics_list = run + strlen("--ppu-metrics-list ");
+		PO->check = run + strlen("--ppu-metrics-list ");
 		o2 = tp_capture(run_check, &rc2);
-		ck_assert_msg(rc2 == 0, "run does not fit: %s\n%s", opts.check_ppu_metrics_list,
-			      o2);
+		ck_assert_msg(rc2 == 0, "run does not fit: %s\n%s", PO->check, o2);
 		free(o2);
 		runs++;
 	}
@@ -236,7 +236,7 @@ static void print_metrics(void *arg, FILE *f)
 
 static void print_devices(void *arg, FILE *f)
 {
-	ppu_cli_print_devices(&opts, f);
+	ppu_cli_print_devices(ppu_opts_of(&opts), f);
 }
 
 static void early(void *arg, FILE *f)
@@ -338,7 +338,7 @@ START_TEST(help_devices_without_library)
 	unsetenv("ASYS_HGML_LIBRARY");
 	setenv("PPU_HOME", "/nonexistent/ppu", 1);
 	options_defaults(&opts);
-	opts.ppu_backend = "hgml";
+	PO->backend = "hgml";
 	out = tp_capture(print_devices, NULL);
 	ck_assert_msg(strstr(out,
 			     "\nNo PPU metrics sampling devices are available: no PPU "
@@ -361,13 +361,13 @@ START_TEST(early_dispatch)
 	ck_assert_int_eq(rc, -1); /* nothing to do */
 	ck_assert_str_eq(out, "");
 	free(out);
-	opts.ppu_metrics_set = "help";
+	PO->set = "help";
 	out = tp_capture(early, &rc);
 	ck_assert_int_eq(rc, 0);
 	ck_assert_ptr_nonnull(strstr(out, "Possible --ppu-metrics-set values are:"));
 	free(out);
-	opts.ppu_metrics_set = NULL;
-	opts.ppu_metrics_list = "ce__cycles_active.avg,nonsense";
+	PO->set = NULL;
+	PO->list = "ce__cycles_active.avg,nonsense";
 	out = tp_capture(early, &rc);
 	ck_assert_int_eq(rc, 2);
 	free(out);

@@ -14,6 +14,7 @@
 
 #include "bus.h"
 #include "engine.h"
+#include "ppu_cli.h"
 #include "ppu_catalogue.h"
 #include "store.h"
 #include "stream.h"
@@ -101,13 +102,16 @@ static void run_end(struct run *r)
 static void opts_for(struct run *r, const char *devices, const char *set, const char *list,
 		     double hz)
 {
+	struct ppu_opts *po;
+
 	memset(r, 0, sizeof(*r));
 	options_defaults(&r->o);
 	r->o.delay_s = 0.1;
-	r->o.ppu_metrics_device = devices;
-	r->o.ppu_metrics_set = set;
-	r->o.ppu_metrics_list = list;
-	r->o.ppu_metrics_frequency = hz;
+	po = options_edit(&r->o, &ppu_options);
+	po->device = devices;
+	po->set = set;
+	po->list = list;
+	po->frequency = hz;
 }
 
 static int field(const struct run *r, int stream, const char *name)
@@ -347,7 +351,7 @@ static void run_floor(struct run *r, const char *devices, const char *backend, c
 	if (floor_ms)
 		setenv("ASYS_GPM_MIN_INTERVAL_MS", floor_ms, 1);
 	opts_for(r, devices, "summary", NULL, 200);
-	r->o.ppu_backend = backend;
+	((struct ppu_opts *)options_edit(&r->o, &ppu_options))->backend = backend;
 	run_go(r, 1.0);
 	unsetenv("ASYS_GPM_MIN_INTERVAL_MS");
 }
@@ -488,7 +492,7 @@ START_TEST(no_library_says_where_it_looked)
 	unsetenv("ASYS_HGML_LIBRARY");
 	setenv("PPU_HOME", "/nonexistent/ppu", 1);
 	opts_for(&r, "all", NULL, NULL, 100);
-	r.o.ppu_backend = "hgml";
+	((struct ppu_opts *)options_edit(&r.o, &ppu_options))->backend = "hgml";
 	run_go(&r, 0.2);
 	st = store_status(r.s, (uint32_t)r.dev, STATUS_STREAM);
 	ck_assert_msg(st && !strncmp(st, want, sizeof(want) - 1), "%s", st);
@@ -529,8 +533,14 @@ START_TEST(bad_device_id_is_explained)
 	opts_for(&r, "0,7", NULL, NULL, 100);
 	run_go(&r, 0.2);
 	st = store_status(r.s, (uint32_t)r.metrics, STATUS_STREAM);
-	ck_assert_msg(st && strstr(st, "PPU device 7 does not exist: 4 found (IDs 0-3)"), "%s", st);
+	ck_assert_msg(st && strstr(st, "PPU device 7 of --ppu-metrics-device does not exist: 4 "
+				       "found (IDs 0-3)"),
+		      "%s", st);
 	ck_assert_uint_eq(store_entities(r.s, (uint32_t)r.dev, NULL, 0), 4);
+	/* the device that exists is sampled all the same */
+	ck_assert_uint_eq(store_entities(r.s, (uint32_t)r.metrics, NULL, 0), 1);
+	ck_assert(
+	    !isnan(last(&r, r.metrics, 0, "cu__cycles_active.avg.pct_of_peak_sustained_elapsed")));
 	run_end(&r);
 }
 END_TEST

@@ -55,7 +55,7 @@ else
 	echo "note: running as root: the permission case is not checked: ${user_dir_why:-cannot chmod $work}"
 fi
 expect 2 "no recording given" "$ASYS" export
-expect 2 "bad value 'xml' for --format" "$ASYS" export --format xml "$top_srcdir/tests/data/good.asys"
+expect 2 "bad value 'xml' for -f/--format" "$ASYS" export --format xml "$top_srcdir/tests/data/good.asys"
 expect 2 "no stream 'nope'" "$ASYS" export --streams nope "$top_srcdir/tests/data/good.asys"
 expect 2 "bad value 'soon' for --begin" "$ASYS" export --begin soon "$top_srcdir/tests/data/good.asys"
 finish

@@ -7,12 +7,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 f=$work/run.asys
 
-"$ASYS" record -o "$f" --duration 3 -d 0.5 2>"$work/err" || fail "asys record exited $?: $(cat "$work/err")"
+"$ASYS" record -o "$f" --duration 3s -d 0.5 2>"$work/err" || fail "asys record exited $?: $(cat "$work/err")"
 grep -q "records" "$work/err" || fail "no closing summary line: $(cat "$work/err")"
 [ "$(stat -c %a "$f")" = 640 ] || fail "mode is $(stat -c %a "$f"), want 640"
 pass
 
-"$ASYS" record -o "$f" --duration 1 2>"$work/err" && fail "an existing file was overwritten"
+"$ASYS" record -o "$f" --duration 1s 2>"$work/err" && fail "an existing file was overwritten"
 grep -q -- "already exists: choose another name or add --force" "$work/err" || fail "message: $(cat "$work/err")"
 pass
 
@@ -47,7 +47,7 @@ grep -q "p99" "$work/sum" && grep -q "mem.sys *used" "$work/sum" || fail "summar
 pass
 
 # --rotate: several segments, each one a whole recording
-"$ASYS" record -o "$work/seg.asys" --duration 3 --rotate 1s -d 0.25 2>/dev/null || fail "rotate run"
+"$ASYS" record -o "$work/seg.asys" --duration 3s --rotate 1s -d 0.25 2>/dev/null || fail "rotate run"
 [ -f "$work/seg.1.asys" ] || fail "no second segment: $(ls "$work")"
 "$ASYS" replay --info "$work/seg.1.asys" | grep -q "segment:   1" || fail "segment 1 has no META"
 pass

@@ -18,7 +18,7 @@ ln -s "$work/target" "$work/link"
 echo theirs >"$work/theirs"
 chown 65534:65534 "$work/theirs"
 for f in null fifo dir link theirs; do
-	timeout 20 "$ASYS" record -o "$work/$f" --force --duration 0.3 >/dev/null 2>"$work/err"
+	timeout 20 "$ASYS" record -o "$work/$f" --force --duration 0.3s >/dev/null 2>"$work/err"
 	rc=$?
 	[ $rc -eq 1 ] && pass || fail "--force on $f: exit $rc, expected 1"
 	grep -q "force replaces only" "$work/err" && pass || { fail "--force on $f: no reason"; cat "$work/err"; }
@@ -27,13 +27,13 @@ done
 	[ "$(cat "$work/target")" = keep ] && [ "$(cat "$work/theirs")" = theirs ] && pass ||
 	fail "--force removed or changed something that was not the user's recording"
 echo old >"$work/mine.asys"
-"$ASYS" record -o "$work/mine.asys" --force --duration 0.3 >/dev/null 2>"$work/err" &&
+"$ASYS" record -o "$work/mine.asys" --force --duration 0.3s >/dev/null 2>"$work/err" &&
 	"$ASYS" replay --info "$work/mine.asys" >/dev/null 2>&1 && pass ||
 	{ fail "--force did not replace the user's own file"; cat "$work/err"; }
 
 # the workload log: a new file of mode 0600 with a random name, path printed
 mkdir "$work/tmp"
-TMPDIR=$work/tmp "$ASYS" record -o "$work/wl.asys" --duration 0.5 -- sh -c 'echo from-the-workload' \
+TMPDIR=$work/tmp "$ASYS" record -o "$work/wl.asys" --duration 0.5s -- sh -c 'echo from-the-workload' \
 	>/dev/null 2>"$work/err"
 log=$(sed -n "s/^asys record: the workload's output goes to //p" "$work/err")
 case $log in
@@ -44,13 +44,13 @@ esac
 	fail "the workload log is not a private file with the output"
 # --workload-log: never through a planted link, never another user's file
 ln -s "$work/target" "$work/planted.log"
-"$ASYS" record -o "$work/wl2.asys" --duration 0.3 --workload-log "$work/planted.log" -- true \
+"$ASYS" record -o "$work/wl2.asys" --duration 0.3s --workload-log "$work/planted.log" -- true \
 	>/dev/null 2>&1 && fail "--workload-log followed a symbolic link" || pass
-"$ASYS" record -o "$work/wl3.asys" --duration 0.3 --workload-log "$work/theirs" -- true \
+"$ASYS" record -o "$work/wl3.asys" --duration 0.3s --workload-log "$work/theirs" -- true \
 	>/dev/null 2>&1 && fail "--workload-log took another user's file" || pass
 [ "$(cat "$work/target")" = keep ] && [ "$(cat "$work/theirs")" = theirs ] && pass ||
 	fail "--workload-log wrote into a file it should have refused"
-"$ASYS" record -o "$work/wl4.asys" --duration 0.5 --workload-log "$work/mine.log" -- echo named \
+"$ASYS" record -o "$work/wl4.asys" --duration 0.5s --workload-log "$work/mine.log" -- echo named \
 	>/dev/null 2>&1 && grep -q named "$work/mine.log" && pass || fail "--workload-log FILE unused"
 
 # export -o: the same rules as the workload log
@@ -64,7 +64,7 @@ ln -s "$work/target" "$work/planted.log"
 # input files: a FIFO, a missing and an oversized probe file stop at start
 for f in fifo missing big; do
 	case $f in big) head -c 2000000 /dev/zero | tr '\0' x >"$work/big" ;; esac
-	timeout 20 "$ASYS" record -o "$work/p-$f.asys" --duration 5 --hggc-probe-file "$work/$f" \
+	timeout 20 "$ASYS" record -o "$work/p-$f.asys" --duration 5s --hggc-probe-file "$work/$f" \
 		>/dev/null 2>"$work/err"
 	rc=$?
 	[ $rc -eq 2 ] && pass || { fail "probe file $f: exit $rc, expected 2"; cat "$work/err"; }
@@ -76,7 +76,7 @@ cp -r "$top_srcdir/tests/fixtures/proc/basic" "$work/sys"
 rm -f "$work/sys/proc/stat"
 mkfifo "$work/sys/proc/stat"
 start=$(date +%s)
-ASYS_SYSROOT=$work/sys timeout 30 "$ASYS" record -o "$work/fifo.asys" --duration 1 \
+ASYS_SYSROOT=$work/sys timeout 30 "$ASYS" record -o "$work/fifo.asys" --duration 1s \
 	>/dev/null 2>"$work/err"
 rc=$?
 [ $rc -eq 0 ] && pass || { fail "a FIFO as /proc/stat: exit $rc"; cat "$work/err"; }
@@ -89,10 +89,10 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 asys=$1 mnt=$2 work=$3
 mount -t tmpfs -o size=64k tmpfs "$mnt" || exit 77
 dd if=/dev/zero of="$mnt/filler" bs=4k count=64 2>/dev/null
-"$asys" record -o "$mnt/r.asys" --duration 0.3 >/dev/null 2>"$work/full.err" && exit 3
+"$asys" record -o "$mnt/r.asys" --duration 0.3s >/dev/null 2>"$work/full.err" && exit 3
 [ -e "$mnt/r.asys" ] && exit 4
 rm "$mnt/filler"
-"$asys" record -o "$mnt/r.asys" --duration 0.3 >/dev/null 2>>"$work/full.err" || exit 5
+"$asys" record -o "$mnt/r.asys" --duration 0.3s >/dev/null 2>>"$work/full.err" || exit 5
 exit 0
 INNER
 	rc=$?

@@ -40,12 +40,12 @@ as_user() {
 }
 
 # control: without capabilities the user's library is the user's business
-as_user "$work/bin/asys-plain" record -o "$work/out/plain.asys" --duration 0.5 \
+as_user "$work/bin/asys-plain" record -o "$work/out/plain.asys" --duration 0.5s \
 	2>"$work/plain.err" >/dev/null
 [ -e "$work/out/mark" ] && pass || fail "control: the plain copy did not load the library"
 rm -f "$work/out/mark"
 
-as_user "$work/bin/asys-caps" record -o "$work/out/caps.asys" --duration 0.5 \
+as_user "$work/bin/asys-caps" record -o "$work/out/caps.asys" --duration 0.5s \
 	2>"$work/caps.err" >/dev/null
 rc=$?
 [ -e "$work/out/mark" ] && fail "the capable copy loaded the caller's ASYS_HGML_LIBRARY" || pass
@@ -57,14 +57,14 @@ grep -q "ASYS_HGML_LIBRARY=.* ignored: asys runs with privileges" "$work/caps.er
 mkdir -p "$work/user/root/proc/1"
 ln -s /etc/shadow "$work/user/root/proc/1/cmdline"
 chown -R 65534:65534 "$work/user/root"
-ASYS_SYSROOT=$work/user/root "$ASYS" record -o "$work/root.asys" --duration 0.5 \
+ASYS_SYSROOT=$work/user/root "$ASYS" record -o "$work/root.asys" --duration 0.5s \
 	2>"$work/root.err" >/dev/null
 grep -q "ASYS_SYSROOT=.* ignored: asys runs with privileges, and it is not owned by root" \
 	"$work/root.err" && pass || { fail "root used a caller's ASYS_SYSROOT"; cat "$work/root.err"; }
 # one of root's own is believed
 mkdir -p "$work/rootsys/proc"
 cp "$top_srcdir/tests/fixtures/proc/basic/proc/meminfo" "$work/rootsys/proc/meminfo"
-ASYS_SYSROOT=$work/rootsys "$ASYS" record -o "$work/root2.asys" --duration 0.5 \
+ASYS_SYSROOT=$work/rootsys "$ASYS" record -o "$work/root2.asys" --duration 0.5s \
 	2>"$work/root2.err" >/dev/null
 grep -q "ignored" "$work/root2.err" && { fail "root's own sysroot was ignored"; cat "$work/root2.err"; } || pass
 finish
