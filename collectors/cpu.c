@@ -266,11 +266,40 @@ static void cpu_init_perf(struct cpu_state *st)
 #endif
 }
 
+/* The CPUs of the first /proc/stat read, and those present but offline
+ * from the start (shown as offline too). 0 or -errno. */
+static int cpu_init_known(struct cpu_state *st)
+{
+	char pbuf[4096];
+	int rc, cnt = cpu_read_stat(st);
+
+	if (cnt < 0) {
+		snprintf(st->err, sizeof(st->err), "cannot parse /proc/stat: %s", strerror(-cnt));
+		return cnt;
+	}
+	for (int i = 0; i < cnt; i++) {
+		int c = st->lines[i].cpu;
+
+		if (c == PROCFS_CPU_TOTAL)
+			continue;
+		rc = cpu_ensure(st, c + 1);
+		if (rc)
+			return rc;
+		st->known[c] = st->in_stat[c] = 1;
+	}
+	if (sysroot_read_file("/sys/devices/system/cpu/present", pbuf, sizeof(pbuf)) > 0) {
+		int top = procfs_parse_cpulist(pbuf, NULL, 0);
+
+		if (top > 0 && cpu_ensure(st, top) == 0)
+			procfs_parse_cpulist(pbuf, st->known, (size_t)st->ncpu);
+	}
+	return 0;
+}
+
 static int cpu_init(const struct coll_ctx *ctx, void **state)
 {
 	struct cpu_state *st = calloc(1, sizeof(*st));
-	char pbuf[4096];
-	int rc, cnt;
+	int rc;
 
 	*state = st;
 	if (!st)
@@ -297,30 +326,12 @@ static int cpu_init(const struct coll_ctx *ctx, void **state)
 	st->bufsz = CPU_STAT_BUF_MIN;
 	st->buf = malloc(st->bufsz);
 	rc = st->buf ? cpu_ensure(st, 8) : -ENOMEM;
-	if (rc)
-		goto fail;
-	cnt = cpu_read_stat(st);
-	if (cnt < 0) {
-		rc = cnt;
-		snprintf(st->err, sizeof(st->err), "cannot parse /proc/stat: %s", strerror(-rc));
-		return rc;
-	}
-	for (int i = 0; i < cnt; i++) {
-		int c = st->lines[i].cpu;
-
-		if (c == PROCFS_CPU_TOTAL)
-			continue;
-		rc = cpu_ensure(st, c + 1);
-		if (rc)
+	if (!rc)
+		rc = cpu_init_known(st);
+	if (rc) {
+		if (!st->err[0])
 			goto fail;
-		st->known[c] = st->in_stat[c] = 1;
-	}
-	/* CPUs present but offline from the start are shown as offline too */
-	if (sysroot_read_file("/sys/devices/system/cpu/present", pbuf, sizeof(pbuf)) > 0) {
-		int top = procfs_parse_cpulist(pbuf, NULL, 0);
-
-		if (top > 0 && cpu_ensure(st, top) == 0)
-			procfs_parse_cpulist(pbuf, st->known, (size_t)st->ncpu);
+		return rc;
 	}
 	cpu_init_perf(st);
 	return 0;
@@ -377,6 +388,31 @@ static void cpu_sample_perf(struct cpu_state *st, struct emitter *out, uint64_t 
 		st->perf_status_sent = true;
 }
 
+/* The row of CPU c, labelled the first time. */
+static void cpu_emit_core(struct cpu_state *st, struct emitter *out, int c, uint64_t ts,
+			  const double *v, bool online)
+{
+	if (!st->labelled[c]) {
+		char name[24];
+
+		snprintf(name, sizeof(name), "cpu%d", c);
+		st->labelled[c] = emit_label(out, st->sid_core, (uint64_t)c, ts, name) == 0;
+	}
+	cpu_emit_row(st, out, (uint64_t)c, ts, v, online);
+}
+
+/* The status of an unreadable /proc/stat, set once and cleared once. */
+static void cpu_stat_status(struct cpu_state *st, struct emitter *out, uint64_t ts, int err)
+{
+	char msg[160] = "";
+
+	if (err)
+		snprintf(msg, sizeof(msg), "cannot read /proc/stat: %s", strerror(-err));
+	if (st->stat_status_set != (err != 0) &&
+	    emit_status(out, st->sid_core, STATUS_STREAM, ts, msg) == 0)
+		st->stat_status_set = err != 0;
+}
+
 static int cpu_sample(void *state, struct emitter *out, uint64_t now_ns)
 {
 	struct cpu_state *st = state;
@@ -384,17 +420,10 @@ static int cpu_sample(void *state, struct emitter *out, uint64_t now_ns)
 	int cnt = cpu_read_stat(st);
 	bool have_online;
 
-	if (cnt < 0) {
-		char msg[160];
-
-		snprintf(msg, sizeof(msg), "cannot read /proc/stat: %s", strerror(-cnt));
-		if (!st->stat_status_set &&
-		    emit_status(out, st->sid_core, STATUS_STREAM, ts, msg) == 0)
-			st->stat_status_set = true;
+	(void)now_ns;
+	cpu_stat_status(st, out, ts, cnt < 0 ? cnt : 0);
+	if (cnt < 0)
 		return cnt;
-	}
-	if (st->stat_status_set && emit_status(out, st->sid_core, STATUS_STREAM, ts, "") == 0)
-		st->stat_status_set = false;
 	memset(st->in_stat, 0, (size_t)st->ncpu);
 	for (int i = 0; i < cnt; i++) {
 		int c = st->lines[i].cpu;
@@ -423,25 +452,11 @@ static int cpu_sample(void *state, struct emitter *out, uint64_t now_ns)
 		if (st->in_stat[c] != 1)
 			continue; /* not online, or a duplicate line */
 		st->in_stat[c] = 2;
-		if (!st->labelled[c]) {
-			char name[24];
-
-			snprintf(name, sizeof(name), "cpu%d", c);
-			st->labelled[c] = emit_label(out, st->sid_core, (uint64_t)c, ts, name) == 0;
-		}
-		cpu_emit_row(st, out, (uint64_t)c, ts, st->lines[i].v, true);
+		cpu_emit_core(st, out, c, ts, st->lines[i].v, true);
 	}
-	for (int c = 0; c < st->ncpu; c++) {
-		if (!st->known[c] || st->in_stat[c])
-			continue;
-		if (!st->labelled[c]) {
-			char name[24];
-
-			snprintf(name, sizeof(name), "cpu%d", c);
-			st->labelled[c] = emit_label(out, st->sid_core, (uint64_t)c, ts, name) == 0;
-		}
-		cpu_emit_row(st, out, (uint64_t)c, ts, NULL, false);
-	}
+	for (int c = 0; c < st->ncpu; c++)
+		if (st->known[c] && !st->in_stat[c])
+			cpu_emit_core(st, out, c, ts, NULL, false);
 	cpu_sample_perf(st, out, ts);
 	return 0;
 }

@@ -453,11 +453,80 @@ static void nic_check_rate(struct nic_state *s, uint64_t now)
 	}
 }
 
+/* The links' counters, in one rtnetlink dump; a status while it fails. */
+static void nic_sample_links(struct nic_state *s, struct emitter *out, uint64_t t0)
+{
+	char msg[160];
+	int rc;
+
+	if (!s->nl) {
+		if (!s->nl_told)
+			emit_status(out, (uint32_t)s->link_sid, STATUS_STREAM, s->ts, s->err);
+		s->nl_told = true;
+		return;
+	}
+	s->gen++;
+	s->cursor = 0;
+	s->unknown_link = false;
+	rc = nic_nl_dump_stats(s->nl, on_link_stats, s);
+	if (rc) {
+		snprintf(msg, sizeof(msg), "rtnetlink stats dump failed: %s", strerror(-rc));
+		if (!s->nl_told)
+			emit_status(out, (uint32_t)s->link_sid, STATUS_STREAM, s->ts, msg);
+		s->nl_told = true;
+		return;
+	}
+	uint64_t t1 = asys_now_ns();
+
+	s->ts = t0 + (t1 - t0) / 2;
+	if (nic_read_ok(s, &s->nl_cost_ns, t1 - t0))
+		links_emit(s);
+	links_reap(s);
+	if (s->unknown_link) { /* a new link: name it, sample it next tick */
+		s->cursor = 0;
+		nic_nl_dump_links(s->nl, on_link_name, s);
+	}
+	if (s->nl_told)
+		emit_status(out, (uint32_t)s->link_sid, STATUS_STREAM, s->ts, "");
+	s->nl_told = false;
+}
+
+/* The selected RDMA ports' counters, each stamped with its own read. */
+static void nic_sample_rdma(struct nic_state *s, struct emitter *out)
+{
+	size_t n = nic_rdma_count(s->rdma);
+
+	if (n == 0 && !s->rdma_told) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "no RDMA devices in /sys/class/infiniband (%s)",
+			 nic_rdma_source(s->rdma));
+		emit_status(out, (uint32_t)s->rdma_sid, STATUS_STREAM, s->ts, msg);
+		s->rdma_told = true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct nic_rdma_port *p = nic_rdma_port_at(s->rdma, i);
+		double v[NIC_R_NFIELDS];
+		uint64_t r0, r1;
+
+		if (!p->selected || !p->present)
+			continue;
+		if (!p->announced)
+			rdma_label(s, p);
+		r0 = asys_now_ns();
+		if (nic_rdma_read(s->rdma, p, v) < 0)
+			continue; /* every read failed: gone, the rescan will tell */
+		r1 = asys_now_ns();
+		if (nic_read_ok(s, &s->rdma_cost_ns, r1 - r0))
+			emit_sample(out, (uint32_t)s->rdma_sid, nic_rdma_entity(p),
+				    r0 + (r1 - r0) / 2, v, NIC_R_NFIELDS);
+	}
+}
+
 static int nic_sample(void *state, struct emitter *out, uint64_t now_ns)
 {
 	struct nic_state *s = state;
 	uint64_t t0;
-	int rc = 0;
 
 	s->out = out;
 	t0 = emit_tick_start(out); /* the engine's read at the wake, when first */
@@ -466,67 +535,9 @@ static int nic_sample(void *state, struct emitter *out, uint64_t now_ns)
 		rdma_rescan(s); /* the first tick also labels what init found */
 		s->last_scan_ns = t0 ? t0 : 1;
 	}
-	if (s->nl) {
-		s->gen++;
-		s->cursor = 0;
-		s->unknown_link = false;
-		rc = nic_nl_dump_stats(s->nl, on_link_stats, s);
-		if (rc == 0) {
-			uint64_t t1 = asys_now_ns();
-
-			s->ts = t0 + (t1 - t0) / 2;
-			if (nic_read_ok(s, &s->nl_cost_ns, t1 - t0))
-				links_emit(s);
-			links_reap(s);
-			if (s->unknown_link) { /* a new link: name it, sample it next tick */
-				s->cursor = 0;
-				nic_nl_dump_links(s->nl, on_link_name, s);
-			}
-			if (s->nl_told) {
-				emit_status(out, (uint32_t)s->link_sid, STATUS_STREAM, s->ts, "");
-				s->nl_told = false;
-			}
-		} else if (!s->nl_told) {
-			char msg[160];
-
-			snprintf(msg, sizeof(msg), "rtnetlink stats dump failed: %s",
-				 strerror(-rc));
-			emit_status(out, (uint32_t)s->link_sid, STATUS_STREAM, s->ts, msg);
-			s->nl_told = true;
-		}
-	} else if (!s->nl_told) {
-		emit_status(out, (uint32_t)s->link_sid, STATUS_STREAM, s->ts, s->err);
-		s->nl_told = true;
-	}
-	if (s->rdma) {
-		size_t n = nic_rdma_count(s->rdma);
-
-		if (n == 0 && !s->rdma_told) {
-			char msg[256];
-
-			snprintf(msg, sizeof(msg), "no RDMA devices in /sys/class/infiniband (%s)",
-				 nic_rdma_source(s->rdma));
-			emit_status(out, (uint32_t)s->rdma_sid, STATUS_STREAM, s->ts, msg);
-			s->rdma_told = true;
-		}
-		for (size_t i = 0; i < n; i++) {
-			struct nic_rdma_port *p = nic_rdma_port_at(s->rdma, i);
-			double v[NIC_R_NFIELDS];
-			uint64_t r0, r1;
-
-			if (!p->selected || !p->present)
-				continue;
-			if (!p->announced)
-				rdma_label(s, p);
-			r0 = asys_now_ns();
-			if (nic_rdma_read(s->rdma, p, v) < 0)
-				continue; /* every read failed: gone, the rescan will tell */
-			r1 = asys_now_ns();
-			if (nic_read_ok(s, &s->rdma_cost_ns, r1 - r0))
-				emit_sample(out, (uint32_t)s->rdma_sid, nic_rdma_entity(p),
-					    r0 + (r1 - r0) / 2, v, NIC_R_NFIELDS);
-		}
-	}
+	nic_sample_links(s, out, t0);
+	if (s->rdma)
+		nic_sample_rdma(s, out);
 	nic_check_rate(s, now_ns);
 	return 0;
 }

@@ -198,6 +198,35 @@ static void ppu_gpm_plan(struct gpm_state_all *st, struct gpm_dev *d)
 	st->nsets++;
 }
 
+/* Which metrics of the selection the device keeps (those that fit its
+ * capacity), and where each is in its GPM request: one slot per metric id,
+ * shared by metrics that read the same id. */
+static void ppu_gpm_slots(struct gpm_state_all *st, struct gpm_dev *d,
+			  const struct ppu_selection *fit)
+{
+	unsigned int nm = 0;
+
+	d->mg.version = PPU_GPM_METRICS_GET_VERSION;
+	for (size_t i = 0; i < st->sel.n; i++) {
+		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
+
+		d->slot[i] = -1;
+		d->keep[i] = false;
+		for (size_t k = 0; k < fit->n; k++)
+			d->keep[i] |= fit->idx[k] == st->sel.idx[i];
+		if (!d->keep[i] || m->src == PPU_SRC_DEV)
+			continue;
+		for (unsigned int k = 0; k < nm && d->slot[i] < 0; k++)
+			if (d->mg.metrics[k].metric_id == m->id)
+				d->slot[i] = (int16_t)k;
+		if (d->slot[i] < 0 && nm < PPU_GPM_MAX_METRICS) {
+			d->mg.metrics[nm].metric_id = m->id;
+			d->slot[i] = (int16_t)nm++;
+		}
+	}
+	d->mg.num_metrics = nm;
+}
+
 /* Sets up one device: GPM support, capacity, the metrics request, samples. */
 static void ppu_gpm_setup(struct gpm_state_all *st, struct gpm_dev *d, char *note, size_t n)
 {
@@ -205,7 +234,6 @@ static void ppu_gpm_setup(struct gpm_state_all *st, struct gpm_dev *d, char *not
 	struct ppu_gpm_support gs = {PPU_GPM_SUPPORT_VERSION, 0};
 	struct ppu_selection fit = st->sel, dropped;
 	const struct ppu_lib *l = st->lib;
-	unsigned int nm = 0;
 	char sym[64];
 
 	note[0] = '\0';
@@ -249,45 +277,18 @@ static void ppu_gpm_setup(struct gpm_state_all *st, struct gpm_dev *d, char *not
 		d->state = GPM_OFF;
 		return;
 	}
-	d->mg.version = PPU_GPM_METRICS_GET_VERSION;
-	for (size_t i = 0; i < st->sel.n; i++) {
-		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
-
-		d->slot[i] = -1;
-		d->keep[i] = false;
-		for (size_t k = 0; k < fit.n; k++)
-			d->keep[i] |= fit.idx[k] == st->sel.idx[i];
-		if (!d->keep[i] || m->src == PPU_SRC_DEV)
-			continue;
-		for (unsigned int k = 0; k < nm && d->slot[i] < 0; k++)
-			if (d->mg.metrics[k].metric_id == m->id)
-				d->slot[i] = (int16_t)k;
-		if (d->slot[i] < 0 && nm < PPU_GPM_MAX_METRICS) {
-			d->mg.metrics[nm].metric_id = m->id;
-			d->slot[i] = (int16_t)nm++;
-		}
-	}
-	d->mg.num_metrics = nm;
+	ppu_gpm_slots(st, d, &fit);
 	ppu_gpm_plan(st, d);
 	d->state = GPM_RUN;
 }
 
-static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
+/* The ppu.metrics schema of the selection: one field per metric. */
+static int ppu_gpm_schema(struct gpm_state_all *st, const struct ppu_opts *po,
+			  struct stream_table *streams)
 {
-	const struct ppu_opts *po = ppu_opts_of(ctx->opts);
-	struct gpm_state_all *st = calloc(1, sizeof(*st));
 	struct stream_desc sd = ppu_metrics_stream;
 	char help[160];
-	bool sel[256];
-	unsigned int n = 0;
-	int ret;
 
-	*state = st;
-	if (!st)
-		return -ENOMEM;
-	ret = ppu_selection_build(po->set, po->list, &st->sel, st->err, sizeof(st->err));
-	if (ret < 0)
-		return ret;
 	for (size_t i = 0; i < st->sel.n && i < STREAM_MAX_FIELDS; i++) {
 		const struct ppu_metric *m = &ppu_metric_catalogue[st->sel.idx[i]];
 
@@ -304,14 +305,19 @@ static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 	snprintf(help, sizeof(help), "PPU metrics (GPM) per device: set %s%s",
 		 po->set ? po->set : "summary", po->list && *po->list ? " and a metric list" : "");
 	sd.help = help;
-	st->stream = stream_table_add(ctx->streams, &sd);
-	if (st->stream < 0) {
+	st->stream = stream_table_add(streams, &sd);
+	if (st->stream < 0)
 		snprintf(st->err, sizeof(st->err), "cannot register the ppu.metrics stream");
-		return st->stream;
-	}
-	ret = ppu_lib_open(&st->lib, po->backend, st->err, sizeof(st->err));
-	if (ret < 0)
-		return ret;
+	return st->stream < 0 ? st->stream : 0;
+}
+
+/* The devices of --ppu-metrics-device that exist, with their handles. */
+static int ppu_gpm_devices(struct gpm_state_all *st, const struct ppu_opts *po)
+{
+	bool sel[256];
+	unsigned int n = 0;
+	int ret;
+
 	if (st->lib->device_get_count(&n) != PPU_OK || n == 0) {
 		snprintf(st->err, sizeof(st->err), "%s reports no PPU devices", st->lib->path);
 		return -ENODEV;
@@ -347,6 +353,25 @@ static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
 		ppu_lib_ident(st->lib, d->h, &d->id);
 	}
 	return 0;
+}
+
+static int ppu_gpm_init(const struct coll_ctx *ctx, void **state)
+{
+	const struct ppu_opts *po = ppu_opts_of(ctx->opts);
+	struct gpm_state_all *st = calloc(1, sizeof(*st));
+	int ret;
+
+	*state = st;
+	if (!st)
+		return -ENOMEM;
+	ret = ppu_selection_build(po->set, po->list, &st->sel, st->err, sizeof(st->err));
+	if (ret >= 0)
+		ret = ppu_gpm_schema(st, po, ctx->streams);
+	if (ret >= 0)
+		ret = ppu_lib_open(&st->lib, po->backend, st->err, sizeof(st->err));
+	if (ret >= 0)
+		ret = ppu_gpm_devices(st, po);
+	return ret < 0 ? ret : 0;
 }
 
 /* Why GPM refused, and what the user can do about it. */

@@ -132,12 +132,44 @@ static void compute_ipc(struct cpu_data *s, const struct view *v)
 		s->ipc = ins / cyc;
 }
 
+/* The rows of n entities of cpu.core: the all-CPU line into total, the
+ * others into rows; the sum of the online rows' rates into tot_rate, for a
+ * stream without an all-CPU line. True when it had one. */
+static bool cpu_data_rows(struct cpu_data *s, const struct view *v, size_t n, double *tot_rate)
+{
+	const struct stream_desc *d = stream_table_get(v->streams, (uint32_t)s->stream);
+	int fidx[CS_N], fonline = stream_field_index(d, "online");
+	bool have_total = false;
+
+	for (int i = 0; i < CS_N; i++)
+		fidx[i] = stream_field_index(d, state_field[i]);
+	for (size_t i = 0; i < n; i++) {
+		const struct series *se = store_series(v->store, (uint32_t)s->stream, s->ents[i]);
+		double rate[CS_N];
+		struct cpu_row *r;
+
+		for (int k = 0; k < CS_N; k++)
+			rate[k] = view_value(se, fidx[k], v, true);
+		if (s->ents[i] == ENTITY_CPU_TOTAL) {
+			s->total.id = ENTITY_CPU_TOTAL;
+			shares_from_rates(&s->total, rate);
+			have_total = true;
+			continue;
+		}
+		r = &s->rows[s->n++];
+		r->id = s->ents[i];
+		shares_from_rates(r, rate);
+		r->offline = fonline >= 0 && series_last(se, (uint32_t)fonline) == 0;
+		for (int k = 0; k < CS_N && !r->offline; k++)
+			if (!isnan(rate[k]))
+				tot_rate[k] = (isnan(tot_rate[k]) ? 0 : tot_rate[k]) + rate[k];
+	}
+	return have_total;
+}
+
 void cpu_data_compute(struct cpu_data *s, const struct view *v)
 {
-	const struct stream_desc *d;
-	int fidx[CS_N], fonline;
 	double tot_rate[CS_N];
-	bool have_total = false;
 	size_t n;
 
 	if (s->have_key && s->key_end == v->end_ns && s->key_records == store_records(v->store))
@@ -156,10 +188,6 @@ void cpu_data_compute(struct cpu_data *s, const struct view *v)
 		compute_ipc(s, v);
 		return;
 	}
-	d = stream_table_get(v->streams, (uint32_t)s->stream);
-	for (int i = 0; i < CS_N; i++)
-		fidx[i] = stream_field_index(d, state_field[i]);
-	fonline = stream_field_index(d, "online");
 	n = store_entities(v->store, (uint32_t)s->stream, NULL, 0);
 	if (grow_ents(s, n + 1) < 0) {
 		s->why = "out of memory";
@@ -168,30 +196,7 @@ void cpu_data_compute(struct cpu_data *s, const struct view *v)
 	n = store_entities(v->store, (uint32_t)s->stream, s->ents, s->ecap);
 	if (n > s->ecap)
 		n = s->ecap;
-	for (size_t i = 0; i < n; i++) {
-		const struct series *se = store_series(v->store, (uint32_t)s->stream, s->ents[i]);
-		double rate[CS_N];
-		struct cpu_row *r;
-
-		for (int k = 0; k < CS_N; k++)
-			rate[k] = view_value(se, fidx[k], v, true);
-		if (s->ents[i] == ENTITY_CPU_TOTAL) {
-			s->total.id = ENTITY_CPU_TOTAL;
-			shares_from_rates(&s->total, rate);
-			have_total = true;
-			continue;
-		}
-		r = &s->rows[s->n++];
-		r->id = s->ents[i];
-		shares_from_rates(r, rate);
-		r->offline = fonline >= 0 && series_last(se, (uint32_t)fonline) == 0;
-		if (!r->offline)
-			for (int k = 0; k < CS_N; k++)
-				if (!isnan(rate[k]))
-					tot_rate[k] =
-					    (isnan(tot_rate[k]) ? 0 : tot_rate[k]) + rate[k];
-	}
-	if (!have_total)
+	if (!cpu_data_rows(s, v, n, tot_rate))
 		shares_from_rates(&s->total, tot_rate);
 	if (s->n)
 		qsort(s->rows, s->n, sizeof(*s->rows), row_cmp);
