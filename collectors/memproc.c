@@ -282,79 +282,57 @@ static bool mem_is_kthread(struct memproc *st, pid_t pid)
 /* Every /proc/PID once: the rows of the last report through their kept
  * status fds, the others through the cheaper statm; then status (kept
  * open) for those that entered the top MEM_TOP_N. */
-static void mem_scan_system(struct memproc *st)
+/* The resident size of one /proc entry, for the ranking: a row read
+ * already is re-read (its place in cur into *row), a newcomer's statm is
+ * read. False for what has no memory of its own (gone, a zombie, a kernel
+ * thread), which is not ranked. */
+static bool mem_scan_one(struct memproc *st, pid_t pid, ino_t ino, double *rss, int *row)
 {
-	struct dirent *de;
+	struct mem_proc *old = mem_old(st, pid);
+	char rel[48];
+	uint64_t pages;
+	ssize_t len;
+
+	*row = -1;
+	if (old && old->fd >= 0) {
+		size_t before = st->ncur;
+
+		memproc_add_cur(st, pid);
+		if (st->ncur == before)
+			return false; /* gone */
+		*row = (int)before;
+		*rss = st->cur[*row].v[MP_RSS];
+		if (!(*rss > 0)) {
+			mem_close_fd(st, &st->cur[*row].fd);
+			st->ncur--; /* a zombie: no memory of its own any more */
+			return false;
+		}
+		return true;
+	}
+	snprintf(rel, sizeof(rel), "%d/statm", (int)pid);
+	len = memproc_read_rel(st, rel, st->buf, sizeof(st->buf));
+	if (len < 0) {
+		memproc_note_error(st, len);
+		return false;
+	}
+	if (procfs_parse_statm_resident(st->buf, &pages))
+		return false; /* gone */
+	if (pages == 0) {
+		if (mem_is_kthread(st, pid))
+			mem_kt_keep(st, pid, ino);
+		return false; /* no memory of its own */
+	}
+	*rss = (double)pages * st->page_size;
+	return true;
+}
+
+/* In rank order: keep rows read already, read status for newcomers (one
+ * that vanished meanwhile gives its place to the next), and drop rows that
+ * fell out of the top. */
+static void mem_scan_keep_top(struct memproc *st)
+{
 	size_t k, taken;
 
-	st->ncand = 0;
-	st->nktn = 0;
-	rewinddir(st->procdir);
-	while ((de = readdir(st->procdir))) {
-		pid_t pid = procfs_pid_from_name(de->d_name);
-		struct mem_proc *old;
-		struct mem_cand *c;
-		char rel[48];
-		uint64_t pages;
-		ssize_t len;
-		double rss;
-		int row = -1;
-
-		if (pid <= 0)
-			continue;
-		if (mem_kt_known(st, pid, de->d_ino)) {
-			mem_kt_keep(st, pid, de->d_ino);
-			continue;
-		}
-		old = mem_old(st, pid);
-		if (old && old->fd >= 0) {
-			size_t before = st->ncur;
-
-			memproc_add_cur(st, pid);
-			if (st->ncur == before)
-				continue; /* gone */
-			row = (int)before;
-			rss = st->cur[row].v[MP_RSS];
-			if (!(rss > 0)) {
-				mem_close_fd(st, &st->cur[row].fd);
-				st->ncur--; /* a zombie: no memory of its own any more */
-				continue;
-			}
-		} else {
-			snprintf(rel, sizeof(rel), "%d/statm", (int)pid);
-			len = memproc_read_rel(st, rel, st->buf, sizeof(st->buf));
-			if (len < 0) {
-				memproc_note_error(st, len);
-				continue;
-			}
-			if (procfs_parse_statm_resident(st->buf, &pages))
-				continue; /* gone */
-			if (pages == 0) {
-				if (mem_is_kthread(st, pid))
-					mem_kt_keep(st, pid, de->d_ino);
-				continue; /* no memory of its own */
-			}
-			rss = (double)pages * st->page_size;
-		}
-		c = memproc_cand_next(st);
-		if (!c)
-			break;
-		*c = (struct mem_cand){pid, 0, rss, row};
-	}
-	{
-		struct mem_kthread *t = st->kt;
-
-		if (st->nktn)
-			qsort(st->ktn, st->nktn, sizeof(*st->ktn), mem_cmp_kthread);
-		st->kt = st->ktn;
-		st->nkt = st->nktn;
-		st->ktn = t;
-	}
-	if (st->ncand)
-		qsort(st->cand, st->ncand, sizeof(*st->cand), mem_cmp_cand);
-	/* in rank order: keep rows read already, read status for newcomers
-	 * (one that vanished meanwhile gives its place to the next), and drop
-	 * rows that fell out of the top */
 	for (k = 0, taken = 0; k < st->ncand; k++) {
 		struct mem_cand *c = &st->cand[k];
 
@@ -383,6 +361,44 @@ static void mem_scan_system(struct memproc *st)
 		else
 			k++;
 	}
+}
+
+static void mem_scan_system(struct memproc *st)
+{
+	struct mem_kthread *t;
+	struct dirent *de;
+
+	st->ncand = 0;
+	st->nktn = 0;
+	rewinddir(st->procdir);
+	while ((de = readdir(st->procdir))) {
+		pid_t pid = procfs_pid_from_name(de->d_name);
+		struct mem_cand *c;
+		double rss;
+		int row;
+
+		if (pid <= 0)
+			continue;
+		if (mem_kt_known(st, pid, de->d_ino)) {
+			mem_kt_keep(st, pid, de->d_ino);
+			continue;
+		}
+		if (!mem_scan_one(st, pid, de->d_ino, &rss, &row))
+			continue;
+		c = memproc_cand_next(st);
+		if (!c)
+			break;
+		*c = (struct mem_cand){pid, 0, rss, row};
+	}
+	t = st->kt;
+	if (st->nktn)
+		qsort(st->ktn, st->nktn, sizeof(*st->ktn), mem_cmp_kthread);
+	st->kt = st->ktn;
+	st->nkt = st->nktn;
+	st->ktn = t;
+	if (st->ncand)
+		qsort(st->cand, st->ncand, sizeof(*st->cand), mem_cmp_cand);
+	mem_scan_keep_top(st);
 }
 
 /* What the table leaves out: processes we may not read, and a process
