@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -22,8 +23,8 @@ static void export_usage(FILE *f)
 	       "Write the samples of a recording as text for scripts and plots.\n"
 	       "\n"
 	       "  -f, --format csv|json   csv: one row per value (t_ns,time,stream,entity,label,\n"
-	       "                          field,unit,value); json: one object per sample and line\n"
-	       "                          (default csv)\n"
+	       "                          field,unit,value,pid,name); json: one object per sample\n"
+	       "                          and line (default csv); time is local with its offset\n"
 	       "      --streams NAME,...  only these streams (see asys replay --info FILE)\n"
 	       "      --begin TIME        from TIME: HH:MM:SS, 'YYYY-MM-DD HH:MM:SS', +DURATION\n"
 	       "                          from the start, -DURATION from the end, or NN%%\n"
@@ -33,8 +34,9 @@ static void export_usage(FILE *f)
 	       "  -o, --output OUT        write to OUT instead of standard output\n"
 	       "  -h, --help              show this help and exit\n"
 	       "\n"
-	       "Damaged parts are reported on standard error and skipped. The exit status is 1\n"
-	       "only when nothing at all could be read. See asys-export(1).\n");
+	       "Damaged parts are reported on standard error and skipped. A file that cannot\n"
+	       "be opened or a bad option stops the export before it writes anything (exit\n"
+	       "status 1 or 2). See asys-export(1).\n");
 }
 
 int cmd_export(int argc, char **argv)
@@ -50,6 +52,7 @@ int cmd_export(int argc, char **argv)
 	char shown[820];
 	bool summary = false;
 	FILE *out = stdout;
+	struct stat out_st = {0};
 	int c, rc;
 
 	optind = 1;
@@ -110,8 +113,14 @@ int cmd_export(int argc, char **argv)
 	}
 	if (outpath) {
 		/* the rules of every file a user names for writing: no final
-		 * link, and never another user's regular file */
-		int fd = env_open_output(outpath);
+		 * link, and never another user's regular file; and no file at
+		 * all when the export cannot start */
+		int fd;
+
+		rc = rec_export_check(&o, argv + optind, argc - optind, stderr);
+		if (rc)
+			return rc;
+		fd = env_open_output(outpath);
 
 		if (fd < 0 || !(out = fdopen(fd, "w"))) {
 			fprintf(stderr, "asys export: cannot create %s: %s\n",
@@ -121,12 +130,16 @@ int cmd_export(int argc, char **argv)
 				close(fd);
 			return 1;
 		}
+		if (fstat(fd, &out_st) < 0)
+			out_st.st_mode = 0;
 	}
 	rc = rec_export_files(&o, argv + optind, argc - optind, out, stderr);
 	if (out != stdout && fclose(out) != 0) {
 		fprintf(stderr, "asys export: cannot write %s: %s\n",
 			str_escape(shown, sizeof(shown), outpath, 200), strerror(errno));
-		return 1;
+		rc = 1;
 	}
+	if (rc && S_ISREG(out_st.st_mode))
+		unlink(outpath); /* a partial export is no export; a device stays */
 	return rc;
 }
