@@ -46,7 +46,7 @@ if [ -w /dev/full ]; then
 fi
 
 # the time column: ISO 8601 with the offset of the zone
-"$ASYS" record -o "$f" --duration 1 -d 0.25 -s none 2>"$work/err" ||
+"$ASYS" record -o "$f" --duration 1s -d 0.25 -s none 2>"$work/err" ||
 	fail "asys record exited $?: $(cat "$work/err")"
 TZ=Asia/Kolkata "$ASYS" export --streams cpu.core "$f" >"$work/ist.csv" || fail "export (IST)"
 TZ=UTC "$ASYS" export --streams cpu.core "$f" >"$work/utc.csv" || fail "export (UTC)"
