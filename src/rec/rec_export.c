@@ -469,6 +469,7 @@ cleanup:
 	rec_reader_free(x.r);
 	exp_reset(&x);
 	/* a full disk or a closed pipe: the rows were not all written */
+	errno = 0;
 	if ((fflush(out) != 0 || ferror(out)) && ret != 2) {
 		fprintf(err, "asys export: cannot write the output: %s\n",
 			strerror(errno ? errno : EIO));
