@@ -3,7 +3,8 @@
 # (recorded through the fake libhgml.so, in as many runs as the capacity
 # check splits the list into), and a replay's PPU pane shows the rows that
 # asys top showed live with the default metric set, whose tensor metric has
-# a 68-byte name.
+# a 68-byte name. (The pane draws a row by its recorded label, so a cut name
+# shows in the export part, not on screen: the screen part guards the rows.)
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || { echo "SKIP: fake library not built: $FAKE"; exit 77; }
