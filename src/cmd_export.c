@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -18,9 +19,11 @@ static const struct cli_cmd export_cli = {
     .min_args = 1,
     .max_args = -1,
     .about = "Write the samples of a recording as text for scripts and plots: CSV rows\n"
-	     "(t_ns,time,stream,entity,label,field,unit,value), JSON lines, or a summary.",
-    .epilog = "Damaged parts are reported on standard error and skipped. The exit status is 1\n"
-	      "only when nothing at all could be read. See asys-export(1).",
+	     "(t_ns,time,stream,entity,label,field,unit,value,pid,name), JSON lines, or a\n"
+	     "summary. time is local, in ISO 8601 with its UTC offset.",
+    .epilog = "Damaged parts are reported on standard error and skipped. A file that cannot\n"
+	      "be opened or a bad option stops the export before it writes anything (exit\n"
+	      "status 1 or 2). See asys-export(1).",
 };
 
 int cmd_export(int argc, char **argv)
@@ -29,6 +32,7 @@ int cmd_export(int argc, char **argv)
 	struct rec_export_opts o = {.format = REC_EXPORT_CSV};
 	char shown[820];
 	FILE *out = stdout;
+	struct stat out_st = {0};
 	int rc;
 
 	options_defaults(&ao);
@@ -42,8 +46,14 @@ int cmd_export(int argc, char **argv)
 	o.end = ao.end;
 	if (ao.output) {
 		/* the rules of every file a user names for writing: no final
-		 * link, and never another user's regular file */
-		int fd = env_open_output(ao.output);
+		 * link, and never another user's regular file; and no file at
+		 * all when the export cannot start */
+		int fd;
+
+		rc = rec_export_check(&o, ao.args, ao.nargs, stderr);
+		if (rc)
+			return rc;
+		fd = env_open_output(ao.output);
 
 		if (fd < 0 || !(out = fdopen(fd, "w"))) {
 			fprintf(stderr, "asys export: cannot create %s: %s\n",
@@ -53,12 +63,16 @@ int cmd_export(int argc, char **argv)
 				close(fd);
 			return 1;
 		}
+		if (fstat(fd, &out_st) < 0)
+			out_st.st_mode = 0;
 	}
 	rc = rec_export_files(&o, ao.args, ao.nargs, out, stderr);
 	if (out != stdout && fclose(out) != 0) {
 		fprintf(stderr, "asys export: cannot write %s: %s\n",
 			str_escape(shown, sizeof(shown), ao.output, 200), strerror(errno));
-		return 1;
+		rc = 1;
 	}
+	if (rc && S_ISREG(out_st.st_mode))
+		unlink(ao.output); /* a partial export is no export; a device stays */
 	return rc;
 }

@@ -144,12 +144,18 @@ int stream_table_add(struct stream_table *t, const struct stream_desc *d)
 {
 	int rc;
 
-	if (!t || !d || !d->name || !*d->name || strlen(d->name) >= STREAM_NAME_MAX ||
-	    d->nfields > STREAM_MAX_FIELDS || (d->nfields && !d->fields))
+	if (!t || !d || !d->name || !*d->name || d->nfields > STREAM_MAX_FIELDS ||
+	    (d->nfields && !d->fields))
 		return -EINVAL;
 	for (uint32_t i = 0; i < d->nfields; i++)
 		if (!d->fields[i].name)
 			return -EINVAL;
+	/* a name is kept whole or refused: a cut one names another field */
+	if (strlen(d->name) >= STREAM_NAME_MAX)
+		return -ENAMETOOLONG;
+	for (uint32_t i = 0; i < d->nfields; i++)
+		if (strlen(d->fields[i].name) >= STREAM_NAME_MAX)
+			return -ENAMETOOLONG;
 	pthread_mutex_lock(&t->add_lock);
 	rc = table_add_locked(t, d);
 	pthread_mutex_unlock(&t->add_lock);

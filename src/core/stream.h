@@ -5,7 +5,11 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define STREAM_NAME_MAX 64
+/* The longest name of a stream or a field, with its NUL. Recordings keep
+ * names whole or not at all: the table refuses a longer one, and so do the
+ * writer and the reader of SCHEMA frames. Room for the longest PPU metric
+ * names (73 bytes) with margin. */
+#define STREAM_NAME_MAX 128
 #define STREAM_MAX_FIELDS 128
 #define STREAM_MAX 256
 
@@ -79,7 +83,8 @@ struct stream_table;
 struct stream_table *stream_table_new(void);
 void stream_table_free(struct stream_table *t);
 /* Returns the new id (>= 0), the existing id if an identical stream of the
- * same name is registered, or -EEXIST / -E2BIG / -EINVAL. */
+ * same name is registered, or -EEXIST / -E2BIG / -EINVAL, or -ENAMETOOLONG
+ * for a stream or field name of STREAM_NAME_MAX bytes or more. */
 int stream_table_add(struct stream_table *t, const struct stream_desc *d);
 int stream_table_find(const struct stream_table *t, const char *name);
 const struct stream_desc *stream_table_get(const struct stream_table *t, uint32_t id);

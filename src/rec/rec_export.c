@@ -137,124 +137,6 @@ static void ser_release(struct exp *x)
 	x->ser_capped = x->labels_capped = 0;
 }
 
-/* ---- formatting ---- */
-
-static const char *fmt_wall(struct exp *x, uint64_t t_ns)
-{
-	const struct rec_meta *m = rec_reader_meta(x->r);
-	int64_t wall;
-	time_t s;
-
-	/* a clock origin that puts the time past 2262 has no date: keep t_ns */
-	if (!rec_wall_ns(m->have ? m->clock_origin_ns : 0, t_ns, &wall)) {
-		snprintf(x->tcache, sizeof(x->tcache), "+%llu.%09llus",
-			 (unsigned long long)(t_ns / 1000000000),
-			 (unsigned long long)(t_ns % 1000000000));
-		return x->tcache;
-	}
-	s = (time_t)(wall / 1000000000);
-	if (s != x->tcache_s || !x->tprefix[0]) {
-		struct tm tm;
-
-		localtime_r(&s, &tm);
-		strftime(x->tprefix, sizeof(x->tprefix), "%Y-%m-%dT%H:%M:%S", &tm);
-		x->tcache_s = s;
-	}
-	snprintf(x->tcache, sizeof(x->tcache), "%s.%09d", x->tprefix, (int)(wall % 1000000000));
-	return x->tcache;
-}
-
-/* RFC 4180, and a space at either end quoted too (readers strip it) */
-static void csv_str(FILE *f, const char *s)
-{
-	size_t n;
-
-	if (!s)
-		return;
-	n = strlen(s);
-	if (!strpbrk(s, ",\"\n\r") && (!n || (s[0] != ' ' && s[n - 1] != ' '))) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* Control characters as \u00XX; a byte that is not UTF-8 as U+FFFD, so
- * the line stays valid JSON whatever the file holds. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	while (s && *s) {
-		unsigned char c = (unsigned char)*s;
-		size_t len = c >= 0x80 ? str_utf8_len(s) : 1;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else if (!len)
-			fputs("\\ufffd", f);
-		else
-			fwrite(s, 1, len, f);
-		s += len ? len : 1;
-	}
-	fputc('"', f);
-}
-
-/* One row per value; se is NULL past the series cap (no label). */
-static void csv_row(struct exp *x, const struct stream_desc *d, const struct series_ent *se,
-		    const struct rec *r)
-{
-	const char *t = fmt_wall(x, r->ts_ns);
-	const double *v = rec_values(r);
-
-	for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
-		fprintf(x->out, "%llu,%s,", (unsigned long long)r->ts_ns, t);
-		csv_str(x->out, d->name);
-		fprintf(x->out, ",%llu,", (unsigned long long)r->entity);
-		csv_str(x->out, se ? se->label : NULL);
-		fputc(',', x->out);
-		csv_str(x->out, d->fields[f].name);
-		fputc(',', x->out);
-		csv_str(x->out, d->fields[f].unit);
-		fprintf(x->out, ",%.17g\n", v[f]);
-	}
-	x->rows++;
-}
-
-static void json_row(struct exp *x, const struct stream_desc *d, const struct series_ent *se,
-		     const struct rec *r)
-{
-	const double *v = rec_values(r);
-
-	fprintf(x->out, "{\"t_ns\":%llu,\"time\":\"%s\",\"stream\":", (unsigned long long)r->ts_ns,
-		fmt_wall(x, r->ts_ns));
-	json_str(x->out, d->name);
-	fprintf(x->out, ",\"entity\":%llu,\"label\":", (unsigned long long)r->entity);
-	if (se && se->label)
-		json_str(x->out, se->label);
-	else
-		fputs("null", x->out);
-	fputs(",\"values\":{", x->out);
-	for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
-		if (f)
-			fputc(',', x->out);
-		json_str(x->out, d->fields[f].name);
-		if (isfinite(v[f]))
-			fprintf(x->out, ":%.17g", v[f]);
-		else
-			fputs(":null", x->out);
-	}
-	fputs("}}\n", x->out);
-	x->rows++;
-}
-
 static void on_rec(void *ctx, const struct rec *r)
 {
 	struct exp *x = ctx;
@@ -287,9 +169,9 @@ static void on_rec(void *ctx, const struct rec *r)
 		x->smax[r->stream] = r->ts_ns;
 	x->samples[r->stream]++;
 	if (x->o->format == REC_EXPORT_CSV)
-		csv_row(x, d, se, r);
+		rec_exp_csv_row(x, d, se, r);
 	else if (x->o->format == REC_EXPORT_JSON)
-		json_row(x, d, se, r);
+		rec_exp_json_row(x, d, se, r);
 	else if (x->o->format == REC_EXPORT_SUMMARY)
 		rec_exp_sum_add(x, d, se, r);
 }
@@ -397,7 +279,8 @@ static void window_note(struct exp *x, uint64_t t0, uint64_t t1)
 	x->empty_window = true;
 }
 
-static int window(struct exp *x)
+/* The --begin/--end window of the open file; note: say when it misses. */
+static int window(struct exp *x, bool note)
 {
 	uint64_t t0 = 0, t1 = UINT64_MAX;
 
@@ -411,7 +294,8 @@ static int window(struct exp *x)
 		return -EINVAL;
 	if (x->o->end && window_bound(x, "end", x->o->end, t0, t1, &x->te))
 		return -EINVAL;
-	window_note(x, t0, t1);
+	if (note)
+		window_note(x, t0, t1);
 	return 0;
 }
 
@@ -485,7 +369,8 @@ static void exp_reset(struct exp *x)
 	x->cut = false;
 }
 
-static int open_one(struct exp *x, const char *path, const char *who)
+/* Opens path as x->r; its damage is reported unless quiet (a first look). */
+static int open_one(struct exp *x, const char *path, const char *who, bool quiet)
 {
 	char msg[512], warn[512], shown[1024];
 	int rc;
@@ -497,7 +382,7 @@ static int open_one(struct exp *x, const char *path, const char *who)
 		fprintf(x->err, "asys %s: %s\n", who, str_escape(shown, sizeof(shown), msg, 0));
 		return rc;
 	}
-	if (*warn)
+	if (*warn && !quiet)
 		fprintf(x->err, "asys %s: %s\n", who, str_escape(shown, sizeof(shown), warn, 0));
 	x->tab = rec_reader_streams(x->r);
 	return 0;
@@ -512,7 +397,7 @@ int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err)
 	x.all = true;
 	x.te = UINT64_MAX;
 	for (int i = 0; i < nfiles; i++) {
-		if (open_one(&x, files[i], "replay"))
+		if (open_one(&x, files[i], "replay", false))
 			continue;
 		/* count, without keeping values for percentiles */
 		o.format = REC_EXPORT_INFO_ONLY;
@@ -529,18 +414,40 @@ int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err)
 	return ok ? 0 : 1;
 }
 
+int rec_export_check(const struct rec_export_opts *o, char *const *files, int nfiles, FILE *err)
+{
+	struct exp x = {.o = o, .err = err};
+	int ret = nfiles > 0 ? 0 : 1;
+
+	/* every file that cannot be read is named; a bad option once */
+	for (int i = 0; i < nfiles && ret != 2; i++) {
+		if (open_one(&x, files[i], "export", true)) {
+			ret = 1;
+			continue;
+		}
+		if (select_streams(&x) || window(&x, false))
+			ret = 2;
+		rec_reader_free(x.r);
+		x.r = NULL;
+	}
+	return ret;
+}
+
 int rec_export_files(const struct rec_export_opts *o, char *const *files, int nfiles, FILE *out,
 		     FILE *err)
 {
 	struct exp x = {.o = o, .out = out, .err = err, .rng = 42};
-	int ok = 0, ret = 1;
+	int ok = 0, ret = rec_export_check(o, files, nfiles, err);
 
+	if (ret)
+		return ret;
+	ret = 1;
 	if (o->format == REC_EXPORT_CSV)
-		fputs("t_ns,time,stream,entity,label,field,unit,value\n", out);
+		fputs(REC_EXPORT_CSV_HEADER, out);
 	for (int i = 0; i < nfiles; i++) {
-		if (open_one(&x, files[i], "export"))
+		if (open_one(&x, files[i], "export", false))
 			continue;
-		if (select_streams(&x) || window(&x)) {
+		if (select_streams(&x) || window(&x, true)) {
 			ret = 2;
 			goto cleanup;
 		}
@@ -561,6 +468,12 @@ int rec_export_files(const struct rec_export_opts *o, char *const *files, int nf
 cleanup:
 	rec_reader_free(x.r);
 	exp_reset(&x);
-	fflush(out);
+	/* a full disk or a closed pipe: the rows were not all written */
+	errno = 0;
+	if ((fflush(out) != 0 || ferror(out)) && ret != 2) {
+		fprintf(err, "asys export: cannot write the output: %s\n",
+			strerror(errno ? errno : EIO));
+		ret = 1;
+	}
 	return ret;
 }

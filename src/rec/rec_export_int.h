@@ -55,13 +55,22 @@ struct exp {
 	uint64_t smin[STREAM_MAX], smax[STREAM_MAX];
 	uint64_t rng;
 	time_t tcache_s;
-	char tcache[48], tprefix[32];
+	char tcache[64], tprefix[32], tzone[8]; /* tzone: "+05:30" of tcache_s */
 	uint64_t rows;
 	/* what walk saw, for --info and --summary */
 	uint64_t holes, frames, gaps_n;
 	struct rec_gap_info gaps[32];
 	bool cut;
 };
+
+/* rec_export_fmt.c: one sample as CSV rows (one per value, the columns of
+ * REC_EXPORT_CSV_HEADER) or as one JSON object; se is NULL past the series
+ * cap (no label). */
+#define REC_EXPORT_CSV_HEADER "t_ns,time,stream,entity,label,field,unit,value,pid,name\n"
+void rec_exp_csv_row(struct exp *x, const struct stream_desc *d, const struct series_ent *se,
+		     const struct rec *r);
+void rec_exp_json_row(struct exp *x, const struct stream_desc *d, const struct series_ent *se,
+		      const struct rec *r);
 
 /* rec_summary.c: --summary statistics and the --info report */
 void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_ent *se,

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 
 #include "env.h"
 #include "rec_format.h"
+#include "strsafe.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "rec_format.c stores integers and doubles little-endian by memcpy; port the loads"
@@ -343,6 +345,38 @@ int rec_schema_encode_one(struct msgpack_packer *pk, uint32_t id, const struct s
 	return 0;
 }
 
+static bool check_str(const char *what, const char *s, size_t cap, const struct stream_desc *d,
+		      const char *field, char *msg, size_t n)
+{
+	char sn[64], fn[64];
+
+	if (!s || strlen(s) < cap)
+		return true;
+	snprintf(msg, n, "stream %s%s%s: the %s is %zu bytes; a recording keeps at most %zu",
+		 str_escape(sn, sizeof(sn), d->name, 40), field ? ", field " : "",
+		 field ? str_escape(fn, sizeof(fn), field, 40) : "", what, strlen(s), cap - 1);
+	return false;
+}
+
+int rec_schema_check(const struct stream_desc *d, char *msg, size_t n)
+{
+	if (!check_str("name", d->name, STREAM_NAME_MAX, d, NULL, msg, n) ||
+	    !check_str("help", d->help, REC_STREAM_HELP_MAX + 1, d, NULL, msg, n))
+		return -ENAMETOOLONG;
+	for (uint32_t i = 0; i < d->nfields; i++) {
+		const struct field_desc *f = &d->fields[i];
+
+		if (!check_str("name", f->name, STREAM_NAME_MAX, d, f->name, msg, n) ||
+		    !check_str("unit", f->unit, REC_FIELD_UNIT_MAX + 1, d, f->name, msg, n) ||
+		    !check_str("group", f->group, REC_FIELD_LABEL_MAX + 1, d, f->name, msg, n) ||
+		    !check_str("label", f->label, REC_FIELD_LABEL_MAX + 1, d, f->name, msg, n) ||
+		    !check_str("display name", f->display, REC_FIELD_DISPLAY_MAX + 1, d, f->name,
+			       msg, n))
+			return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
 void rec_schema_desc_free(struct stream_desc *d)
 {
 	if (!d)
@@ -396,7 +430,20 @@ static int schema_field_meta(struct mp_cur *c, struct field_desc *f)
 	return 0;
 }
 
-static int schema_fields(struct mp_cur *c, struct stream_desc *d)
+/* A name is kept whole or not at all: one of STREAM_NAME_MAX bytes or more
+ * sets *too_long (and is read bounded, so the rest of the entry still reads). */
+static char *schema_name(struct mp_cur *c, bool *too_long)
+{
+	struct mp_cur peek = *c;
+	const char *s;
+	uint32_t n;
+
+	if (mp_str(&peek, &s, &n) && n >= STREAM_NAME_MAX)
+		*too_long = true;
+	return mp_strdup(c, STREAM_NAME_MAX - 1);
+}
+
+static int schema_fields(struct mp_cur *c, struct stream_desc *d, bool *too_long)
 {
 	uint32_t n, k;
 	struct field_desc *f;
@@ -412,9 +459,9 @@ static int schema_fields(struct mp_cur *c, struct stream_desc *d)
 	for (uint32_t i = 0; i < n; i++) {
 		if (!mp_array(c, &k) || k < 3)
 			return -EBADMSG;
-		f[i].name = mp_strdup(c, STREAM_NAME_MAX);
+		f[i].name = schema_name(c, too_long);
 		d->nfields = i + 1;
-		f[i].unit = mp_strdup(c, 32);
+		f[i].unit = mp_strdup(c, REC_FIELD_UNIT_MAX);
 		if (!f[i].name || !f[i].unit || !mp_uint(c, &kind) || kind > FIELD_COUNTER)
 			return -EBADMSG;
 		f[i].kind = (enum field_kind)kind;
@@ -433,7 +480,7 @@ int rec_schema_decode_one(struct mp_cur *c, uint32_t *id, struct stream_desc *d)
 	const char *key;
 	uint64_t v;
 	int rc = -EBADMSG;
-	bool have_id = false;
+	bool have_id = false, too_long = false;
 
 	memset(d, 0, sizeof(*d));
 	if (!mp_map(c, &n))
@@ -448,7 +495,7 @@ int rec_schema_decode_one(struct mp_cur *c, uint32_t *id, struct stream_desc *d)
 			have_id = true;
 		} else if (mp_key_is(key, kl, "name")) {
 			free((char *)d->name);
-			d->name = mp_strdup(c, STREAM_NAME_MAX - 1);
+			d->name = schema_name(c, &too_long);
 		} else if (mp_key_is(key, kl, "version")) {
 			if (!mp_uint(c, &v) || v > UINT16_MAX)
 				goto fail;
@@ -459,11 +506,11 @@ int rec_schema_decode_one(struct mp_cur *c, uint32_t *id, struct stream_desc *d)
 			d->entity = (enum entity_kind)v;
 		} else if (mp_key_is(key, kl, "help")) {
 			free((char *)d->help);
-			d->help = mp_strdup(c, 512);
+			d->help = mp_strdup(c, REC_STREAM_HELP_MAX);
 		} else if (mp_key_is(key, kl, "fields")) {
 			if (d->fields)
 				goto fail;
-			rc = schema_fields(c, d);
+			rc = schema_fields(c, d, &too_long);
 			if (rc)
 				goto fail;
 			rc = -EBADMSG;
@@ -475,6 +522,10 @@ int rec_schema_decode_one(struct mp_cur *c, uint32_t *id, struct stream_desc *d)
 	}
 	if (!have_id || !d->name || !*d->name)
 		goto fail;
+	if (too_long) {
+		rc = -ENAMETOOLONG;
+		goto fail;
+	}
 	return 0;
 fail:
 	rec_schema_desc_free(d);

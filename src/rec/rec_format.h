@@ -29,9 +29,12 @@
 #define REC_MAX_PAYLOAD (64u << 20)
 #define REC_MAX_DEPTH 16
 #define REC_NO_STREAM 0xFFFFFFFFu
-/* Longest field label and group, and display name, kept from a file. */
+/* Longest field label and group, display name, unit and stream help kept
+ * from a file (longer ones are cut); names are STREAM_NAME_MAX. */
 #define REC_FIELD_LABEL_MAX 32
 #define REC_FIELD_DISPLAY_MAX 64
+#define REC_FIELD_UNIT_MAX 32
+#define REC_STREAM_HELP_MAX 512
 
 enum rec_frame_type {
 	REC_FT_META = 1,
@@ -149,8 +152,15 @@ int rec_data_next(struct rec_data_cur *d, size_t max, rec_data_cb cb, void *ctx)
 /* SCHEMA / TRAILER schema list. */
 struct msgpack_packer;
 int rec_schema_encode_one(struct msgpack_packer *pk, uint32_t id, const struct stream_desc *d);
+/* 0, or -ENAMETOOLONG and a sentence in msg when d holds a string that a
+ * reader would not keep whole: a name of STREAM_NAME_MAX bytes or more, or a
+ * unit, group, label, display or help past its cap above. The writer refuses
+ * such a stream rather than record a cut name. */
+int rec_schema_check(const struct stream_desc *d, char *msg, size_t n);
 /* Decodes one stream entry into d (strings malloc'd; free with
- * rec_schema_desc_free). */
+ * rec_schema_desc_free). -ENAMETOOLONG, with the cursor past the entry, for
+ * a stream or field name of STREAM_NAME_MAX bytes or more: the stream is
+ * refused, not renamed. */
 int rec_schema_decode_one(struct mp_cur *c, uint32_t *id, struct stream_desc *d);
 void rec_schema_desc_free(struct stream_desc *d);
 

@@ -87,9 +87,12 @@ void reader_add_schemas(struct rec_reader *r, struct mp_cur *c)
 	for (uint32_t i = 0; i < n; i++) {
 		struct stream_desc d;
 		uint32_t id = 0;
-		int tid;
+		int tid, rc = rec_schema_decode_one(c, &id, &d);
 
-		if (rec_schema_decode_one(c, &id, &d))
+		/* a name past the cap: that stream is unknown, its records skipped */
+		if (rc == -ENAMETOOLONG)
+			continue;
+		if (rc)
 			return;
 		if (r->map[id] < 0) {
 			tid = stream_table_add(r->tab, &d);

@@ -217,6 +217,12 @@ struct rec_writer *rec_writer_new(const struct stream_table *t, const struct rec
 		snprintf(msg, msgn, "no output file given");
 		goto fail;
 	}
+	/* refused before any file exists: a name is recorded whole or not at all */
+	for (uint32_t i = 0; i < stream_table_count(t); i++) {
+		rc = rec_schema_check(stream_table_get(t, i), msg, msgn);
+		if (rc)
+			goto fail;
+	}
 	rc = writer_init(w, msg, msgn);
 	if (rc)
 		goto fail;

@@ -163,10 +163,19 @@ int writer_put_schemas(struct rec_writer *w, uint32_t from, uint32_t to)
 {
 	msgpack_packer pk;
 	uint64_t now = w->hwm;
+	char why[256];
 	int rc;
 
 	if (from >= to)
 		return 0;
+	/* a stream met mid-recording with a string a reader would cut is not
+	 * written, nor its records (rec_writer_new refuses those of the start,
+	 * and the table refuses long names) */
+	for (uint32_t i = from; i < to; i++)
+		if (rec_schema_check(stream_table_get(w->streams, i), why, sizeof(why)))
+			to = i;
+	if (from >= to)
+		return -ENAMETOOLONG;
 	w->enc.len = 0;
 	msgpack_packer_init(&pk, &w->enc, rec_buf_msgpack_write);
 	msgpack_pack_map(&pk, 1);

@@ -50,12 +50,13 @@ touch "$T/e2"; wait "$P2"; P2=
 
 # the last value of FIELD for ENTITY in STREAM
 last() { awk -F, -v s="$1" -v e="$2" -v f="$3" '$3==s && $4==e && $6==f { v=$8 } END { print v }' "$T/x.csv"; }
-# the last launches of the kernel NAME of process PID, by its label (which
-# CSV quotes when the name has a comma)
-tab=$(printf '\t')
+# the last launches of the kernel NAME of process PID, by the pid and name
+# columns that end each row (CSV quotes a name that has a comma)
 launches() {
-	grep -F -e ",\"$1$tab$2\",launches,," -e ",$1$tab$2,launches,," "$T/x.csv" |
-		tail -n 1 | sed 's/.*,//'
+	awk -v q=",$1,\"$2\"" -v p=",$1,$2" '
+	function ends(s, t) { return length(s) >= length(t) && substr(s, length(s) - length(t) + 1) == t }
+	/,launches,,/ && (ends($0, q) || ends($0, p)) { v = $0 }
+	END { sub(/.*,launches,,/, "", v); sub(/,.*/, "", v); print v }' "$T/x.csv"
 }
 
 check_pid() {

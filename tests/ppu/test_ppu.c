@@ -16,6 +16,8 @@
 #include "ppu_cli.h"
 #include "ppu_lib.h"
 #include "ppu_catalogue.h"
+#include "rec_format.h"
+#include "stream.h"
 #include "test_ppu.h"
 #include "../check_run.h"
 
@@ -88,6 +90,24 @@ START_TEST(catalogue_is_consistent)
 	}
 	ck_assert_ptr_nonnull(ppu_set_find("summary"));
 	ck_assert_ptr_nonnull(ppu_set_find("throughput"));
+}
+END_TEST
+
+/* Every metric as a field of one stream: the table takes it and a recording
+ * keeps each name, label and unit whole. */
+START_TEST(catalogue_fits_a_recording)
+{
+	static struct field_desc f[PPU_METRIC_MAX];
+	struct stream_desc d = {.name = "ppu.metrics", .version = 1, .fields = f};
+	struct stream_table *t = stream_table_new();
+	char why[256] = "";
+
+	ck_assert_uint_le(ppu_metric_count, STREAM_MAX_FIELDS);
+	for (size_t i = 0; i < ppu_metric_count; i++)
+		f[d.nfields++] = ppu_metric_field(&ppu_metric_catalogue[i]);
+	ck_assert_int_eq(stream_table_add(t, &d), 0);
+	ck_assert_msg(rec_schema_check(&d, why, sizeof(why)) == 0, "%s", why);
+	stream_table_free(t);
 }
 END_TEST
 
@@ -467,6 +487,7 @@ int main(void)
 	tcase_set_timeout(help, 30);
 	tcase_set_timeout(lib, 30);
 	tcase_add_test(cat, catalogue_is_consistent);
+	tcase_add_test(cat, catalogue_fits_a_recording);
 	tcase_add_test(cat, selection_merges_set_and_list);
 	tcase_add_test(cat, unknown_names_suggest_the_closest);
 	tcase_add_test(cat, capacity_check_passes);

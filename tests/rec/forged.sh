@@ -77,14 +77,14 @@ for f in "$data"/*.asys; do
 	done
 done
 
-# CSV: every row has the header's 8 columns, whatever the names hold;
+# CSV: every row has the header's 10 columns, whatever the names hold;
 # JSON: every line parses.
 if command -v python3 >/dev/null; then
 	"$ASYS" export "$data/control-chars.asys" >"$work/c.csv" || fail "export control-chars"
 	python3 -c '
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
-bad = [len(r) for r in rows if len(r) != 8]
+bad = [len(r) for r in rows if len(r) != 10]
 sys.exit("rows of %s columns" % bad if bad or len(rows) < 3 else 0)
 ' "$work/c.csv" || fail "CSV columns: $(head -3 "$work/c.csv")"
 	python3 -c '
