@@ -34,13 +34,11 @@ void mem_sys_load(struct mem_sys *m, const struct view *v)
 	const struct series *se;
 
 	m->have = false;
-	m->version = 0;
 	for (int i = 0; i < MEM_SYS_FIELDS; i++)
 		m->v[i] = NAN;
 	if (id < 0)
 		return;
 	d = stream_table_get(v->streams, (uint32_t)id);
-	m->version = d->version;
 	se = store_series(v->store, (uint32_t)id, 0);
 	if (!se)
 		return;
@@ -79,14 +77,16 @@ static double sys_buff_cache(const struct mem_sys *m)
 	return c;
 }
 
-/* free(1)'s used, total - available. Recordings of an older mem.sys hold a
- * used of another definition, so it is taken from total and available when
- * both are there, and the recorded figure only where available is not. */
+/* free(1)'s used, total - available: what the collector records as used,
+ * taken here from total and available so that the title's "(total-avail)"
+ * holds for recordings whose used is of another definition (mem.sys
+ * version 1) too. Where available is unknown or above the total the
+ * recorded figure stands: the collector's fallbacks for those are free's. */
 static double sys_used(const struct mem_sys *m)
 {
 	double t = m->v[SF_TOTAL], a = m->v[SF_AVAIL];
 
-	if (m->version >= 2 || isnan(t) || isnan(a) || a > t)
+	if (isnan(t) || isnan(a) || a > t)
 		return m->v[SF_USED];
 	return t - a;
 }

@@ -16,7 +16,6 @@ struct series;
 struct mem_sys {
 	double v[MEM_SYS_FIELDS]; /* bytes; NaN unknown */
 	bool have;		  /* the total is known */
-	unsigned version;	  /* of the mem.sys stream: 2 and up, used is free(1)'s */
 };
 
 /* Why a stream has nothing to show: the collector's own words if it said
