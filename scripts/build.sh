@@ -15,6 +15,8 @@ took() { printf 'asys:   done in %d s\n' $((SECONDS - $1)); }
 start=$SECONDS
 if [ ! -x configure ] || [ configure.ac -nt configure ]; then
 	step "[1/3] generating configure (autoreconf)"
+	# aclocal warns about a missing m4/ in a fresh clone (git keeps no empty folder)
+	mkdir -p m4
 	t=$SECONDS
 	autoreconf -fi >/dev/null
 	took $t
