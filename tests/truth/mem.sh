@@ -29,7 +29,8 @@ truth_wait_sample mem.sys '$4 == "used"' ||
 	{ fail "no mem.sys sample in 60 s: $(tail -n 3 "$truth_work/record.log")"; finish; exit; }
 for i in 1 2 3 4 5; do
 	t0=$(truth_now)
-	free -b >"$truth_work/free.$i"
+	# LC_ALL=C: free translates its "Mem:" label
+	LC_ALL=C free -b >"$truth_work/free.$i"
 	t1=$(truth_now)
 	echo "$t0 $t1" >"$truth_work/when.$i"
 	# spaces the readings over about a second
