@@ -201,8 +201,8 @@ int procfs_parse_meminfo(const char *buf, struct procfs_meminfo *m)
 	return found;
 }
 
-/* The formula of kernels without MemAvailable, as free(1) still uses there. */
-static double mem_used_old(const struct procfs_meminfo *m)
+/* Kernels before 3.14 have no MemAvailable; free(1) uses this there. */
+static double mem_used_no_available(const struct procfs_meminfo *m)
 {
 	double used;
 
@@ -221,7 +221,7 @@ double procfs_mem_used(const struct procfs_meminfo *m)
 	double avail = m->available, used;
 
 	if (isnan(avail))
-		return mem_used_old(m);
+		return mem_used_no_available(m);
 	if (isnan(m->total))
 		return NAN;
 	/* procps-ng 4: inside a container the host's figures can show through
