@@ -8,9 +8,9 @@
 # Tolerance: 1 % of the test's figure. The helper is blocked in sigwait()
 # for the whole phase, so its memory does not change; what can still move
 # VmRSS and VmHWM a little is the kernel itself: it keeps RSS in per-CPU
-# counters and /proc shows their approximate sum (a VmHWM seen 108 KiB lower
-# in the second phase than in the first), and the signal that ends a phase
-# can touch a page of the helper's stack.
+# counters and /proc shows their approximate sum (so VmHWM can even read a
+# few pages lower in the second phase than in the first), and the signal
+# that ends a phase can touch a page of the helper's stack.
 # The phases differ by 80 MiB of 96, so a sample from the other phase, a
 # field taken for another, or a unit off by 1024 fails by far more.
 . "$top_srcdir/tests/lib.sh"
