@@ -24,15 +24,19 @@ static const struct field_desc mem_sys_fields[] = {
     FIELD_DESC("cached", "B", FIELD_GAUGE),	FIELD_DESC("used", "B", FIELD_GAUGE),
     FIELD_DESC("swap_total", "B", FIELD_GAUGE), FIELD_DESC("swap_free", "B", FIELD_GAUGE),
     FIELD_DESC("shmem", "B", FIELD_GAUGE),	FIELD_DESC("sreclaimable", "B", FIELD_GAUGE),
+    FIELD_DESC("buff_cache", "B", FIELD_GAUGE),
 };
 
 static const struct stream_desc mem_sys_stream = {
     .name = "mem.sys",
-    .version = 1,
+    /* 2: used and buff_cache as free(1) of procps-ng 4 counts them; version 1
+     * files hold used = total - free - buffers - cached - sreclaimable */
+    .version = 2,
     .entity = ENTITY_NONE,
     .nfields = ARRAY_SIZE(mem_sys_fields),
     .fields = mem_sys_fields,
-    .help = "host memory from /proc/meminfo (used = total-free-buffers-cached-sreclaimable)",
+    .help = "host memory from /proc/meminfo, as free(1) counts it: used = total-available, "
+	    "buff_cache = buffers+cached+sreclaimable",
 };
 
 static const struct field_desc mem_proc_fields[] = {
@@ -169,7 +173,7 @@ static void mem_sample_sys(struct mem_state *st, struct emitter *out)
 	struct procfs_meminfo m;
 	uint64_t ts = asys_now_ns();
 	ssize_t len = sysroot_pread_all(st->fd_meminfo, st->buf, sizeof(st->buf));
-	double v[10];
+	double v[11];
 
 	if (len < 0) {
 		char msg[160];
@@ -193,6 +197,7 @@ static void mem_sample_sys(struct mem_state *st, struct emitter *out)
 	v[7] = m.swap_free;
 	v[8] = m.shmem;
 	v[9] = m.sreclaimable;
+	v[10] = procfs_mem_buff_cache(&m);
 	emit_sample(out, st->sid_sys, 0, ts, v, ARRAY_SIZE(v));
 }
 

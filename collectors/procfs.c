@@ -201,7 +201,8 @@ int procfs_parse_meminfo(const char *buf, struct procfs_meminfo *m)
 	return found;
 }
 
-double procfs_mem_used(const struct procfs_meminfo *m)
+/* Kernels before 3.14 have no MemAvailable; free(1) uses this there. */
+static double mem_used_no_available(const struct procfs_meminfo *m)
 {
 	double used;
 
@@ -213,6 +214,37 @@ double procfs_mem_used(const struct procfs_meminfo *m)
 	if (!isnan(m->sreclaimable))
 		used -= m->sreclaimable;
 	return used < 0 ? NAN : used;
+}
+
+double procfs_mem_used(const struct procfs_meminfo *m)
+{
+	double avail = m->available, used;
+
+	if (isnan(avail))
+		return mem_used_no_available(m);
+	if (isnan(m->total))
+		return NAN;
+	/* procps-ng 4: inside a container the host's figures can show through
+	 * and make MemAvailable exceed MemTotal; free(1) takes MemFree then */
+	if (avail > m->total)
+		avail = m->free;
+	used = m->total - avail;
+	if (used < 0 || isnan(used))
+		used = m->total - m->free;
+	return used < 0 ? NAN : used;
+}
+
+double procfs_mem_buff_cache(const struct procfs_meminfo *m)
+{
+	double c = m->cached;
+
+	if (isnan(c))
+		return NAN;
+	if (!isnan(m->buffers))
+		c += m->buffers;
+	if (!isnan(m->sreclaimable))
+		c += m->sreclaimable;
+	return c;
 }
 
 static void copy_field(char *dst, size_t n, const char *p)

@@ -44,10 +44,16 @@ struct procfs_meminfo {
 
 /* Always succeeds: missing lines stay NaN. Returns how many known lines were read. */
 int procfs_parse_meminfo(const char *buf, struct procfs_meminfo *m);
-/* total - free - buffers - cached - sreclaimable, as htop counts it. NaN when
- * total, free or cached is unknown; missing buffers or sreclaimable (old or
- * containerised kernels) count as 0; NaN if the result would be negative. */
+/* Used memory as free(1) of procps-ng 4 counts it: total - available, where
+ * MemAvailable exists (an available above the total, as in some containers,
+ * counts as free; a negative result falls back to total - free). Without
+ * MemAvailable (kernels before 3.14): total - free - buffers - cached -
+ * sreclaimable, missing buffers or sreclaimable counting as 0. NaN when the
+ * lines it needs are unknown or the result would be negative. */
 double procfs_mem_used(const struct procfs_meminfo *m);
+/* free(1)'s buff/cache: buffers + cached + sreclaimable; missing buffers or
+ * sreclaimable count as 0, NaN when cached is unknown. */
+double procfs_mem_buff_cache(const struct procfs_meminfo *m);
 
 /* ---- /proc/PID/status ------------------------------------------------------ */
 

@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # Installs the Debian packages asys needs to build and test, only those that
-# are missing. Usage: scripts/deps.sh [--bench]  (--bench adds htop and atop)
+# are missing, and man-db so that `man asys-top` works once asys is
+# installed. Usage: scripts/deps.sh [--bench] [--check]  (--bench adds htop
+# and atop; --check lists what is missing and exits 1 if anything is,
+# installing nothing)
 set -euo pipefail
 
 pkgs=(gcc g++ make autoconf automake libtool pkg-config
       libncurses-dev libmnl-dev libmsgpack-dev libzstd-dev
       libbpf-dev libelf-dev zlib1g-dev libpfm4-dev check
-      clang libclang-rt-dev llvm bpftool tmux iproute2 util-linux procps)
-if [ "${1:-}" = "--bench" ]; then
-	pkgs+=(htop atop)
-fi
+      clang libclang-rt-dev llvm bpftool tmux iproute2 util-linux procps
+      man-db)
+check=0
+for a in "$@"; do
+	case $a in
+	--bench) pkgs+=(htop atop) ;;
+	--check) check=1 ;;
+	*) echo "usage: scripts/deps.sh [--bench] [--check]" >&2; exit 2 ;;
+	esac
+done
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -18,13 +27,27 @@ for p in "${pkgs[@]}"; do
 	fi
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
+if [ $check = 1 ]; then
+	echo "asys: missing packages: ${missing[*]}"
+	exit 1
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "asys: missing packages: ${missing[*]}" >&2
 	echo "asys: run as root, or install them with: sudo apt-get install ${missing[*]}" >&2
 	exit 1
 fi
-echo "asys: installing ${missing[*]}"
+echo "asys: installing ${#missing[@]} packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+echo "asys:   apt-get update"
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# apt's own lines (Unpacking, Setting up) show that it is moving
+echo "asys:   apt-get install"
+apt-get install -y -q --no-install-recommends "${missing[@]}" |
+	grep --line-buffered -E '^(Get:|Unpacking|Setting up)' || true
+for p in "${missing[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+		echo "asys: $p did not install; see apt-get install $p" >&2
+		exit 1
+	fi
+done

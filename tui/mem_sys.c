@@ -19,11 +19,12 @@ enum sys_field {
 	SF_SWAP_TOTAL,
 	SF_SWAP_FREE,
 	SF_SHMEM,
-	SF_SRECLAIM
+	SF_SRECLAIM,
+	SF_BUFF_CACHE
 };
 static const char *const sys_field_name[MEM_SYS_FIELDS] = {
-    "total", "free",	   "available", "buffers", "cached",
-    "used",  "swap_total", "swap_free", "shmem",   "sreclaimable",
+    "total",	  "free",      "available", "buffers",	    "cached",	  "used",
+    "swap_total", "swap_free", "shmem",	    "sreclaimable", "buff_cache",
 };
 
 void mem_sys_load(struct mem_sys *m, const struct view *v)
@@ -50,7 +51,8 @@ void mem_sys_load(struct mem_sys *m, const struct view *v)
 	m->have = !isnan(m->v[SF_TOTAL]);
 }
 
-/* cached + reclaimable slab - shmem, as free(1) and htop count it */
+/* Cached + SReclaimable, the part of free(1)'s buff/cache besides Buffers:
+ * the yellow segment of the bar. */
 static double sys_cache(const struct mem_sys *m)
 {
 	double c = m->v[SF_CACHED];
@@ -59,24 +61,37 @@ static double sys_cache(const struct mem_sys *m)
 		return NAN;
 	if (!isnan(m->v[SF_SRECLAIM]))
 		c += m->v[SF_SRECLAIM];
-	if (!isnan(m->v[SF_SHMEM]) && c > m->v[SF_SHMEM])
-		c -= m->v[SF_SHMEM];
 	return c;
 }
 
-static double sys_used(const struct mem_sys *m)
+/* free(1)'s buff/cache: the recorded figure, or its sum where a recording
+ * has no buff_cache field. */
+static double sys_buff_cache(const struct mem_sys *m)
 {
-	double b = isnan(m->v[SF_BUFFERS]) ? 0 : m->v[SF_BUFFERS];
 	double c = sys_cache(m);
 
-	if (!isnan(m->v[SF_USED]))
-		return m->v[SF_USED];
-	if (isnan(m->v[SF_TOTAL]) || isnan(m->v[SF_FREE]))
-		return NAN;
-	return m->v[SF_TOTAL] - m->v[SF_FREE] - b - (isnan(c) ? 0 : c);
+	if (!isnan(m->v[SF_BUFF_CACHE]))
+		return m->v[SF_BUFF_CACHE];
+	if (!isnan(c) && !isnan(m->v[SF_BUFFERS]))
+		c += m->v[SF_BUFFERS];
+	return c;
 }
 
-void mem_sys_title(const struct mem_sys *m, char *buf, int n)
+/* free(1)'s used, total - available: what the collector records as used,
+ * taken here from total and available so that the title's "(total-avail)"
+ * holds for recordings whose used is of another definition (mem.sys
+ * version 1) too. Where available is unknown or above the total the
+ * recorded figure stands: the collector's fallbacks for those are free's. */
+static double sys_used(const struct mem_sys *m)
+{
+	double t = m->v[SF_TOTAL], a = m->v[SF_AVAIL];
+
+	if (isnan(t) || isnan(a) || a > t)
+		return m->v[SF_USED];
+	return t - a;
+}
+
+void mem_sys_title(const struct mem_sys *m, char *buf, int n, int width)
 {
 	char tot[16], used[16], avail[16], cache[16];
 
@@ -86,8 +101,13 @@ void mem_sys_title(const struct mem_sys *m, char *buf, int n)
 	util_fmt_bytes(tot, sizeof(tot), m->v[SF_TOTAL]);
 	util_fmt_bytes(used, sizeof(used), sys_used(m));
 	util_fmt_bytes(avail, sizeof(avail), m->v[SF_AVAIL]);
-	util_fmt_bytes(cache, sizeof(cache), sys_cache(m));
-	snprintf(buf, (size_t)n, "host %s: used %s avail %s cache %s", tot, used, avail, cache);
+	util_fmt_bytes(cache, sizeof(cache), sys_buff_cache(m));
+	/* the definition of used where it fits: it is free(1)'s, not htop's */
+	snprintf(buf, (size_t)n, "host %s: used %s (total-avail) avail %s buff/cache %s", tot, used,
+		 avail, cache);
+	if (widget_text_width(buf) > width)
+		snprintf(buf, (size_t)n, "host %s: used %s avail %s buff/cache %s", tot, used,
+			 avail, cache);
 }
 
 /* "Mem[bar] 12.3G/31.2G" in width columns. */

@@ -11,7 +11,7 @@
 
 struct series;
 
-#define MEM_SYS_FIELDS 10
+#define MEM_SYS_FIELDS 11
 
 struct mem_sys {
 	double v[MEM_SYS_FIELDS]; /* bytes; NaN unknown */
@@ -23,8 +23,9 @@ struct mem_sys {
 const char *mem_why_no_data(const struct view *v, const char *stream, const char *what);
 
 void mem_sys_load(struct mem_sys *m, const struct view *v);
-/* "host 31.2G: used 12.3G avail 17.0G cache 1.9G", or "" when unknown. */
-void mem_sys_title(const struct mem_sys *m, char *buf, int n);
+/* "host 31.2G: used 12.3G (total-avail) avail 17.0G buff/cache 1.9G", without
+ * "(total-avail)" when that is wider than width cells; "" when unknown. */
+void mem_sys_title(const struct mem_sys *m, char *buf, int n, int width);
 /* The bars in the first `lines` (1 or 2) rows of w. */
 void mem_sys_draw(WINDOW *w, const struct mem_sys *m, const struct view *v, int lines);
 

@@ -429,7 +429,8 @@ static void mem_title(const struct pane *p, const struct view *v, char *buf, int
 	if (!s)
 		return;
 	mem_sys_load(&s->sys, v);
-	mem_sys_title(&s->sys, buf, n);
+	/* the top border holds the corners, "4 Memory" and a space on each side */
+	mem_sys_title(&s->sys, buf, n, p->cols - 12);
 }
 
 static int table_page(const struct pane *p)
@@ -547,6 +548,8 @@ static const char *const mem_help[] = {
     "Up, Down      select a process (followed when re-sorted)",
     "RSS, HWM      resident memory (VmRSS) and its peak (VmHWM)",
     "Mem, Swp      green used, blue buffers, yellow cache; red swap",
+    "used          total - available, as free(1) counts it",
+    "buff/cache    buffers + cached + reclaimable slab, as free(1) counts it",
     "DEVICE PINNED runtime-probed device and pinned memory; ALLOC/s their rate",
     "FAIL          failed allocations, the size last asked for and how long ago",
     NULL,

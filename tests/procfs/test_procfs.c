@@ -152,8 +152,10 @@ START_TEST(meminfo_basic)
 	ck_assert_double_eq(m.available, 9000000.0 * 1024);
 	ck_assert_double_eq(m.sreclaimable, 600000.0 * 1024);
 	ck_assert_double_eq(m.swap_free, 1500000.0 * 1024);
-	/* 16000000 - 4000000 - 500000 - 3000000 - 600000 */
-	ck_assert_double_eq(procfs_mem_used(&m), 7900000.0 * 1024);
+	/* free(1) of procps-ng 4: MemTotal - MemAvailable = 16000000 - 9000000 */
+	ck_assert_double_eq(procfs_mem_used(&m), 7000000.0 * 1024);
+	/* buff/cache: Buffers + Cached + SReclaimable = 500000 + 3000000 + 600000 */
+	ck_assert_double_eq(procfs_mem_buff_cache(&m), 4100000.0 * 1024);
 }
 END_TEST
 
@@ -170,11 +172,33 @@ START_TEST(meminfo_missing)
 	ck_assert(isnan(m.shmem));
 	ck_assert_double_eq(m.swap_total, 0);
 	ck_assert(isnan(procfs_mem_used(&m)));
-	/* without SReclaimable and Buffers (old kernels) used still reads */
+	/* Buffers without a unit is not understood and counts as 0 */
+	ck_assert_double_eq(procfs_mem_buff_cache(&m), 2000000.0 * 1024);
+	/* without MemAvailable, SReclaimable and Buffers (old kernels): total -
+	 * free - cached, as free(1) counts it there */
 	procfs_parse_meminfo("MemTotal: 100 kB\nMemFree: 10 kB\nCached: 20 kB\n", &m);
 	ck_assert_double_eq(procfs_mem_used(&m), 70.0 * 1024);
+	ck_assert_double_eq(procfs_mem_buff_cache(&m), 20.0 * 1024);
+	procfs_parse_meminfo("MemTotal: 100 kB\nBuffers: 5 kB\n", &m);
+	ck_assert(isnan(procfs_mem_buff_cache(&m))); /* no Cached line */
+	/* without MemAvailable: Buffers and SReclaimable come off too */
+	procfs_parse_meminfo("MemTotal: 100 kB\nMemFree: 10 kB\nBuffers: 5 kB\nCached: 20 kB\n"
+			     "SReclaimable: 3 kB\n",
+			     &m);
+	ck_assert_double_eq(procfs_mem_used(&m), 62.0 * 1024);
+	ck_assert_double_eq(procfs_mem_buff_cache(&m), 28.0 * 1024);
 	/* nonsense that would make it negative is unknown */
 	procfs_parse_meminfo("MemTotal: 10 kB\nMemFree: 10 kB\nCached: 20 kB\n", &m);
+	ck_assert(isnan(procfs_mem_used(&m)));
+	/* with MemAvailable, the other lines do not matter */
+	procfs_parse_meminfo("MemTotal: 100 kB\nMemAvailable: 40 kB\n", &m);
+	ck_assert_double_eq(procfs_mem_used(&m), 60.0 * 1024);
+	/* a container showing the host's MemAvailable above its MemTotal: free
+	 * takes MemFree instead */
+	procfs_parse_meminfo("MemTotal: 100 kB\nMemFree: 30 kB\nMemAvailable: 900 kB\n", &m);
+	ck_assert_double_eq(procfs_mem_used(&m), 70.0 * 1024);
+	/* ...and without MemFree that is unknown */
+	procfs_parse_meminfo("MemTotal: 100 kB\nMemAvailable: 900 kB\n", &m);
 	ck_assert(isnan(procfs_mem_used(&m)));
 	ck_assert_int_eq(procfs_parse_meminfo("", &m), 0);
 	ck_assert(isnan(m.total));

@@ -270,11 +270,14 @@ START_TEST(mem_sys)
 	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, sys), 1);
 	r = fx_find(&fc.recs, REC_SAMPLE, sys, 0);
-	ck_assert_uint_eq(r->nvals, 10);
+	ck_assert_uint_eq(r->nvals, 11);
+	ck_assert_uint_eq(stream_table_get(fc.t, sys)->version, 2);
+	ck_assert_str_eq(stream_table_get(fc.t, sys)->fields[10].name, "buff_cache");
 	ck_assert_double_eq(r->v[0], 16000000 * KB);
 	ck_assert_double_eq(r->v[2], 9000000 * KB);
-	ck_assert_double_eq(r->v[5], 7900000 * KB);
+	ck_assert_double_eq(r->v[5], 7000000 * KB); /* total - available */
 	ck_assert_double_eq(r->v[9], 600000 * KB);
+	ck_assert_double_eq(r->v[10], 4100000 * KB); /* buffers + cached + sreclaimable */
 	/* -s none: no per-process rows at all */
 	for (size_t i = 0; i < fc.recs.n; i++)
 		ck_assert_uint_eq(fc.recs.r[i].stream, sys);
@@ -285,9 +288,10 @@ START_TEST(mem_sys)
 	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
 	r = fx_find(&fc.recs, REC_SAMPLE, fx_stream(&fc, "mem.sys"), 0);
 	ck_assert_double_eq(r->v[0], 8000000 * KB);
-	ck_assert(isnan(r->v[1])); /* garbage */
-	ck_assert(isnan(r->v[2])); /* missing */
-	ck_assert(isnan(r->v[5])); /* used needs free */
+	ck_assert(isnan(r->v[1]));		     /* garbage */
+	ck_assert(isnan(r->v[2]));		     /* missing */
+	ck_assert(isnan(r->v[5]));		     /* used needs available or free */
+	ck_assert_double_eq(r->v[10], 2000000 * KB); /* Buffers has no unit: not counted */
 	ck_assert_double_eq(r->v[6], 0);
 	fx_coll_fini(&fc);
 
