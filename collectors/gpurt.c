@@ -37,10 +37,10 @@
 #define GPURT_NAME_TRIES 10 /* refreshes to wait for a handle's name */
 
 static const struct field_desc mem_fields[] = {
-    FIELD_DESC("device_bytes", "B", FIELD_GAUGE),  FIELD_DESC("pinned_bytes", "B", FIELD_GAUGE),
-    FIELD_DESC("allocs", "", FIELD_COUNTER),	   FIELD_DESC("frees", "", FIELD_COUNTER),
-    FIELD_DESC("fails", "", FIELD_COUNTER),	   FIELD_DESC("last_fail_size", "B", FIELD_GAUGE),
-    FIELD_DESC("last_fail_ns", "ns", FIELD_GAUGE),
+    FIELD_DESC("device_bytes", "B", FIELD_GAUGE), FIELD_DESC("pinned_bytes", "B", FIELD_GAUGE),
+    FIELD_DESC("allocs", "", FIELD_COUNTER),	  FIELD_DESC("frees", "", FIELD_COUNTER),
+    FIELD_DESC("fails", "", FIELD_COUNTER),	  FIELD_DESC("last_fail_size", "B", FIELD_ATTR),
+    FIELD_DESC("last_fail_ns", "ns", FIELD_ATTR),
 };
 static const struct stream_desc mem_stream = {
     .name = "gpurt.mem",
@@ -53,7 +53,7 @@ static const struct stream_desc mem_stream = {
 };
 static const struct field_desc kern_fields[] = {
     FIELD_DESC("launches", "", FIELD_COUNTER),
-    FIELD_DESC("pid", "", FIELD_GAUGE),
+    FIELD_DESC("pid", "", FIELD_ATTR),
 };
 static const struct stream_desc kern_stream = {
     .name = "gpurt.kernels",

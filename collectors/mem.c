@@ -41,7 +41,7 @@ static const struct stream_desc mem_sys_stream = {
 
 static const struct field_desc mem_proc_fields[] = {
     FIELD_DESC("rss", "B", FIELD_GAUGE),    FIELD_DESC("hwm", "B", FIELD_GAUGE),
-    FIELD_DESC("uid", "", FIELD_GAUGE),	    FIELD_DESC("ppid", "", FIELD_GAUGE),
+    FIELD_DESC("uid", "", FIELD_ATTR),	    FIELD_DESC("ppid", "", FIELD_ATTR),
     FIELD_DESC("threads", "", FIELD_GAUGE),
 };
 

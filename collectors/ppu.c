@@ -44,8 +44,8 @@ static const struct field_desc ppu_dev_fields[F_COUNT] = {
     [F_POWER] = FIELD_DESC("power", "W", FIELD_GAUGE),
     [F_POWER_LIMIT] = FIELD_DESC("power_limit", "W", FIELD_GAUGE),
     [F_TEMP] = FIELD_DESC("temp", "C", FIELD_GAUGE),
-    [F_PCIE_GEN] = FIELD_DESC("pcie_gen", "", FIELD_GAUGE),
-    [F_PCIE_WIDTH] = FIELD_DESC("pcie_width", "", FIELD_GAUGE),
+    [F_PCIE_GEN] = FIELD_DESC("pcie_gen", "", FIELD_ATTR),
+    [F_PCIE_WIDTH] = FIELD_DESC("pcie_width", "", FIELD_ATTR),
 };
 
 static const struct stream_desc ppu_dev_stream = {

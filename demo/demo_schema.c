@@ -24,10 +24,10 @@
 	"icnlrx__bytes.sum.per_second"
 
 static const struct field_desc gpurt_mem_fields[] = {
-    FIELD_DESC("device_bytes", "B", FIELD_GAUGE),  FIELD_DESC("pinned_bytes", "B", FIELD_GAUGE),
-    FIELD_DESC("allocs", "", FIELD_COUNTER),	   FIELD_DESC("frees", "", FIELD_COUNTER),
-    FIELD_DESC("fails", "", FIELD_COUNTER),	   FIELD_DESC("last_fail_size", "B", FIELD_GAUGE),
-    FIELD_DESC("last_fail_ns", "ns", FIELD_GAUGE),
+    FIELD_DESC("device_bytes", "B", FIELD_GAUGE), FIELD_DESC("pinned_bytes", "B", FIELD_GAUGE),
+    FIELD_DESC("allocs", "", FIELD_COUNTER),	  FIELD_DESC("frees", "", FIELD_COUNTER),
+    FIELD_DESC("fails", "", FIELD_COUNTER),	  FIELD_DESC("last_fail_size", "B", FIELD_ATTR),
+    FIELD_DESC("last_fail_ns", "ns", FIELD_ATTR),
 };
 static const struct stream_desc gpurt_mem_copy = {
     .name = "gpurt.mem",
@@ -40,7 +40,7 @@ static const struct stream_desc gpurt_mem_copy = {
 };
 static const struct field_desc gpurt_kern_fields[] = {
     FIELD_DESC("launches", "", FIELD_COUNTER),
-    FIELD_DESC("pid", "", FIELD_GAUGE),
+    FIELD_DESC("pid", "", FIELD_ATTR),
 };
 static const struct stream_desc gpurt_kern_copy = {
     .name = "gpurt.kernels",

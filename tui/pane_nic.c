@@ -14,8 +14,9 @@
 /* The NIC pane: one block per active NIC, RDMA ports (nic.rdma) first, then
  * netdevs (nic.link). A block shows receive and transmit: the mean rate over
  * the refresh window (or since the mark), a sparkline of the history, the
- * peak per-sample rate in the window, and the mean packet size; RDMA ports
- * add CNP, ECN and Send Wait. When rows are short each NIC gets one line. */
+ * peak over the same span (the highest rate over windows of at least the
+ * sampling period, store_peak.h), and the mean packet size; RDMA ports add
+ * CNP, ECN and Send Wait. When rows are short each NIC gets one line. */
 
 #define NIC_MAX_ROWS 256
 #define NIC_NAME_MIN 8
@@ -37,6 +38,7 @@ struct nic_row {
 struct nic_priv {
 	struct nic_row rows[NIC_MAX_ROWS];
 	int nrows, nall;  /* shown (active or all), and known */
+	int nactive;	  /* moved a byte in the last minute */
 	int top;	  /* first NIC shown */
 	bool show_all;	  /* 'a' */
 	uint64_t mark_ns; /* 'm': averages since then; 0 = none */
@@ -48,8 +50,8 @@ static const char *const nic_help[] = {
     "m        mark now: rows show averages since the mark; m again clears it",
     "Up/Down  scroll the NIC list",
     "u        rates in bit/s or byte/s (all panes)",
-    "NIC: avg over the refresh (or since the mark), pk = the largest per-sample rate",
-    "NIC: in the refresh, so a 1 ms burst shows at --nic-metrics-frequency 1000;",
+    "NIC: avg and pk over the refresh (or since the mark); pk = the highest rate",
+    "NIC: over windows of one sampling period (1 ms at 1 kHz), as the footer says;",
     "NIC: wait = Send Wait, port_xmit_wait ticks per second (tick length is per device)",
     NULL,
 };
@@ -98,10 +100,14 @@ static void collect_stream(struct nic_priv *s, const struct view *v, const char 
 	for (size_t i = 0; i < n && s->nrows < NIC_MAX_ROWS; i++) {
 		const struct series *se = store_series(v->store, (uint32_t)sid, s->ents[i]);
 
+		bool active;
+
 		if (!se)
 			continue;
 		s->nall++;
-		if (!s->show_all && !row_active(se, v))
+		active = row_active(se, v);
+		s->nactive += active;
+		if (!s->show_all && !active)
 			continue;
 		s->rows[s->nrows++] = (struct nic_row){sid, s->ents[i], rdma, series_label(se)};
 	}
@@ -109,7 +115,7 @@ static void collect_stream(struct nic_priv *s, const struct view *v, const char 
 
 static void nic_collect(struct nic_priv *s, const struct view *v)
 {
-	s->nrows = s->nall = 0;
+	s->nrows = s->nall = s->nactive = 0;
 	collect_stream(s, v, "nic.rdma", true);
 	collect_stream(s, v, "nic.link", false);
 	if (s->top > s->nrows - 1)
@@ -181,27 +187,47 @@ static void nic_title(const struct pane *p, const struct view *v, char *buf, int
 	}
 	widget_fmt_rate(a, sizeof(a), v, rx);
 	widget_fmt_rate(b, sizeof(b), v, tx);
-	snprintf(buf, (size_t)n, "%d of %d active  \xe2\x86\x93 %s \xe2\x86\x91 %s", s->nrows,
+	snprintf(buf, (size_t)n, "%d of %d active  \xe2\x86\x93 %s \xe2\x86\x91 %s", s->nactive,
 		 s->nall, a, b);
 	if (!v->utf8)
-		snprintf(buf, (size_t)n, "%d of %d active  rx %s tx %s", s->nrows, s->nall, a, b);
+		snprintf(buf, (size_t)n, "%d of %d active  rx %s tx %s", s->nactive, s->nall, a, b);
+}
+
+/* "1 ms", "100 us", "1 s": the window the peaks were taken over, from the
+ * stream as recorded (or estimated from its samples), not from the options
+ * of the command showing it; "per-sample" when none is known yet. */
+static void fmt_peak_window(char *buf, size_t n, const struct nic_priv *s, const struct view *v)
+{
+	uint64_t ns = 0;
+
+	for (int i = 0; s && i < s->nrows && !ns; i++)
+		ns = series_peak_window_ns(
+		    store_series(v->store, (uint32_t)s->rows[i].sid, s->rows[i].ent));
+	if (!ns)
+		snprintf(buf, n, "per-sample");
+	else if (ns >= 1000000000ull)
+		snprintf(buf, n, "%.3g s", (double)ns / 1e9);
+	else if (ns >= 1000000ull)
+		snprintf(buf, n, "%.3g ms", (double)ns / 1e6);
+	else
+		snprintf(buf, n, "%.3g us", (double)ns / 1e3);
 }
 
 static void nic_footer(const struct pane *p, const struct view *v, char *buf, int n)
 {
 	const struct nic_priv *s = p->priv;
-	const struct asys_options *o = v->opts;
 	int sid = stream_table_find(v->streams, "nic.link");
 	const char *st = sid >= 0 ? store_status(v->store, (uint32_t)sid, STATUS_STREAM) : NULL;
-	double hz = o && o->delay_s > 0 ? 1 / o->delay_s : 1;
+	char win[24];
 
+	fmt_peak_window(win, sizeof(win), s, v);
 	if (st && *st && s && s->nrows) /* e.g. the rate asked for cannot be had */
 		snprintf(buf, (size_t)n, "%s", st);
 	else if (s && s->mark_ns && s->mark_ns < v->end_ns)
-		snprintf(buf, (size_t)n, "avg since mark, %.0f s  pk = max %g ms rate",
-			 (double)(v->end_ns - s->mark_ns) / 1e9, 1000 / hz);
+		snprintf(buf, (size_t)n, "avg, pk since mark, %.0f s  pk = max %s rate",
+			 (double)(v->end_ns - s->mark_ns) / 1e9, win);
 	else
-		snprintf(buf, (size_t)n, "pk = max %g ms rate in the refresh window%s", 1000 / hz,
+		snprintf(buf, (size_t)n, "pk = max %s rate in the refresh window%s", win,
 			 s && !s->show_all && s->nall > s->nrows ? "  a: all" : "");
 }
 
@@ -210,18 +236,17 @@ static void draw_dir(WINDOW *w, struct view *v, const struct series *se, int y, 
 		     bool rx, uint64_t span)
 {
 	int fb = rx ? F_RX_BYTES : F_TX_BYTES, fp = rx ? F_RX_PACKETS : F_TX_PACKETS;
-	struct field_stats fs, pk;
+	struct field_stats fs;
 	double hist[NIC_SPARK_MAX], pkts;
 	char avg[24], peak[24], size[16], line[64];
 	int spark_w, n;
 
+	/* mean and peak over one span, so that avg <= pk on every row */
 	if (series_window(se, (uint32_t)fb, v->end_ns, span, &fs))
-		fs.avg = NAN;
-	if (series_window(se, (uint32_t)fb, v->end_ns, v->window_ns, &pk))
-		pk.max = NAN;
+		fs.avg = fs.max = NAN;
 	pkts = win_avg(se, fp, v->end_ns, span);
 	widget_fmt_rate(avg, sizeof(avg), v, fs.avg);
-	widget_fmt_rate(peak, sizeof(peak), v, pk.max);
+	widget_fmt_rate(peak, sizeof(peak), v, fs.max);
 	if (isnan(fs.avg) || isnan(pkts) || pkts <= 0)
 		snprintf(size, sizeof(size), "-");
 	else

@@ -146,6 +146,22 @@ static void report_init_failure(struct engine *e, struct engine_coll *ec)
 	}
 }
 
+/* The rate a collector really runs at is its streams' nominal rate: the
+ * streams it registered at init (ids from first on, as init runs alone) and
+ * its static ones. Recorded with the schema, it gives a replay the window
+ * its peaks are taken over. */
+static void set_stream_rates(struct engine *e, const struct engine_coll *ec, uint32_t first)
+{
+	for (uint32_t id = first; id < stream_table_count(e->t); id++)
+		stream_table_set_rate(e->t, id, ec->hz);
+	for (int k = 0; ec->c->streams && ec->c->streams[k]; k++) {
+		int id = stream_table_find(e->t, ec->c->streams[k]->name);
+
+		if (id >= 0)
+			stream_table_set_rate(e->t, (uint32_t)id, ec->hz);
+	}
+}
+
 int engine_init(struct engine *e)
 {
 	int rc;
@@ -159,6 +175,7 @@ int engine_init(struct engine *e)
 	for (int i = 0; i < e->ncolls; i++) {
 		struct engine_coll *ec = &e->colls[i];
 		struct coll_ctx ctx = {.opts = e->o, .streams = e->t};
+		uint32_t first = stream_table_count(e->t);
 
 		ec->hz = ec->c->frequency ? ec->c->frequency(e->o) : 0;
 		if (!(ec->hz > 0))
@@ -181,6 +198,7 @@ int engine_init(struct engine *e)
 			if (hz > 0 && hz < ec->hz)
 				ec->hz = hz;
 		}
+		set_stream_rates(e, ec, first);
 		rc = group_for(e, ec->hz);
 		if (rc < 0) {
 			ec->rc = rc;

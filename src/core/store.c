@@ -43,6 +43,7 @@ static void series_free(struct series *se)
 	free(se->status);
 	free(se->last);
 	free(se->rate);
+	free(se->pw);
 	free(se->open);
 	free(se->fine_tag);
 	free(se->fine);
@@ -142,13 +143,16 @@ static struct series *series_new(const struct stream_desc *d, uint32_t stream, u
 	se->last = malloc(nf * sizeof(double));
 	se->rate = malloc(nf * sizeof(double));
 	se->open = malloc(nf * sizeof(struct acc));
-	if (!se->last || !se->rate || !se->open) {
+	se->pw = calloc(nf, sizeof(struct peak_win));
+	if (!se->last || !se->rate || !se->open || !se->pw) {
 		series_free(se);
 		return NULL;
 	}
 	for (uint32_t i = 0; i < nf; i++)
 		se->last[i] = se->rate[i] = NAN;
 	acc_reset(se->open, nf);
+	se->period_ns = peak_period_ns(d->rate_hz);
+	se->period_known = se->period_ns > 0;
 	return se;
 }
 
@@ -302,8 +306,9 @@ struct bucket store_acc_close(const struct acc *a, enum field_kind kind)
 		b.avg = a->dtsum > 0 ? (float)(a->dsum / a->dtsum) : NAN;
 	else
 		b.avg = (float)(a->sum / (double)a->n);
-	b.max = (float)a->max;
-	b.min = (float)a->min;
+	/* a counter bucket in which no window ended has no peak */
+	b.max = isinf(a->max) ? NAN : (float)a->max;
+	b.min = isinf(a->min) ? NAN : (float)a->min;
 	return b;
 }
 
@@ -324,8 +329,8 @@ static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket
 			*b = (struct bucket){NAN, NAN, NAN};
 			if (a->n) {
 				b->avg = (float)(a->sum / (double)a->n);
-				b->max = (float)a->max;
-				b->min = (float)a->min;
+				b->max = isinf(a->max) ? NAN : (float)a->max;
+				b->min = isinf(a->min) ? NAN : (float)a->min;
 			}
 		}
 		se->coarse_tag[slot] = se->coarse_open;
@@ -366,12 +371,58 @@ static void series_close_open(struct store *s, struct series *se)
 	acc_reset(se->open, nf);
 }
 
+/* One interval of a counter field: the exact mean goes to the bucket, and
+ * the window that ends here (if any) to its min and max. */
+static void counter_add(struct series *se, uint32_t f, double x, double prev, uint64_t dt_ns)
+{
+	struct acc *a = &se->open[f];
+	double val;
+
+	se->rate[f] = NAN;
+	se->last[f] = x;
+	if (!dt_ns && !isnan(prev))
+		return; /* two samples at one time: no interval */
+	if (isnan(x) || isnan(prev) || x < prev) {
+		if (x < prev)
+			se->resets++; /* wrap or reset: that interval has no rate */
+		peak_win_break(&se->pw[f]);
+		return;
+	}
+	se->rate[f] = (x - prev) * 1e9 / (double)dt_ns;
+	a->dsum += x - prev;
+	a->dtsum += (double)dt_ns / 1e9;
+	a->n++;
+	val = peak_win_add(&se->pw[f], x - prev, dt_ns, se->period_ns);
+	if (isnan(val))
+		return;
+	if (val > a->max)
+		a->max = val;
+	if (val < a->min)
+		a->min = val;
+}
+
+static void gauge_add(struct series *se, uint32_t f, double x)
+{
+	struct acc *a = &se->open[f];
+
+	se->last[f] = x;
+	se->rate[f] = x;
+	if (isnan(x))
+		return;
+	a->sum += x;
+	a->n++;
+	if (x > a->max)
+		a->max = x;
+	if (x < a->min)
+		a->min = x;
+}
+
 static void series_add(struct store *s, struct series *se, const struct rec *r)
 {
 	const double *v = rec_values(r);
 	uint32_t n = r->nvals < se->nf ? r->nvals : se->nf;
 	int64_t idx = (int64_t)(r->ts_ns / s->bucket_ns);
-	double dt;
+	uint64_t dt_ns;
 
 	if (se->open_idx >= 0 && r->ts_ns < se->last_ns)
 		return; /* out of order for this series: the history cannot take it */
@@ -379,40 +430,20 @@ static void series_add(struct store *s, struct series *se, const struct rec *r)
 		series_close_open(s, se);
 		se->open_idx = idx;
 	}
-	dt = se->last_ns ? (double)(r->ts_ns - se->last_ns) / 1e9 : 0;
+	dt_ns = se->last_ns ? r->ts_ns - se->last_ns : 0;
+	if (!se->period_known && dt_ns)
+		se->period_ns = peak_est_add(&se->est, dt_ns);
 	for (uint32_t f = 0; f < n; f++) {
-		struct acc *a = &se->open[f];
-		double x = v[f], prev = se->last[f], val;
-
-		if (se->fields[f].kind == FIELD_COUNTER) {
-			se->rate[f] = NAN;
-			se->last[f] = x;
-			if (isnan(x) || isnan(prev) || dt <= 0)
-				continue;
-			if (x < prev) {
-				se->resets++; /* wrap or reset: that interval has no rate */
-				continue;
-			}
-			val = (x - prev) / dt;
-			se->rate[f] = val;
-			a->dsum += x - prev;
-			a->dtsum += dt;
-		} else {
-			se->last[f] = x;
-			se->rate[f] = x;
-			if (isnan(x))
-				continue;
-			val = x;
-			a->sum += x;
-		}
-		a->n++;
-		if (val > a->max)
-			a->max = val;
-		if (val < a->min)
-			a->min = val;
+		if (se->fields[f].kind == FIELD_COUNTER)
+			counter_add(se, f, v[f], se->last[f], dt_ns);
+		else
+			gauge_add(se, f, v[f]);
 	}
-	for (uint32_t f = n; f < se->nf; f++)
+	for (uint32_t f = n; f < se->nf; f++) {
 		se->last[f] = se->rate[f] = NAN;
+		if (se->fields[f].kind == FIELD_COUNTER)
+			peak_win_break(&se->pw[f]);
+	}
 	se->prev_ns = se->last_ns;
 	se->last_ns = r->ts_ns;
 }
@@ -557,4 +588,9 @@ double series_rate(const struct series *se, uint32_t field)
 uint64_t series_resets(const struct series *se)
 {
 	return se ? se->resets : 0;
+}
+
+uint64_t series_peak_window_ns(const struct series *se)
+{
+	return se ? se->period_ns : 0;
 }

@@ -30,9 +30,12 @@ struct series;
 
 struct field_stats {
 	double avg; /* gauge: mean; counter: mean rate per second */
-	double min;
-	double max; /* counter: the peak of the per-sample rates */
-	uint64_t n; /* samples behind the figures (0: all NaN) */
+	double min; /* counter: the lowest rate over windows of at least the period */
+	/* counter: the peak rate over windows of at least the stream's sampling
+	 * period (store_peak.h), the whole window of the query being one of
+	 * them, so min <= avg <= max; NaN when no window ended in it */
+	double max;
+	uint64_t n; /* buckets behind the figures (0: all NaN) */
 };
 
 struct store *store_new(const struct stream_table *t, uint64_t bucket_ns);
@@ -62,6 +65,10 @@ double series_last(const struct series *se, uint32_t field); /* raw value; NaN i
 /* Counter: rate per second between the last two samples; gauge: last value. */
 double series_rate(const struct series *se, uint32_t field);
 uint64_t series_resets(const struct series *se); /* counters seen to go backwards */
+/* The shortest window the peaks of its counters are taken over: the
+ * stream's nominal sampling period, or, for a stream recorded without it,
+ * the median of its first sample intervals; 0 before any is known. */
+uint64_t series_peak_window_ns(const struct series *se);
 /* Stats over the window of window_ns ending at end_ns (whole buckets). */
 int series_window(const struct series *se, uint32_t field, uint64_t end_ns, uint64_t window_ns,
 		  struct field_stats *out);

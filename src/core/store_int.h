@@ -4,10 +4,12 @@
 
 #include <pthread.h>
 #include "store.h"
+#include "store_peak.h"
 
 /* One closed bucket of one field: the mean (a rate for counters) and the
- * largest value (the peak per-sample rate for counters). Floats halve the
- * history's footprint; displays do not need more. */
+ * largest value (for counters the peak rate over windows of at least the
+ * sampling period, store_peak.h; NaN when no window ended in it). Floats
+ * halve the history's footprint; displays do not need more. */
 struct bucket {
 	float avg;
 	float max;
@@ -15,7 +17,7 @@ struct bucket {
 };
 
 /* The open bucket of one field. For counters, dsum/dtsum give the exact mean
- * rate over the bucket; min/max are over the per-sample rates. */
+ * rate over the bucket; min/max are over the windows that ended in it. */
 struct acc {
 	double sum, dsum, dtsum, min, max;
 	uint64_t n;
@@ -34,6 +36,12 @@ struct series {
 	double *last; /* nf */
 	double *rate; /* nf: last per-sample rate (counters) */
 	uint64_t resets;
+	/* peaks of counters: windows of at least period_ns; the period is the
+	 * stream's nominal one, or estimated from the intervals (period_est) */
+	uint64_t period_ns;
+	bool period_known;
+	struct peak_est est;
+	struct peak_win *pw; /* nf */
 	bool nohist;	     /* no room for history rings: latest values only */
 	int64_t open_idx;    /* bucket being filled, -1 before the first sample */
 	struct acc *open;    /* nf */

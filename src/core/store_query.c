@@ -36,6 +36,16 @@ static int bucket_at(const struct series *se, uint32_t f, int64_t idx, struct bu
 	return 0;
 }
 
+static void stats_fold(struct field_stats *out, const struct bucket *b, double *sum)
+{
+	*sum += b->avg;
+	if (!isnan(b->max) && (isnan(out->max) || b->max > out->max))
+		out->max = b->max;
+	if (!isnan(b->min) && (isnan(out->min) || b->min < out->min))
+		out->min = b->min;
+	out->n++;
+}
+
 int series_window(const struct series *se, uint32_t field, uint64_t end_ns, uint64_t window_ns,
 		  struct field_stats *out)
 {
@@ -53,26 +63,26 @@ int series_window(const struct series *se, uint32_t field, uint64_t end_ns, uint
 		k = 1;
 	if (k > STORE_FINE_BUCKETS)
 		k = STORE_FINE_BUCKETS;
-	for (int64_t i = last - k + 1; i <= last; i++) {
-		if (!bucket_at(se, field, i, &b))
-			continue;
-		sum += b.avg;
-		if (!out->n || b.max > out->max)
-			out->max = b.max;
-		if (!out->n || b.min < out->min)
-			out->min = b.min;
-		out->n++;
-	}
+	for (int64_t i = last - k + 1; i <= last; i++)
+		if (bucket_at(se, field, i, &b))
+			stats_fold(out, &b, &sum);
 	/* nothing complete yet (start-up, or a first sample): the partial bucket */
-	if (!out->n && bucket_at(se, field, last + 1, &b)) {
-		sum = b.avg;
-		out->max = b.max;
-		out->min = b.min;
-		out->n = 1;
+	if (!out->n && bucket_at(se, field, last + 1, &b))
+		stats_fold(out, &b, &sum);
+	if (!out->n)
+		return -1;
+	out->avg = sum / (double)out->n;
+	/* The window asked for is itself a window of at least the period: its
+	 * mean rate is one of the rates the peak is the highest of (and the
+	 * lowest the least of), so a row never shows a mean above its peak. */
+	if (se->fields[field].kind == FIELD_COUNTER &&
+	    (uint64_t)k * se->bucket_ns >= se->period_ns) {
+		if (isnan(out->max) || out->avg > out->max)
+			out->max = out->avg;
+		if (isnan(out->min) || out->avg < out->min)
+			out->min = out->avg;
 	}
-	if (out->n)
-		out->avg = sum / (double)out->n;
-	return out->n ? 0 : -1;
+	return 0;
 }
 
 size_t series_history(const struct series *se, uint32_t field, uint64_t end_ns, uint64_t step_ns,

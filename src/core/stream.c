@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -15,7 +16,8 @@ struct stream_entry {
 
 /* Readers on other threads may run while a stream is added (replay meets a
  * stream that first appears mid-recording): an entry is built whole, then
- * published by a release store of the count, and never moves or changes.
+ * published by a release store of the count, and never moves or changes
+ * (but for its nominal rate, which the engine sets before anyone reads).
  * Adders are serialised by the lock; readers take none. */
 struct stream_table {
 	struct stream_entry *e[STREAM_MAX];
@@ -175,6 +177,14 @@ int stream_table_find(const struct stream_table *t, const char *name)
 const struct stream_desc *stream_table_get(const struct stream_table *t, uint32_t id)
 {
 	return t && id < table_n(t) ? &t->e[id]->d : NULL;
+}
+
+int stream_table_set_rate(struct stream_table *t, uint32_t id, double hz)
+{
+	if (!t || id >= table_n(t))
+		return -ENOENT;
+	t->e[id]->d.rate_hz = hz > 0 && isfinite(hz) ? hz : 0;
+	return 0;
 }
 
 uint32_t stream_table_count(const struct stream_table *t)

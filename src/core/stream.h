@@ -14,10 +14,14 @@
 #define STREAM_MAX 256
 
 /* How a field's value is to be read. A COUNTER is monotonic; the store turns
- * it into a per-second rate (never negative: a step back is a reset). */
+ * it into a per-second rate (never negative: a step back is a reset). An
+ * ATTR is an identity or attribute of the entity (pid, ppid, uid, PCIe
+ * generation): shown as read, never averaged or summed. */
 enum field_kind {
 	FIELD_GAUGE = 0,
 	FIELD_COUNTER = 1,
+	FIELD_ATTR = 2,
+	FIELD_KIND_MAX = FIELD_ATTR,
 };
 
 /* How a pane shows a field's value. AUTO: as its unit says (field_show_of). */
@@ -70,6 +74,11 @@ struct stream_desc {
 	uint32_t nfields;
 	const struct field_desc *fields;
 	const char *help; /* one line for exports and --info */
+	/* The nominal sampling rate of the stream (the rate the engine ran its
+	 * collector at), 0 when unknown (a recording made before it was
+	 * recorded). Peaks of counters are taken over windows of at least one
+	 * period of it (store_peak.h). Not part of a stream's identity. */
+	double rate_hz;
 };
 
 /* The table of streams of one session. Live, collectors register their
@@ -88,6 +97,9 @@ void stream_table_free(struct stream_table *t);
 int stream_table_add(struct stream_table *t, const struct stream_desc *d);
 int stream_table_find(const struct stream_table *t, const char *name);
 const struct stream_desc *stream_table_get(const struct stream_table *t, uint32_t id);
+/* Sets a stream's nominal rate. The engine calls it while it sets up, before
+ * any sampling thread or reader of the table runs; -ENOENT for a bad id. */
+int stream_table_set_rate(struct stream_table *t, uint32_t id, double hz);
 uint32_t stream_table_count(const struct stream_table *t);
 int stream_field_index(const struct stream_desc *d, const char *name);
 

@@ -91,7 +91,6 @@ static void ser_remove(struct exp *x, uint32_t stream, uint64_t entity)
 		return;
 	x->label_bytes -= x->ser[i].label ? strlen(x->ser[i].label) + 1 : 0;
 	free(x->ser[i].label);
-	free(x->ser[i].prev);
 	for (j = (i + 1) & mask; x->ser[j].used; j = (j + 1) & mask) {
 		k = ser_hash(x->ser[j].stream, x->ser[j].entity, x->capser);
 		/* move it back unless its home lies cyclically in (i, j] */
@@ -126,10 +125,8 @@ static void ser_label(struct exp *x, struct series_ent *se, const char *text)
 
 static void ser_release(struct exp *x)
 {
-	for (size_t i = 0; i < x->capser; i++) {
+	for (size_t i = 0; i < x->capser; i++)
 		free(x->ser[i].label);
-		free(x->ser[i].prev);
-	}
 	free(x->ser);
 	x->ser = NULL;
 	x->nser = x->capser = 0;

@@ -11,28 +11,23 @@
 #include "rec_export.h"
 #include "rec_format.h"
 
-/* ---- per (stream, entity) state: label, last values for counter rates ---- */
+/* ---- per (stream, entity) state: the label ---- */
 
 struct series_ent {
 	uint64_t entity;
 	uint32_t stream;
-	bool used, have_prev;
+	bool used;
 	char *label;
-	uint64_t prev_ts;
-	double *prev;
 };
 
-struct field_acc {
-	uint64_t n, seen;
-	double min, max, sum;
-	double *res; /* reservoir for p99: grows by doubling within the budget */
-	uint32_t nres, capres;
-};
+struct sum_state; /* rec_summary.c: one row set per series */
 
 /* What one export keeps, whatever the file declares (asys-export(1),
- * LIMITS): live series (an entity's GONE frees its slot), label text, and
- * the values kept for p99 over all fields together. */
+ * LIMITS): live series (an entity's GONE frees its slot), label text, the
+ * series a summary has rows for (ended ones included), and the values kept
+ * for p99 over all fields together. */
 #define REC_EXPORT_SERIES_MAX 16384
+#define REC_SUMMARY_SERIES_MAX 65536
 #define REC_EXPORT_LABEL_BYTES (8 << 20)
 #define REC_EXPORT_RESERVOIR_BYTES (32 << 20)
 
@@ -49,8 +44,7 @@ struct exp {
 	struct series_ent *ser;
 	size_t nser, capser, label_bytes, res_bytes;
 	uint64_t ser_capped, labels_capped;
-	struct field_acc *acc[STREAM_MAX];
-	uint32_t nacc[STREAM_MAX];
+	struct sum_state *sum;
 	uint64_t entities[STREAM_MAX], samples[STREAM_MAX], recs[STREAM_MAX];
 	uint64_t smin[STREAM_MAX], smax[STREAM_MAX];
 	uint64_t rng;

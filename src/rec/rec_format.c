@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,9 +293,14 @@ static void pack_cstr(msgpack_packer *pk, const char *s)
 static void pack_field_meta(msgpack_packer *pk, const struct field_desc *f)
 {
 	const char *show = field_show_name(f->show);
-	uint32_t n = !!f->group + !!f->label + !!f->display + !!show;
+	bool attr = f->kind == FIELD_ATTR;
+	uint32_t n = !!f->group + !!f->label + !!f->display + !!show + attr;
 
 	msgpack_pack_map(pk, n);
+	if (attr) {
+		pack_cstr(pk, "kind");
+		pack_cstr(pk, "attribute");
+	}
 	if (f->group) {
 		pack_cstr(pk, "group");
 		pack_cstr(pk, f->group);
@@ -313,21 +319,31 @@ static void pack_field_meta(msgpack_packer *pk, const struct field_desc *f)
 	}
 }
 
+/* An attribute is written as a gauge with "kind": "attribute" in the map, so
+ * that a reader of 1.1, which refuses a kind it does not know, reads it as
+ * the gauge it was before. */
 static void pack_field(msgpack_packer *pk, const struct field_desc *f)
 {
-	bool meta = f->group || f->label || f->display || field_show_name(f->show);
+	bool meta =
+	    f->group || f->label || f->display || field_show_name(f->show) || f->kind == FIELD_ATTR;
 
 	msgpack_pack_array(pk, meta ? 4 : 3);
 	pack_cstr(pk, f->name);
 	pack_cstr(pk, f->unit);
-	msgpack_pack_uint8(pk, (uint8_t)f->kind);
+	msgpack_pack_uint8(pk, (uint8_t)(f->kind == FIELD_ATTR ? FIELD_GAUGE : f->kind));
 	if (meta)
 		pack_field_meta(pk, f);
 }
 
 int rec_schema_encode_one(struct msgpack_packer *pk, uint32_t id, const struct stream_desc *d)
 {
-	msgpack_pack_map(pk, 6);
+	bool rate = d->rate_hz > 0 && isfinite(d->rate_hz);
+
+	msgpack_pack_map(pk, rate ? 7 : 6);
+	if (rate) {
+		pack_cstr(pk, "rate_hz");
+		msgpack_pack_double(pk, d->rate_hz);
+	}
 	pack_cstr(pk, "id");
 	msgpack_pack_uint32(pk, id);
 	pack_cstr(pk, "name");
@@ -423,6 +439,12 @@ static int schema_field_meta(struct mp_cur *c, struct field_desc *f)
 			if (!mp_str(c, &s, &sl))
 				return -EBADMSG;
 			f->show = field_show_parse(s, sl);
+		} else if (mp_key_is(key, kl, "kind")) {
+			if (!mp_str(c, &s, &sl))
+				return -EBADMSG;
+			/* only a gauge can be an attribute; another word is skipped */
+			if (f->kind == FIELD_GAUGE && mp_key_is(s, sl, "attribute"))
+				f->kind = FIELD_ATTR;
 		} else if (!mp_skip(c)) {
 			return -EBADMSG;
 		}
@@ -462,7 +484,7 @@ static int schema_fields(struct mp_cur *c, struct stream_desc *d, bool *too_long
 		f[i].name = schema_name(c, too_long);
 		d->nfields = i + 1;
 		f[i].unit = mp_strdup(c, REC_FIELD_UNIT_MAX);
-		if (!f[i].name || !f[i].unit || !mp_uint(c, &kind) || kind > FIELD_COUNTER)
+		if (!f[i].name || !f[i].unit || !mp_uint(c, &kind) || kind > FIELD_KIND_MAX)
 			return -EBADMSG;
 		f[i].kind = (enum field_kind)kind;
 		if (k > 3 && schema_field_meta(c, &f[i]))
@@ -472,6 +494,17 @@ static int schema_fields(struct mp_cur *c, struct stream_desc *d, bool *too_long
 				return -EBADMSG;
 	}
 	return 0;
+}
+
+/* A stream's nominal rate: a number; one that no sampler runs at (not
+ * positive, not finite, above 10 MHz) reads as unknown, 0. */
+static bool mp_rate(struct mp_cur *c, double *hz)
+{
+	if (!mp_double(c, hz))
+		return false;
+	if (!(*hz > 0 && *hz <= 1e7))
+		*hz = 0;
+	return true;
 }
 
 int rec_schema_decode_one(struct mp_cur *c, uint32_t *id, struct stream_desc *d)
@@ -507,6 +540,9 @@ int rec_schema_decode_one(struct mp_cur *c, uint32_t *id, struct stream_desc *d)
 		} else if (mp_key_is(key, kl, "help")) {
 			free((char *)d->help);
 			d->help = mp_strdup(c, REC_STREAM_HELP_MAX);
+		} else if (mp_key_is(key, kl, "rate_hz")) {
+			if (!mp_rate(c, &d->rate_hz))
+				goto fail;
 		} else if (mp_key_is(key, kl, "fields")) {
 			if (d->fields)
 				goto fail;

@@ -1,5 +1,9 @@
-/* Export's numbers: --summary (min, avg, max, p99 per field) and the
- * --info report of one file. */
+/* Export's numbers: --summary (one row per series and field: min, avg,
+ * max, p99) and the --info report of one file. The figures follow the
+ * store's rules: a counter's mean is its increase over the time it covers
+ * (a reset interval left out, as the store leaves it out), and its min, max
+ * and p99 are over windows of at least the stream's sampling period
+ * (store_peak.h); an attribute (pid, PCIe generation) is not averaged. */
 #include "config.h"
 
 #include <math.h>
@@ -7,6 +11,7 @@
 #include <string.h>
 
 #include "rec_export_int.h"
+#include "store_peak.h"
 #include "strsafe.h"
 #include "util.h"
 
@@ -14,11 +19,48 @@
 /* Names and texts from the file are shown escaped and cut to these bytes. */
 #define SHOWN_NAME_MAX 64
 #define SHOWN_TEXT_MAX 160
+#define SHOWN_SERIES_MAX 24
+
+struct sum_field {
+	uint64_t n;	 /* values (gauge) or intervals with a rate (counter) */
+	double min, max; /* gauge: of values; counter: of window rates */
+	double sum;	 /* gauge: of values */
+	double dsum;	 /* counter: increase over the intervals with a rate */
+	uint64_t dt_ns;	 /* and their time */
+	double prev;	 /* counter: the last value */
+	struct peak_win pw;
+	double *res; /* reservoir for p99: grows by doubling within the budget */
+	uint32_t nres, capres, nseen;
+};
+
+struct sum_series {
+	uint32_t stream, nf;
+	uint64_t entity;
+	char label[SHOWN_SERIES_MAX + 1]; /* escaped */
+	uint64_t prev_ts;
+	uint64_t period_ns;
+	bool period_known;
+	struct peak_est est;
+	struct sum_field *f;
+};
+
+struct sum_list {
+	struct sum_series **v;
+	size_t n, cap;
+};
+
+struct sum_state {
+	struct sum_list streams[STREAM_MAX]; /* first-seen order */
+	uint32_t *hash;			     /* index + 1 into all; 0 = empty */
+	struct sum_series **all;
+	size_t nall, capall, hcap;
+	uint64_t capped;
+};
 
 /* Room for one more value: the reservoir doubles (from 16) up to RESERVOIR
  * while the budget of all fields together allows, so memory follows the
  * values seen, never the fields declared. */
-static bool res_room(struct exp *x, struct field_acc *a)
+static bool res_room(struct exp *x, struct sum_field *a)
 {
 	uint32_t cap = a->capres ? a->capres * 2 : 16;
 	size_t more = (size_t)(cap - a->capres) * sizeof(double);
@@ -37,62 +79,192 @@ static bool res_room(struct exp *x, struct field_acc *a)
 	return true;
 }
 
-static void acc_add(struct exp *x, uint32_t stream, uint32_t f, double v)
+/* A value for min, max and p99 (a gauge's reading, a counter's window). */
+static void res_add(struct exp *x, struct sum_field *a, double v)
 {
-	struct field_acc *a;
-
-	if (isnan(v) || f >= x->nacc[stream])
-		return;
-	a = &x->acc[stream][f];
-	if (!a->n || v < a->min)
+	if (!a->nseen || v < a->min)
 		a->min = v;
-	if (!a->n || v > a->max)
+	if (!a->nseen || v > a->max)
 		a->max = v;
-	a->n++;
-	a->sum += v;
+	a->nseen++;
 	if (res_room(x, a)) {
 		a->res[a->nres++] = v;
 	} else if (a->capres) {
 		/* uniform reservoir: p99 is exact while all values fit, sampled beyond */
 		x->rng = x->rng * 6364136223846793005ull + 1442695040888963407ull;
-		uint64_t k = (x->rng >> 11) % a->n;
+		uint64_t k = (x->rng >> 11) % a->nseen;
 
 		if (k < a->capres)
 			a->res[k] = v;
 	}
 }
 
-/* --summary: gauges as read, counters as rates between a series' samples
- * (none for a series past the export's series cap: se is NULL). */
-void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_ent *se,
+static size_t sum_hash(uint32_t stream, uint64_t entity, size_t cap)
+{
+	uint64_t h = (entity + 0x9e3779b97f4a7c15ull * (stream + 1)) * 0xff51afd7ed558ccdull;
+
+	return (size_t)(h >> 17) & (cap - 1);
+}
+
+static bool sum_grow(struct sum_state *st)
+{
+	size_t cap = st->hcap ? st->hcap * 2 : 1024;
+	uint32_t *h = calloc(cap, sizeof(*h));
+
+	if (!h)
+		return false;
+	for (size_t k = 0; k < st->nall; k++) {
+		size_t i = sum_hash(st->all[k]->stream, st->all[k]->entity, cap);
+
+		while (h[i])
+			i = (i + 1) & (cap - 1);
+		h[i] = (uint32_t)k + 1;
+	}
+	free(st->hash);
+	st->hash = h;
+	st->hcap = cap;
+	return true;
+}
+
+static bool list_push(struct sum_series ***v, size_t *n, size_t *cap, struct sum_series *se)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		struct sum_series **nv = realloc(*v, c * sizeof(*nv));
+
+		if (!nv)
+			return false;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = se;
+	return true;
+}
+
+static struct sum_series *sum_new(struct sum_state *st, const struct stream_desc *d,
+				  uint32_t stream, uint64_t entity)
+{
+	struct sum_series *se = calloc(1, sizeof(*se));
+	struct sum_list *l = &st->streams[stream];
+
+	if (!se)
+		return NULL;
+	se->f = calloc(d->nfields ? d->nfields : 1, sizeof(*se->f));
+	if (!se->f || !list_push(&st->all, &st->nall, &st->capall, se)) {
+		free(se->f);
+		free(se);
+		return NULL;
+	}
+	if (!list_push(&l->v, &l->n, &l->cap, se)) {
+		st->nall--;
+		free(se->f);
+		free(se);
+		return NULL;
+	}
+	se->stream = stream;
+	se->entity = entity;
+	se->nf = d->nfields;
+	se->period_ns = peak_period_ns(d->rate_hz);
+	se->period_known = se->period_ns > 0;
+	for (uint32_t f = 0; f < se->nf; f++)
+		se->f[f].prev = NAN;
+	return se;
+}
+
+/* The row set of (stream, entity); NULL past REC_SUMMARY_SERIES_MAX (noted
+ * once on stderr) or without memory. */
+static struct sum_series *sum_get(struct exp *x, const struct stream_desc *d, uint32_t stream,
+				  uint64_t entity)
+{
+	struct sum_state *st = x->sum;
+	size_t i;
+
+	if (!st && !(st = x->sum = calloc(1, sizeof(*st))))
+		return NULL;
+	if (st->hcap) {
+		for (i = sum_hash(stream, entity, st->hcap); st->hash[i];
+		     i = (i + 1) & (st->hcap - 1)) {
+			struct sum_series *se = st->all[st->hash[i] - 1];
+
+			if (se->stream == stream && se->entity == entity)
+				return se;
+		}
+	}
+	if (st->nall >= REC_SUMMARY_SERIES_MAX) {
+		if (!st->capped++)
+			fprintf(x->err,
+				"asys export: %s: more than %d series; the summary leaves out "
+				"the others\n",
+				x->path, REC_SUMMARY_SERIES_MAX);
+		return NULL;
+	}
+	if ((st->nall + 1) * 2 > st->hcap && !sum_grow(st))
+		return NULL;
+	if (!sum_new(st, d, stream, entity))
+		return NULL;
+	for (i = sum_hash(stream, entity, st->hcap); st->hash[i]; i = (i + 1) & (st->hcap - 1))
+		;
+	st->hash[i] = (uint32_t)st->nall;
+	return st->all[st->nall - 1];
+}
+
+static void counter_add(struct exp *x, struct sum_series *se, struct sum_field *a, double v,
+			uint64_t dt_ns)
+{
+	double prev = a->prev, r;
+
+	a->prev = v;
+	if (!dt_ns && !isnan(prev))
+		return; /* two samples at one time: no interval, as in the store */
+	if (isnan(v) || isnan(prev) || v < prev) {
+		peak_win_break(&a->pw); /* unknown, or a reset: no rate, no window */
+		return;
+	}
+	a->dsum += v - prev;
+	a->dt_ns += dt_ns;
+	a->n++;
+	r = peak_win_add(&a->pw, v - prev, dt_ns, se->period_ns);
+	if (!isnan(r))
+		res_add(x, a, r);
+}
+
+/* --summary: one row set per series. The export's own series slot (se) is
+ * only read for its label: it is freed when the entity ends, a row is not. */
+void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_ent *ent,
 		     const struct rec *r)
 {
 	const double *v = rec_values(r);
+	struct sum_series *se = sum_get(x, d, r->stream, r->entity);
+	uint64_t dt_ns;
 
-	if (!x->acc[r->stream]) {
-		x->acc[r->stream] = calloc(d->nfields ? d->nfields : 1, sizeof(struct field_acc));
-		x->nacc[r->stream] = x->acc[r->stream] ? d->nfields : 0;
-	}
-	if (se && !se->prev && d->nfields)
-		se->prev = calloc(d->nfields, sizeof(double));
-	for (uint32_t f = 0; f < r->nvals && f < d->nfields; f++) {
-		if (d->fields[f].kind == FIELD_GAUGE) {
-			acc_add(x, r->stream, f, v[f]);
-		} else if (se && se->prev && se->have_prev && r->ts_ns > se->prev_ts &&
-			   v[f] >= se->prev[f]) {
-			acc_add(x, r->stream, f,
-				(v[f] - se->prev[f]) * 1e9 / (double)(r->ts_ns - se->prev_ts));
-		}
-		if (se && se->prev)
-			se->prev[f] = v[f];
-	}
 	if (!se)
 		return;
+	if (ent && ent->label && !se->label[0])
+		str_escape(se->label, sizeof(se->label), ent->label, SHOWN_SERIES_MAX);
+	if (se->prev_ts && r->ts_ns < se->prev_ts)
+		return; /* out of order: no interval to take */
+	dt_ns = se->prev_ts ? r->ts_ns - se->prev_ts : 0;
+	if (dt_ns && !se->period_known)
+		se->period_ns = peak_est_add(&se->est, dt_ns);
+	for (uint32_t f = 0; f < se->nf; f++) {
+		struct sum_field *a = &se->f[f];
+		double val = f < r->nvals ? v[f] : NAN;
+
+		if (d->fields[f].kind == FIELD_COUNTER) {
+			if (se->prev_ts)
+				counter_add(x, se, a, val, dt_ns);
+			else
+				a->prev = val;
+		} else if (!isnan(val)) {
+			a->n++;
+			a->sum += val;
+			res_add(x, a, val);
+		}
+	}
 	se->prev_ts = r->ts_ns;
-	se->have_prev = se->prev != NULL;
 }
 
-static double p99(struct field_acc *a)
+static double p99(struct sum_field *a)
 {
 	uint32_t n = a->nres, k;
 	double *v = a->res;
@@ -131,31 +303,146 @@ static double p99(struct field_acc *a)
 	return v[k];
 }
 
+/* A value as people read it, with its unit and no exponent, to 4
+ * significant digits: "763.1MiB/s", "93.10%", "1410MHz", "2.528Gevents/s";
+ * "-" for none. Bytes take binary prefixes, other units SI ones from a
+ * million up (below, the number is shown whole). */
+static void fmt_value(char *buf, size_t n, double v, const char *unit, bool rate)
+{
+	static const char *const bin[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+	static const char *const si[] = {"", "k", "M", "G", "T", "P", "E"};
+	bool bytes = !strcmp(unit, "B") || !strcmp(unit, "byte");
+	double a = fabs(v);
+	int p = 0, dec;
+
+	if (isnan(v)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	if (bytes) {
+		for (; a >= 1023.95 && p < 6; p++)
+			a /= 1024;
+	} else if (a >= 1e6) {
+		for (; a >= 999.95 && p < 6; p++)
+			a /= 1000;
+	}
+	dec = a >= 999.95 ? 0 : a >= 99.995 ? 1 : a >= 9.9995 ? 2 : 3;
+	if (a == 0 || (!bytes && p == 0 && a >= 999.95))
+		dec = 0;
+	snprintf(buf, n, "%s%.*f%s%s%s", v < 0 ? "-" : "", dec, a, bytes ? bin[p] : si[p],
+		 bytes ? "B" : unit, rate ? "/s" : "");
+}
+
+/* How a row names its series: the label, else the entity as its kind says. */
+static void series_name(char *buf, size_t n, const struct stream_desc *d,
+			const struct sum_series *se)
+{
+	if (se->label[0])
+		snprintf(buf, n, "%s", se->label);
+	else if (d->entity == ENTITY_NONE)
+		snprintf(buf, n, "-");
+	else if (d->entity == ENTITY_CPU)
+		snprintf(buf, n, se->entity == ENTITY_CPU_TOTAL ? "all" : "cpu%llu",
+			 (unsigned long long)se->entity);
+	else if (d->entity == ENTITY_PID)
+		snprintf(buf, n, "pid%llu", (unsigned long long)se->entity);
+	else if (d->entity == ENTITY_DEVICE)
+		snprintf(buf, n, "ppu%llu", (unsigned long long)se->entity);
+	else
+		snprintf(buf, n, "%llu", (unsigned long long)se->entity);
+}
+
+static void print_row(struct exp *x, const struct stream_desc *d, const struct sum_series *se,
+		      uint32_t f)
+{
+	struct sum_field *a = &se->f[f];
+	const struct field_desc *fd = &d->fields[f];
+	char sn[SHOWN_NAME_MAX + 1], fn[SHOWN_NAME_MAX + 1], unit[40], name[SHOWN_SERIES_MAX + 1];
+	char mn[48], av[48], mx[48], pc[48];
+	bool ctr = fd->kind == FIELD_COUNTER;
+	double avg = NAN, lo = a->nseen ? a->min : NAN, hi = a->nseen ? a->max : NAN;
+
+	str_escape(unit, sizeof(unit), fd->unit, 32);
+	if (ctr && a->dt_ns) {
+		avg = a->dsum * 1e9 / (double)a->dt_ns;
+		/* the whole span is a window too: min <= avg <= max */
+		if (a->dt_ns >= se->period_ns) {
+			lo = isnan(lo) || avg < lo ? avg : lo;
+			hi = isnan(hi) || avg > hi ? avg : hi;
+		}
+	} else if (fd->kind == FIELD_GAUGE && a->n) {
+		avg = a->sum / (double)a->n;
+	}
+	fmt_value(mn, sizeof(mn), lo, unit, ctr);
+	fmt_value(av, sizeof(av), avg, unit, ctr);
+	fmt_value(mx, sizeof(mx), hi, unit, ctr);
+	fmt_value(pc, sizeof(pc), fd->kind == FIELD_ATTR ? NAN : p99(a), unit, ctr);
+	series_name(name, sizeof(name), d, se);
+	fprintf(x->out, "%-14s %-16s %-22s %8llu %15s %15s %15s %15s\n",
+		str_escape(sn, sizeof(sn), d->name, SHOWN_NAME_MAX), name,
+		str_escape(fn, sizeof(fn), fd->name, SHOWN_NAME_MAX),
+		(unsigned long long)(ctr ? a->n : a->nseen), mn, av, mx, pc);
+}
+
+/* "1 ms", "250 us", "1 s" */
+static void fmt_window(char *buf, size_t n, uint64_t ns)
+{
+	if (ns >= 1000000000ull)
+		snprintf(buf, n, "%.6g s", (double)ns / 1e9);
+	else if (ns >= 1000000ull)
+		snprintf(buf, n, "%.6g ms", (double)ns / 1e6);
+	else
+		snprintf(buf, n, "%.6g us", (double)ns / 1e3);
+}
+
+/* The window of a stream's peaks, for the note above the table. */
+static void print_window(struct exp *x, const struct stream_desc *d, const struct sum_list *l)
+{
+	char sn[SHOWN_NAME_MAX + 1], w[32];
+	uint64_t ns = l->n ? l->v[0]->period_ns : 0;
+
+	str_escape(sn, sizeof(sn), d->name, SHOWN_NAME_MAX);
+	fmt_window(w, sizeof(w), ns);
+	if (d->rate_hz > 0)
+		fprintf(x->out, "  %-16s %s (sampled at %.6g Hz)\n", sn, w, d->rate_hz);
+	else if (ns)
+		fprintf(x->out, "  %-16s %s (no rate recorded: the median sample interval)\n", sn,
+			w);
+	else
+		fprintf(x->out, "  %-16s per sample (no rate recorded)\n", sn);
+}
+
+static bool has_counter(const struct stream_desc *d)
+{
+	for (uint32_t f = 0; f < d->nfields; f++)
+		if (d->fields[f].kind == FIELD_COUNTER)
+			return true;
+	return false;
+}
+
 void rec_exp_print_summary(struct exp *x)
 {
-	fprintf(x->out, "%-20s %-22s %-8s %7s %10s %12s %12s %12s %12s\n", "stream", "field",
-		"unit", "series", "values", "min", "avg", "max", "p99");
-	for (uint32_t s = 0; s < stream_table_count(x->tab) && s < STREAM_MAX; s++) {
+	uint32_t ns = stream_table_count(x->tab);
+
+	fprintf(x->out, "Counters are per second: avg = increase / time covered (a reset\n"
+			"interval left out); min, max, p99 = over windows of at least the\n"
+			"sampling period:\n");
+	for (uint32_t s = 0; x->sum && s < ns && s < STREAM_MAX; s++) {
 		const struct stream_desc *d = stream_table_get(x->tab, s);
-		char sn[SHOWN_NAME_MAX + 1], fn[SHOWN_NAME_MAX + 1];
 
-		if (!x->acc[s])
-			continue;
-		for (uint32_t f = 0; f < x->nacc[s]; f++) {
-			struct field_acc *a = &x->acc[s][f];
-			char unit[40];
+		if (x->sum->streams[s].n && has_counter(d))
+			print_window(x, d, &x->sum->streams[s]);
+	}
+	fprintf(x->out, "Attributes (pid, uid, ...) are not averaged: min and max only.\n\n");
+	fprintf(x->out, "%-14s %-16s %-22s %8s %15s %15s %15s %15s\n", "stream", "series", "field",
+		"values", "min", "avg", "max", "p99");
+	for (uint32_t s = 0; x->sum && s < ns && s < STREAM_MAX; s++) {
+		const struct stream_desc *d = stream_table_get(x->tab, s);
+		const struct sum_list *l = &x->sum->streams[s];
 
-			str_escape(unit, sizeof(unit) - 2, d->fields[f].unit, 32);
-			if (d->fields[f].kind == FIELD_COUNTER)
-				strcat(unit, "/s");
-			fprintf(x->out,
-				"%-20s %-22s %-8s %7llu %10llu %12.6g %12.6g %12.6g %12.6g\n",
-				str_escape(sn, sizeof(sn), d->name, SHOWN_NAME_MAX),
-				str_escape(fn, sizeof(fn), d->fields[f].name, SHOWN_NAME_MAX), unit,
-				(unsigned long long)x->entities[s], (unsigned long long)a->n,
-				a->n ? a->min : NAN, a->n ? a->sum / (double)a->n : NAN,
-				a->n ? a->max : NAN, p99(a));
-		}
+		for (size_t i = 0; i < l->n; i++)
+			for (uint32_t f = 0; f < l->v[i]->nf && f < d->nfields; f++)
+				print_row(x, d, l->v[i], f);
 	}
 }
 
@@ -241,12 +528,21 @@ void rec_exp_print_info(struct exp *x)
 
 void rec_exp_acc_free(struct exp *x)
 {
-	for (int s = 0; s < STREAM_MAX; s++) {
-		for (uint32_t f = 0; x->acc[s] && f < x->nacc[s]; f++)
-			free(x->acc[s][f].res);
-		free(x->acc[s]);
-		x->acc[s] = NULL;
-		x->nacc[s] = 0;
-	}
+	struct sum_state *st = x->sum;
+
+	x->sum = NULL;
 	x->res_bytes = 0;
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nall; i++) {
+		for (uint32_t f = 0; f < st->all[i]->nf; f++)
+			free(st->all[i]->f[f].res);
+		free(st->all[i]->f);
+		free(st->all[i]);
+	}
+	for (int s = 0; s < STREAM_MAX; s++)
+		free(st->streams[s].v);
+	free(st->all);
+	free(st->hash);
+	free(st);
 }

@@ -20,7 +20,8 @@ static const struct field_desc t_fields[] = {
     FIELD_DESC("bytes", "B", FIELD_COUNTER),
     FIELD_DESC("temp", "C", FIELD_GAUGE),
 };
-static const struct stream_desc t_stream = {"t.s", 1, ENTITY_KEY, 2, t_fields, "test"};
+static const struct stream_desc t_stream = {"t.s",    1,      ENTITY_KEY,  2,
+					    t_fields, "test", .rate_hz = 0};
 
 START_TEST(ring_roundtrip_and_wrap)
 {

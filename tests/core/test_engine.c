@@ -22,8 +22,8 @@ static _Atomic int grid_errors;
 static double hz_a = 1000, hz_b = 10;
 
 static const struct field_desc f_one[] = {FIELD_DESC("n", "", FIELD_GAUGE)};
-static const struct stream_desc s_a = {"t.a", 1, ENTITY_NONE, 1, f_one, NULL};
-static const struct stream_desc s_bad = {"t.bad", 1, ENTITY_NONE, 1, f_one, NULL};
+static const struct stream_desc s_a = {"t.a", 1, ENTITY_NONE, 1, f_one, NULL, .rate_hz = 0};
+static const struct stream_desc s_bad = {"t.bad", 1, ENTITY_NONE, 1, f_one, NULL, .rate_hz = 0};
 static const struct stream_desc *const a_streams[] = {&s_a, NULL};
 static const struct stream_desc *const bad_streams[] = {&s_bad, NULL};
 

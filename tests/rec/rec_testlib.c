@@ -28,9 +28,9 @@ static const struct field_desc fc[] = {
     FIELD_DESC("softirq", "jiffies", FIELD_COUNTER), FIELD_DESC("temp", "C", FIELD_GAUGE),
 };
 static const struct stream_desc sd[] = {
-    {"syn.a", 1, ENTITY_NONE, 2, fa, "synthetic gauge and counter"},
-    {"syn.b", 2, ENTITY_PID, 4, fb, "synthetic per-process"},
-    {"syn.c", 1, ENTITY_CPU, 8, fc, "synthetic per-cpu"},
+    {"syn.a", 1, ENTITY_NONE, 2, fa, "synthetic gauge and counter", .rate_hz = 0},
+    {"syn.b", 2, ENTITY_PID, 4, fb, "synthetic per-process", .rate_hz = 0},
+    {"syn.c", 1, ENTITY_CPU, 8, fc, "synthetic per-cpu", .rate_hz = 0},
 };
 
 struct stream_table *tl_table(void)
@@ -137,7 +137,7 @@ static const struct field_desc nic_fields[] = {
     FIELD_DESC("tx_dropped", "packets", FIELD_COUNTER),
 };
 static const struct stream_desc nic_link = {
-    "nic.link", 1, ENTITY_NIC, 8, nic_fields, "netdev counters (a test copy)"};
+    "nic.link", 1, ENTITY_NIC, 8, nic_fields, "netdev counters (a test copy)", .rate_hz = 0};
 
 static void late_put(struct rec_writer *w, void *buf, uint32_t stream, uint64_t entity, uint64_t ts,
 		     const double *v, uint16_t n, const char *label)

@@ -140,7 +140,7 @@ START_TEST(schema_display_roundtrip)
 	    {.name = "rd", .unit = "byte/second", .group = "io", .show = FIELD_SHOW_BYTE_RATE},
 	    FIELD_DESC("plain", "B", FIELD_COUNTER),
 	};
-	const struct stream_desc d = {"t.meta", 1, ENTITY_DEVICE, 3, f, "help"};
+	const struct stream_desc d = {"t.meta", 1, ENTITY_DEVICE, 3, f, "help", .rate_hz = 0};
 	struct stream_table *t = stream_table_new();
 	struct rec_buf b = {0};
 	struct stream_desc got;
