@@ -224,7 +224,7 @@ static void nic_footer(const struct pane *p, const struct view *v, char *buf, in
 	if (st && *st && s && s->nrows) /* e.g. the rate asked for cannot be had */
 		snprintf(buf, (size_t)n, "%s", st);
 	else if (s && s->mark_ns && s->mark_ns < v->end_ns)
-		snprintf(buf, (size_t)n, "avg, pk since mark, %.0f s  pk = max %s rate",
+		snprintf(buf, (size_t)n, "avg since mark, %.0f s  pk = max %s rate since mark",
 			 (double)(v->end_ns - s->mark_ns) / 1e9, win);
 	else
 		snprintf(buf, (size_t)n, "pk = max %s rate in the refresh window%s", win,

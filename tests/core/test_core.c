@@ -11,6 +11,7 @@
 #include "ring.h"
 #include "store.h"
 #include "store_int.h"
+#include "store_peak.h"
 #include "stream.h"
 #include "strsafe.h"
 #include "util.h"
@@ -245,6 +246,152 @@ START_TEST(store_counter_backwards_is_never_negative)
 }
 END_TEST
 
+/* The peak rule on its own: a late tick (1.9 ms) then a short interval
+ * (0.1 ms) that holds a whole 1000 B chunk. Per interval that is 10 MB/s;
+ * over windows of at least 1 ms it is at most 2000 B / 1.1 ms. */
+START_TEST(peak_merges_short_intervals)
+{
+	struct peak_win w;
+	struct peak_est e = {0};
+
+	peak_win_reset(&w);
+	ck_assert(isnan(peak_win_add(&w, 500, 500 * 1000, MS))); /* pending: no window yet */
+	ck_assert_double_eq_tol(peak_win_add(&w, 500, 500 * 1000, MS), 1e6, 1e-6);
+	ck_assert_double_eq_tol(peak_win_add(&w, 1900, 1900 * 1000, MS), 1e6, 1e-6);
+	/* 0.1 ms: the last window (1.9 ms) extended by it */
+	ck_assert_double_eq_tol(peak_win_add(&w, 1000, 100 * 1000, MS), 2900 / 2e-3, 1e-6);
+	/* 1 ms more: the pending 0.1 ms closes with it */
+	ck_assert_double_eq_tol(peak_win_add(&w, 1000, MS, MS), 2000 / 1.1e-3, 1e-6);
+	/* a reset breaks the windows: nothing spans it */
+	peak_win_break(&w);
+	ck_assert(isnan(peak_win_add(&w, 10, 10 * 1000, MS)));
+	/* period 0 (unknown): every interval is a window */
+	peak_win_reset(&w);
+	ck_assert_double_eq_tol(peak_win_add(&w, 1, 1000, 0), 1e6, 1e-6);
+	/* the period of a file without one: the median interval */
+	ck_assert_uint_eq(peak_est_add(&e, 3 * MS), 3 * MS);
+	ck_assert_uint_eq(peak_est_add(&e, 1 * MS), 2 * MS);
+	ck_assert_uint_eq(peak_est_add(&e, 1 * MS), 1 * MS);
+	ck_assert_uint_eq(peak_est_add(&e, 100 * MS), 1 * MS + MS);
+	ck_assert_uint_eq(peak_period_ns(1000), MS);
+	ck_assert_uint_eq(peak_period_ns(0), 0);
+	ck_assert_uint_eq(peak_period_ns(NAN), 0);
+}
+END_TEST
+
+static const struct stream_desc k_stream = {"t.k",    1,       ENTITY_KEY,     2,
+					    t_fields, "1 kHz", .rate_hz = 1000};
+
+/* The store keeps the rule: a 1 kHz stream whose traffic is one 1000 B
+ * chunk per ms (never more than 2000 B in any 1 ms window), read on a grid
+ * whose ticks come late, some very late, then catch up in microseconds. */
+START_TEST(store_peak_late_ticks)
+{
+	struct fixture f;
+	struct field_stats st;
+	const struct series *se;
+	double per_sample_max = 0;
+	uint64_t ts = 10 * SEC, prev = 0;
+
+	f.t = stream_table_new();
+	ck_assert_int_eq(stream_table_add(f.t, &k_stream), 0);
+	ck_assert_double_eq(stream_table_get(f.t, 0)->rate_hz, 1000);
+	f.s = store_new(f.t, SEC);
+	f.b = bus_new();
+	f.r = ring_new(1 << 22);
+	f.e = (struct emitter){.ring = f.r};
+	ck_assert_int_eq(bus_add_ring(f.b, f.r), 0);
+	ck_assert_int_ge(bus_attach(f.b, &store_consumer_ops, f.s), 0);
+	for (uint64_t i = 0; i < 2000; i++) {
+		/* every 7th tick 0.95 ms late, every 50th 4 ms late then caught up
+		 * with 3 reads 2 us apart; the others on time, 10 us jitter */
+		uint64_t grid = 10 * SEC + i * MS, late = (i % 7 == 3) ? 950000 : (i % 3) * 10000;
+		double bytes;
+
+		if (i % 50 == 20)
+			late = 4 * MS;
+		if (i % 50 >= 21 && i % 50 <= 23)
+			late = 4 * MS - (i % 50 - 20) * MS + (i % 50 - 20) * 2000;
+		ts = grid + late > ts ? grid + late : ts + 2000;
+		/* chunks land at every whole ms + 0.98 ms: in the short interval
+		 * after a tick 0.95 ms late */
+		bytes = 1000.0 * (double)((ts - 10 * SEC + 20000) / MS);
+		if (prev && ts > prev) {
+			static double last_bytes;
+			double r = (bytes - last_bytes) * 1e9 / (double)(ts - prev);
+
+			if (r > per_sample_max)
+				per_sample_max = r;
+			last_bytes = bytes;
+		}
+		prev = ts;
+		put(&f, 3, ts, bytes, 0);
+	}
+	bus_pump(f.b);
+	store_lock(f.s);
+	se = store_series(f.s, 0, 3);
+	ck_assert_uint_eq(series_peak_window_ns(se), MS);
+	ck_assert_int_eq(series_window(se, 0, 12 * SEC + 500 * MS, SEC, &st), 0);
+	/* per interval the rate goes far past the bound: the test can fail */
+	ck_assert(per_sample_max > 1e7);
+	ck_assert(st.max <= 2000.0 / 1e-3);
+	ck_assert(st.max >= st.avg);
+	ck_assert_double_eq_tol(st.avg, 1e6, 1e6 * 0.01);
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
+/* A row's mean never passes its peak, nor its low: over any span (a mark
+ * makes long ones) and at any end, on bursty traffic with jittered ticks,
+ * also where the period is as long as a bucket. */
+START_TEST(store_avg_within_min_and_peak)
+{
+	static const struct stream_desc slow = {"t.slow", 1,	  ENTITY_KEY,  2,
+						t_fields, "1 Hz", .rate_hz = 1};
+	const struct stream_desc *descs[2] = {&k_stream, &slow};
+
+	for (int d = 0; d < 2; d++) {
+		struct fixture f;
+		const struct series *se;
+		uint64_t step = d ? SEC : 10 * MS, rng = 12345;
+		double total = 0;
+
+		f.t = stream_table_new();
+		ck_assert_int_eq(stream_table_add(f.t, descs[d]), 0);
+		f.s = store_new(f.t, d ? SEC : 100 * MS);
+		f.b = bus_new();
+		f.r = ring_new(1 << 22);
+		f.e = (struct emitter){.ring = f.r};
+		ck_assert_int_eq(bus_add_ring(f.b, f.r), 0);
+		ck_assert_int_ge(bus_attach(f.b, &store_consumer_ops, f.s), 0);
+		for (uint64_t i = 0; i < 600; i++) {
+			rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+			/* high for a while, then low: a long span averages above the
+			 * last window's peak */
+			total += (i < 200 ? 5000.0 : 100.0) * (double)((rng >> 33) % 100);
+			put(&f, 1, SEC + i * step + (rng >> 40) % (step / 10), total, 0);
+		}
+		bus_pump(f.b);
+		store_lock(f.s);
+		se = store_series(f.s, 0, 1);
+		for (uint64_t end = 2 * SEC; end < SEC + 600 * step; end += step * 3)
+			for (uint64_t span = step; span < 600 * step; span *= 3) {
+				struct field_stats st;
+
+				if (series_window(se, 0, end, span, &st))
+					continue;
+				ck_assert_msg(st.avg <= st.max && st.min <= st.avg,
+					      "stream %d end %llu span %llu: %g <= %g <= %g", d,
+					      (unsigned long long)end, (unsigned long long)span,
+					      st.min, st.avg, st.max);
+			}
+		store_unlock(f.s);
+		fx_free(&f);
+	}
+}
+END_TEST
+
 START_TEST(store_labels_status_gone_and_late_consumer)
 {
 	struct fixture f;
@@ -454,6 +601,9 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, stream_table_rules);
 	tcase_add_test(tc, store_rates_windows_and_peaks);
 	tcase_add_test(tc, store_counter_backwards_is_never_negative);
+	tcase_add_test(tc, peak_merges_short_intervals);
+	tcase_add_test(tc, store_peak_late_ticks);
+	tcase_add_test(tc, store_avg_within_min_and_peak);
 	tcase_add_test(tc, store_labels_status_gone_and_late_consumer);
 	tcase_add_test(tc, store_many_entities_and_clear);
 	tcase_add_test(tc, util_parsers);

@@ -5,6 +5,11 @@
  *   nic_traffic burst DST PORT PAYLOAD COUNT SPAN_US  COUNT datagrams in SPAN_US
  *   nic_traffic recv  PORT SECONDS [PACKETS]         prints "packets N bytes B"
  *                     after SECONDS, or once PACKETS have come
+ *   nic_traffic capped DST PORT PAYLOAD N SECONDS   as fast as it may, but never
+ *                     more than N datagrams in any 1 ms: a send starts at
+ *                     least 1 ms after the send N before it returned, so the
+ *                     counters (which move inside sendto on a veth) never
+ *                     gain more than N frames in 1 ms. Prints "sent C in U us".
  *
  * Frames on the wire are PAYLOAD + 42 bytes (UDP 8, IPv4 20, Ethernet 14). */
 #include "config.h"
@@ -69,6 +74,34 @@ static int send_one(int fd, const struct sockaddr_in *sa, const char *buf, size_
 	return 0;
 }
 
+#define CAP_MAX 64
+
+static int send_capped(char **argv)
+{
+	static char buf[65536];
+	struct sockaddr_in sa;
+	size_t len = strtoul(argv[4], NULL, 10);
+	long cap = atol(argv[5]), n = 0;
+	int fd = open_dst(argv[2], atoi(argv[3]), &sa);
+	uint64_t done[CAP_MAX] = {0}; /* when each of the last cap sends returned */
+	uint64_t t0 = now_ns(), end = t0 + (uint64_t)(atof(argv[6]) * 1e9);
+
+	if (len > sizeof(buf) || cap < 1 || cap > CAP_MAX)
+		return 2;
+	for (uint64_t t = t0; t < end; t = now_ns()) {
+		uint64_t *slot = &done[n % cap];
+
+		if (*slot && t < *slot + 1000000)
+			continue; /* the send cap before this one returned under 1 ms ago */
+		if (send_one(fd, &sa, buf, len))
+			return 1;
+		*slot = now_ns();
+		n++;
+	}
+	printf("sent %ld in %.0f us\n", n, (double)(now_ns() - t0) / 1e3);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[65536];
@@ -108,6 +141,8 @@ int main(int argc, char **argv)
 		printf("sent %ld in %.0f us\n", n, (double)(now_ns() - t0) / 1e3);
 		return 0;
 	}
+	if (argc == 7 && !strcmp(argv[1], "capped"))
+		return send_capped(argv);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "recv")) {
 		int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		uint64_t end = now_ns() + (uint64_t)(atof(argv[3]) * 1e9);
@@ -142,6 +177,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "usage: nic_traffic send DST PORT PAYLOAD PPS SECONDS\n"
 			"       nic_traffic burst DST PORT PAYLOAD COUNT SPAN_US\n"
-			"       nic_traffic recv PORT SECONDS [PACKETS]\n");
+			"       nic_traffic recv PORT SECONDS [PACKETS]\n"
+			"       nic_traffic capped DST PORT PAYLOAD N SECONDS\n");
 	return 2;
 }

@@ -36,15 +36,23 @@ spark || fail "no sparkline on the mlx5_0 rows within 10 s"
 cap | grep -q 'lo (rdma: mlx5_2)' && fail "idle lo is shown without 'a'"
 check_layout 120 40
 
+# the peak's window is the stream's sampling period (200 Hz), not the refresh
+wait_for 'pk = max 5 ms rate in the refresh window' 5 || fail "footer: no 5 ms peak window"
 keys 2            # focus the NIC pane
 keys u
 wait_for 'mlx5_0/1 \(eth2\) +↓ +10\.0 MB/s' 5 || fail "'u' did not switch to byte/s"
+active() { cap | grep -o '[0-9]* of [0-9]* active' | head -1; }
+before=$(active)
+[ -n "$before" ] || fail "no 'N of M active' in the NIC title"
 keys a
 wait_for 'lo \(rdma: mlx5_2\)' 5 || fail "'a' did not show the idle lo"
+# showing idle NICs does not make them active
+[ "$(active)" = "$before" ] || fail "'a' changed the title from '$before' to '$(active)'"
 keys a
 wait_gone 'lo \(rdma: mlx5_2\)' 5 || fail "'a' again did not hide lo"
 keys m
 wait_for 'avg since mark' 5 || fail "'m' did not set a mark"
+wait_for 'pk = max 5 ms rate since mark' 5 || fail "'m': the peak is not over the mark's span"
 wait_for 'mlx5_0/1 \(eth2\) +↓ +10\.0 MB/s' 5 || fail "average since the mark is off"
 keys m
 wait_gone 'avg since mark' 5 || fail "'m' again did not clear the mark"
@@ -76,4 +84,6 @@ wait_for 'REPLAY' 10 || fail "replay drew no header"
 # 80 Mb/s give or take the replay's bucket edges
 wait_for 'mlx5_0/1 \(eth2\) +↓ +(79\.[2-9]|80\.[0-8]) Mb/s' 10 || fail "the replay shows no mlx5_0 rate"
 wait_for 'CNP rx (19[0-9]|20[0-9])/s' 10 || fail "the replay shows no CNP rate"
+# the window of the recording (100 Hz), whatever the replay's -d says
+wait_for 'pk = max 10 ms rate' 10 || fail "the replay names no 10 ms peak window: $(cap | tail -3)"
 echo "ok"
