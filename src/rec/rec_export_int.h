@@ -27,7 +27,7 @@ struct sum_state; /* rec_summary.c: one row set per series */
  * series a summary has rows for (ended ones included), and the values kept
  * for p99 over all fields together. */
 #define REC_EXPORT_SERIES_MAX 16384
-#define REC_SUMMARY_SERIES_MAX 65536
+#define REC_SUMMARY_SERIES_MAX 16384
 #define REC_EXPORT_LABEL_BYTES (8 << 20)
 #define REC_EXPORT_RESERVOIR_BYTES (32 << 20)
 

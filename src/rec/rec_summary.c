@@ -79,14 +79,19 @@ static bool res_room(struct exp *x, struct sum_field *a)
 	return true;
 }
 
-/* A value for min, max and p99 (a gauge's reading, a counter's window). */
-static void res_add(struct exp *x, struct sum_field *a, double v)
+static void minmax_add(struct sum_field *a, double v)
 {
 	if (!a->nseen || v < a->min)
 		a->min = v;
 	if (!a->nseen || v > a->max)
 		a->max = v;
 	a->nseen++;
+}
+
+/* A value for min, max and p99 (a gauge's reading, a counter's window). */
+static void res_add(struct exp *x, struct sum_field *a, double v)
+{
+	minmax_add(a, v);
 	if (res_room(x, a)) {
 		a->res[a->nres++] = v;
 	} else if (a->capres) {
@@ -258,7 +263,10 @@ void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_e
 		} else if (!isnan(val)) {
 			a->n++;
 			a->sum += val;
-			res_add(x, a, val);
+			if (d->fields[f].kind == FIELD_ATTR)
+				minmax_add(a, val); /* no p99 of an identity */
+			else
+				res_add(x, a, val);
 		}
 	}
 	se->prev_ts = r->ts_ns;
@@ -378,10 +386,11 @@ static void print_row(struct exp *x, const struct stream_desc *d, const struct s
 	fmt_value(mx, sizeof(mx), hi, unit, ctr);
 	fmt_value(pc, sizeof(pc), fd->kind == FIELD_ATTR ? NAN : p99(a), unit, ctr);
 	series_name(name, sizeof(name), d, se);
-	fprintf(x->out, "%-14s %-16s %-22s %8llu %15s %15s %15s %15s\n",
-		str_escape(sn, sizeof(sn), d->name, SHOWN_NAME_MAX), name,
+	/* the series last: a label may hold spaces, and scripts split on them */
+	fprintf(x->out, "%-14s %-22s %8llu %15s %15s %15s %15s  %s\n",
+		str_escape(sn, sizeof(sn), d->name, SHOWN_NAME_MAX),
 		str_escape(fn, sizeof(fn), fd->name, SHOWN_NAME_MAX),
-		(unsigned long long)(ctr ? a->n : a->nseen), mn, av, mx, pc);
+		(unsigned long long)(ctr ? a->n : a->nseen), mn, av, mx, pc, name);
 }
 
 /* "1 ms", "250 us", "1 s" */
@@ -434,8 +443,8 @@ void rec_exp_print_summary(struct exp *x)
 			print_window(x, d, &x->sum->streams[s]);
 	}
 	fprintf(x->out, "Attributes (pid, uid, ...) are not averaged: min and max only.\n\n");
-	fprintf(x->out, "%-14s %-16s %-22s %8s %15s %15s %15s %15s\n", "stream", "series", "field",
-		"values", "min", "avg", "max", "p99");
+	fprintf(x->out, "%-14s %-22s %8s %15s %15s %15s %15s  %s\n", "stream", "field", "values",
+		"min", "avg", "max", "p99", "series");
 	for (uint32_t s = 0; x->sum && s < ns && s < STREAM_MAX; s++) {
 		const struct stream_desc *d = stream_table_get(x->tab, s);
 		const struct sum_list *l = &x->sum->streams[s];

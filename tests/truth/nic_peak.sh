@@ -71,8 +71,9 @@ function val(s,   m, p) {
 	p = s; sub(/[^0-9.].*$/, "", p)
 	return p * m
 }
-FILENAME ~ /sum$/ && $1 == "nic.link" && $2 == "veth-nA" && $3 == "tx_bytes" {
-	smax = val($7); savg = val($6); have = 1
+# stream field values min avg max p99 series
+FILENAME ~ /sum$/ && $1 == "nic.link" && $8 == "veth-nA" && $2 == "tx_bytes" {
+	smax = val($6); savg = val($5); have = 1
 }
 FILENAME ~ /csv$/ && $3 == "nic.link" && $5 == "veth-nA" && $6 == "tx_bytes" {
 	if (pt != "" && $1 > pt) { r = ($8 - pb) / (($1 - pt) / 1e9); if (r > ps) ps = r }
