@@ -16,8 +16,9 @@
 	"ASYS\r\n\x1a\n"
 #define REC_MAGIC_LEN 9
 #define REC_MAJOR 1
-/* 1: fields carry display metadata (group, label, display, show) */
-#define REC_MINOR 1
+/* 1: fields carry display metadata (group, label, display, show); 2: streams
+ * carry their nominal rate (rate_hz), fields may be attributes */
+#define REC_MINOR 2
 #define REC_HEADER_LEN 64
 #define REC_FRAME_HDR 64
 #define REC_FRAME_TAIL 8
