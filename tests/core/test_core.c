@@ -199,6 +199,8 @@ START_TEST(store_rates_windows_and_peaks)
 	store_lock(f.s);
 	se = store_series(f.s, 0, 7);
 	ck_assert_ptr_nonnull(se);
+	/* no rate recorded for t.s: the period is the median interval */
+	ck_assert_uint_eq(series_peak_window_ns(se), MS);
 	/* window = second 11.0..12.0 (bucket 11), complete */
 	ck_assert_int_eq(series_window(se, 0, 12 * SEC + 500 * MS, SEC, &st), 0);
 	ck_assert_double_eq_tol(st.avg, (995 * 1000.0 + 5 * 100000.0), 1.0);
