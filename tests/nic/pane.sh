@@ -54,6 +54,13 @@ keys m
 wait_for 'avg since mark' 5 || fail "'m' did not set a mark"
 wait_for 'pk = max 5 ms rate since mark' 5 || fail "'m': the peak is not over the mark's span"
 wait_for 'mlx5_0/1 \(eth2\) +↓ +10\.0 MB/s' 5 || fail "average since the mark is off"
+# every row's mean is at most its peak: both are over the mark's span
+sleep 2
+cap | sed -n 's/.*\(↓\|↑\) *\([0-9.]*\) \([kMG]*\)B\/s.* pk *\([0-9.]*\) \([kMG]*\)B\/s.*/\2 \3 \4 \5/p' >"$TDIR/avgpk"
+[ -s "$TDIR/avgpk" ] || fail "no rows with a mean and a peak after 'm': $(cap)"
+awk 'function v(x, p) { return x * (p == "k" ? 1e3 : p == "M" ? 1e6 : p == "G" ? 1e9 : 1) }
+	NF == 4 && v($1, $2) > v($3, $4) { print "avg " $1 $2 " above pk " $3 $4; bad = 1 }
+	END { exit bad }' "$TDIR/avgpk" || fail "after 'm' a row's mean is above its peak"
 keys m
 wait_gone 'avg since mark' 5 || fail "'m' again did not clear the mark"
 check_layout 120 40
