@@ -47,6 +47,23 @@ static int check(const struct field_stats *st, const char *what, uint64_t end)
 	return 1;
 }
 
+/* The series of STREAM labelled LABEL, or NULL. */
+static const struct series *find_series(struct store *s, const struct stream_table *t,
+					const char *stream, const char *label)
+{
+	int sid = stream_table_find(t, stream);
+	uint64_t ents[256];
+	size_t ne = sid < 0 ? 0 : store_entities(s, (uint32_t)sid, ents, 256);
+
+	for (size_t i = 0; i < ne && i < 256; i++) {
+		const struct series *x = store_series(s, (uint32_t)sid, ents[i]);
+
+		if (series_label(x) && !strcmp(series_label(x), label))
+			return x;
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct rec_reader *r = NULL;
@@ -57,8 +74,6 @@ int main(int argc, char **argv)
 	double peak = NAN, avg = NAN;
 	char msg[256];
 	int sid, fid, bad = 0, n = 0;
-	uint64_t ents[256];
-	size_t ne;
 
 	if (argc != 5)
 		return 2;
@@ -74,13 +89,7 @@ int main(int argc, char **argv)
 	fid = sid < 0 ? -1
 		      : stream_field_index(stream_table_get(rec_reader_streams(r), (uint32_t)sid),
 					   argv[4]);
-	ne = sid < 0 ? 0 : store_entities(c.s, (uint32_t)sid, ents, 256);
-	for (size_t i = 0; i < ne && i < 256 && !se; i++) {
-		const struct series *x = store_series(c.s, (uint32_t)sid, ents[i]);
-
-		if (series_label(x) && !strcmp(series_label(x), argv[3]))
-			se = x;
-	}
+	se = find_series(c.s, rec_reader_streams(r), argv[2], argv[3]);
 	if (!se || fid < 0) {
 		fprintf(stderr, "peak_store: no %s %s %s in %s\n", argv[2], argv[3], argv[4],
 			argv[1]);
