@@ -43,7 +43,7 @@ START_TEST(table_keeps_or_refuses_whole_names)
 {
 	char *ok = long_name(STREAM_NAME_MAX - 1), *over = long_name(STREAM_NAME_MAX);
 	struct field_desc f = FIELD_DESC(ok, "%", FIELD_GAUGE);
-	struct stream_desc d = {"t.names", 1, ENTITY_NONE, 1, &f, "long names"};
+	struct stream_desc d = {"t.names", 1, ENTITY_NONE, 1, &f, "long names", .rate_hz = 0};
 	struct stream_table *t = stream_table_new();
 
 	ck_assert_int_eq(stream_table_add(t, &d), 0);
@@ -67,7 +67,7 @@ START_TEST(writer_refuses_what_a_reader_would_cut)
 	char p[512], msg[256] = "";
 	char *unit = long_name(REC_FIELD_UNIT_MAX + 1);
 	struct field_desc f = FIELD_DESC("tensor", unit, FIELD_GAUGE);
-	struct stream_desc d = {"t.unit", 1, ENTITY_NONE, 1, &f, "a long unit"};
+	struct stream_desc d = {"t.unit", 1, ENTITY_NONE, 1, &f, "a long unit", .rate_hz = 0};
 	struct stream_table *t = stream_table_new();
 	struct rec_writer_opts o = {.path = p, .command = "test"};
 	int err = 0;
@@ -90,8 +90,8 @@ START_TEST(reader_refuses_a_long_name_and_reads_on)
 {
 	char *over = long_name(200);
 	struct field_desc f = FIELD_DESC(over, "%", FIELD_GAUGE), g = FIELD_DESC("g", "", 0);
-	struct stream_desc bad = {"t.bad", 1, ENTITY_NONE, 1, &f, NULL};
-	struct stream_desc good = {"t.good", 1, ENTITY_NONE, 1, &g, NULL};
+	struct stream_desc bad = {"t.bad", 1, ENTITY_NONE, 1, &f, NULL, .rate_hz = 0};
+	struct stream_desc good = {"t.good", 1, ENTITY_NONE, 1, &g, NULL, .rate_hz = 0};
 	struct rec_buf b = {0};
 	struct stream_desc got;
 	msgpack_packer pk;
@@ -145,8 +145,8 @@ static void put(struct rec_writer *w, uint8_t kind, uint32_t stream, uint64_t en
 static void write_sample_file(const char *p)
 {
 	const struct stream_desc sd[] = {
-	    {"t.cpu", 1, ENTITY_CPU, 1, cpu_f, "per cpu"},
-	    {"t.kern", 1, ENTITY_KEY, 2, kern_f, "label PID<TAB>name"},
+	    {"t.cpu", 1, ENTITY_CPU, 1, cpu_f, "per cpu", .rate_hz = 0},
+	    {"t.kern", 1, ENTITY_KEY, 2, kern_f, "label PID<TAB>name", .rate_hz = 0},
 	};
 	struct stream_table *t = stream_table_new();
 	struct rec_writer_opts o = {.path = p, .force = true, .command = "test"};
