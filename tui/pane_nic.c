@@ -51,7 +51,7 @@ static const char *const nic_help[] = {
     "Up/Down  scroll the NIC list",
     "u        rates in bit/s or byte/s (all panes)",
     "NIC: avg and pk over the refresh (or since the mark); pk = the highest rate",
-    "NIC: over windows of one sampling period (1 ms at 1 kHz), as the footer says;",
+    "NIC: over windows of at least the sampling period (1 ms at 1 kHz, see footer);",
     "NIC: wait = Send Wait, port_xmit_wait ticks per second (tick length is per device)",
     NULL,
 };
