@@ -17,7 +17,8 @@
 
 #define RESERVOIR 65536
 /* Names and texts from the file are shown escaped and cut to these bytes. */
-#define SHOWN_NAME_MAX 64
+/* a stream or field name is whole (STREAM_NAME_MAX - 1 bytes at most) */
+#define SHOWN_NAME_MAX (STREAM_NAME_MAX - 1)
 #define SHOWN_TEXT_MAX 160
 #define SHOWN_SERIES_MAX 24
 
