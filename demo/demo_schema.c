@@ -123,6 +123,22 @@ static int schema_one(struct demo *d, const struct stream_desc *sd, char *err, s
 	return stream_table_add(d->streams, sd);
 }
 
+/* How often each stream is emitted (demo_every in demo_host.c, demo_ppu.c
+ * and demo_procs.c; NIC counters at every tick). */
+static const double demo_stream_hz[DS_COUNT] = {
+    [DS_PPU_DEV] = 1,
+    [DS_PPU_PROC] = 1,
+    [DS_PPU_MET] = 10,
+    [DS_NIC_LINK] = 1e9 / DEMO_TICK_NS,
+    [DS_NIC_RDMA] = 1e9 / DEMO_TICK_NS,
+    [DS_CPU_CORE] = 1,
+    [DS_CPU_PERF] = 1,
+    [DS_MEM_SYS] = 2,
+    [DS_MEM_PROC] = 1,
+    [DS_GPURT_MEM] = 1,
+    [DS_GPURT_KERN] = 1,
+};
+
 int demo_schema(struct demo *d, char *err, size_t n)
 {
 	int rc = 0;
@@ -143,6 +159,10 @@ int demo_schema(struct demo *d, char *err, size_t n)
 	for (int i = 0; i < DS_COUNT; i++) {
 		rc = stream_table_find(d->streams, demo_stream_names[i]);
 		d->sid[i] = rc < 0 ? UINT32_MAX : (uint32_t)rc;
+		/* the rates the generator emits them at, as the engine records
+		 * a collector's: the NIC peaks are over one 50 ms tick */
+		if (rc >= 0)
+			stream_table_set_rate(d->streams, (uint32_t)rc, demo_stream_hz[i]);
 	}
 	return 0;
 }
