@@ -14,6 +14,8 @@
 
 #define CLI_MAX_DURATION_S (366.0 * 86400)
 #define CLI_MIN_SIZE 4096
+/* --max-size keeps room for the trailer (REC_TRAILER_RESERVE, 64 KiB) */
+#define CLI_MIN_MAX_SIZE (256u << 10)
 
 int cli_parse_scope(const struct opt_desc *d, const char *name, const char *val, void *block,
 		    char *err, size_t n)
@@ -185,12 +187,12 @@ int cli_parse_max_size(const struct opt_desc *d, const char *name, const char *v
 	uint64_t v;
 
 	(void)d;
-	if (!cli_size(val, &v) && v >= CLI_MIN_SIZE) {
+	if (!cli_size(val, &v) && v >= CLI_MIN_MAX_SIZE) {
 		((struct asys_options *)block)->max_size = v;
 		return 0;
 	}
 	snprintf(expect, sizeof(expect),
-		 "a size of at least 4KB with a byte unit, such as %s or %s",
+		 "a size of at least 256KB with a byte unit, such as %s or %s",
 		 cli_respell(a, sizeof(a), val, "MB"), cli_respell(b, sizeof(b), val, "GiB"));
 	opt_bad_value(err, n, name, val, expect);
 	return -EINVAL;

@@ -57,7 +57,7 @@ expect_usage "'0' for -d/--delay" demo -d 0
 # sizes take a byte unit, durations a time unit; what could be either is refused
 expect_usage "write 10MB for a size or 10min for a duration" record -o x.asys --rotate 10m
 expect_usage "write 64MB for a size or 64min for a duration" record -o x.asys --rotate 64
-expect_usage "such as 512MB or 512GiB" record -o x.asys --max-size 512M
+expect_usage "at least 256KB with a byte unit, such as 512MB or 512GiB" record -o x.asys --max-size 512M
 expect_usage "a duration with its unit, such as 30s or 30min" record -o x.asys --duration 30
 expect_usage "'10MB' for --duration" record -o x.asys --duration 10MB
 

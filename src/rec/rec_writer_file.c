@@ -173,11 +173,10 @@ static void rotate(struct rec_writer *w)
 	put_sticky(w);
 }
 
-void writer_chunk(struct rec_writer *w, struct wchunk *c)
+/* The labels and statuses of a chunk, kept to be repeated. */
+static void chunk_notes(struct rec_writer *w, const struct wchunk *c)
 {
-	uint64_t now = asys_now_ns();
 	size_t off = 0;
-	int rc;
 
 	for (uint32_t i = 0; i < c->nrecs; i++) {
 		const struct rec *r = (const struct rec *)(const void *)(c->recs.p + off);
@@ -186,6 +185,72 @@ void writer_chunk(struct rec_writer *w, struct wchunk *c)
 			sticky_note(w, r);
 		off += r->len;
 	}
+}
+
+/* A chunk written: its stream's span and counts, and the file's. */
+static void chunk_written(struct rec_writer *w, const struct wchunk *c)
+{
+	struct wstream_stat *s = &w->sstat[c->stream];
+	uint32_t ns = 0;
+	size_t off = 0;
+
+	for (uint32_t i = 0; i < c->nrecs; i++) {
+		const struct rec *r = (const struct rec *)(const void *)(c->recs.p + off);
+
+		ns += r->kind == REC_SAMPLE;
+		off += r->len;
+	}
+	if (!s->records || c->t_min < s->t_min)
+		s->t_min = c->t_min;
+	if (c->t_max > s->t_max)
+		s->t_max = c->t_max;
+	s->records += c->nrecs;
+	s->samples += ns;
+	pthread_mutex_lock(&w->slock);
+	w->stats.records += c->nrecs;
+	pthread_mutex_unlock(&w->slock);
+	writer_stats_sync(w);
+}
+
+/* --max-size: true when a frame of flen bytes would not leave room for the
+ * trailer, which then stops the recording here. */
+static bool chunk_over_limit(struct rec_writer *w, size_t flen)
+{
+	if (!w->opts.max_size || w->stats.bytes + flen + REC_TRAILER_RESERVE <= w->opts.max_size)
+		return false;
+	pthread_mutex_lock(&w->slock);
+	w->stats.limit_reached = true;
+	pthread_mutex_unlock(&w->slock);
+	return true;
+}
+
+/* The chunk's DATA frame, built in w->fbuf: its length, or -errno. Built
+ * again after any other frame, which uses the same buffers. */
+static ssize_t chunk_build(struct rec_writer *w, const struct wchunk *c)
+{
+	w->enc.len = 0;
+	if (rec_data_encode(&w->enc, c->stream, c->recs.p, c->recs.len, c->nrecs))
+		return -ENOMEM;
+	return writer_build_frame(w, REC_FT_DATA, c->stream, c->t_min, c->t_max, w->enc.p,
+				  w->enc.len, true);
+}
+
+/* A frame that could not be written: pause, and count the chunk as lost. */
+static void chunk_failed(struct rec_writer *w, const struct wchunk *c, uint64_t now)
+{
+	w->paused = true;
+	w->last_attempt_ns = now;
+	memset(&w->pause_gap, 0, sizeof(w->pause_gap));
+	pause_extend(w, c->t_min, c->t_max, c->nrecs);
+	writer_stats_sync(w);
+}
+
+void writer_chunk(struct rec_writer *w, struct wchunk *c)
+{
+	uint64_t now = asys_now_ns();
+	ssize_t flen;
+
+	chunk_notes(w, c);
 	if (w->fd < 0 || (w->paused && now - w->last_attempt_ns < 1000000000ull)) {
 		pause_extend(w, c->t_min, c->t_max, c->nrecs);
 		return;
@@ -196,65 +261,34 @@ void writer_chunk(struct rec_writer *w, struct wchunk *c)
 		pause_extend(w, 0, 0, 0);
 		return; /* a stream nobody registered: nothing can read it back */
 	}
-	w->enc.len = 0;
-	if (rec_data_encode(&w->enc, c->stream, c->recs.p, c->recs.len, c->nrecs))
+	flen = chunk_build(w, c);
+	if (flen == -ENOMEM)
 		return;
-	if (w->opts.max_size &&
-	    w->stats.bytes + w->enc.len + REC_FRAME_OVERHEAD + REC_TRAILER_RESERVE >
-		w->opts.max_size) {
-		/* --max-size: stop here, leaving room for the trailer */
-		pthread_mutex_lock(&w->slock);
-		w->stats.limit_reached = true;
-		pthread_mutex_unlock(&w->slock);
+	/* the limits are judged on the frame as it will be written */
+	if (flen > 0 && chunk_over_limit(w, (size_t)flen)) {
 		pause_extend(w, c->t_min, c->t_max, c->nrecs);
 		return;
 	}
-	if (need_rotate(w, w->enc.len / 2))
+	if (flen > 0 && need_rotate(w, (size_t)flen - REC_FRAME_OVERHEAD)) {
 		rotate(w);
+		flen = chunk_build(w, c);
+	}
 	if (w->paused) {
 		w->last_attempt_ns = now;
-		if (writer_put_gap(w, w->pause_gap.t_min, w->pause_gap.t_max, "disk full")) {
+		if (w->fd < 0 ||
+		    writer_put_gap(w, w->pause_gap.t_min, w->pause_gap.t_max, "disk full")) {
 			pause_extend(w, c->t_min, c->t_max, c->nrecs);
 			return;
 		}
 		w->paused = false;
 		memset(&w->pause_gap, 0, sizeof(w->pause_gap));
-		w->enc.len = 0;
-		if (rec_data_encode(&w->enc, c->stream, c->recs.p, c->recs.len, c->nrecs))
-			return;
+		flen = chunk_build(w, c);
 	}
-	rc = writer_put_frame(w, REC_FT_DATA, c->stream, c->t_min, c->t_max, w->enc.p, w->enc.len,
-			      true);
-	if (rc) {
-		w->paused = true;
-		w->last_attempt_ns = now;
-		memset(&w->pause_gap, 0, sizeof(w->pause_gap));
-		pause_extend(w, c->t_min, c->t_max, c->nrecs);
-		writer_stats_sync(w);
+	if (flen < 0 || writer_write_frame(w, REC_FT_DATA, (size_t)flen)) {
+		chunk_failed(w, c, now);
 		return;
 	}
-	{
-		struct wstream_stat *s = &w->sstat[c->stream];
-		uint32_t ns = 0;
-
-		off = 0;
-		for (uint32_t i = 0; i < c->nrecs; i++) {
-			const struct rec *r = (const struct rec *)(const void *)(c->recs.p + off);
-
-			ns += r->kind == REC_SAMPLE;
-			off += r->len;
-		}
-		if (!s->records || c->t_min < s->t_min)
-			s->t_min = c->t_min;
-		if (c->t_max > s->t_max)
-			s->t_max = c->t_max;
-		s->records += c->nrecs;
-		s->samples += ns;
-	}
-	pthread_mutex_lock(&w->slock);
-	w->stats.records += c->nrecs;
-	pthread_mutex_unlock(&w->slock);
-	writer_stats_sync(w);
+	chunk_written(w, c);
 }
 
 void writer_tick(struct rec_writer *w)

@@ -85,6 +85,7 @@ struct rec_writer {
 	size_t nsticky, capsticky;
 	void *zctx;
 	struct rec_buf enc, zbuf, fbuf;
+	uint64_t fbuf_hwm; /* the high-water mark of the frame in fbuf */
 };
 
 int writer_init(struct rec_writer *w, char *msg, size_t msgn);

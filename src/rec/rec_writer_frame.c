@@ -38,17 +38,15 @@ static void pack_str(msgpack_packer *pk, const char *s)
 	msgpack_pack_str_body(pk, s ? s : "", n);
 }
 
-/* Writes one whole frame with one pwrite. On a short write or an error the
- * file is cut back to the last whole frame and recording pauses. */
-int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
-		     uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress)
+/* Builds one whole frame in w->fbuf, its payload compressed when that makes
+ * it smaller: its length, or -errno. */
+ssize_t writer_build_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
+			   uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress)
 {
 	struct rec_frame_header h = {
 	    .type = type, .stream = stream, .t_min = t_min, .t_max = t_max};
 	const uint8_t *payload = raw;
 	size_t stored = raw_len, flen;
-	ssize_t n;
-	int err;
 
 	if (raw_len > REC_MAX_PAYLOAD)
 		return -E2BIG;
@@ -79,27 +77,43 @@ int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64
 	rec_frame_header_encode(w->fbuf.p, &h);
 	memcpy(w->fbuf.p + REC_FRAME_HDR, payload, stored);
 	rec_frame_tail_encode(w->fbuf.p + REC_FRAME_HDR + stored, (uint32_t)flen);
-	n = pwrite(w->fd, w->fbuf.p, flen, (off_t)w->off);
-	if (n == (ssize_t)flen) {
-		if (type == REC_FT_DATA || type == REC_FT_GAP) {
-			if (w->seg_frames % REC_CKPT_EVERY == 0) {
-				if (w->nckpt == w->capckpt) {
-					size_t cap = w->capckpt ? w->capckpt * 2 : 256;
-					struct wckpt *nc = realloc(w->ckpt, cap * sizeof(*nc));
+	w->fbuf_hwm = h.hwm;
+	return (ssize_t)flen;
+}
 
-					if (nc) {
-						w->ckpt = nc;
-						w->capckpt = cap;
-					}
-				}
-				if (w->nckpt < w->capckpt)
-					w->ckpt[w->nckpt++] = (struct wckpt){w->off, h.hwm};
+/* Every REC_CKPT_EVERY data frames, where the frame at off begins. */
+static void writer_checkpoint(struct rec_writer *w, uint64_t hwm)
+{
+	if (w->seg_frames % REC_CKPT_EVERY == 0) {
+		if (w->nckpt == w->capckpt) {
+			size_t cap = w->capckpt ? w->capckpt * 2 : 256;
+			struct wckpt *nc = realloc(w->ckpt, cap * sizeof(*nc));
+
+			if (nc) {
+				w->ckpt = nc;
+				w->capckpt = cap;
 			}
-			w->seg_frames++;
 		}
+		if (w->nckpt < w->capckpt)
+			w->ckpt[w->nckpt++] = (struct wckpt){w->off, hwm};
+	}
+	w->seg_frames++;
+}
+
+/* Writes the frame writer_build_frame made, flen bytes, with one pwrite.
+ * On a short write or an error the file is cut back to the last whole
+ * frame and recording pauses. */
+int writer_write_frame(struct rec_writer *w, uint8_t type, size_t flen)
+{
+	ssize_t n = pwrite(w->fd, w->fbuf.p, flen, (off_t)w->off);
+	int err;
+
+	if (n == (ssize_t)flen) {
+		if (type == REC_FT_DATA || type == REC_FT_GAP)
+			writer_checkpoint(w, w->fbuf_hwm);
 		w->off += flen;
 		w->seq++;
-		w->hwm = h.hwm;
+		w->hwm = w->fbuf_hwm;
 		pthread_mutex_lock(&w->slock);
 		w->stats.bytes += flen;
 		w->stats.frames++;
@@ -116,6 +130,14 @@ int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64
 	w->stats.error = err;
 	pthread_mutex_unlock(&w->slock);
 	return -err;
+}
+
+int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
+		     uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress)
+{
+	ssize_t flen = writer_build_frame(w, type, stream, t_min, t_max, raw, raw_len, compress);
+
+	return flen < 0 ? (int)flen : writer_write_frame(w, type, (size_t)flen);
 }
 
 static int put_packed(struct rec_writer *w, uint8_t type, uint64_t t_min, uint64_t t_max,

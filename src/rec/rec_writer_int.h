@@ -11,6 +11,12 @@ void writer_stats_sync(struct rec_writer *w);
  * last whole frame and -errno returned. */
 int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
 		     uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress);
+/* The same in two steps, for a caller that needs the frame's length before
+ * it decides to write it: the frame in w->fbuf and its length (or -errno),
+ * then its write. Any other frame written between them replaces it. */
+ssize_t writer_build_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
+			   uint64_t t_max, const uint8_t *raw, size_t raw_len, bool compress);
+int writer_write_frame(struct rec_writer *w, uint8_t type, size_t flen);
 int writer_put_schemas(struct rec_writer *w, uint32_t from, uint32_t to);
 int writer_put_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char *why);
 void writer_put_index(struct rec_writer *w);

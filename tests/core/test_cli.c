@@ -90,11 +90,11 @@ START_TEST(cli_sizes_and_durations)
 	} cases[] = {
 	    {"--duration", "10m", -1},	 {"--duration", "90s", -1},   {"--duration", "2h", -1},
 	    {"--duration", "30", 2},	 {"--duration", "10M", 2},    {"--duration", "10MB", 2},
-	    {"--max-size", "512MB", -1}, {"--max-size", "1GiB", -1},  {"--max-size", "4096B", -1},
+	    {"--max-size", "512MB", -1}, {"--max-size", "1GiB", -1},  {"--max-size", "262144B", -1},
 	    {"--max-size", "512M", 2},	 {"--max-size", "100000", 2}, {"--max-size", "10min", 2},
 	    {"--rotate", "64MB", -1},	 {"--rotate", "10min", -1},   {"--rotate", "10m", 2},
 	    {"--rotate", "10M", 2},	 {"--rotate", "10", 2},	      {"--rotate", "10x", 2},
-	    {"--max-size", "2KB", 2},
+	    {"--max-size", "2KB", 2},	 {"--max-size", "255KB", 2},
 	};
 	struct asys_options o;
 
