@@ -25,8 +25,8 @@
 #define REPLAY_VIEW_HINT "Space pause  . , step  ] [ speed  g go to  S-Left/Right 10s"
 
 static const struct tui_key_hint replay_keys[] = {
-    {"space", "pause"},		{". ,", "step"}, {"] [", "speed"}, {"g", "go to"},
-    {"S-\u2190/\u2192", "10s"}, {NULL, NULL},
+    {"space", "pause"}, {". ,", "step"},	 {"] [", "speed"},
+    {"g", "go to"},	{"S-Left/Right", "10s"}, {NULL, NULL},
 };
 
 struct replay_ctx {

@@ -330,12 +330,13 @@ static void help_line(WINDOW *w, const struct tui *t, int *n, const char *s, boo
 static void draw_help(struct tui *t, WINDOW *w)
 {
 	const struct tui_driver *d = t->ctx->driver;
-	char nums[80];
+	char nums[80], head[128];
 	int n = 0;
 
+	snprintf(head, sizeof(head), "%s help  (any key closes it; Up/Down/PgUp/PgDn scroll)",
+		 d && d->name ? d->name : "asys top");
 	widget_attr_on(w, &t->v, TC_TITLE);
-	widget_text(w, 0, 1, getmaxx(w) - 2,
-		    "asys top help  (any key closes it; Up/Down/PgUp/PgDn scroll)", false);
+	widget_text(w, 0, 1, getmaxx(w) - 2, head, false);
 	widget_attr_off(w, &t->v, TC_TITLE);
 	help_line(w, t, &n, "Keys", true);
 	help_numbers(t, nums, sizeof(nums));
@@ -510,14 +511,17 @@ static void driver_messages(struct tui *t)
 		wl[0] = '\0';
 	if (d && d->notes)
 		d->notes(d->ctx, notes, sizeof(notes));
+	/* live notes are stamped now, a replay's with the time it shows */
+	uint64_t ts = t->src.recorded ? 0 : util_now_ns(CLOCK_MONOTONIC);
+
 	if (strcmp(wl, t->workload))
-		store_note(t->v.store, 0, wl);
+		store_note(t->v.store, ts, wl);
 	if (strcmp(notes, t->notes)) {
 		char *save = NULL, copy[sizeof(notes)];
 
 		util_strlcpy(copy, notes, sizeof(copy));
 		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			store_note(t->v.store, 0, l);
+			store_note(t->v.store, ts, l);
 	}
 	util_strlcpy(t->workload, wl, sizeof(t->workload));
 	util_strlcpy(t->notes, notes, sizeof(t->notes));

@@ -163,10 +163,8 @@ void tui_log_draw(struct tui *t, WINDOW *w)
 		t->log_top = t->log_lines - page;
 	if (t->log_top < 0)
 		t->log_top = 0;
-	snprintf(title, sizeof(title),
-		 "Messages: %zu kept%s  (oldest first; Up/Down/PgUp/PgDn scroll, any other key "
-		 "closes)",
-		 msglog_count(l), msglog_dropped(l) ? ", the oldest dropped" : "");
+	snprintf(title, sizeof(title), "Messages (%zu%s), oldest first  Up/Down PgUp/PgDn scroll",
+		 msglog_count(l), msglog_dropped(l) ? ", older ones dropped" : "");
 	widget_attr_on(w, &t->v, TC_TITLE);
 	widget_text(w, 0, 1, cols - 2, title, false);
 	widget_attr_off(w, &t->v, TC_TITLE);

@@ -142,7 +142,12 @@ static void choose_columns(struct mem_priv *s, const struct view *v, int cols)
 	for (int i = 0; i < NCOLS; i++) {
 		const struct mem_col *c = &mem_cols[i];
 
-		on[i] = !c->stream || stream_table_find(v->streams, c->stream) >= 0;
+		int id = c->stream ? stream_table_find(v->streams, c->stream) : -1;
+
+		/* a recording may lack a stream or a field: no column of n/a */
+		on[i] = !c->stream ||
+			(id >= 0 && stream_field_index(stream_table_get(v->streams, (uint32_t)id),
+						       c->field) >= 0);
 		/* gpurt: the runtime columns only once some process has used the
 		 * runtime, not four columns of n/a */
 		if (on[i] && c->stream && !strcmp(c->stream, "gpurt.mem"))

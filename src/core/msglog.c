@@ -27,14 +27,15 @@ void msglog_free(struct msglog *l)
 	free(l);
 }
 
-static struct msglog_entry *find(struct msglog *l, uint32_t stream, uint64_t entity,
-				 const char *text)
+static struct msglog_entry *find(struct msglog *l, uint64_t entity, const char *text)
 {
 	/* newest first: a status that repeats is usually a recent one */
 	for (size_t i = l->n; i-- > 0;) {
 		struct msglog_entry *e = &l->e[(l->head + i) % MSGLOG_MAX];
 
-		if (e->stream == stream && e->entity == entity && !strcmp(e->text, text))
+		/* streams of one collector often say the same thing (the
+		 * library is missing for all three PPU streams): one entry */
+		if (e->entity == entity && !strcmp(e->text, text))
 			return e;
 	}
 	return NULL;
@@ -47,7 +48,7 @@ int msglog_add(struct msglog *l, uint64_t ts_ns, uint32_t stream, uint64_t entit
 
 	if (!l || !text || !*text)
 		return 0;
-	e = find(l, stream, entity, text);
+	e = find(l, entity, text);
 	if (e) {
 		if (e->seen < UINT32_MAX)
 			e->seen++;

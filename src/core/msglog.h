@@ -1,5 +1,6 @@
 /* A bounded log of the messages a user was shown: every distinct status
- * (stream, entity, text) with the time it was first and last seen, for the
+ * (entity, text: streams that say the same share an entry, under the first
+ * one's name) with the time it was first and last seen, for the
  * TUI's message log, where a status too long for its pane or one that has
  * since cleared can be read whole. Not locked: its owner (the store) is. */
 #ifndef ASYS_MSGLOG_H
@@ -27,7 +28,7 @@ struct msglog;
 
 struct msglog *msglog_new(void);
 void msglog_free(struct msglog *l);
-/* Keeps text unless the same (stream, entity, text) is kept already, which
+/* Keeps text unless the same (entity, text) is kept already, which
  * only counts it again. Empty text ("fine again") is not kept. Returns 1
  * when added, 0 when known or empty, -ENOMEM. */
 int msglog_add(struct msglog *l, uint64_t ts_ns, uint32_t stream, uint64_t entity,
