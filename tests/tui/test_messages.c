@@ -162,12 +162,12 @@ static const struct field_desc core_fields[] = {
     FIELD_DESC("guest_nice", "jiffies", FIELD_COUNTER),
     FIELD_DESC("online", "", FIELD_GAUGE),
 };
-static const struct stream_desc core_desc = {"cpu.core", 1, ENTITY_CPU, 11, core_fields, ""};
+static const struct stream_desc core_desc = {"cpu.core", 1, ENTITY_CPU, 11, core_fields, "", 0};
 static const struct field_desc perf_fields[] = {
     FIELD_DESC("cycles", "events", FIELD_COUNTER),
     FIELD_DESC("instructions", "events", FIELD_COUNTER),
 };
-static const struct stream_desc perf_desc = {"cpu.perf", 1, ENTITY_CPU, 2, perf_fields, ""};
+static const struct stream_desc perf_desc = {"cpu.perf", 1, ENTITY_CPU, 2, perf_fields, "", 0};
 
 static void feed(struct store *st, uint8_t kind, uint32_t stream, uint64_t entity, uint64_t ts,
 		 const double *vals, int n, const char *text)
