@@ -506,22 +506,23 @@ static void driver_messages(struct tui *t)
 {
 	const struct tui_driver *d = t->ctx->driver;
 	char wl[sizeof(t->workload)] = "", notes[sizeof(t->notes)] = "";
+	/* live notes are stamped now, a replay's with the time it shows */
+	uint64_t ts = t->src.recorded ? 0 : util_now_ns(CLOCK_MONOTONIC);
 
 	if (d && d->workload && !d->workload(d->ctx, wl, sizeof(wl)))
 		wl[0] = '\0';
 	if (d && d->notes)
 		d->notes(d->ctx, notes, sizeof(notes));
-	/* live notes are stamped now, a replay's with the time it shows */
-	uint64_t ts = t->src.recorded ? 0 : util_now_ns(CLOCK_MONOTONIC);
-
 	if (strcmp(wl, t->workload))
 		store_note(t->v.store, ts, wl);
 	if (strcmp(notes, t->notes)) {
 		char *save = NULL, copy[sizeof(notes)];
 
 		util_strlcpy(copy, notes, sizeof(copy));
+		/* the lines that are new: one that stays is said once */
 		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			store_note(t->v.store, ts, l);
+			if (!strstr(t->notes, l))
+				store_note(t->v.store, ts, l);
 	}
 	util_strlcpy(t->workload, wl, sizeof(t->workload));
 	util_strlcpy(t->notes, notes, sizeof(t->notes));
