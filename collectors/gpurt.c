@@ -315,8 +315,9 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 		return r;
 	if (!gpurt_scan_privileged()) {
 		snprintf(s->err, sizeof(s->err),
-			 "runtime probes need root or CAP_BPF and CAP_PERFMON: run asys with "
-			 "sudo, or once: sudo setcap cap_bpf,cap_perfmon+ep $(command -v asys)");
+			 "run asys with sudo, or once: sudo setcap cap_bpf,cap_perfmon+ep "
+			 "$(command -v asys) (the runtime probes need root or CAP_BPF and "
+			 "CAP_PERFMON)");
 		return -EPERM;
 	}
 	s->syms = gpurt_syms_new();
@@ -346,9 +347,9 @@ static int gpurt_load(struct gpurt_state *s)
 	if (r) {
 		if (r == -EPERM)
 			snprintf(s->err, sizeof(s->err),
-				 "runtime probes: the kernel refused to load BPF programs (%s): "
 				 "run asys with sudo, or once: sudo setcap cap_bpf,cap_perfmon+ep "
-				 "$(command -v asys)",
+				 "$(command -v asys) (the kernel refused to load the runtime "
+				 "probes' BPF programs: %s)",
 				 strerror(-r));
 		else
 			snprintf(s->err, sizeof(s->err),

@@ -171,15 +171,16 @@ int ppu_lib_open(struct ppu_lib **out, const char *backend, char *err, size_t er
 	if (!l->handle) {
 		char why[320] = "";
 
-		/* a variable the user set but asys would not believe comes first:
-		 * it is why the library was not where the user put it */
-		if (env_note_for("ASYS_HGML_LIBRARY", why, sizeof(why) - 2) ||
-		    env_note_for("PPU_HOME", why, sizeof(why) - 2))
-			strcat(why, "; ");
+		/* what to do first, then where asys looked; a variable the user
+		 * set but asys would not believe is why the library was not
+		 * where the user put it */
+		if (env_note_for("ASYS_HGML_LIBRARY", why + 2, sizeof(why) - 2) ||
+		    env_note_for("PPU_HOME", why + 2, sizeof(why) - 2))
+			memcpy(why, "; ", 2);
 		snprintf(err, errlen,
-			 "%sno PPU management library found (looked in %s); set PPU_HOME to the "
-			 "PPU SDK or ASYS_HGML_LIBRARY to the library file",
-			 why, looked);
+			 "set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the library file: no "
+			 "PPU management library found (looked in %s)%s",
+			 looked, why);
 		ret = -ENOENT;
 		goto cleanup;
 	}

@@ -56,29 +56,6 @@ static bool top_workload(void *ctx, char *buf, size_t n)
 	return true;
 }
 
-static void top_status(void *ctx, char *buf, size_t n)
-{
-	struct top_ctx *t = ctx;
-
-	uint64_t dropped;
-	size_t len;
-
-	if (env_note_count() && asys_now_ns() < t->notes_until) {
-		env_notes(buf, n);
-		return;
-	}
-	rec_toggle_status(t->rec, buf, n);
-	store_lock(t->store);
-	dropped = store_dropped(t->store);
-	store_unlock(t->store);
-	/* the store's caps (store.h) left some entities out: say so */
-	len = strlen(buf);
-	if (dropped && len < n)
-		snprintf(buf + len, n - len,
-			 " | over %d entities per stream: %llu records not shown",
-			 STORE_ENTITIES_MAX, (unsigned long long)dropped);
-}
-
 static void top_fmt_hz(char *buf, size_t n, double hz)
 {
 	if (isnan(hz))
@@ -98,6 +75,42 @@ static void top_append(char *buf, size_t n, const char *s)
 
 	if (len < n)
 		util_strlcpy(buf + len, s, n - len);
+}
+
+static void top_status(void *ctx, char *buf, size_t n)
+{
+	struct top_ctx *t = ctx;
+
+	rec_toggle_status(t->rec, buf, n);
+}
+
+/* The message lines: ignored variables for a while, what R did, and the
+ * store's caps, one a line. */
+static void top_notes(void *ctx, char *buf, size_t n)
+{
+	struct top_ctx *t = ctx;
+	char line[1024];
+	uint64_t dropped;
+
+	buf[0] = '\0';
+	if (env_note_count() && asys_now_ns() < t->notes_until) {
+		env_notes(line, sizeof(line));
+		top_append(buf, n, line);
+	}
+	if (rec_toggle_note(t->rec, line, sizeof(line))) {
+		top_append(buf, n, *buf ? "\n" : "");
+		top_append(buf, n, line);
+	}
+	store_lock(t->store);
+	dropped = store_dropped(t->store);
+	store_unlock(t->store);
+	/* the store's caps (store.h) left some entities out: say so */
+	if (dropped) {
+		snprintf(line, sizeof(line), "over %d entities per stream: %llu records not shown",
+			 STORE_ENTITIES_MAX, (unsigned long long)dropped);
+		top_append(buf, n, *buf ? "\n" : "");
+		top_append(buf, n, line);
+	}
 }
 
 /* "sample 10 Hz" and, only where a sampling thread falls short of its
@@ -206,6 +219,8 @@ int cmd_top(int argc, char **argv)
 	drv.ctx = &t;
 	drv.sampling = top_sampling;
 	drv.status = top_status;
+	drv.notes = top_notes;
+	drv.name = "asys top";
 	drv.workload = top_workload;
 	drv.progress = top_progress;
 	drv.key = top_key;

@@ -21,7 +21,7 @@ struct rec_toggle {
 	struct rec_writer *w;
 	int handle;
 	bool used_output;
-	char note[256];
+	char note[768];
 	uint64_t note_until;
 };
 
@@ -126,15 +126,23 @@ void rec_toggle_free(struct rec_toggle *rt)
 
 bool rec_toggle_key(struct rec_toggle *rt, int ch)
 {
-	char msg[256];
+	char msg[512];
+	int rc;
 
 	if (ch != 'R')
 		return false;
 	if (rt->w) {
 		rec_toggle_stop(rt);
-	} else if (rec_toggle_start(rt, msg, sizeof(msg)) < 0) {
-		note(rt, "cannot record: ", msg, "");
+		return true;
 	}
+	rc = rec_toggle_start(rt, msg, sizeof(msg));
+	/* a directory asys may not write to: the way out first */
+	if (rc == -EACCES || rc == -EPERM || rc == -EROFS)
+		note(rt,
+		     "to record, start asys in a directory it can write to, or give -o FILE: ", msg,
+		     "");
+	else if (rc < 0)
+		note(rt, "cannot record: ", msg, "");
 	return true;
 }
 
@@ -144,9 +152,13 @@ void rec_toggle_status(struct rec_toggle *rt, char *buf, size_t n)
 		rec_writer_status_line(rt->w, buf, n);
 		return;
 	}
-	if (rt->note[0] && asys_now_ns() < rt->note_until) {
-		util_strlcpy(buf, rt->note, n);
-		return;
-	}
 	snprintf(buf, n, "R: record");
+}
+
+bool rec_toggle_note(struct rec_toggle *rt, char *buf, size_t n)
+{
+	if (!rt->note[0] || asys_now_ns() >= rt->note_until)
+		return false;
+	util_strlcpy(buf, rt->note, n);
+	return true;
 }

@@ -22,8 +22,11 @@ int rec_toggle_start(struct rec_toggle *rt, char *msg, size_t n);
 void rec_toggle_stop(struct rec_toggle *rt);
 /* 'R' toggles; true when the key was taken. */
 bool rec_toggle_key(struct rec_toggle *rt, int ch);
-/* "● REC run.asys 1.2M 00:00:12", "recording paused: disk full",
- * "saved run.asys (1.2M)", or "R: record". */
+/* "● REC run.asys 1.2M 00:00:12", "recording paused: disk full", or
+ * "R: record". */
 void rec_toggle_status(struct rec_toggle *rt, char *buf, size_t n);
+/* For a few seconds after R: "saved run.asys (1.2M)", or why it could not
+ * record, what to do first. false when there is none. */
+bool rec_toggle_note(struct rec_toggle *rt, char *buf, size_t n);
 
 #endif

@@ -19,9 +19,15 @@
 #include "ring.h"
 #include "store.h"
 #include "tui.h"
+#include "util.h"
 
-/* The replay keys, for the bottom line. */
+/* The replay keys, for the help screen and the bottom line. */
 #define REPLAY_VIEW_HINT "Space pause  . , step  ] [ speed  g go to  S-Left/Right 10s"
+
+static const struct tui_key_hint replay_keys[] = {
+    {"space", "pause"}, {". ,", "step"},	 {"] [", "speed"},
+    {"g", "go to"},	{"S-Left/Right", "10s"}, {NULL, NULL},
+};
 
 struct replay_ctx {
 	struct rec_player *p;
@@ -78,11 +84,39 @@ static void replay_status(void *ctx, char *buf, size_t n)
 	 * turns at the end; a replay the user paused stays where it is. */
 	if (c->loop && rec_player_at_end(c->p) && !rec_player_paused(c->p))
 		rec_player_seek(c->p, c->loop_t);
-	if (c->note[0] && asys_now_ns() < c->note_until) {
+	rec_player_status(c->p, buf, n);
+}
+
+/* A bad `g` time, for a few seconds, on the message lines. */
+static void replay_notes(void *ctx, char *buf, size_t n)
+{
+	struct replay_ctx *c = ctx;
+
+	buf[0] = '\0';
+	if (c->note[0] && asys_now_ns() < c->note_until)
 		snprintf(buf, n, "%s", c->note);
+}
+
+/* The recording's machine and clock, for the header and the message log. */
+static void replay_source(void *ctx, struct tui_source *out)
+{
+	struct replay_ctx *c = ctx;
+	const struct rec_meta *m = rec_player_meta(c->p);
+	char *dot;
+
+	out->recorded = true;
+	if (!m) {
+		snprintf(out->host, sizeof(out->host), "?");
+		snprintf(out->kernel, sizeof(out->kernel), "?");
 		return;
 	}
-	rec_player_status(c->p, buf, n);
+	util_strlcpy(out->host, m->host, sizeof(out->host));
+	/* the short name, as live */
+	dot = strchr(out->host, '.');
+	if (dot)
+		*dot = '\0';
+	util_strlcpy(out->kernel, m->kernel, sizeof(out->kernel));
+	out->clock_origin_ns = m->clock_origin_ns;
 }
 
 static double replay_progress(void *ctx)
@@ -195,6 +229,10 @@ static int replay_show(const struct replay_view *a, struct replay_ctx *c, struct
 	o.no_color = o.no_color || (nc && *nc);
 	drv.ctx = c;
 	drv.status = replay_status;
+	drv.notes = replay_notes;
+	drv.source = replay_source;
+	drv.name = a->prog;
+	drv.keys = replay_keys;
 	drv.key = replay_key;
 	drv.progress = replay_progress;
 	drv.hint_title = "Replay";

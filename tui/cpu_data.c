@@ -90,12 +90,13 @@ static void compute_ipc(struct cpu_data *s, const struct view *v)
 
 	s->ipc = NAN;
 	s->ipc_why[0] = '\0';
-	if (id < 0) {
-		snprintf(s->ipc_why, sizeof(s->ipc_why),
-			 "IPC n/a: per-core perf counters are not collected");
+	/* no stream, or one with neither data nor a reason (a recording made
+	 * without the counters): no IPC to show, not n/a */
+	s->ipc_absent = id < 0;
+	if (id < 0)
 		return;
-	}
 	st = store_status(v->store, (uint32_t)id, STATUS_STREAM);
+	s->ipc_absent = !(st && *st) && !store_entities(v->store, (uint32_t)id, NULL, 0);
 	if (st && *st) {
 		/* the collector may say "IPC n/a: ..." itself */
 		if (!strncmp(st, "IPC n/a: ", 9))

@@ -40,7 +40,8 @@ struct cpu_data {
 	struct cpu_row total;
 	double ipc;
 	char ipc_why[200];
-	double *hist; /* cpu_data_history's scratch: CS_N rows of hcap */
+	bool ipc_absent; /* no cpu.perf data nor a word why (a recording without it) */
+	double *hist;	 /* cpu_data_history's scratch: CS_N rows of hcap */
 	size_t hcap;
 };
 

@@ -29,32 +29,67 @@ static void append(char *buf, size_t n, const char *s)
 		util_strlcpy(buf + len, s, n - len);
 }
 
+/* The header's left part, richest first: a narrow screen drops the kernel,
+ * then the uptime (live) or the recorded date (replay), so that the driver's
+ * status keeps its room. */
+static void header_left(struct tui *t, int level, char *buf, size_t n)
+{
+	const struct tui_driver *d = t->ctx->driver;
+	const char *name = d && d->name ? d->name : "asys top";
+	char when[64] = "";
+
+	snprintf(buf, n, " %s  %s", name, t->src.host);
+	if (level == 0) {
+		append(buf, n, "  ");
+		append(buf, n, t->src.kernel);
+	}
+	if (t->src.recorded) {
+		/* the time of day is the driver's (REPLAY ... 14:03:10 / ...) */
+		if (level <= 1 && t->v.end_ns) {
+			tui_fmt_time(t, t->v.end_ns, when, sizeof(when), true);
+			when[10] = '\0';
+			append(buf, n, "  recorded ");
+			append(buf, n, when);
+		}
+		return;
+	}
+	{
+		struct timespec up;
+		time_t now = time(NULL);
+		struct tm tm;
+
+		if (level <= 1 && clock_gettime(CLOCK_BOOTTIME, &up) == 0) {
+			long s = (long)up.tv_sec;
+
+			snprintf(when, sizeof(when), "  up %ldd %02ld:%02ld", s / 86400,
+				 s / 3600 % 24, s / 60 % 60);
+			append(buf, n, when);
+		}
+		localtime_r(&now, &tm);
+		strftime(when, sizeof(when), "  %H:%M:%S", &tm);
+		append(buf, n, when);
+	}
+}
+
 static void draw_header(struct tui *t, WINDOW *w)
 {
 	const struct tui_driver *d = t->ctx->driver;
 	char left[256], eng[512], drv[256] = "";
-	struct timespec up;
-	time_t now = time(NULL);
-	struct tm tm;
-	char clock[16];
 	bool short_of = false;
-	int x, cols = getmaxx(w);
+	int x, cols = getmaxx(w), rest;
 
-	localtime_r(&now, &tm);
-	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
-	if (clock_gettime(CLOCK_BOOTTIME, &up) == 0) {
-		long s = (long)up.tv_sec;
-
-		snprintf(left, sizeof(left), " asys top  %s  %s  up %ldd %02ld:%02ld  %s", t->host,
-			 t->kernel, s / 86400, s / 3600 % 24, s / 60 % 60, clock);
-	} else {
-		snprintf(left, sizeof(left), " asys top  %s  %s  %s", t->host, t->kernel, clock);
-	}
 	eng[0] = '\0';
 	if (d && d->sampling)
 		short_of = d->sampling(d->ctx, eng, sizeof(eng));
 	if (d && d->status)
 		d->status(d->ctx, drv, sizeof(drv));
+	rest = 3 + (*eng ? widget_text_width(eng) + 2 : 0) + (t->paused ? 8 : 0) +
+	       widget_text_width(drv);
+	for (int level = 0; level < 3; level++) {
+		header_left(t, level, left, sizeof(left));
+		if (widget_text_width(left) + rest <= cols)
+			break;
+	}
 
 	mvwhline(w, 0, 0, ' ', cols);
 	widget_attr_on(w, &t->v, TC_TITLE);
@@ -91,13 +126,21 @@ static void draw_header(struct tui *t, WINDOW *w)
 
 struct hint {
 	const char *key, *what;
-	bool always; /* kept even when the line is short */
+	unsigned need; /* enum pane_keys: shown only when one applies */
+	bool always;   /* kept even when the line is short */
 };
 
-static const struct hint hints[] = {
-    {"F1", "help", true},      {"Tab", "pane", false}, {"</>", "sort", false},
-    {"space", "pause", false}, {"u", "units", false},  {"o/s", "overlay/stacked", false},
-    {"q", "quit", true},
+/* The screen's own keys; the driver's come after F1 and replace those of
+ * the same key (replay's space pauses the player). */
+static const struct hint hints_head[] = {{"F1", "help", 0, true}};
+static const struct hint hints_tail[] = {
+    {"Tab", "pane", 0, false},
+    {"</>", "sort", PANE_KEY_SORT, false},
+    {"space", "pause", 0, false},
+    {"u", "units", PANE_KEY_UNITS, false},
+    {"o/s", "overlay/stacked", PANE_KEY_OVERLAY, false},
+    {"L", "messages", 0, false},
+    {"q", "quit", 0, true},
 };
 
 static int hint_width(const struct hint *h)
@@ -105,40 +148,47 @@ static int hint_width(const struct hint *h)
 	return 1 + widget_text_width(h->key) + 1 + widget_text_width(h->what) + 1;
 }
 
-/* The bottom line: the workload's fate and the focused pane's status on the
- * left, clipped so that at least "F1 help q quit" stays, then as many key
- * hints as fit, then the driver's own. */
-static void draw_bottom(struct tui *t, WINDOW *w)
+/* The hints that apply, in order: the screen's first, the driver's, then
+ * the rest of the screen's. Sort is the focused pane's; units and overlay
+ * work from any pane, so they show while a pane they act on is shown. */
+static int hints_list(const struct tui *t, struct hint *out, int max)
 {
 	const struct tui_driver *d = t->ctx->driver;
-	char wl[256] = "", left[600] = "";
-	int cols = getmaxx(w), x = 0, must = 0, room;
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(hints_head) && n < max; i++)
+		out[n++] = hints_head[i];
+	for (int i = 0; d && d->keys && d->keys[i].key && n < max; i++)
+		out[n++] = (struct hint){d->keys[i].key, d->keys[i].what, 0, false};
+	for (size_t i = 0; i < ARRAY_SIZE(hints_tail) && n < max; i++) {
+		const struct hint *h = &hints_tail[i];
+		unsigned have = h->need == PANE_KEY_SORT ? t->keys_focus : t->keys_any;
+		bool dup = false;
+
+		for (int k = 0; d && d->keys && d->keys[k].key; k++)
+			dup |= !strcmp(d->keys[k].key, h->key);
+		if (!dup && (!h->need || (have & h->need)))
+			out[n++] = *h;
+	}
+	return n;
+}
+
+/* The bottom line: as many key hints as fit, those marked always kept. */
+static void draw_bottom(struct tui *t, WINDOW *w)
+{
+	struct hint hs[32];
+	int n = hints_list(t, hs, 32);
+	int cols = getmaxx(w), x = 0, must = 0;
 
 	mvwhline(w, 0, 0, ' ', cols);
-	for (size_t i = 0; i < ARRAY_SIZE(hints); i++)
-		if (hints[i].always)
-			must += hint_width(&hints[i]);
-	if (d && d->workload && d->workload(d->ctx, wl, sizeof(wl)) && *wl)
-		snprintf(left, sizeof(left), " %s", wl);
-	if (*t->status) {
-		append(left, sizeof(left), " ");
-		append(left, sizeof(left), t->status);
-	}
-	if (*left) {
-		int lw = cols - must - 1;
-
-		widget_attr_on(w, &t->v, TC_WARN);
-		widget_text(w, 0, 0, lw, left, false);
-		widget_attr_off(w, &t->v, TC_WARN);
-		x = widget_text_width(left);
-		x = (x < lw ? x : lw) + 1;
-	}
-	room = cols - x;
-	for (size_t i = 0; i < ARRAY_SIZE(hints); i++) {
-		const struct hint *h = &hints[i];
+	for (int i = 0; i < n; i++)
+		if (hs[i].always)
+			must += hint_width(&hs[i]);
+	for (int i = 0; i < n; i++) {
+		const struct hint *h = &hs[i];
 		int need = hint_width(h);
 
-		if (!h->always && need > room - must)
+		if (!h->always && need > cols - x - must)
 			continue;
 		if (need > cols - x)
 			break;
@@ -148,12 +198,9 @@ static void draw_bottom(struct tui *t, WINDOW *w)
 		widget_text(w, 0, x + 2 + widget_text_width(h->key),
 			    cols - x - 2 - widget_text_width(h->key), h->what, false);
 		x += need;
-		room -= need;
 		if (h->always)
 			must -= need;
 	}
-	if (d && d->hint && *d->hint && x + 2 < cols)
-		widget_text(w, 0, x + 1, cols - x - 1, d->hint, false);
 }
 
 /* Box with "N Title extra" in the top border and the footer right-aligned in
@@ -220,22 +267,50 @@ static void draw_box(struct tui *t, WINDOW *w, struct pane *p, const char *extra
 	}
 }
 
-static const char *const global_help[] = {
-    "q, F10        quit",
-    "h, ?, F1      this help; any key closes it",
-    "Tab, S-Tab    focus the next / previous pane",
-    "1 .. 9        focus the pane with that number",
-    "Up, Down      move the selection in the focused pane",
-    "PgUp, PgDn    scroll the focused pane by a page",
-    "Home, End     go to the first / last row",
-    "<, >          sort by the previous / next column",
-    "I             invert the sort order",
-    "space         pause the view (sampling goes on)",
-    "u             rates in bit/s or B/s",
-    "o, s          PPU metric groups overlaid / stacked",
-    "Ctrl-L        redraw the screen",
-    NULL,
+struct help_entry {
+	const char *text;
+	unsigned need; /* enum pane_keys: listed only when a pane shown has one */
 };
+
+static const struct help_entry global_help[] = {
+    {"q, F10        quit", 0},
+    {"h, ?, F1      this help; any key closes it", 0},
+    {"L             the message log: every status in full, with its time", 0},
+    {"Tab, S-Tab    focus the next / previous pane", 0},
+    {NULL, 0}, /* the pane numbers: made from the panes */
+    {"Up, Down      move the selection in the focused pane", PANE_KEY_SELECT},
+    {"PgUp, PgDn    scroll the focused pane by a page", PANE_KEY_SELECT},
+    {"Home, End     go to the first / last row", PANE_KEY_SELECT},
+    {"<, >          sort by the previous / next column", PANE_KEY_SORT},
+    {"I             invert the sort order", PANE_KEY_SORT},
+    {"space         pause the view (sampling goes on)", 0},
+    {"u             rates in bit/s or B/s", PANE_KEY_UNITS},
+    {"o, s          PPU metric groups overlaid / stacked", PANE_KEY_OVERLAY},
+    {"Ctrl-L        redraw the screen", 0},
+};
+
+/* "1 .. 5        focus the pane with that number", from the hotkeys. */
+static void help_numbers(const struct tui *t, char *buf, size_t n)
+{
+	char lo = 0, hi = 0;
+
+	for (int i = 0; i < t->npanes; i++) {
+		char k = t->panes[i].cls->hotkey;
+
+		if (!k)
+			continue;
+		if (!lo || k < lo)
+			lo = k;
+		if (k > hi)
+			hi = k;
+	}
+	if (lo && lo != hi)
+		snprintf(buf, n, "%c .. %c        focus the pane with that number", lo, hi);
+	else if (lo)
+		snprintf(buf, n, "%c             focus the pane with that number", lo);
+	else
+		buf[0] = '\0';
+}
 
 /* One help line at row y (or only counted when w is NULL). */
 static void help_line(WINDOW *w, const struct tui *t, int *n, const char *s, bool title)
@@ -255,15 +330,22 @@ static void help_line(WINDOW *w, const struct tui *t, int *n, const char *s, boo
 static void draw_help(struct tui *t, WINDOW *w)
 {
 	const struct tui_driver *d = t->ctx->driver;
+	char nums[80], head[128];
 	int n = 0;
 
+	snprintf(head, sizeof(head), "%s help  (any key closes it; Up/Down/PgUp/PgDn scroll)",
+		 d && d->name ? d->name : "asys top");
 	widget_attr_on(w, &t->v, TC_TITLE);
-	widget_text(w, 0, 1, getmaxx(w) - 2,
-		    "asys top help  (any key closes it; Up/Down/PgUp/PgDn scroll)", false);
+	widget_text(w, 0, 1, getmaxx(w) - 2, head, false);
 	widget_attr_off(w, &t->v, TC_TITLE);
 	help_line(w, t, &n, "Keys", true);
-	for (int i = 0; global_help[i]; i++)
-		help_line(w, t, &n, global_help[i], false);
+	help_numbers(t, nums, sizeof(nums));
+	for (size_t i = 0; i < ARRAY_SIZE(global_help); i++) {
+		const struct help_entry *e = &global_help[i];
+
+		if (!e->need || (t->keys_any & e->need))
+			help_line(w, t, &n, e->text ? e->text : nums, false);
+	}
 	if (d && d->hint && *d->hint) {
 		help_line(w, t, &n, "", false);
 		help_line(w, t, &n, d->hint_title ? d->hint_title : "", true);
@@ -273,7 +355,7 @@ static void draw_help(struct tui *t, WINDOW *w)
 		const struct pane_class *c = t->panes[i].cls;
 		char title[96];
 
-		if (!c->help || !c->help[0])
+		if (!c->help || !c->help[0] || !tui_pane_visible(t, i))
 			continue;
 		help_line(w, t, &n, "", false);
 		snprintf(title, sizeof(title), "%c %s pane", c->hotkey ? c->hotkey : ' ', c->title);
@@ -332,10 +414,12 @@ static void pane_boxes(struct tui *t, int avail, struct layout_box *box)
 		box[idx[k]] = lb[k];
 }
 
-static void draw_panes(struct tui *t)
+/* The panes in rows 1 .. avail; sets the focused pane's status and the
+ * keys that apply. */
+static void draw_panes(struct tui *t, int avail)
 {
 	struct layout_box boxes[TUI_MAX_PANES];
-	WINDOW *bg = newwin(LINES - 2, COLS, 1, 0);
+	WINDOW *bg = newwin(avail, COLS, 1, 0);
 
 	/* rows no pane takes are blank, not left over from the last frame */
 	if (bg) {
@@ -354,13 +438,16 @@ static void draw_panes(struct tui *t)
 			}
 		}
 	}
-	pane_boxes(t, LINES - 2, boxes);
+	pane_boxes(t, avail, boxes);
 	t->status[0] = '\0';
+	t->status_shown = false;
+	t->keys_focus = t->keys_any = 0;
 	for (int i = 0; i < t->npanes; i++) {
 		struct pane *p = &t->panes[i];
 		const struct layout_box *b = &boxes[i];
 		char extra[256] = "", footer[256] = "";
 		WINDOW *box, *inner;
+		unsigned keys;
 
 		t->shown[i] = b->rows > 0;
 		p->focused = i == t->focus;
@@ -373,14 +460,20 @@ static void draw_panes(struct tui *t)
 		p->rows = b->rows - 2;
 		p->cols = b->cols - 2;
 		t->v.status[0] = '\0';
+		t->v.status_shown = false;
 		if (p->cls->title_extra)
 			p->cls->title_extra(p, &t->v, extra, sizeof(extra));
 		if (inner && p->cls->draw)
 			p->cls->draw(p, inner, &t->v);
 		if (p->cls->footer)
 			p->cls->footer(p, &t->v, footer, sizeof(footer));
-		if (p->focused)
+		keys = p->cls->keys ? p->cls->keys(p, &t->v) : 0;
+		t->keys_any |= keys;
+		if (p->focused) {
 			util_strlcpy(t->status, t->v.status, sizeof(t->status));
+			t->status_shown = t->v.status_shown;
+			t->keys_focus = keys;
+		}
 		draw_box(t, box, p, extra, footer);
 		touchwin(box);
 		wnoutrefresh(box);
@@ -390,9 +483,55 @@ static void draw_panes(struct tui *t)
 	}
 }
 
+/* The panes above the message lines, which take what their messages need:
+ * the focused pane's status is known once it is drawn, so when that
+ * changes the line count the panes are drawn again (nothing is on the
+ * terminal before doupdate). */
+static void draw_body(struct tui *t)
+{
+	int avail = LINES - 2, rows = tui_messages_rows(t, t->status, t->status_shown), again;
+
+	draw_panes(t, avail - rows);
+	again = tui_messages_rows(t, t->status, t->status_shown);
+	if (again != rows) {
+		rows = again;
+		draw_panes(t, avail - rows);
+	}
+	tui_messages_draw(t, LINES - 1 - rows, rows);
+}
+
+/* The driver's workload line and notes of this frame; those that changed
+ * go to the message log. Called without the store's lock. */
+static void driver_messages(struct tui *t)
+{
+	const struct tui_driver *d = t->ctx->driver;
+	char wl[sizeof(t->workload)] = "", notes[sizeof(t->notes)] = "";
+	/* live notes are stamped now, a replay's with the time it shows */
+	uint64_t ts = t->src.recorded ? 0 : util_now_ns(CLOCK_MONOTONIC);
+
+	if (d && d->workload && !d->workload(d->ctx, wl, sizeof(wl)))
+		wl[0] = '\0';
+	if (d && d->notes)
+		d->notes(d->ctx, notes, sizeof(notes));
+	if (strcmp(wl, t->workload))
+		store_note(t->v.store, ts, wl);
+	if (strcmp(notes, t->notes)) {
+		char *save = NULL, copy[sizeof(notes)];
+
+		util_strlcpy(copy, notes, sizeof(copy));
+		/* the lines that are new: one that stays is said once */
+		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			if (!strstr(t->notes, l))
+				store_note(t->v.store, ts, l);
+	}
+	util_strlcpy(t->workload, wl, sizeof(t->workload));
+	util_strlcpy(t->notes, notes, sizeof(t->notes));
+}
+
 void tui_frame(struct tui *t)
 {
 	WINDOW *head = NULL, *bottom = NULL, *body = NULL;
+	const struct tui_driver *d = t->ctx->driver;
 
 	/* stdscr is only read from; keep it from repainting over the frame */
 	if (is_wintouched(stdscr))
@@ -412,6 +551,9 @@ void tui_frame(struct tui *t)
 	if (!head || !bottom)
 		goto out;
 
+	if (d && d->source)
+		d->source(d->ctx, &t->src);
+	driver_messages(t);
 	store_lock(t->v.store);
 	if (!t->paused) {
 		uint64_t latest = store_latest_ns(t->v.store);
@@ -422,14 +564,16 @@ void tui_frame(struct tui *t)
 		if (bucket > t->v.window_ns)
 			t->v.window_ns = bucket;
 	}
-	if (t->help) {
+	if (t->help || t->log) {
 		body = newwin(LINES - 2, COLS, 1, 0);
-		if (body) {
+		if (body && t->log)
+			tui_log_draw(t, body);
+		else if (body)
 			draw_help(t, body);
+		if (body)
 			wnoutrefresh(body);
-		}
 	} else {
-		draw_panes(t);
+		draw_body(t);
 	}
 	store_unlock(t->v.store);
 

@@ -22,9 +22,19 @@ struct view {
 	uint64_t window_ns; /* one refresh: averages and peaks are over this */
 	bool utf8;	    /* braille and block glyphs, else ASCII # = . */
 	bool color;
-	bool bits;	  /* rates in bit/s instead of B/s ('u' toggles) */
-	bool overlay;	  /* PPU metric groups overlaid ('o') or stacked ('s') */
-	char status[256]; /* a pane may set the status line (n/a reasons) */
+	bool bits;	   /* rates in bit/s instead of B/s ('u' toggles) */
+	bool overlay;	   /* PPU metric groups overlaid ('o') or stacked ('s') */
+	char status[1024]; /* a pane may set the status line (n/a reasons) */
+	bool status_shown; /* the pane drew that status whole itself */
+};
+
+/* Keys that apply to a pane now, for the bottom line's hints and the help:
+ * only what a key would do here is offered. */
+enum pane_keys {
+	PANE_KEY_SORT = 1u << 0,    /* < > I: the pane has a sortable table */
+	PANE_KEY_UNITS = 1u << 1,   /* u: the pane shows rates in bit/s or B/s */
+	PANE_KEY_OVERLAY = 1u << 2, /* o s: the pane has PPU metric groups */
+	PANE_KEY_SELECT = 1u << 3,  /* Up Down PgUp PgDn Home End move a selection */
 };
 
 struct pane {
@@ -56,6 +66,8 @@ struct pane_class {
 	 * before the screen's own (so a filter can take letters), except F1,
 	 * F10, Tab and Shift-Tab; return false for keys it does not use. */
 	bool (*key)(struct pane *p, int ch, struct view *v);
+	/* Which of enum pane_keys apply now; NULL: none. */
+	unsigned (*keys)(const struct pane *p, const struct view *v);
 	/* Extra help lines for this pane's keys ("/  filter kernels"); NULL-ended. */
 	const char *const *help;
 };

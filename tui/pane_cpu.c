@@ -160,7 +160,7 @@ static void cpu_title(const struct pane *p, const struct view *v, char *buf, int
 	struct cpu_data *s = p->priv;
 	const struct cpu_row *t;
 	size_t online = 0;
-	char avg[16], ipc[16], cores[48];
+	char avg[16], ipc[24], cores[48];
 
 	buf[0] = '\0';
 	if (!s)
@@ -172,19 +172,21 @@ static void cpu_title(const struct pane *p, const struct view *v, char *buf, int
 		online += !s->rows[i].offline;
 	t = &s->total;
 	widget_fmt_pct(avg, sizeof(avg), pct_of(t->busy));
-	if (isnan(s->ipc))
-		snprintf(ipc, sizeof(ipc), "n/a");
+	if (s->ipc_absent)
+		ipc[0] = '\0';
+	else if (isnan(s->ipc))
+		snprintf(ipc, sizeof(ipc), "  IPC n/a");
 	else
-		snprintf(ipc, sizeof(ipc), "%.2f", s->ipc);
+		snprintf(ipc, sizeof(ipc), "  IPC %.2f", s->ipc);
 	if (online == s->n)
 		snprintf(cores, sizeof(cores), "%zu cores", s->n);
 	else
 		snprintf(cores, sizeof(cores), "%zu/%zu cores online", online, s->n);
 	if (isnan(t->busy))
-		snprintf(buf, (size_t)n, "%s  avg n/a  IPC %s", cores, ipc);
+		snprintf(buf, (size_t)n, "%s  avg n/a%s", cores, ipc);
 	else
-		snprintf(buf, (size_t)n, "%s  avg %s  us %.0f sy %.0f wa %.0f st %.0f  IPC %s",
-			 cores, avg, pct_nz(t->share[CS_USER]) + pct_nz(t->share[CS_NICE]),
+		snprintf(buf, (size_t)n, "%s  avg %s  us %.0f sy %.0f wa %.0f st %.0f%s", cores,
+			 avg, pct_nz(t->share[CS_USER]) + pct_nz(t->share[CS_NICE]),
 			 pct_nz(t->share[CS_SYSTEM]) + pct_nz(t->share[CS_IRQ]) +
 			     pct_nz(t->share[CS_SOFTIRQ]),
 			 pct_nz(t->share[CS_IOWAIT]), pct_nz(t->share[CS_STEAL]), ipc);

@@ -213,19 +213,42 @@ static void load_rows(struct kpriv *s, const struct view *v)
 	qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }
 
+static const char *empty_reason(const struct view *v);
+
+/* Lines for why there are no kernels (a privilege hint runs to two or three). */
+#define KERN_WHY_LINES 6
+
+static int kern_why_lines(const struct pane *p, const struct view *v, int cols)
+{
+	const struct kpriv *s = p->priv;
+	const char *why = s && s->filter[0] ? "no kernel matches the filter" : empty_reason(v);
+	int n = widget_wrap(NULL, 0, 1, cols - 1, KERN_WHY_LINES, 2, why);
+
+	return n > 0 ? n : 1;
+}
+
+static size_t kern_count(const struct view *v)
+{
+	int id = stream_table_find(v->streams, "gpurt.kernels");
+
+	return id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
+}
+
 static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
 {
-	(void)v, (void)cols;
+	if (!kern_count(v))
+		return kern_why_lines(p, v, cols);
 	/* unfocused, its essential line is the top kernel, without the header */
 	return p->focused ? 2 : 1;
 }
 
 static int kern_want_rows(const struct pane *p, const struct view *v, int cols)
 {
-	int id = stream_table_find(v->streams, "gpurt.kernels");
-	size_t n = id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
-	(void)p, (void)cols;
-	return 1 + (int)(n ? (n > 200 ? 200 : n) : 1);
+	size_t n = kern_count(v);
+
+	if (!n)
+		return kern_why_lines(p, v, cols);
+	return 1 + (int)(n > 200 ? 200 : n);
 }
 
 static void kern_title(const struct pane *p, const struct view *v, char *buf, int n)
@@ -287,12 +310,19 @@ static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
 		wclrtoeol(w);
 	}
 	if (!s->nrows) {
+		/* no header over no rows: the reason, wrapped whole */
 		const char *why = s->filter[0] ? "no kernel matches the filter" : empty_reason(v);
+		int need = widget_wrap(NULL, 0, 1, cols - 1, rows + 1, 2, why);
+
+		wmove(w, 0, 0);
+		wclrtoeol(w);
 		widget_attr_on(w, v, TC_DIM);
-		widget_text(w, y0, 1, cols - 1, why, false);
+		widget_wrap(w, 0, 1, cols - 1, rows, 2, why);
 		widget_attr_off(w, v, TC_DIM);
-		if (!s->filter[0] && strstr(why, "sudo"))
+		if (!s->filter[0] && strstr(why, "sudo")) {
 			snprintf(v->status, sizeof(v->status), "%s", why);
+			v->status_shown = need <= rows;
+		}
 		return;
 	}
 	for (int k = 0; k + y0 < rows && s->table.top + k < (int)s->nrows; k++) {
@@ -357,6 +387,14 @@ static bool kern_key(struct pane *p, int ch, struct view *v)
 	return widget_table_key(&s->table, ch, p->rows - 1 > 0 ? p->rows - 1 : 1);
 }
 
+static unsigned kern_keys(const struct pane *p, const struct view *v)
+{
+	const struct kpriv *s = p->priv;
+
+	(void)v;
+	return s && s->nrows ? PANE_KEY_SORT | PANE_KEY_SELECT : 0;
+}
+
 static const char *const kern_help[] = {
     "/             filter kernels by name (Enter keeps it, Esc clears it)",
     "p             group the kernels by process, or not",
@@ -378,5 +416,6 @@ const struct pane_class kernels_pane = {
     .footer = kern_footer,
     .draw = kern_draw,
     .key = kern_key,
+    .keys = kern_keys,
     .help = kern_help,
 };

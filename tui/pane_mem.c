@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mem_rows.h"
 #include "mem_sys.h"
 #include "options.h"
 #include "pane.h"
@@ -54,12 +55,7 @@ static const struct mem_col mem_cols[] = {
 #define NCOLS ((int)ARRAY_SIZE(mem_cols))
 #define COL_RSS 2
 #define COMMAND_MIN 12
-struct proc_row {
-	uint64_t pid;
-	double val[NCOLS];
-	const char *label; /* the store's, valid while it is locked */
-	const char *user;  /* the uid cache's */
-};
+_Static_assert(NCOLS == MEM_NCOLS, "mem_rows.h holds a value per column");
 
 #define UID_CACHE 64
 struct uid_name {
@@ -82,6 +78,8 @@ struct mem_priv {
 	struct uid_name uids[UID_CACHE];
 	int nuids, uid_next;
 	struct mem_sys sys;
+	struct mem_kept kept; /* the last rows, for when every process is gone */
+	bool exited;	      /* the rows shown are the kept ones */
 };
 
 static void *mem_init(const struct view *v)
@@ -104,6 +102,7 @@ static void mem_fini(void *priv)
 		return;
 	free(s->rows);
 	free(s->ents);
+	mem_kept_free(&s->kept);
 	free(s);
 }
 
@@ -143,7 +142,12 @@ static void choose_columns(struct mem_priv *s, const struct view *v, int cols)
 	for (int i = 0; i < NCOLS; i++) {
 		const struct mem_col *c = &mem_cols[i];
 
-		on[i] = !c->stream || stream_table_find(v->streams, c->stream) >= 0;
+		int id = c->stream ? stream_table_find(v->streams, c->stream) : -1;
+
+		/* a recording may lack a stream or a field: no column of n/a */
+		on[i] = !c->stream ||
+			(id >= 0 && stream_field_index(stream_table_get(v->streams, (uint32_t)id),
+						       c->field) >= 0);
 		/* gpurt: the runtime columns only once some process has used the
 		 * runtime, not four columns of n/a */
 		if (on[i] && c->stream && !strcmp(c->stream, "gpurt.mem"))
@@ -352,6 +356,8 @@ static int mem_want_rows(const struct pane *p, const struct view *v, int cols)
 	if (no_table(v))
 		return 2;
 
+	if (!n && p->priv)
+		n = ((const struct mem_priv *)p->priv)->kept.n; /* the exited rows */
 	if (n > 1000)
 		n = 1000;
 	return 2 + 1 + (int)(n ? n : 1);
@@ -457,6 +463,11 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 		return;
 	choose_columns(s, v, cols);
 	load_rows(s, v);
+	if (!s->nrows && grow(s, MEM_KEPT_MAX) == 0)
+		s->nrows = mem_kept_restore(&s->kept, s->rows, v->end_ns);
+	else if (s->nrows)
+		mem_kept_save(&s->kept, s->rows, s->nrows, v->end_ns);
+	s->exited = s->nrows && s->kept.restored;
 	s->table.nrows = (int)s->nrows;
 	if (s->sel_pid) {
 		for (size_t i = 0; i < s->nrows; i++)
@@ -481,6 +492,8 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 		if (sel) {
 			widget_attr_on(w, v, TC_SELECT);
 			mvwhline(w, sl + 1 + k, 0, ' ', cols);
+		} else if (s->exited) {
+			widget_attr_on(w, v, TC_DIM);
 		}
 		for (int c = 0; c < s->nvis; c++) {
 			int ci = s->vis[c];
@@ -488,17 +501,21 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 			char cell[512];
 
 			fmt_cell(cell, sizeof(cell), r, ci);
-			if (mem_cols[ci].kind == CK_FAIL) {
+			if (s->exited && mem_cols[ci].kind == CK_LABEL)
+				snprintf(cell, sizeof(cell), "(exited) %.400s", r->label);
+			if (mem_cols[ci].kind == CK_FAIL && !s->exited) {
 				fmt_fail(cell, sizeof(cell), v, r->pid, r->val[ci]);
 				if (r->val[ci] > 0 && !sel) /* gpurt: mark the row */
 					widget_attr_on(w, v, TC_CRIT);
 			}
 			widget_text(w, sl + 1 + k, xs[c], cw, cell, s->vis_cols[c].right);
-			if (mem_cols[ci].kind == CK_FAIL && r->val[ci] > 0 && !sel)
+			if (mem_cols[ci].kind == CK_FAIL && !s->exited && r->val[ci] > 0 && !sel)
 				widget_attr_off(w, v, TC_CRIT);
 		}
 		if (sel)
 			widget_attr_off(w, v, TC_SELECT);
+		else if (s->exited)
+			widget_attr_off(w, v, TC_DIM);
 	}
 }
 
@@ -518,7 +535,11 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 	id = stream_table_find(v->streams, "mem.proc");
 	/* the table may not be drawn (a pane shrunk to its bars): ask the store */
 	nproc = id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
-	snprintf(buf, (size_t)n, "%zu procs  sort: %s %s", nproc, mem_cols[s->sort_id].col.title,
+	snprintf(buf, (size_t)n, "%zu procs%s  sort: %s %s",
+		 nproc	     ? nproc
+		 : s->exited ? s->kept.n
+			     : 0,
+		 !nproc && s->exited ? " exited" : "", mem_cols[s->sort_id].col.title,
 		 v->utf8 ? (s->sort_desc ? "\u25bc" : "\u25b2") : (s->sort_desc ? "v" : "^"));
 }
 
@@ -540,6 +561,12 @@ static bool mem_key(struct pane *p, int ch, struct view *v)
 		s->sel_pid = s->rows[s->table.selected].pid;
 	(void)v;
 	return true;
+}
+
+static unsigned mem_keys(const struct pane *p, const struct view *v)
+{
+	(void)p;
+	return no_table(v) ? 0 : PANE_KEY_SORT | PANE_KEY_SELECT;
 }
 
 static const char *const mem_help[] = {
@@ -567,5 +594,6 @@ const struct pane_class mem_pane = {
     .footer = mem_footer,
     .draw = mem_draw,
     .key = mem_key,
+    .keys = mem_keys,
     .help = mem_help,
 };

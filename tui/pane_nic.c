@@ -395,6 +395,12 @@ static bool nic_key(struct pane *p, int ch, struct view *v)
 	}
 }
 
+static unsigned nic_keys(const struct pane *p, const struct view *v)
+{
+	(void)p, (void)v;
+	return PANE_KEY_UNITS; /* the rates, in bit/s or B/s */
+}
+
 const struct pane_class nic_pane = {
     .name = "nic",
     .title = "NIC",
@@ -408,5 +414,6 @@ const struct pane_class nic_pane = {
     .footer = nic_footer,
     .draw = nic_draw,
     .key = nic_key,
+    .keys = nic_keys,
     .help = nic_help,
 };

@@ -319,12 +319,23 @@ static const char *ppu_stream_status(const struct ppu_priv *s, const struct view
 	return id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
 }
 
+/* No device: why, wrapped whole (a path list runs to a few lines). */
+#define PPU_WHY_LINES 8
+
+static int ppu_why_lines(struct ppu_priv *s, const struct view *v, int cols)
+{
+	const char *why = ppu_stream_status(s, v, false);
+	int n = why ? widget_wrap(NULL, 0, 0, cols, PPU_WHY_LINES, 0, why) : 1;
+
+	return n > 0 ? n : 1;
+}
+
 static int ppu_want(struct ppu_priv *s, const struct view *v, int cols, bool full)
 {
 	int n = ppu_stream_status(s, v, true) ? 1 : 0;
 
 	if (!s->ndev)
-		return ppu_stream_status(s, v, false) ? 2 : 1;
+		return ppu_why_lines(s, v, cols);
 	for (int i = 0; i < s->ndev; i++)
 		n += full ? ppu_block(NULL, (struct view *)v, s, &s->devs[i], 0, 1000, cols, false,
 				      false)
@@ -349,10 +360,6 @@ static int ppu_want_rows(const struct pane *p, const struct view *v, int cols)
 	if (!s)
 		return 1;
 	ppu_load(s, v);
-	/* no device on this machine: one line, unless focused (the status line
-	 * has the whole reason either way) */
-	if (!s->ndev && !p->focused)
-		return 1;
 	return ppu_want(s, v, cols, true);
 }
 
@@ -368,11 +375,16 @@ static void ppu_draw(struct pane *p, WINDOW *w, struct view *v)
 	ppu_load(s, v);
 	why = ppu_stream_status(s, v, false);
 	if (!s->ndev) {
+		const char *text = why ? why : "no PPU device has reported yet";
+		int need = widget_wrap(NULL, 0, 0, cols, rows + 1, 0, text);
+
 		widget_attr_on(w, v, why ? TC_WARN : TC_DIM);
-		ppu_wrapped(w, 0, rows, 0, cols, why ? why : "no PPU device has reported yet");
+		widget_wrap(w, 0, 0, cols, rows, 0, text);
 		widget_attr_off(w, v, why ? TC_WARN : TC_DIM);
-		if (why)
+		if (why) {
 			util_strlcpy(v->status, why, sizeof(v->status));
+			v->status_shown = need <= rows;
+		}
 		return;
 	}
 	why = ppu_stream_status(s, v, true);
@@ -494,6 +506,23 @@ static void ppu_footer(const struct pane *p, const struct view *v, char *buf, in
 		snprintf(buf, (size_t)n, "metrics: --ppu-metrics-device");
 }
 
+static unsigned ppu_keys(const struct pane *p, const struct view *v)
+{
+	const struct ppu_priv *s = p->priv;
+	unsigned k = 0;
+
+	(void)v;
+	if (!s)
+		return 0;
+	if (s->ndev > 1)
+		k |= PANE_KEY_SELECT;
+	/* o/s and u act on the metric rows */
+	for (int i = 0; i < s->ndev; i++)
+		if (s->devs[i].met)
+			k |= PANE_KEY_OVERLAY | PANE_KEY_UNITS;
+	return k;
+}
+
 static const char *const ppu_help[] = {
     "up/down  select a PPU (the list scrolls when the blocks do not fit)",
     NULL,
@@ -512,5 +541,6 @@ const struct pane_class ppu_pane = {
     .footer = ppu_footer,
     .draw = ppu_draw,
     .key = ppu_key,
+    .keys = ppu_keys,
     .help = ppu_help,
 };

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -240,6 +241,8 @@ static bool handle_key(struct tui *t, int ch)
 	}
 	if (t->help && help_key(t, ch))
 		return true;
+	if (t->log && tui_log_key(t, ch))
+		return true;
 	/* keys that are never text: before the pane */
 	switch (ch) {
 	case KEY_F(10):
@@ -273,6 +276,11 @@ static bool handle_key(struct tui *t, int ch)
 	case '?':
 		t->help = true;
 		t->help_top = 0;
+		return true;
+	case 'L':
+		/* opens at the newest messages */
+		t->log = true;
+		t->log_top = INT_MAX;
 		return true;
 	case ' ':
 		/* a driver may pause its source (replay's player), not just the drawing */
@@ -309,12 +317,14 @@ static void host_info(struct tui *t)
 
 		if (dot)
 			*dot = '\0';
-		util_strlcpy(t->host, u.nodename, sizeof(t->host));
-		util_strlcpy(t->kernel, u.release, sizeof(t->kernel));
+		util_strlcpy(t->src.host, u.nodename, sizeof(t->src.host));
+		util_strlcpy(t->src.kernel, u.release, sizeof(t->src.kernel));
 	} else {
-		util_strlcpy(t->host, "?", sizeof(t->host));
-		util_strlcpy(t->kernel, "?", sizeof(t->kernel));
+		util_strlcpy(t->src.host, "?", sizeof(t->src.host));
+		util_strlcpy(t->src.kernel, "?", sizeof(t->src.kernel));
 	}
+	/* live sample times are CLOCK_MONOTONIC: this maps them to the wall clock */
+	t->live_origin = (int64_t)(util_now_ns(CLOCK_REALTIME) - util_now_ns(CLOCK_MONOTONIC));
 }
 
 /* A terminal that cannot place the cursor ("dumb") would get a heap of text. */

@@ -13,6 +13,21 @@
 struct store;
 struct stream_table;
 
+/* Where the data shown comes from: this machine now, or a recording. */
+struct tui_source {
+	char host[64];
+	char kernel[64];
+	/* CLOCK_REALTIME minus the samples' clock, in ns: sample times to
+	 * wall-clock times (the header, the message log) */
+	int64_t clock_origin_ns;
+	bool recorded; /* the header shows the recorded time, not uptime and now */
+};
+
+/* One key on the bottom line: "g" "go to". */
+struct tui_key_hint {
+	const char *key, *what;
+};
+
 /* What the caller (live top, or replay) adds to the screen: the right side of
  * the header, its own keys, and how far the view has got. Any callback may
  * be NULL. */
@@ -32,8 +47,17 @@ struct tui_driver {
 	bool (*workload)(void *ctx, char *buf, size_t n);
 	/* Progress 0..1 for replay, or NaN for live. */
 	double (*progress)(void *ctx);
-	const char *hint;	/* the driver's keys, for the help screen */
-	const char *hint_title; /* their heading there: "Recording", "Replay" */
+	/* Messages for the lines above the keys, one a line ('\n' between): a
+	 * recording that failed or was saved, ignored variables, a bad time.
+	 * Each goes to the message log too. Called without the store's lock. */
+	void (*notes)(void *ctx, char *buf, size_t n);
+	/* The recording's machine and clock; NULL: this machine, now. */
+	void (*source)(void *ctx, struct tui_source *out);
+	const char *name;		 /* the header's first words: "asys replay" */
+	const struct tui_key_hint *keys; /* the bottom line's, {NULL}-ended; a key
+					  * given here replaces the screen's own */
+	const char *hint;		 /* the driver's keys, for the help screen */
+	const char *hint_title;		 /* their heading there: "Recording", "Replay" */
 };
 
 struct tui_ctx {

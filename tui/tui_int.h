@@ -24,11 +24,29 @@ struct tui {
 	bool help;	/* the help screen is up */
 	int help_top;	/* its first line shown */
 	int help_lines; /* its length, from the last frame */
-	char host[64];
-	char kernel[64];
-	char status[256]; /* the focused pane's status line of the last frame */
+	bool log;	/* the message log is up */
+	int log_top;	/* its first line shown; INT_MAX: follow the end */
+	int log_lines;	/* its length, from the last frame */
+	struct tui_source src;
+	int64_t live_origin; /* CLOCK_REALTIME - CLOCK_MONOTONIC, for a live view */
+	char status[1024];   /* the focused pane's status line of the last frame */
+	bool status_shown;   /* ...which the pane showed whole itself */
+	char workload[256];  /* the driver's workload line of this frame */
+	char notes[1024];    /* the driver's notes of this frame, '\n' between */
+	unsigned keys_focus; /* enum pane_keys of the focused pane, last frame */
+	unsigned keys_any;   /* ...of any pane shown */
 	uint64_t frames;
 };
+
+/* The lines above the keys (tui/messages.c): the workload's fate, the
+ * driver's notes and the focused pane's status, each on its own lines. */
+int tui_messages_rows(const struct tui *t, const char *status, bool shown);
+void tui_messages_draw(struct tui *t, int y, int rows);
+/* The message log screen: every status kept by the store, timestamped. */
+void tui_log_draw(struct tui *t, WINDOW *w);
+bool tui_log_key(struct tui *t, int ch);
+/* "18:23:05" (or with the date) of a time on the samples' clock. */
+void tui_fmt_time(const struct tui *t, uint64_t ts_ns, char *buf, size_t n, bool date);
 
 /* Composes one frame with wnoutrefresh everywhere, then one doupdate(). */
 void tui_frame(struct tui *t);

@@ -352,6 +352,53 @@ void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right)
 	mvwaddnstr(w, y, x, s, (int)bytes);
 }
 
+/* The bytes of the next wrapped line of s in width columns: up to the last
+ * space that fits, or cut mid-word when a word (a path) is wider than a line. */
+static size_t wrap_line(const char *s, int width, bool *last)
+{
+	int cols;
+	size_t fit = text_fit(s, width, &cols), cut = fit;
+
+	*last = !s[fit];
+	if (*last || s[fit] == ' ')
+		return fit;
+	while (cut > 0 && s[cut - 1] != ' ')
+		cut--;
+	return cut ? cut : fit;
+}
+
+int widget_wrap(WINDOW *w, int y, int x, int width, int maxl, int indent, const char *s)
+{
+	char buf[4 * REC_TEXT_MAX + 16];
+	int used = 0;
+
+	if (!s || width <= indent + 4 || maxl <= 0)
+		return 0;
+	s = text_safe(s, buf, sizeof(buf));
+	while (*s && used < maxl) {
+		int in = used ? indent : 0;
+		bool last;
+		size_t k = wrap_line(s, width - in, &last);
+
+		if (used == maxl - 1 && !last) {
+			/* out of lines: the last one says there is more */
+			k = wrap_line(s, width - in - 1, &last);
+			if (w) {
+				mvwaddnstr(w, y + used, x + in, s, (int)k);
+				waddstr(w, "~");
+			}
+			return used + 1;
+		}
+		if (w)
+			mvwaddnstr(w, y + used, x + in, s, (int)k);
+		used++;
+		s += k;
+		while (*s == ' ')
+			s++;
+	}
+	return used;
+}
+
 static int col_width(const struct tui_table *t, int i, int total)
 {
 	int x = 0;

@@ -57,6 +57,11 @@ void widget_fmt_pct(char *buf, size_t n, double pct); /* "93%" / "n/a" */
 
 /* Print s at (y,x) clipped to width; right-aligned if right. Multibyte-safe. */
 void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right);
+/* s over at most maxl lines of width columns from (y,x), broken at spaces
+ * (mid-word only for a word wider than a line), lines after the first
+ * indented by indent; a last line that cannot hold the rest ends in '~'.
+ * Returns the lines used; w NULL only counts them. Escapes control bytes. */
+int widget_wrap(WINDOW *w, int y, int x, int width, int maxl, int indent, const char *s);
 /* Terminal columns s takes (multibyte-aware). */
 int widget_text_width(const char *s);
 

@@ -25,7 +25,10 @@ struct store *store_new(const struct stream_table *t, uint64_t bucket_ns)
 		return NULL;
 	s->hsize = 1024;
 	s->hash = calloc(s->hsize, sizeof(*s->hash));
-	if (!s->hash) {
+	s->log = msglog_new();
+	if (!s->hash || !s->log) {
+		free(s->hash);
+		msglog_free(s->log);
 		free(s);
 		return NULL;
 	}
@@ -97,6 +100,7 @@ void store_free(struct store *s)
 		return;
 	store_drop_all(s);
 	free(s->hash);
+	msglog_free(s->log);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -477,6 +481,8 @@ static void store_consume_locked(void *ctx, const struct rec *r)
 			set_text(&se->label, rec_text(r));
 		break;
 	case REC_STATUS:
+		msglog_add(s->log, r->ts_ns ? r->ts_ns : s->latest_ns, r->stream, r->entity,
+			   rec_text(r));
 		if (r->entity == STATUS_STREAM) {
 			set_text(&s->streams[r->stream].status, rec_text(r));
 		} else {
@@ -551,6 +557,18 @@ size_t store_entities(const struct store *s, uint32_t stream, uint64_t *out, siz
 const struct series *store_series(const struct store *s, uint32_t stream, uint64_t entity)
 {
 	return stream < STREAM_MAX ? store_lookup(s, stream, entity) : NULL;
+}
+
+const struct msglog *store_msglog(const struct store *s)
+{
+	return s->log;
+}
+
+void store_note(struct store *s, uint64_t ts_ns, const char *text)
+{
+	pthread_mutex_lock(&s->lock);
+	msglog_add(s->log, ts_ns ? ts_ns : s->latest_ns, MSGLOG_NOTE, 0, text);
+	pthread_mutex_unlock(&s->lock);
 }
 
 const char *store_status(const struct store *s, uint32_t stream, uint64_t entity)

@@ -56,6 +56,13 @@ uint64_t store_dropped(const struct store *s);
 /* Live entities of a stream in first-seen order; returns the total count. */
 size_t store_entities(const struct store *s, uint32_t stream, uint64_t *out, size_t n);
 const struct series *store_series(const struct store *s, uint32_t stream, uint64_t entity);
+/* Every distinct status the store was given, with its time, and the notes
+ * of store_note: the TUI's message log (msglog.h). Kept across
+ * store_clear, so a replay's seek does not forget what was said. */
+const struct msglog *store_msglog(const struct store *s);
+/* Adds the application's own message (a failed recording) to that log,
+ * stamped ts_ns (0: the newest sample's time). Takes the lock. */
+void store_note(struct store *s, uint64_t ts_ns, const char *text);
 /* Status text of a stream (STATUS_STREAM) or an entity, or NULL. */
 const char *store_status(const struct store *s, uint32_t stream, uint64_t entity);
 

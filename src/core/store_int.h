@@ -3,6 +3,7 @@
 #define ASYS_STORE_INT_H
 
 #include <pthread.h>
+#include "msglog.h"
 #include "store.h"
 #include "store_peak.h"
 
@@ -68,8 +69,9 @@ struct store {
 	uint64_t records;
 	struct series **hash;
 	size_t hsize, count;
-	size_t hist_bytes; /* of all history rings, within STORE_HISTORY_BYTES */
-	uint64_t dropped;  /* entities refused by the caps */
+	size_t hist_bytes;  /* of all history rings, within STORE_HISTORY_BYTES */
+	uint64_t dropped;   /* entities refused by the caps */
+	struct msglog *log; /* every distinct status, for the message log */
 	struct stream_slot streams[STREAM_MAX];
 };
 

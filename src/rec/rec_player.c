@@ -552,6 +552,14 @@ double rec_player_progress(struct rec_player *p)
 	return (double)(t - t0) / (double)(t1 - t0);
 }
 
+const struct rec_meta *rec_player_meta(const struct rec_player *p)
+{
+	const struct rec_meta *m = rec_reader_meta(p->r);
+
+	/* the player thread may publish the meta meanwhile (rec_reader.c) */
+	return __atomic_load_n(&m->have, __ATOMIC_ACQUIRE) ? m : NULL;
+}
+
 void rec_player_status(struct rec_player *p, char *buf, size_t n)
 {
 	uint64_t t0, t1, t = rec_player_now(p), holes = rec_player_holes(p), len, dropped = 0;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rec_reader.h"
 #include "ring.h"
 #include "store.h"
 #include "stream.h"
@@ -40,6 +41,9 @@ void rec_player_seek_rel(struct rec_player *p, int64_t d_ns);
  * rec_time_range allows. */
 int rec_player_seek_expr(struct rec_player *p, const char *expr);
 
+/* The recording's META (host, kernel, clock origin), or NULL until the
+ * player has read it. */
+const struct rec_meta *rec_player_meta(const struct rec_player *p);
 /* "REPLAY run.asys 14:03:10 / 00:21:13 x4 ▶" */
 void rec_player_status(struct rec_player *p, char *buf, size_t n);
 double rec_player_progress(struct rec_player *p);

@@ -485,7 +485,9 @@ START_TEST(no_library_says_where_it_looked)
 {
 	struct run r;
 	const char *st;
-	static const char want[] = "no PPU management library found (looked in "
+	/* what to do first, then where it looked */
+	static const char want[] = "set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the "
+				   "library file: no PPU management library found (looked in "
 				   "/nonexistent/ppu/lib/libhgml.so, ";
 
 	tp_use_fake(0);

@@ -49,7 +49,8 @@ echo "ok: metrics and GPM refusal at 120x40"
 
 # no library at all
 tui_start 80 24 ASYS_HGML_LIBRARY= PPU_HOME=/nonexistent/ppu -- --ppu-backend hgml
-wait_for 'no PPU management library found \(looked in' 10 || fail "no-library message missing"
+wait_for 'set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the library file' 10 ||
+	fail "no-library message missing, or not what to do first"
 wait_for '/nonexistent/ppu/lib/libhgml\.so' 5 || fail "no-library message lacks the paths"
 check_layout 80 24
 tui_stop
