@@ -23,18 +23,7 @@ nsenter --net="$NETNS/$NS1" "$ASYS" record --nic-metrics true --nic-device-inclu
 REC=$!
 # the first sample must come before the first datagram: wait until the file
 # grows past its first size, i.e. samples reach it
-first=
-i=0
-while :; do
-	size=$(stat -c %s "$D/v.asys" 2>/dev/null || echo 0)
-	if [ "$size" -gt 0 ]; then
-		[ -n "$first" ] || first=$size
-		[ "$size" -gt "$first" ] && break
-	fi
-	i=$((i + 1))
-	[ $i -le 300 ] || { echo "FAIL: asys record wrote no samples in 30 s: $(cat "$D/rec.log")"; exit 1; }
-	sleep 0.1
-done
+wait_recording "$D/v.asys" "$D/rec.log"
 nsenter --net="$NETNS/$NS1" "$B/nic_traffic" send 10.231.0.2 40124 958 1000 3 >/dev/null
 # a quiet gap (0.5 s is the least the analysis below accepts), the burst,
 # then some samples after it

@@ -26,17 +26,7 @@ nsenter --net="$NETNS/$NS1" "$ASYS" record --nic-metrics true --nic-metrics-freq
 	> "$D/rec.log" 2>&1 &
 REC=$!
 # the first samples must be in the file before the traffic starts
-first= i=0
-while :; do
-	size=$(stat -c %s "$D/p.asys" 2>/dev/null || echo 0)
-	if [ "$size" -gt 0 ]; then
-		[ -n "$first" ] || first=$size
-		[ "$size" -gt "$first" ] && break
-	fi
-	i=$((i + 1))
-	[ $i -le 300 ] || { echo "FAIL: asys record wrote no samples in 30 s: $(cat "$D/rec.log")"; exit 1; }
-	sleep 0.1
-done
+wait_recording "$D/p.asys" "$D/rec.log"
 # a busy loop per CPU and one more: the sampler (and the sender) get
 # preempted, so ticks come late and the next ones catch up within microseconds
 for c in $(seq 0 "$(nproc)"); do

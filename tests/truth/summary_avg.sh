@@ -20,17 +20,7 @@ nsenter --net="$NETNS/$NS1" "$ASYS" record --nic-metrics true --nic-metrics-freq
 	--nic-device-include veth --cpu-frequency 100 -s system-wide --hggc-memory-usage false \
 	-t none -o "$D/a.asys" > "$D/rec.log" 2>&1 &
 REC=$!
-first= i=0
-while :; do
-	size=$(stat -c %s "$D/a.asys" 2>/dev/null || echo 0)
-	if [ "$size" -gt 0 ]; then
-		[ -n "$first" ] || first=$size
-		[ "$size" -gt "$first" ] && break
-	fi
-	i=$((i + 1))
-	[ $i -le 300 ] || { echo "FAIL: asys record wrote no samples in 30 s: $(cat "$D/rec.log")"; exit 1; }
-	sleep 0.1
-done
+wait_recording "$D/a.asys" "$D/rec.log"
 # one busy loop: uneven CPU times, and late sampler ticks
 sh -c 'while :; do :; done' &
 HOG=$!

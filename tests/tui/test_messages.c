@@ -17,6 +17,7 @@
 #include "stream.h"
 #include "util.h"
 #include "widget.h"
+#include "store_feed.h"
 #include "../check_run.h"
 
 extern const struct pane_class cpu_pane;
@@ -168,29 +169,6 @@ static const struct field_desc perf_fields[] = {
     FIELD_DESC("instructions", "events", FIELD_COUNTER),
 };
 static const struct stream_desc perf_desc = {"cpu.perf", 1, ENTITY_CPU, 2, perf_fields, "", 0};
-
-static void feed(struct store *st, uint8_t kind, uint32_t stream, uint64_t entity, uint64_t ts,
-		 const double *vals, int n, const char *text)
-{
-	union {
-		struct rec r;
-		char b[sizeof(struct rec) + 1024];
-	} u;
-	size_t body = vals ? (size_t)n * sizeof(double) : (strlen(text) + 8) & ~(size_t)7;
-
-	memset(&u, 0, sizeof(u));
-	u.r.len = (uint32_t)(sizeof(struct rec) + body);
-	u.r.kind = kind;
-	u.r.nvals = vals ? (uint16_t)n : 0;
-	u.r.stream = stream;
-	u.r.entity = entity;
-	u.r.ts_ns = ts;
-	if (vals)
-		memcpy(u.b + sizeof(struct rec), vals, body);
-	else
-		memcpy(u.b + sizeof(struct rec), text, strlen(text) + 1);
-	store_consume(st, &u.r);
-}
 
 /* The CPU title of a store fed 3 s of one core, with or without cpu.perf
  * in the table, and with a reason for it or not. */

@@ -16,6 +16,7 @@
 #include "stream.h"
 #include "util.h"
 #include "widget.h"
+#include "store_feed.h"
 #include "../check_run.h"
 
 extern const struct pane_class cpu_pane;
@@ -420,29 +421,6 @@ static const struct field_desc perf_fields[] = {
 };
 static const struct stream_desc perf_desc = {"cpu.perf",  1,  ENTITY_CPU,  2,
 					     perf_fields, "", .rate_hz = 0};
-
-static void feed(struct store *st, uint8_t kind, uint32_t stream, uint64_t entity, uint64_t ts,
-		 const double *vals, int n, const char *text)
-{
-	union {
-		struct rec r;
-		char b[sizeof(struct rec) + 1024];
-	} u;
-	size_t body = vals ? (size_t)n * sizeof(double) : (strlen(text) + 8) & ~(size_t)7;
-
-	memset(&u, 0, sizeof(u));
-	u.r.len = (uint32_t)(sizeof(struct rec) + body);
-	u.r.kind = kind;
-	u.r.nvals = vals ? (uint16_t)n : 0;
-	u.r.stream = stream;
-	u.r.entity = entity;
-	u.r.ts_ns = ts;
-	if (vals)
-		memcpy(u.b + sizeof(struct rec), vals, body);
-	else
-		memcpy(u.b + sizeof(struct rec), text, strlen(text) + 1);
-	store_consume(st, &u.r);
-}
 
 START_TEST(cpu_pane_over_store)
 {
