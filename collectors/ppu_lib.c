@@ -150,6 +150,60 @@ void ppu_lib_close(struct ppu_lib *l)
 	free(l);
 }
 
+/* What to do first, then where asys looked; a variable the user set but
+ * asys would not believe is why the library was not where the user put it. */
+static void ppu_not_found(const char *looked, char *err, size_t errlen)
+{
+	char why[320] = "";
+
+	if (env_note_for("ASYS_HGML_LIBRARY", why + 2, sizeof(why) - 2) ||
+	    env_note_for("PPU_HOME", why + 2, sizeof(why) - 2))
+		memcpy(why, "; ", 2);
+	snprintf(err, errlen,
+		 "set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the library file: no "
+		 "PPU management library found (looked in %s)%s",
+		 looked, why);
+}
+
+/* The backend the prefix names, and the shortest interval between GPM
+ * samples: the backend's, or ASYS_GPM_MIN_INTERVAL_MS when it is sane. */
+static void ppu_set_backend(struct ppu_lib *l)
+{
+	double ms;
+
+	l->backend = strcmp(l->prefix, "nvml") ? PPU_BACKEND_HGML : PPU_BACKEND_NVML;
+	l->gpm_min_interval_ns = l->backend == PPU_BACKEND_NVML ? PPU_NVML_GPM_MIN_INTERVAL_NS : 0;
+	if (!util_parse_double(env_get("ASYS_GPM_MIN_INTERVAL_MS"), &ms) && ms >= 0 &&
+	    ms <= 60000) {
+		l->gpm_min_interval_ns = (uint64_t)(ms * 1e6);
+		l->gpm_min_interval_from_env = true;
+	}
+}
+
+/* Fills the function pointers: 0, or -ENOSYS with err set when a required
+ * symbol is missing. */
+static int ppu_bind(struct ppu_lib *l, char *err, size_t errlen)
+{
+	char sym[96];
+
+	for (size_t i = 0; i < ARRAY_SIZE(ppu_syms); i++) {
+		const struct ppu_sym *s = &ppu_syms[i];
+		void *fn = NULL;
+		int v = ppu_resolve(l->handle, l->prefix, s, &fn);
+
+		if (!v && s->required) {
+			ppu_lib_symbol(l, s->base, sym, sizeof(sym));
+			snprintf(err, errlen, "%s has no %s: it is not a usable %s library",
+				 l->path, sym, l->backend == PPU_BACKEND_HGML ? "HGML" : "NVML");
+			return -ENOSYS;
+		}
+		memcpy((char *)l + s->off, &fn, sizeof(fn));
+		if (s->off == offsetof(struct ppu_lib, device_get_compute_running_processes))
+			l->proc_version = v;
+	}
+	return 0;
+}
+
 int ppu_lib_open(struct ppu_lib **out, const char *backend, char *err, size_t errlen)
 {
 	struct ppu_lib *l;
@@ -169,48 +223,14 @@ int ppu_lib_open(struct ppu_lib **out, const char *backend, char *err, size_t er
 	}
 	l->handle = ppu_find(backend, &l->prefix, l->path, sizeof(l->path), looked, sizeof(looked));
 	if (!l->handle) {
-		char why[320] = "";
-
-		/* what to do first, then where asys looked; a variable the user
-		 * set but asys would not believe is why the library was not
-		 * where the user put it */
-		if (env_note_for("ASYS_HGML_LIBRARY", why + 2, sizeof(why) - 2) ||
-		    env_note_for("PPU_HOME", why + 2, sizeof(why) - 2))
-			memcpy(why, "; ", 2);
-		snprintf(err, errlen,
-			 "set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the library file: no "
-			 "PPU management library found (looked in %s)%s",
-			 looked, why);
+		ppu_not_found(looked, err, errlen);
 		ret = -ENOENT;
 		goto cleanup;
 	}
-	l->backend = strcmp(l->prefix, "nvml") ? PPU_BACKEND_HGML : PPU_BACKEND_NVML;
-	l->gpm_min_interval_ns = l->backend == PPU_BACKEND_NVML ? PPU_NVML_GPM_MIN_INTERVAL_NS : 0;
-	{
-		double ms;
-
-		if (!util_parse_double(env_get("ASYS_GPM_MIN_INTERVAL_MS"), &ms) && ms >= 0 &&
-		    ms <= 60000) {
-			l->gpm_min_interval_ns = (uint64_t)(ms * 1e6);
-			l->gpm_min_interval_from_env = true;
-		}
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(ppu_syms); i++) {
-		const struct ppu_sym *s = &ppu_syms[i];
-		void *fn = NULL;
-		int v = ppu_resolve(l->handle, l->prefix, s, &fn);
-
-		if (!v && s->required) {
-			ppu_lib_symbol(l, s->base, sym, sizeof(sym));
-			snprintf(err, errlen, "%s has no %s: it is not a usable %s library",
-				 l->path, sym, l->backend == PPU_BACKEND_HGML ? "HGML" : "NVML");
-			ret = -ENOSYS;
-			goto cleanup;
-		}
-		memcpy((char *)l + s->off, &fn, sizeof(fn));
-		if (s->off == offsetof(struct ppu_lib, device_get_compute_running_processes))
-			l->proc_version = v;
-	}
+	ppu_set_backend(l);
+	ret = ppu_bind(l, err, errlen);
+	if (ret)
+		goto cleanup;
 	r = l->init();
 	if (r != PPU_OK) {
 		ppu_lib_symbol(l, "Init", sym, sizeof(sym));

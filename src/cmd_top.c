@@ -164,13 +164,86 @@ static double top_progress(void *ctx)
 	return NAN;
 }
 
+/* Recording (R, and -o FILE from the start), then the sampling threads;
+ * says why on stderr when either cannot start. */
+static int top_start(struct top_ctx *t, struct session *s, const struct asys_options *o)
+{
+	int rc;
+
+	t->rec = rec_toggle_new(s->bus, s->streams, o, "asys top");
+	if (!t->rec)
+		return -1;
+	if (o->output) {
+		char msg[512], shown[2050];
+
+		if (rec_toggle_start(t->rec, msg, sizeof(msg)) < 0) {
+			fprintf(stderr, "asys top: %s\n", str_escape(shown, sizeof(shown), msg, 0));
+			return -1;
+		}
+	}
+	rc = session_start(s);
+	if (rc < 0) {
+		fprintf(stderr, "asys top: cannot start sampling threads: %s\n", strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+/* The screen until the user quits: 0, or -1 once it has said why not. */
+static int top_view(struct top_ctx *t, struct session *s, const struct asys_options *o)
+{
+	struct tui_driver drv = {0};
+	struct tui_ctx tc = {0};
+	int rc;
+
+	drv.ctx = t;
+	drv.sampling = top_sampling;
+	drv.status = top_status;
+	drv.notes = top_notes;
+	drv.name = "asys top";
+	drv.workload = top_workload;
+	drv.progress = top_progress;
+	drv.key = top_key;
+	drv.hint = "R start/stop recording";
+	drv.hint_title = "Recording";
+	tc.opts = o;
+	tc.store = s->store;
+	tc.streams = s->streams;
+	tc.driver = &drv;
+	rc = tui_run(&tc);
+	if (rc < 0) {
+		/* tui_run has said why for a terminal it cannot drive */
+		if (rc != -ENOTTY)
+			fprintf(stderr, "asys top: cannot use this terminal: %s\n", strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+/* What is left to say once the screen is gone: the ignored variables and
+ * where the workload's output went; then the workload stops. */
+static void top_finish(struct top_ctx *t)
+{
+	if (env_note_count()) {
+		char notes[ENV_NOTES_MAX];
+
+		env_notes(notes, sizeof(notes));
+		fprintf(stderr, "asys top: %s\n", notes);
+	}
+	if (t->have_workload) {
+		char log[WORKLOAD_SHOWN];
+
+		workload_stop(&t->wl);
+		fprintf(stderr, "asys top: the workload's output is in %s\n",
+			str_escape(log, sizeof(log), t->wl.log, 200));
+	}
+}
+
 int cmd_top(int argc, char **argv)
 {
 	struct asys_options o;
 	struct top_ctx t = {0};
 	struct session *s = NULL;
-	struct tui_driver drv = {0};
-	struct tui_ctx tc = {0};
 	const char *nc = env_get("NO_COLOR");
 	int rc, ret = 1;
 
@@ -193,65 +266,18 @@ int cmd_top(int argc, char **argv)
 			o.pids[o.npids++] = t.wl.pid;
 	}
 	s = session_new(&o, true);
-	if (!s)
+	if (!s || top_start(&t, s, &o) < 0)
 		goto cleanup;
-	t.rec = rec_toggle_new(s->bus, s->streams, &o, "asys top");
-	if (!t.rec)
-		goto cleanup;
-	if (o.output) {
-		char msg[512], shown[2050];
-
-		if (rec_toggle_start(t.rec, msg, sizeof(msg)) < 0) {
-			fprintf(stderr, "asys top: %s\n", str_escape(shown, sizeof(shown), msg, 0));
-			goto cleanup;
-		}
-	}
-	rc = session_start(s);
-	if (rc < 0) {
-		fprintf(stderr, "asys top: cannot start sampling threads: %s\n", strerror(-rc));
-		goto cleanup;
-	}
 	if (t.have_workload)
 		workload_release(&t.wl);
 	t.notes_until = asys_now_ns() + TOP_NOTES_NS;
 	t.store = s->store;
 	t.engine = s->engine;
-	drv.ctx = &t;
-	drv.sampling = top_sampling;
-	drv.status = top_status;
-	drv.notes = top_notes;
-	drv.name = "asys top";
-	drv.workload = top_workload;
-	drv.progress = top_progress;
-	drv.key = top_key;
-	drv.hint = "R start/stop recording";
-	drv.hint_title = "Recording";
-	tc.opts = &o;
-	tc.store = s->store;
-	tc.streams = s->streams;
-	tc.driver = &drv;
-	rc = tui_run(&tc);
-	if (rc < 0) {
-		/* tui_run has said why for a terminal it cannot drive */
-		if (rc != -ENOTTY)
-			fprintf(stderr, "asys top: cannot use this terminal: %s\n", strerror(-rc));
+	if (top_view(&t, s, &o) < 0)
 		goto cleanup;
-	}
 	ret = 0;
 cleanup:
-	if (env_note_count()) {
-		char notes[ENV_NOTES_MAX];
-
-		env_notes(notes, sizeof(notes));
-		fprintf(stderr, "asys top: %s\n", notes);
-	}
-	if (t.have_workload) {
-		char log[WORKLOAD_SHOWN];
-
-		workload_stop(&t.wl);
-		fprintf(stderr, "asys top: the workload's output is in %s\n",
-			str_escape(log, sizeof(log), t.wl.log, 200));
-	}
+	top_finish(&t);
 	rec_toggle_free(t.rec); /* flushes and writes the trailer */
 	session_free(s);
 	return ret;

@@ -28,13 +28,12 @@ static int workload_open_temp(char *path, size_t n)
 	return fd < 0 ? -errno : fd;
 }
 
-int workload_start(struct workload *w, char **argv, const char *log_path)
+/* The log the workload's output goes to: its descriptor, or -errno with
+ * a message on stderr. */
+static int workload_open_log(struct workload *w, const char *log_path)
 {
-	int go[2] = {-1, -1}, err[2] = {-1, -1}, e = 0, logfd;
+	int logfd;
 
-	memset(w, 0, sizeof(*w));
-	w->go_fd = w->err_fd = -1;
-	str_escape(w->name, sizeof(w->name), argv[0], 60);
 	if (log_path) {
 		util_strlcpy(w->log, log_path, sizeof(w->log));
 		logfd = env_open_output(log_path);
@@ -47,30 +46,49 @@ int workload_start(struct workload *w, char **argv, const char *log_path)
 		fprintf(stderr, "asys: cannot create the workload's log %s: %s%s\n",
 			str_escape(shown, sizeof(shown), w->log, 200), strerror(-logfd),
 			log_path ? "" : " (set TMPDIR or use --workload-log FILE)");
-		return logfd;
 	}
+	return logfd;
+}
+
+/* In the child: waits for the go pipe to close, then execs argv with its
+ * output in the log; a failed exec sends errno up the err pipe. */
+static void workload_child(const int go[2], const int err[2], int logfd, char **argv)
+{
+	char c;
+	int e;
+
+	setpgid(0, 0);
+	close(go[1]);
+	close(err[0]);
+	/* wait until the parent has its collectors attached */
+	while (read(go[0], &c, 1) < 0 && errno == EINTR)
+		;
+	dup2(logfd, STDOUT_FILENO);
+	dup2(logfd, STDERR_FILENO);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err[1], &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int workload_start(struct workload *w, char **argv, const char *log_path)
+{
+	int go[2] = {-1, -1}, err[2] = {-1, -1}, e = 0, logfd;
+
+	memset(w, 0, sizeof(*w));
+	w->go_fd = w->err_fd = -1;
+	str_escape(w->name, sizeof(w->name), argv[0], 60);
+	logfd = workload_open_log(w, log_path);
+	if (logfd < 0)
+		return logfd;
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
 		goto fail;
 	w->pid = fork();
 	if (w->pid < 0)
 		goto fail;
-	if (w->pid == 0) {
-		char c;
-
-		setpgid(0, 0);
-		close(go[1]);
-		close(err[0]);
-		/* wait until the parent has its collectors attached */
-		while (read(go[0], &c, 1) < 0 && errno == EINTR)
-			;
-		dup2(logfd, STDOUT_FILENO);
-		dup2(logfd, STDERR_FILENO);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
+	if (w->pid == 0)
+		workload_child(go, err, logfd, argv);
 	close(logfd);
 	setpgid(w->pid, w->pid);
 	close(go[0]);

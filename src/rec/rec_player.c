@@ -277,6 +277,58 @@ static void do_seek(struct rec_player *p, uint64_t target)
 	}
 }
 
+/* Under one lock: true when the thread is to stop; else a seek the
+ * controls asked for, if any. */
+static bool player_take(struct rec_player *p, bool *do_s, uint64_t *seek)
+{
+	bool stop;
+
+	pthread_mutex_lock(&p->lock);
+	stop = p->stop;
+	if (!stop && p->seek_pending) {
+		p->seek_pending = false;
+		*seek = p->seek_to;
+		*do_s = true;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return stop;
+}
+
+/* A file still being written: its end moves with what was read and with
+ * the file's size, and an end without a trailer is looked at again. */
+static void player_follow(struct rec_player *p, uint64_t *last_retry, uint64_t *last_bounds)
+{
+	/* data read past the known end (the file grew): the end moves with
+	 * it, and a replay that stood at the old end plays on from there */
+	pthread_mutex_lock(&p->lock);
+	if (p->read_hwm > p->t1) {
+		if (p->at_end) {
+			p->at_end = false;
+			reanchor_locked(p, p->t1);
+		}
+		p->t1 = p->read_hwm;
+	}
+	pthread_mutex_unlock(&p->lock);
+	/* The end of a file without a trailer is not final: a recording
+	 * still being written may have ended at a frame boundary. */
+	if (p->eof && !rec_reader_has_trailer(p->r) && wall_now() - *last_retry > EOF_RETRY_NS) {
+		*last_retry = wall_now();
+		p->eof = false;
+	}
+	/* a growing file: its end moves */
+	if (!p->eof && wall_now() - *last_bounds > 1000000000ull) {
+		uint64_t a, b;
+
+		*last_bounds = wall_now();
+		if (!rec_reader_has_trailer(p->r) && rec_reader_time_bounds(p->r, &a, &b) == 0) {
+			pthread_mutex_lock(&p->lock);
+			if (b > p->t1)
+				p->t1 = b;
+			pthread_mutex_unlock(&p->lock);
+		}
+	}
+}
+
 static void *player_thread(void *arg)
 {
 	struct rec_player *p = arg;
@@ -288,17 +340,8 @@ static void *player_thread(void *arg)
 		bool do_s = false;
 		struct timespec ts = {0, (long)TICK_NS};
 
-		pthread_mutex_lock(&p->lock);
-		if (p->stop) {
-			pthread_mutex_unlock(&p->lock);
+		if (player_take(p, &do_s, &seek))
 			break;
-		}
-		if (p->seek_pending) {
-			p->seek_pending = false;
-			seek = p->seek_to;
-			do_s = true;
-		}
-		pthread_mutex_unlock(&p->lock);
 		if (do_s) {
 			do_seek(p, seek);
 			pthread_mutex_lock(&p->lock);
@@ -311,37 +354,7 @@ static void *player_thread(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		fill(p, target);
 		drain(p, target);
-		/* data read past the known end (the file grew): the end moves with
-		 * it, and a replay that stood at the old end plays on from there */
-		pthread_mutex_lock(&p->lock);
-		if (p->read_hwm > p->t1) {
-			if (p->at_end) {
-				p->at_end = false;
-				reanchor_locked(p, p->t1);
-			}
-			p->t1 = p->read_hwm;
-		}
-		pthread_mutex_unlock(&p->lock);
-		/* The end of a file without a trailer is not final: a recording
-		 * still being written may have ended at a frame boundary. */
-		if (p->eof && !rec_reader_has_trailer(p->r) &&
-		    wall_now() - last_retry > EOF_RETRY_NS) {
-			last_retry = wall_now();
-			p->eof = false;
-		}
-		/* a growing file: its end moves */
-		if (!p->eof && wall_now() - last_bounds > 1000000000ull) {
-			uint64_t a, b;
-
-			last_bounds = wall_now();
-			if (!rec_reader_has_trailer(p->r) &&
-			    rec_reader_time_bounds(p->r, &a, &b) == 0) {
-				pthread_mutex_lock(&p->lock);
-				if (b > p->t1)
-					p->t1 = b;
-				pthread_mutex_unlock(&p->lock);
-			}
-		}
+		player_follow(p, &last_retry, &last_bounds);
 		pthread_mutex_lock(&p->lock);
 		if (p->eof && !p->npend && !p->in_frame && target >= p->t1 && !p->at_end) {
 			p->at_end = true;

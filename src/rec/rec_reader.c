@@ -270,6 +270,41 @@ uint64_t reader_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit)
 	return limit;
 }
 
+/* No frame header at r->pos: the bytes up to the next one that checks out
+ * are a hole. */
+static int reader_hole(struct rec_reader *r, struct rec_item *it)
+{
+	uint64_t next = reader_find_frame(r, r->pos + 1, r->size);
+
+	it->kind = REC_ITEM_HOLE;
+	it->end = next;
+	it->why = next >= r->size ? "damaged or zero-filled bytes up to the end of the file"
+				  : "damaged bytes";
+	r->pos = next;
+	return 1;
+}
+
+/* A frame read whole: the schemas and meta it carries are taken in, and a
+ * trailer marks where the frames end. */
+static int reader_frame(struct rec_reader *r, struct rec_item *it)
+{
+	const struct rec_frame_header *h = &it->h;
+
+	it->kind = REC_ITEM_FRAME;
+	it->payload = h->codec == REC_CODEC_NONE ? r->stored.p : r->raw.p;
+	it->len = h->raw_len;
+	if (h->type == REC_FT_SCHEMA || h->type == REC_FT_TRAILER)
+		reader_parse_schema(r, it->payload, it->len);
+	/* the footer only points back at the trailer: nothing more to read */
+	if (h->type == REC_FT_TRAILER) {
+		r->trailer_end = r->pos;
+		if (r->size - r->pos == REC_FOOTER_LEN)
+			r->pos = r->size;
+	} else if (h->type == REC_FT_META)
+		parse_meta(r, it->payload, it->len);
+	return 1;
+}
+
 int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 {
 	struct rec_frame_header h;
@@ -291,16 +326,8 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 		r->win_len = 0; /* the tail may change (a writer cutting back): reread it */
 		return -EAGAIN;
 	}
-	if (rc == -EBADMSG) {
-		uint64_t next = reader_find_frame(r, r->pos + 1, r->size);
-
-		it->kind = REC_ITEM_HOLE;
-		it->end = next;
-		it->why = next >= r->size ? "damaged or zero-filled bytes up to the end of the file"
-					  : "damaged bytes";
-		r->pos = next;
-		return 1;
-	}
+	if (rc == -EBADMSG)
+		return reader_hole(r, it);
 	if (rc)
 		return rc;
 	end = r->pos + REC_FRAME_OVERHEAD + h.stored_len;
@@ -326,19 +353,7 @@ int rec_reader_next(struct rec_reader *r, struct rec_item *it)
 		it->why = why ? why : "unreadable frame";
 		return 1;
 	}
-	it->kind = REC_ITEM_FRAME;
-	it->payload = h.codec == REC_CODEC_NONE ? r->stored.p : r->raw.p;
-	it->len = h.raw_len;
-	if (h.type == REC_FT_SCHEMA || h.type == REC_FT_TRAILER)
-		reader_parse_schema(r, it->payload, it->len);
-	/* the footer only points back at the trailer: nothing more to read */
-	if (h.type == REC_FT_TRAILER) {
-		r->trailer_end = r->pos;
-		if (r->size - r->pos == REC_FOOTER_LEN)
-			r->pos = r->size;
-	} else if (h.type == REC_FT_META)
-		parse_meta(r, it->payload, it->len);
-	return 1;
+	return reader_frame(r, it);
 }
 
 struct map_ctx {

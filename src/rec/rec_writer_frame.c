@@ -304,26 +304,80 @@ fail:
 	return rc;
 }
 
-static void put_trailer(struct rec_writer *w)
-{
-	msgpack_packer pk;
-	uint64_t t0 = UINT64_MAX, t1 = 0, recs = 0, samples = 0, toff = w->off;
-	uint32_t nst = 0;
-	uint8_t foot[REC_FOOTER_LEN];
+/* The segment's totals over the streams that wrote records. */
+struct trailer_sum {
+	uint64_t t0, t1, recs, samples;
+	uint32_t nst;
+};
 
+/* The span is the high-water mark when no stream wrote a record. */
+static void trailer_sum(const struct rec_writer *w, struct trailer_sum *t)
+{
+	*t = (struct trailer_sum){.t0 = UINT64_MAX};
 	for (uint32_t s = 0; s < STREAM_MAX; s++) {
 		if (!w->sstat[s].records)
 			continue;
-		nst++;
-		recs += w->sstat[s].records;
-		samples += w->sstat[s].samples;
-		if (w->sstat[s].t_min < t0)
-			t0 = w->sstat[s].t_min;
-		if (w->sstat[s].t_max > t1)
-			t1 = w->sstat[s].t_max;
+		t->nst++;
+		t->recs += w->sstat[s].records;
+		t->samples += w->sstat[s].samples;
+		if (w->sstat[s].t_min < t->t0)
+			t->t0 = w->sstat[s].t_min;
+		if (w->sstat[s].t_max > t->t1)
+			t->t1 = w->sstat[s].t_max;
 	}
-	if (t0 > t1)
-		t0 = t1 = w->hwm;
+	if (t->t0 > t->t1)
+		t->t0 = t->t1 = w->hwm;
+}
+
+/* "streams": [id, records, samples, t_min, t_max] for each that wrote
+ * records; "gaps": [t_min, t_max, why] each. */
+static void pack_trailer_lists(msgpack_packer *pk, const struct rec_writer *w, uint32_t nst)
+{
+	pack_str(pk, "streams");
+	msgpack_pack_array(pk, nst);
+	for (uint32_t s = 0; s < STREAM_MAX; s++) {
+		if (!w->sstat[s].records)
+			continue;
+		msgpack_pack_array(pk, 5);
+		msgpack_pack_uint32(pk, s);
+		msgpack_pack_uint64(pk, w->sstat[s].records);
+		msgpack_pack_uint64(pk, w->sstat[s].samples);
+		msgpack_pack_uint64(pk, w->sstat[s].t_min);
+		msgpack_pack_uint64(pk, w->sstat[s].t_max);
+	}
+	pack_str(pk, "gaps");
+	msgpack_pack_array(pk, w->ngaps);
+	for (size_t i = 0; i < w->ngaps; i++) {
+		msgpack_pack_array(pk, 3);
+		msgpack_pack_uint64(pk, w->gaps[i].t_min);
+		msgpack_pack_uint64(pk, w->gaps[i].t_max);
+		pack_str(pk, w->gaps[i].why);
+	}
+}
+
+/* The footer after the trailer at toff points back at it. */
+static void put_footer(struct rec_writer *w, uint64_t toff)
+{
+	uint8_t foot[REC_FOOTER_LEN];
+
+	rec_footer_encode(foot, &(struct rec_footer){toff, (uint32_t)(w->off - toff)});
+	if (pwrite(w->fd, foot, sizeof(foot), (off_t)w->off) == (ssize_t)sizeof(foot)) {
+		w->off += sizeof(foot);
+		pthread_mutex_lock(&w->slock);
+		w->stats.bytes += sizeof(foot);
+		pthread_mutex_unlock(&w->slock);
+	} else if (ftruncate(w->fd, (off_t)w->off) < 0) {
+		/* a reader falls back to bisecting */
+	}
+}
+
+static void put_trailer(struct rec_writer *w)
+{
+	msgpack_packer pk;
+	struct trailer_sum t;
+	uint64_t toff = w->off;
+
+	trailer_sum(w, &t);
 	w->enc.len = 0;
 	msgpack_packer_init(&pk, &w->enc, rec_buf_msgpack_write);
 	msgpack_pack_map(&pk, 8);
@@ -337,44 +391,17 @@ static void put_trailer(struct rec_writer *w)
 	pack_str(&pk, "frames");
 	msgpack_pack_uint64(&pk, w->seg_frames);
 	pack_str(&pk, "records");
-	msgpack_pack_uint64(&pk, recs);
+	msgpack_pack_uint64(&pk, t.recs);
 	pack_str(&pk, "samples");
-	msgpack_pack_uint64(&pk, samples);
+	msgpack_pack_uint64(&pk, t.samples);
 	pack_str(&pk, "span");
 	msgpack_pack_array(&pk, 2);
-	msgpack_pack_uint64(&pk, t0);
-	msgpack_pack_uint64(&pk, t1);
-	pack_str(&pk, "streams");
-	msgpack_pack_array(&pk, nst);
-	for (uint32_t s = 0; s < STREAM_MAX; s++) {
-		if (!w->sstat[s].records)
-			continue;
-		msgpack_pack_array(&pk, 5);
-		msgpack_pack_uint32(&pk, s);
-		msgpack_pack_uint64(&pk, w->sstat[s].records);
-		msgpack_pack_uint64(&pk, w->sstat[s].samples);
-		msgpack_pack_uint64(&pk, w->sstat[s].t_min);
-		msgpack_pack_uint64(&pk, w->sstat[s].t_max);
-	}
-	pack_str(&pk, "gaps");
-	msgpack_pack_array(&pk, w->ngaps);
-	for (size_t i = 0; i < w->ngaps; i++) {
-		msgpack_pack_array(&pk, 3);
-		msgpack_pack_uint64(&pk, w->gaps[i].t_min);
-		msgpack_pack_uint64(&pk, w->gaps[i].t_max);
-		pack_str(&pk, w->gaps[i].why);
-	}
-	if (put_packed(w, REC_FT_TRAILER, t0, t1 > t0 ? t1 : t0, true))
+	msgpack_pack_uint64(&pk, t.t0);
+	msgpack_pack_uint64(&pk, t.t1);
+	pack_trailer_lists(&pk, w, t.nst);
+	if (put_packed(w, REC_FT_TRAILER, t.t0, t.t1 > t.t0 ? t.t1 : t.t0, true))
 		return;
-	rec_footer_encode(foot, &(struct rec_footer){toff, (uint32_t)(w->off - toff)});
-	if (pwrite(w->fd, foot, sizeof(foot), (off_t)w->off) == (ssize_t)sizeof(foot)) {
-		w->off += sizeof(foot);
-		pthread_mutex_lock(&w->slock);
-		w->stats.bytes += sizeof(foot);
-		pthread_mutex_unlock(&w->slock);
-	} else if (ftruncate(w->fd, (off_t)w->off) < 0) {
-		/* a reader falls back to bisecting */
-	}
+	put_footer(w, toff);
 }
 
 void writer_close_segment(struct rec_writer *w)
