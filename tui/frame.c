@@ -267,110 +267,17 @@ static void draw_box(struct tui *t, WINDOW *w, struct pane *p, const char *extra
 	}
 }
 
-struct help_entry {
-	const char *text;
-	unsigned need; /* enum pane_keys: listed only when a pane shown has one */
-};
-
-static const struct help_entry global_help[] = {
-    {"q, F10        quit", 0},
-    {"h, ?, F1      this help; any key closes it", 0},
-    {"L             the message log: every status in full, with its time", 0},
-    {"Tab, S-Tab    focus the next / previous pane", 0},
-    {NULL, 0}, /* the pane numbers: made from the panes */
-    {"Up, Down      move the selection in the focused pane", PANE_KEY_SELECT},
-    {"PgUp, PgDn    scroll the focused pane by a page", PANE_KEY_SELECT},
-    {"Home, End     go to the first / last row", PANE_KEY_SELECT},
-    {"<, >          sort by the previous / next column", PANE_KEY_SORT},
-    {"I             invert the sort order", PANE_KEY_SORT},
-    {"space         pause the view (sampling goes on)", 0},
-    {"u             rates in bit/s or B/s", PANE_KEY_UNITS},
-    {"o, s          PPU metric groups overlaid / stacked", PANE_KEY_OVERLAY},
-    {"Ctrl-L        redraw the screen", 0},
-};
-
-/* "1 .. 5        focus the pane with that number", from the hotkeys. */
-static void help_numbers(const struct tui *t, char *buf, size_t n)
+/* The whole screen when it is too small for the panes: the size it needs. */
+static void draw_too_small(struct tui *t)
 {
-	char lo = 0, hi = 0;
-
-	for (int i = 0; i < t->npanes; i++) {
-		char k = t->panes[i].cls->hotkey;
-
-		if (!k)
-			continue;
-		if (!lo || k < lo)
-			lo = k;
-		if (k > hi)
-			hi = k;
-	}
-	if (lo && lo != hi)
-		snprintf(buf, n, "%c .. %c        focus the pane with that number", lo, hi);
-	else if (lo)
-		snprintf(buf, n, "%c             focus the pane with that number", lo);
-	else
-		buf[0] = '\0';
-}
-
-/* One help line at row y (or only counted when w is NULL). */
-static void help_line(WINDOW *w, const struct tui *t, int *n, const char *s, bool title)
-{
-	int y = *n - t->help_top + 2;
-
-	if (w && y >= 2 && y < getmaxy(w)) {
-		if (title)
-			widget_attr_on(w, &t->v, TC_TITLE);
-		widget_text(w, y, title ? 1 : 3, getmaxx(w) - 4, s, false);
-		if (title)
-			widget_attr_off(w, &t->v, TC_TITLE);
-	}
-	(*n)++;
-}
-
-static void draw_help(struct tui *t, WINDOW *w)
-{
-	const struct tui_driver *d = t->ctx->driver;
-	char nums[80], head[128];
-	int n = 0;
-
-	snprintf(head, sizeof(head), "%s help  (any key closes it; Up/Down/PgUp/PgDn scroll)",
-		 d && d->name ? d->name : "asys top");
-	widget_attr_on(w, &t->v, TC_TITLE);
-	widget_text(w, 0, 1, getmaxx(w) - 2, head, false);
-	widget_attr_off(w, &t->v, TC_TITLE);
-	help_line(w, t, &n, "Keys", true);
-	help_numbers(t, nums, sizeof(nums));
-	for (size_t i = 0; i < ARRAY_SIZE(global_help); i++) {
-		const struct help_entry *e = &global_help[i];
-
-		if (!e->need || (t->keys_any & e->need))
-			help_line(w, t, &n, e->text ? e->text : nums, false);
-	}
-	if (d && d->hint && *d->hint) {
-		help_line(w, t, &n, "", false);
-		help_line(w, t, &n, d->hint_title ? d->hint_title : "", true);
-		help_line(w, t, &n, d->hint, false);
-	}
-	for (int i = 0; i < t->npanes; i++) {
-		const struct pane_class *c = t->panes[i].cls;
-		char title[96];
-
-		if (!c->help || !c->help[0] || !tui_pane_visible(t, i))
-			continue;
-		help_line(w, t, &n, "", false);
-		snprintf(title, sizeof(title), "%c %s pane", c->hotkey ? c->hotkey : ' ', c->title);
-		help_line(w, t, &n, title, true);
-		for (int k = 0; c->help[k]; k++)
-			help_line(w, t, &n, c->help[k], false);
-	}
-	t->help_lines = n;
-}
-
-static void draw_too_small(struct tui *t, WINDOW *w)
-{
+	WINDOW *w = newwin(LINES, COLS, 0, 0);
 	char msg[160];
-	int rows = getmaxy(w), cols = getmaxx(w);
+	int rows, cols;
 
+	if (!w)
+		return;
+	rows = getmaxy(w);
+	cols = getmaxx(w);
 	snprintf(msg, sizeof(msg), "asys top needs at least %dx%d; this terminal is %dx%d.",
 		 TUI_MIN_COLS, TUI_MIN_ROWS, COLS, LINES);
 	widget_attr_on(w, &t->v, TC_WARN);
@@ -379,6 +286,8 @@ static void draw_too_small(struct tui *t, WINDOW *w)
 	if (rows > 1)
 		widget_text(w, rows / 2 > 0 ? rows / 2 : 1, 0, cols,
 			    "Enlarge the window, or press q to quit.", false);
+	wnoutrefresh(w);
+	delwin(w);
 }
 
 _Static_assert(TUI_MAX_PANES <= LAYOUT_MAX_PANES, "layout_place takes every pane");
@@ -414,6 +323,57 @@ static void pane_boxes(struct tui *t, int avail, struct layout_box *box)
 		box[idx[k]] = lb[k];
 }
 
+/* The focused pane may have gone (its source vanished): move on to the next. */
+static void focus_keep_visible(struct tui *t)
+{
+	if (!t->npanes || tui_pane_visible(t, t->focus))
+		return;
+	for (int k = 1; k < t->npanes; k++) {
+		int i = (t->focus + k) % t->npanes;
+
+		if (tui_pane_visible(t, i)) {
+			t->focus = i;
+			break;
+		}
+	}
+}
+
+/* One pane in its box b; the focused one gives the frame its status and keys. */
+static void draw_pane(struct tui *t, struct pane *p, const struct layout_box *b)
+{
+	char extra[256] = "", footer[256] = "";
+	WINDOW *box, *inner;
+	unsigned keys;
+
+	box = newwin(b->rows, b->cols, 1 + b->y, b->x);
+	if (!box)
+		return;
+	inner = derwin(box, b->rows - 2, b->cols - 2, 1, 1);
+	p->rows = b->rows - 2;
+	p->cols = b->cols - 2;
+	t->v.status[0] = '\0';
+	t->v.status_shown = false;
+	if (p->cls->title_extra)
+		p->cls->title_extra(p, &t->v, extra, sizeof(extra));
+	if (inner && p->cls->draw)
+		p->cls->draw(p, inner, &t->v);
+	if (p->cls->footer)
+		p->cls->footer(p, &t->v, footer, sizeof(footer));
+	keys = p->cls->keys ? p->cls->keys(p, &t->v) : 0;
+	t->keys_any |= keys;
+	if (p->focused) {
+		util_strlcpy(t->status, t->v.status, sizeof(t->status));
+		t->status_shown = t->v.status_shown;
+		t->keys_focus = keys;
+	}
+	draw_box(t, box, p, extra, footer);
+	touchwin(box);
+	wnoutrefresh(box);
+	if (inner)
+		delwin(inner);
+	delwin(box);
+}
+
 /* The panes in rows 1 .. avail; sets the focused pane's status and the
  * keys that apply. */
 static void draw_panes(struct tui *t, int avail)
@@ -426,60 +386,16 @@ static void draw_panes(struct tui *t, int avail)
 		wnoutrefresh(bg);
 		delwin(bg);
 	}
-
-	/* the focused pane may have gone (its source vanished): move on */
-	if (t->npanes && !tui_pane_visible(t, t->focus)) {
-		for (int k = 1; k < t->npanes; k++) {
-			int i = (t->focus + k) % t->npanes;
-
-			if (tui_pane_visible(t, i)) {
-				t->focus = i;
-				break;
-			}
-		}
-	}
+	focus_keep_visible(t);
 	pane_boxes(t, avail, boxes);
 	t->status[0] = '\0';
 	t->status_shown = false;
 	t->keys_focus = t->keys_any = 0;
 	for (int i = 0; i < t->npanes; i++) {
-		struct pane *p = &t->panes[i];
-		const struct layout_box *b = &boxes[i];
-		char extra[256] = "", footer[256] = "";
-		WINDOW *box, *inner;
-		unsigned keys;
-
-		t->shown[i] = b->rows > 0;
-		p->focused = i == t->focus;
-		if (!b->rows)
-			continue;
-		box = newwin(b->rows, b->cols, 1 + b->y, b->x);
-		if (!box)
-			continue;
-		inner = derwin(box, b->rows - 2, b->cols - 2, 1, 1);
-		p->rows = b->rows - 2;
-		p->cols = b->cols - 2;
-		t->v.status[0] = '\0';
-		t->v.status_shown = false;
-		if (p->cls->title_extra)
-			p->cls->title_extra(p, &t->v, extra, sizeof(extra));
-		if (inner && p->cls->draw)
-			p->cls->draw(p, inner, &t->v);
-		if (p->cls->footer)
-			p->cls->footer(p, &t->v, footer, sizeof(footer));
-		keys = p->cls->keys ? p->cls->keys(p, &t->v) : 0;
-		t->keys_any |= keys;
-		if (p->focused) {
-			util_strlcpy(t->status, t->v.status, sizeof(t->status));
-			t->status_shown = t->v.status_shown;
-			t->keys_focus = keys;
-		}
-		draw_box(t, box, p, extra, footer);
-		touchwin(box);
-		wnoutrefresh(box);
-		if (inner)
-			delwin(inner);
-		delwin(box);
+		t->shown[i] = boxes[i].rows > 0;
+		t->panes[i].focused = i == t->focus;
+		if (boxes[i].rows)
+			draw_pane(t, &t->panes[i], &boxes[i]);
 	}
 }
 
@@ -528,21 +444,47 @@ static void driver_messages(struct tui *t)
 	util_strlcpy(t->notes, notes, sizeof(t->notes));
 }
 
+/* Unless paused, the view ends at the newest sample and spans at least one
+ * of the store's buckets. Called with the store's lock. */
+static void view_follow(struct tui *t)
+{
+	uint64_t latest, bucket;
+
+	if (t->paused)
+		return;
+	latest = store_latest_ns(t->v.store);
+	bucket = store_bucket_ns(t->v.store);
+	if (latest)
+		t->v.end_ns = latest;
+	if (bucket > t->v.window_ns)
+		t->v.window_ns = bucket;
+}
+
+/* The help screen or the message log, in place of the panes. */
+static void draw_full_body(struct tui *t)
+{
+	WINDOW *body = newwin(LINES - 2, COLS, 1, 0);
+
+	if (!body)
+		return;
+	if (t->log)
+		tui_log_draw(t, body);
+	else
+		tui_help_draw(t, body);
+	wnoutrefresh(body);
+	delwin(body);
+}
+
 void tui_frame(struct tui *t)
 {
-	WINDOW *head = NULL, *bottom = NULL, *body = NULL;
+	WINDOW *head = NULL, *bottom = NULL;
 	const struct tui_driver *d = t->ctx->driver;
 
 	/* stdscr is only read from; keep it from repainting over the frame */
 	if (is_wintouched(stdscr))
 		wnoutrefresh(stdscr);
 	if (LINES < TUI_MIN_ROWS || COLS < TUI_MIN_COLS) {
-		body = newwin(LINES, COLS, 0, 0);
-		if (body) {
-			draw_too_small(t, body);
-			wnoutrefresh(body);
-			delwin(body);
-		}
+		draw_too_small(t);
 		doupdate();
 		return;
 	}
@@ -555,26 +497,11 @@ void tui_frame(struct tui *t)
 		d->source(d->ctx, &t->src);
 	driver_messages(t);
 	store_lock(t->v.store);
-	if (!t->paused) {
-		uint64_t latest = store_latest_ns(t->v.store);
-		uint64_t bucket = store_bucket_ns(t->v.store);
-
-		if (latest)
-			t->v.end_ns = latest;
-		if (bucket > t->v.window_ns)
-			t->v.window_ns = bucket;
-	}
-	if (t->help || t->log) {
-		body = newwin(LINES - 2, COLS, 1, 0);
-		if (body && t->log)
-			tui_log_draw(t, body);
-		else if (body)
-			draw_help(t, body);
-		if (body)
-			wnoutrefresh(body);
-	} else {
+	view_follow(t);
+	if (t->help || t->log)
+		draw_full_body(t);
+	else
 		draw_body(t);
-	}
 	store_unlock(t->v.store);
 
 	draw_header(t, head);
@@ -584,8 +511,6 @@ void tui_frame(struct tui *t)
 	doupdate();
 	t->frames++;
 out:
-	if (body)
-		delwin(body);
 	if (head)
 		delwin(head);
 	if (bottom)

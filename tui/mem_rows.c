@@ -1,11 +1,16 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mem_rows.h"
+#include "pane.h"
+#include "store.h"
+#include "stream.h"
 #include "util.h"
+#include "widget.h"
 
 /* The kept row of pid, or NULL. */
 static const struct proc_row *kept_find(const struct proc_row *rows, size_t n, uint64_t pid)
@@ -89,4 +94,35 @@ void mem_kept_free(struct mem_kept *k)
 	free(k->rows);
 	free(k->text);
 	memset(k, 0, sizeof(*k));
+}
+
+/* gpurt: "3 5.0T 12s ago": failed allocations, the size last asked for and
+ * how long ago, from gpurt.mem. */
+void mem_fmt_fail(char *buf, size_t n, const struct view *v, uint64_t pid, double fails)
+{
+	int id = stream_table_find(v->streams, "gpurt.mem");
+	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
+	const struct series *se = d ? store_series(v->store, (uint32_t)id, pid) : NULL;
+	int fs = d ? stream_field_index(d, "last_fail_size") : -1;
+	int ft = d ? stream_field_index(d, "last_fail_ns") : -1;
+	double size = se && fs >= 0 ? series_last(se, (uint32_t)fs) : NAN;
+	double at = se && ft >= 0 ? series_last(se, (uint32_t)ft) : NAN;
+	char c[16], b[16], a[16];
+
+	widget_fmt_count(c, sizeof(c), fails);
+	if (isnan(fails) || fails <= 0 || isnan(size)) {
+		snprintf(buf, n, "%s", c);
+		return;
+	}
+	util_fmt_bytes(b, sizeof(b), size);
+	double age = isnan(at) || (double)v->end_ns < at ? NAN : ((double)v->end_ns - at) / 1e9;
+	if (isnan(age))
+		snprintf(a, sizeof(a), "?");
+	else if (age < 120)
+		snprintf(a, sizeof(a), "%.0fs", age);
+	else if (age < 7200)
+		snprintf(a, sizeof(a), "%.0fm", age / 60);
+	else
+		snprintf(a, sizeof(a), "%.0fh", age / 3600);
+	snprintf(buf, n, "%s %s %s ago", c, b, a);
 }

@@ -1,6 +1,7 @@
-/* The memory pane's process rows (pane_mem.c), and the copy of the last
- * ones it keeps for when every process of the table has gone (a workload
- * that ended): the table then shows them marked exited, not an empty table. */
+/* The memory pane's process rows (pane_mem.c), the copy of the last ones
+ * it keeps for when every process of the table has gone (a workload that
+ * ended): the table then shows them marked exited, not an empty table; and
+ * the text of a row's FAIL cell. */
 #ifndef ASYS_MEM_ROWS_H
 #define ASYS_MEM_ROWS_H
 
@@ -38,5 +39,9 @@ void mem_kept_save(struct mem_kept *k, const struct proc_row *rows, size_t n, ui
  * went back before them (a replay's seek); returns how many. */
 size_t mem_kept_restore(struct mem_kept *k, struct proc_row *out, uint64_t ns);
 void mem_kept_free(struct mem_kept *k);
+
+struct view;
+/* The FAIL column's cell of process pid, from gpurt.mem. */
+void mem_fmt_fail(char *buf, size_t n, const struct view *v, uint64_t pid, double fails);
 
 #endif

@@ -292,10 +292,61 @@ static const char *empty_reason(const struct view *v)
 	return "no kernel launches seen yet";
 }
 
+/* No rows: the reason, wrapped whole; one that needs sudo is the status too. */
+static void draw_empty(WINDOW *w, struct view *v, const struct kpriv *s)
+{
+	int rows = getmaxy(w), cols = getmaxx(w);
+	const char *why = s->filter[0] ? "no kernel matches the filter" : empty_reason(v);
+	int need = widget_wrap(NULL, 0, 1, cols - 1, rows + 1, 2, why);
+
+	/* no header over no rows */
+	wmove(w, 0, 0);
+	wclrtoeol(w);
+	widget_attr_on(w, v, TC_DIM);
+	widget_wrap(w, 0, 1, cols - 1, rows, 2, why);
+	widget_attr_off(w, v, TC_DIM);
+	if (!s->filter[0] && strstr(why, "sudo")) {
+		snprintf(v->status, sizeof(v->status), "%s", why);
+		v->status_shown = need <= rows;
+	}
+}
+
+/* One kernel (or process group) at row y, its columns at xs. */
+static void draw_row(WINDOW *w, struct view *v, const struct kpriv *s, const struct krow *r, int y,
+		     bool sel, const int *xs)
+{
+	int cols = getmaxx(w);
+	char c[KC_N][240];
+
+	snprintf(c[KC_PID], sizeof(c[KC_PID]), "%llu", (unsigned long long)r->pid);
+	widget_fmt_count(c[KC_RATE], sizeof(c[KC_RATE]), r->rate);
+	widget_fmt_count(c[KC_TOTAL], sizeof(c[KC_TOTAL]), r->total);
+	widget_fmt_pct(c[KC_SHARE], sizeof(c[KC_SHARE]), r->share);
+	if (s->grouped)
+		snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "(%d) %.200s", r->nkernels, r->name);
+	else
+		snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "%s", r->name);
+	if (sel) {
+		widget_attr_on(w, v, TC_SELECT);
+		mvwhline(w, y, 0, ' ', cols);
+	}
+	for (int i = 0; i < KC_N; i++) {
+		int cw = s->table.cols[i].width ? s->table.cols[i].width : cols - xs[i];
+
+		if (i == KC_RATE && !sel)
+			widget_attr_on(w, v, TC_ACCENT);
+		widget_text(w, y, xs[i], cw, c[i], s->table.cols[i].right);
+		if (i == KC_RATE && !sel)
+			widget_attr_off(w, v, TC_ACCENT);
+	}
+	if (sel)
+		widget_attr_off(w, v, TC_SELECT);
+}
+
 static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
 {
 	struct kpriv *s = p->priv;
-	int rows = getmaxy(w), cols = getmaxx(w), xs[KC_N];
+	int rows = getmaxy(w), xs[KC_N];
 	int y0 = rows >= 2 ? 1 : 0; /* one row: no header, just the top kernel */
 	if (!s)
 		return;
@@ -310,49 +361,13 @@ static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
 		wclrtoeol(w);
 	}
 	if (!s->nrows) {
-		/* no header over no rows: the reason, wrapped whole */
-		const char *why = s->filter[0] ? "no kernel matches the filter" : empty_reason(v);
-		int need = widget_wrap(NULL, 0, 1, cols - 1, rows + 1, 2, why);
-
-		wmove(w, 0, 0);
-		wclrtoeol(w);
-		widget_attr_on(w, v, TC_DIM);
-		widget_wrap(w, 0, 1, cols - 1, rows, 2, why);
-		widget_attr_off(w, v, TC_DIM);
-		if (!s->filter[0] && strstr(why, "sudo")) {
-			snprintf(v->status, sizeof(v->status), "%s", why);
-			v->status_shown = need <= rows;
-		}
+		draw_empty(w, v, s);
 		return;
 	}
 	for (int k = 0; k + y0 < rows && s->table.top + k < (int)s->nrows; k++) {
-		int ri = s->table.top + k, y = y0 + k;
-		const struct krow *r = &s->rows[ri];
-		bool sel = p->focused && ri == s->table.selected;
-		char c[KC_N][240];
-		snprintf(c[KC_PID], sizeof(c[KC_PID]), "%llu", (unsigned long long)r->pid);
-		widget_fmt_count(c[KC_RATE], sizeof(c[KC_RATE]), r->rate);
-		widget_fmt_count(c[KC_TOTAL], sizeof(c[KC_TOTAL]), r->total);
-		widget_fmt_pct(c[KC_SHARE], sizeof(c[KC_SHARE]), r->share);
-		if (s->grouped)
-			snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "(%d) %.200s", r->nkernels,
-				 r->name);
-		else
-			snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "%s", r->name);
-		if (sel) {
-			widget_attr_on(w, v, TC_SELECT);
-			mvwhline(w, y, 0, ' ', cols);
-		}
-		for (int i = 0; i < KC_N; i++) {
-			int cw = s->table.cols[i].width ? s->table.cols[i].width : cols - xs[i];
-			if (i == KC_RATE && !sel)
-				widget_attr_on(w, v, TC_ACCENT);
-			widget_text(w, y, xs[i], cw, c[i], s->table.cols[i].right);
-			if (i == KC_RATE && !sel)
-				widget_attr_off(w, v, TC_ACCENT);
-		}
-		if (sel)
-			widget_attr_off(w, v, TC_SELECT);
+		int ri = s->table.top + k;
+
+		draw_row(w, v, s, &s->rows[ri], y0 + k, p->focused && ri == s->table.selected, xs);
 	}
 }
 

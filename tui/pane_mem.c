@@ -396,37 +396,6 @@ static void fmt_cell(char *buf, size_t n, const struct proc_row *r, int ci)
 	}
 }
 
-/* gpurt: "3 5.0T 12s ago": failed allocations, the size last asked for and
- * how long ago, from gpurt.mem. */
-static void fmt_fail(char *buf, size_t n, const struct view *v, uint64_t pid, double fails)
-{
-	int id = stream_table_find(v->streams, "gpurt.mem");
-	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
-	const struct series *se = d ? store_series(v->store, (uint32_t)id, pid) : NULL;
-	int fs = d ? stream_field_index(d, "last_fail_size") : -1;
-	int ft = d ? stream_field_index(d, "last_fail_ns") : -1;
-	double size = se && fs >= 0 ? series_last(se, (uint32_t)fs) : NAN;
-	double at = se && ft >= 0 ? series_last(se, (uint32_t)ft) : NAN;
-	char c[16], b[16], a[16];
-
-	widget_fmt_count(c, sizeof(c), fails);
-	if (isnan(fails) || fails <= 0 || isnan(size)) {
-		snprintf(buf, n, "%s", c);
-		return;
-	}
-	util_fmt_bytes(b, sizeof(b), size);
-	double age = isnan(at) || (double)v->end_ns < at ? NAN : ((double)v->end_ns - at) / 1e9;
-	if (isnan(age))
-		snprintf(a, sizeof(a), "?");
-	else if (age < 120)
-		snprintf(a, sizeof(a), "%.0fs", age);
-	else if (age < 7200)
-		snprintf(a, sizeof(a), "%.0fm", age / 60);
-	else
-		snprintf(a, sizeof(a), "%.0fh", age / 3600);
-	snprintf(buf, n, "%s %s %s ago", c, b, a);
-}
-
 static void mem_title(const struct pane *p, const struct view *v, char *buf, int n)
 {
 	struct mem_priv *s = p->priv;
@@ -446,6 +415,60 @@ static int table_page(const struct pane *p)
 	return page > 0 ? page : 1;
 }
 
+/* This frame's rows, or the kept ones once every process is gone; the
+ * selection follows its process. */
+static void table_load(struct mem_priv *s, const struct view *v, int cols)
+{
+	choose_columns(s, v, cols);
+	load_rows(s, v);
+	if (!s->nrows && grow(s, MEM_KEPT_MAX) == 0)
+		s->nrows = mem_kept_restore(&s->kept, s->rows, v->end_ns);
+	else if (s->nrows)
+		mem_kept_save(&s->kept, s->rows, s->nrows, v->end_ns);
+	s->exited = s->nrows && s->kept.restored;
+	s->table.nrows = (int)s->nrows;
+	if (s->sel_pid) {
+		for (size_t i = 0; i < s->nrows; i++)
+			if (s->rows[i].pid == s->sel_pid)
+				s->table.selected = (int)i;
+	}
+}
+
+/* One process at row y, its columns at xs; a failed allocation marks it. */
+static void draw_row(WINDOW *w, struct view *v, const struct mem_priv *s, const struct proc_row *r,
+		     int y, bool sel, const int *xs)
+{
+	int cols = getmaxx(w);
+
+	if (sel) {
+		widget_attr_on(w, v, TC_SELECT);
+		mvwhline(w, y, 0, ' ', cols);
+	} else if (s->exited) {
+		widget_attr_on(w, v, TC_DIM);
+	}
+	for (int c = 0; c < s->nvis; c++) {
+		int ci = s->vis[c];
+		int cw = s->vis_cols[c].width ? s->vis_cols[c].width : cols - xs[c];
+		char cell[512];
+
+		fmt_cell(cell, sizeof(cell), r, ci);
+		if (s->exited && mem_cols[ci].kind == CK_LABEL)
+			snprintf(cell, sizeof(cell), "(exited) %.400s", r->label);
+		if (mem_cols[ci].kind == CK_FAIL && !s->exited) {
+			mem_fmt_fail(cell, sizeof(cell), v, r->pid, r->val[ci]);
+			if (r->val[ci] > 0 && !sel) /* gpurt: mark the row */
+				widget_attr_on(w, v, TC_CRIT);
+		}
+		widget_text(w, y, xs[c], cw, cell, s->vis_cols[c].right);
+		if (mem_cols[ci].kind == CK_FAIL && !s->exited && r->val[ci] > 0 && !sel)
+			widget_attr_off(w, v, TC_CRIT);
+	}
+	if (sel)
+		widget_attr_off(w, v, TC_SELECT);
+	else if (s->exited)
+		widget_attr_off(w, v, TC_DIM);
+}
+
 static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 {
 	struct mem_priv *s = p->priv;
@@ -461,19 +484,7 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 	mem_sys_draw(w, &s->sys, v, sl);
 	if (page < 1 || no_table(v))
 		return;
-	choose_columns(s, v, cols);
-	load_rows(s, v);
-	if (!s->nrows && grow(s, MEM_KEPT_MAX) == 0)
-		s->nrows = mem_kept_restore(&s->kept, s->rows, v->end_ns);
-	else if (s->nrows)
-		mem_kept_save(&s->kept, s->rows, s->nrows, v->end_ns);
-	s->exited = s->nrows && s->kept.restored;
-	s->table.nrows = (int)s->nrows;
-	if (s->sel_pid) {
-		for (size_t i = 0; i < s->nrows; i++)
-			if (s->rows[i].pid == s->sel_pid)
-				s->table.selected = (int)i;
-	}
+	table_load(s, v, cols);
 	widget_table_clamp(&s->table, page);
 	widget_table_header(w, v, sl, &s->table, xs);
 	if (!s->nrows) {
@@ -486,36 +497,9 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 	}
 	for (int k = 0; k < page && s->table.top + k < (int)s->nrows; k++) {
 		int ri = s->table.top + k;
-		const struct proc_row *r = &s->rows[ri];
-		bool sel = p->focused && ri == s->table.selected;
 
-		if (sel) {
-			widget_attr_on(w, v, TC_SELECT);
-			mvwhline(w, sl + 1 + k, 0, ' ', cols);
-		} else if (s->exited) {
-			widget_attr_on(w, v, TC_DIM);
-		}
-		for (int c = 0; c < s->nvis; c++) {
-			int ci = s->vis[c];
-			int cw = s->vis_cols[c].width ? s->vis_cols[c].width : cols - xs[c];
-			char cell[512];
-
-			fmt_cell(cell, sizeof(cell), r, ci);
-			if (s->exited && mem_cols[ci].kind == CK_LABEL)
-				snprintf(cell, sizeof(cell), "(exited) %.400s", r->label);
-			if (mem_cols[ci].kind == CK_FAIL && !s->exited) {
-				fmt_fail(cell, sizeof(cell), v, r->pid, r->val[ci]);
-				if (r->val[ci] > 0 && !sel) /* gpurt: mark the row */
-					widget_attr_on(w, v, TC_CRIT);
-			}
-			widget_text(w, sl + 1 + k, xs[c], cw, cell, s->vis_cols[c].right);
-			if (mem_cols[ci].kind == CK_FAIL && !s->exited && r->val[ci] > 0 && !sel)
-				widget_attr_off(w, v, TC_CRIT);
-		}
-		if (sel)
-			widget_attr_off(w, v, TC_SELECT);
-		else if (s->exited)
-			widget_attr_off(w, v, TC_DIM);
+		draw_row(w, v, s, &s->rows[ri], sl + 1 + k, p->focused && ri == s->table.selected,
+			 xs);
 	}
 }
 

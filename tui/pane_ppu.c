@@ -75,20 +75,12 @@ static int ppu_dev_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Gathers what this frame shows from the store (locked by the caller). */
-static void ppu_load(struct ppu_priv *s, const struct view *v)
+/* Each device's state and metrics series, from ppu.dev and ppu.metrics. */
+static void ppu_load_devs(struct ppu_priv *s, const struct view *v)
 {
-	size_t n;
-
-	s->s_dev = stream_table_find(v->streams, "ppu.dev");
-	s->s_proc = stream_table_find(v->streams, "ppu.proc");
-	s->s_met = stream_table_find(v->streams, "ppu.metrics");
-	s->ndev = 0;
-	memset(s->devs, 0, sizeof(s->devs));
-	ppu_rows_load(&s->met_rows,
-		      s->s_met >= 0 ? stream_table_get(v->streams, (uint32_t)s->s_met) : NULL);
 	for (int k = 0; k < 2; k++) {
 		int id = k ? s->s_met : s->s_dev;
+		size_t n;
 
 		if (id < 0)
 			continue;
@@ -107,19 +99,47 @@ static void ppu_load(struct ppu_priv *s, const struct view *v)
 			    store_status(v->store, (uint32_t)id, s->ents[i]);
 		}
 	}
-	qsort(s->devs, (size_t)s->ndev, sizeof(s->devs[0]), ppu_dev_cmp);
-	s->name_w = 0;
+}
+
+/* The longest device name, so the bars line up (a silly long one is ignored). */
+static int ppu_name_width(const struct ppu_priv *s)
+{
+	int w = 0;
+
 	for (int i = 0; i < s->ndev; i++) {
 		const struct series *se = s->devs[i].dev ? s->devs[i].dev : s->devs[i].met;
 		const char *l = series_label(se);
 		int len = l ? (int)strlen(l) - 1 : 0;
 
-		if (len > s->name_w && len < 48)
-			s->name_w = len;
+		if (len > w && len < 48)
+			w = len;
 	}
-	if (s->s_proc < 0)
-		return;
-	n = store_entities(v->store, (uint32_t)s->s_proc, s->ents, ARRAY_SIZE(s->ents));
+	return w;
+}
+
+/* Keeps the largest few processes of a device, by device memory, in order. */
+static void ppu_proc_add(struct ppu_dev_row *d, struct ppu_proc_row r)
+{
+	if (d->nprocs < PPU_PROCS_SHOWN) {
+		d->procs[d->nprocs++] = r;
+	} else {
+		d->more_procs++;
+		if (r.mem > d->procs[PPU_PROCS_SHOWN - 1].mem)
+			d->procs[PPU_PROCS_SHOWN - 1] = r;
+	}
+	for (int k = d->nprocs - 1; k > 0 && !(d->procs[k].mem <= d->procs[k - 1].mem); k--) {
+		struct ppu_proc_row t = d->procs[k];
+
+		d->procs[k] = d->procs[k - 1];
+		d->procs[k - 1] = t;
+	}
+}
+
+/* The processes of ppu.proc under their device (the entity's high 32 bits). */
+static void ppu_load_procs(struct ppu_priv *s, const struct view *v)
+{
+	size_t n = store_entities(v->store, (uint32_t)s->s_proc, s->ents, ARRAY_SIZE(s->ents));
+
 	for (size_t i = 0; i < n && i < ARRAY_SIZE(s->ents); i++) {
 		const struct series *se = store_series(v->store, (uint32_t)s->s_proc, s->ents[i]);
 		struct ppu_dev_row *d = NULL;
@@ -128,24 +148,27 @@ static void ppu_load(struct ppu_priv *s, const struct view *v)
 		for (int k = 0; k < s->ndev && !d; k++)
 			if (s->devs[k].id == s->ents[i] >> 32)
 				d = &s->devs[k];
-		if (!d)
-			continue;
-		/* keep the largest few, by device memory */
-		if (d->nprocs < PPU_PROCS_SHOWN) {
-			d->procs[d->nprocs++] = r;
-		} else {
-			d->more_procs++;
-			if (r.mem > d->procs[PPU_PROCS_SHOWN - 1].mem)
-				d->procs[PPU_PROCS_SHOWN - 1] = r;
-		}
-		for (int k = d->nprocs - 1; k > 0 && !(d->procs[k].mem <= d->procs[k - 1].mem);
-		     k--) {
-			struct ppu_proc_row t = d->procs[k];
-
-			d->procs[k] = d->procs[k - 1];
-			d->procs[k - 1] = t;
-		}
+		if (d)
+			ppu_proc_add(d, r);
 	}
+}
+
+/* Gathers what this frame shows from the store (locked by the caller). */
+static void ppu_load(struct ppu_priv *s, const struct view *v)
+{
+	s->s_dev = stream_table_find(v->streams, "ppu.dev");
+	s->s_proc = stream_table_find(v->streams, "ppu.proc");
+	s->s_met = stream_table_find(v->streams, "ppu.metrics");
+	s->ndev = 0;
+	memset(s->devs, 0, sizeof(s->devs));
+	ppu_rows_load(&s->met_rows,
+		      s->s_met >= 0 ? stream_table_get(v->streams, (uint32_t)s->s_met) : NULL);
+	ppu_load_devs(s, v);
+	qsort(s->devs, (size_t)s->ndev, sizeof(s->devs[0]), ppu_dev_cmp);
+	s->name_w = ppu_name_width(s);
+	if (s->s_proc < 0)
+		return;
+	ppu_load_procs(s, v);
 	if (s->sel >= s->ndev)
 		s->sel = s->ndev ? s->ndev - 1 : 0;
 }
@@ -363,6 +386,48 @@ static int ppu_want_rows(const struct pane *p, const struct view *v, int cols)
 	return ppu_want(s, v, cols, true);
 }
 
+/* No device yet: why (warned) or that none has reported (dimmed). */
+static void ppu_draw_none(WINDOW *w, struct view *v, const char *why)
+{
+	int rows = getmaxy(w), cols = getmaxx(w);
+	const char *text = why ? why : "no PPU device has reported yet";
+	int need = widget_wrap(NULL, 0, 0, cols, rows + 1, 0, text);
+
+	widget_attr_on(w, v, why ? TC_WARN : TC_DIM);
+	widget_wrap(w, 0, 0, cols, rows, 0, text);
+	widget_attr_off(w, v, why ? TC_WARN : TC_DIM);
+	if (why) {
+		util_strlcpy(v->status, why, sizeof(v->status));
+		v->status_shown = need <= rows;
+	}
+}
+
+/* Compact: one line per device from row y, the selection kept in view. */
+static void ppu_draw_compact(WINDOW *w, struct view *v, struct ppu_priv *s, int y, bool focused)
+{
+	int rows = getmaxy(w), cols = getmaxx(w);
+	int avail = rows - y, shown = s->ndev <= avail ? s->ndev : avail > 1 ? avail - 1 : 1;
+	char more[96];
+
+	if (s->sel < s->top)
+		s->top = s->sel;
+	if (s->sel >= s->top + shown)
+		s->top = s->sel - shown + 1;
+	if (s->top > s->ndev - shown)
+		s->top = s->ndev - shown;
+	if (s->top < 0)
+		s->top = 0;
+	for (int i = s->top; i < s->top + shown && y < rows; i++)
+		ppu_draw_head(w, v, s, &s->devs[i], y++, cols, focused && i == s->sel);
+	if (shown < s->ndev && y < rows) {
+		snprintf(more, sizeof(more), "  %d more PPUs: %d above, %d below (up/down)",
+			 s->ndev - shown, s->top, s->ndev - s->top - shown);
+		widget_attr_on(w, v, TC_DIM);
+		widget_text(w, y, 0, cols, more, false);
+		widget_attr_off(w, v, TC_DIM);
+	}
+}
+
 static void ppu_draw(struct pane *p, WINDOW *w, struct view *v)
 {
 	struct ppu_priv *s = p->priv;
@@ -373,18 +438,8 @@ static void ppu_draw(struct pane *p, WINDOW *w, struct view *v)
 	if (!s)
 		return;
 	ppu_load(s, v);
-	why = ppu_stream_status(s, v, false);
 	if (!s->ndev) {
-		const char *text = why ? why : "no PPU device has reported yet";
-		int need = widget_wrap(NULL, 0, 0, cols, rows + 1, 0, text);
-
-		widget_attr_on(w, v, why ? TC_WARN : TC_DIM);
-		widget_wrap(w, 0, 0, cols, rows, 0, text);
-		widget_attr_off(w, v, why ? TC_WARN : TC_DIM);
-		if (why) {
-			util_strlcpy(v->status, why, sizeof(v->status));
-			v->status_shown = need <= rows;
-		}
+		ppu_draw_none(w, v, ppu_stream_status(s, v, false));
 		return;
 	}
 	why = ppu_stream_status(s, v, true);
@@ -402,29 +457,7 @@ static void ppu_draw(struct pane *p, WINDOW *w, struct view *v)
 			y += ppu_block(w, v, s, &s->devs[i], y, per < rows - y ? per : rows - y,
 				       cols, true, p->focused && i == s->sel);
 	} else {
-		/* compact: one line per device, the selection kept in view */
-		int avail = rows - y, shown = s->ndev <= avail ? s->ndev
-					      : avail > 1      ? avail - 1
-							       : 1;
-		char more[96];
-
-		if (s->sel < s->top)
-			s->top = s->sel;
-		if (s->sel >= s->top + shown)
-			s->top = s->sel - shown + 1;
-		if (s->top > s->ndev - shown)
-			s->top = s->ndev - shown;
-		if (s->top < 0)
-			s->top = 0;
-		for (int i = s->top; i < s->top + shown && y < rows; i++)
-			ppu_draw_head(w, v, s, &s->devs[i], y++, cols, p->focused && i == s->sel);
-		if (shown < s->ndev && y < rows) {
-			snprintf(more, sizeof(more), "  %d more PPUs: %d above, %d below (up/down)",
-				 s->ndev - shown, s->top, s->ndev - s->top - shown);
-			widget_attr_on(w, v, TC_DIM);
-			widget_text(w, y, 0, cols, more, false);
-			widget_attr_off(w, v, TC_DIM);
-		}
+		ppu_draw_compact(w, v, s, y, p->focused);
 	}
 	if (s->sel < s->ndev) {
 		const struct ppu_dev_row *d = &s->devs[s->sel];

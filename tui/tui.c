@@ -191,116 +191,106 @@ static void handle_resize(void)
 	clearok(curscr, TRUE);
 }
 
-static bool help_key(struct tui *t, int ch)
+/* What a key did: nothing yet (try the next handler), its work, or quit. */
+enum key_act { ACT_PASS, ACT_DONE, ACT_QUIT };
+
+/* Keys that are never text, so they act before the focused pane sees them. */
+static enum key_act fixed_key(struct tui *t, int ch)
 {
-	int page = LINES - 4; /* the help body: below the header and its title */
+	switch (ch) {
+	case KEY_F(10):
+		return ACT_QUIT;
+	case KEY_F(1):
+		t->help = true;
+		t->help_top = 0;
+		return ACT_DONE;
+	case '\t':
+		focus_step(t, 1);
+		return ACT_DONE;
+	case KEY_BTAB:
+		focus_step(t, -1);
+		return ACT_DONE;
+	}
+	return ACT_PASS;
+}
+
+/* The focused pane may use any other key (a filter being typed). */
+static bool pane_key(struct tui *t, int ch)
+{
+	struct pane *fp = t->npanes ? &t->panes[t->focus] : NULL;
+	bool used;
+
+	if (!fp || !fp->cls->key)
+		return false;
+	store_lock(t->v.store);
+	used = fp->cls->key(fp, ch, &t->v);
+	store_unlock(t->v.store);
+	return used;
+}
+
+/* The screen-wide letter keys, when the focused pane did not take the key. */
+static enum key_act global_key(struct tui *t, int ch)
+{
+	const struct tui_driver *d = t->ctx->driver;
 
 	switch (ch) {
-	case KEY_UP:
-		t->help_top--;
-		break;
-	case KEY_DOWN:
-		t->help_top++;
-		break;
-	case KEY_PPAGE:
-		t->help_top -= page;
-		break;
-	case KEY_NPAGE:
+	case 'q':
+	case 'Q':
+		return ACT_QUIT;
+	case 'h':
+	case '?':
+		t->help = true;
+		t->help_top = 0;
+		return ACT_DONE;
+	case 'L':
+		/* opens at the newest messages */
+		t->log = true;
+		t->log_top = INT_MAX;
+		return ACT_DONE;
 	case ' ':
-		t->help_top += page;
-		break;
-	case KEY_HOME:
-		t->help_top = 0;
-		break;
-	case KEY_END:
-		t->help_top = t->help_lines;
-		break;
-	case KEY_F(10):
-		return false; /* quits */
-	default:
-		/* any other key closes the help screen, as in htop */
-		t->help = false;
-		return true;
+		/* a driver may pause its source (replay's player), not just the drawing */
+		if (d && d->key && d->key(d->ctx, ch))
+			return ACT_DONE;
+		t->paused = !t->paused;
+		return ACT_DONE;
+	case 'u':
+		t->v.bits = !t->v.bits;
+		return ACT_DONE;
+	case 'o':
+		t->v.overlay = true;
+		return ACT_DONE;
+	case 's':
+		t->v.overlay = false;
+		return ACT_DONE;
+	case 12: /* ^L: redraw everything */
+		clearok(curscr, TRUE);
+		return ACT_DONE;
 	}
-	if (t->help_top > t->help_lines - page)
-		t->help_top = t->help_lines - page;
-	if (t->help_top < 0)
-		t->help_top = 0;
-	return true;
+	return ACT_PASS;
 }
 
 /* Returns false when the key asks to quit. */
 static bool handle_key(struct tui *t, int ch)
 {
 	const struct tui_driver *d = t->ctx->driver;
-	struct pane *fp = t->npanes ? &t->panes[t->focus] : NULL;
+	enum key_act r;
 
 	if (ch == KEY_RESIZE) {
 		handle_resize();
 		return true;
 	}
-	if (t->help && help_key(t, ch))
+	if (t->help && tui_help_key(t, ch))
 		return true;
 	if (t->log && tui_log_key(t, ch))
 		return true;
-	/* keys that are never text: before the pane */
-	switch (ch) {
-	case KEY_F(10):
-		return false;
-	case KEY_F(1):
-		t->help = true;
-		t->help_top = 0;
+	r = fixed_key(t, ch);
+	if (r != ACT_PASS)
+		return r == ACT_DONE;
+	if (pane_key(t, ch))
 		return true;
-	case '\t':
-		focus_step(t, 1);
-		return true;
-	case KEY_BTAB:
-		focus_step(t, -1);
-		return true;
-	}
-	/* the focused pane may use any other key (a filter being typed) */
-	if (fp && fp->cls->key) {
-		bool used;
-
-		store_lock(t->v.store);
-		used = fp->cls->key(fp, ch, &t->v);
-		store_unlock(t->v.store);
-		if (used)
-			return true;
-	}
-	switch (ch) {
-	case 'q':
-	case 'Q':
-		return false;
-	case 'h':
-	case '?':
-		t->help = true;
-		t->help_top = 0;
-		return true;
-	case 'L':
-		/* opens at the newest messages */
-		t->log = true;
-		t->log_top = INT_MAX;
-		return true;
-	case ' ':
-		/* a driver may pause its source (replay's player), not just the drawing */
-		if (d && d->key && d->key(d->ctx, ch))
-			return true;
-		t->paused = !t->paused;
-		return true;
-	case 'u':
-		t->v.bits = !t->v.bits;
-		return true;
-	case 'o':
-		t->v.overlay = true;
-		return true;
-	case 's':
-		t->v.overlay = false;
-		return true;
-	case 12: /* ^L: redraw everything */
-		clearok(curscr, TRUE);
-		return true;
-	}
+	r = global_key(t, ch);
+	if (r != ACT_PASS)
+		return r == ACT_DONE;
 	if (ch >= '0' && ch <= '9' && focus_hotkey(t, ch))
 		return true;
 	if (d && d->key)
@@ -360,23 +350,19 @@ static void panes_fini(struct tui *t)
 	t->npanes = 0;
 }
 
-int tui_run(const struct tui_ctx *ctx)
+/* The time between frames, from -d (one second when unset). */
+static uint64_t frame_delay_ns(const struct asys_options *o)
 {
-	struct saved_signals old;
-	struct tui *t;
-	SCREEN *scr;
-	uint64_t delay_ns, next_ns;
-	char term[80];
+	return (uint64_t)(o->delay_s > 0 ? o->delay_s * 1e9 : 1e9);
+}
 
-	if (!ctx || !ctx->store || !ctx->opts)
-		return -EINVAL;
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "asys top: needs a terminal on stdin and stdout\n");
-		return -ENOTTY;
-	}
-	t = calloc(1, sizeof(*t));
+/* The TUI state with the view set from the options; NULL when out of memory. */
+static struct tui *tui_new(const struct tui_ctx *ctx)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+
 	if (!t)
-		return -ENOMEM;
+		return NULL;
 	t->ctx = ctx;
 	setlocale(LC_ALL, "");
 	t->v.store = ctx->store;
@@ -384,35 +370,15 @@ int tui_run(const struct tui_ctx *ctx)
 	t->v.opts = ctx->opts;
 	t->v.utf8 = locale_is_utf8();
 	t->v.bits = true;
-	delay_ns = (uint64_t)(ctx->opts->delay_s > 0 ? ctx->opts->delay_s * 1e9 : 1e9);
-	t->v.window_ns = delay_ns;
+	/* the frame may widen it to the store's bucket */
+	t->v.window_ns = frame_delay_ns(ctx->opts);
 	host_info(t);
+	return t;
+}
 
-	sig_quit = 0;
-	sig_winch = 0;
-	sig_tstp = 0;
-	sig_cont = 0;
-	signals_install(&old);
-	scr = newterm(NULL, stdout, stdin);
-	if (!scr) {
-		signals_restore(&old);
-		fprintf(stderr, "asys top: cannot use terminal type '%s': set TERM\n",
-			str_escape(term, sizeof(term), secure_getenv("TERM"), 64));
-		free(t);
-		return -ENOTTY;
-	}
-	set_term(scr);
-	if (!can_address_cursor()) {
-		endwin();
-		delscreen(scr);
-		signals_restore(&old);
-		fprintf(stderr,
-			"asys top: terminal type '%s' cannot move the cursor: set TERM "
-			"(for example TERM=xterm-256color)\n",
-			str_escape(term, sizeof(term), secure_getenv("TERM"), 64));
-		free(t);
-		return -ENOTTY;
-	}
+/* The curses modes of the screen: raw keys, no cursor, keys read without waiting. */
+static void screen_modes(struct tui *t)
+{
 	cbreak();
 	noecho();
 	nonl();
@@ -424,11 +390,49 @@ int tui_run(const struct tui_ctx *ctx)
 	/* no typeahead checks in the middle of an update: they cost a poll and
 	 * a write each, and the frame is short */
 	typeahead(-1);
-	t->v.color = want_color(ctx->opts) && has_colors();
+	t->v.color = want_color(t->ctx->opts) && has_colors();
 	widget_colors_init(t->v.color);
+}
 
-	panes_init(t);
-	next_ns = 0;
+/* Installs the signal handlers and starts curses on the terminal; on failure
+ * says why on stderr, restores the signals and returns NULL. */
+static SCREEN *screen_open(struct tui *t, struct saved_signals *old)
+{
+	SCREEN *scr;
+	char term[80];
+
+	sig_quit = 0;
+	sig_winch = 0;
+	sig_tstp = 0;
+	sig_cont = 0;
+	signals_install(old);
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		signals_restore(old);
+		fprintf(stderr, "asys top: cannot use terminal type '%s': set TERM\n",
+			str_escape(term, sizeof(term), secure_getenv("TERM"), 64));
+		return NULL;
+	}
+	set_term(scr);
+	if (!can_address_cursor()) {
+		endwin();
+		delscreen(scr);
+		signals_restore(old);
+		fprintf(stderr,
+			"asys top: terminal type '%s' cannot move the cursor: set TERM "
+			"(for example TERM=xterm-256color)\n",
+			str_escape(term, sizeof(term), secure_getenv("TERM"), 64));
+		return NULL;
+	}
+	screen_modes(t);
+	return scr;
+}
+
+/* Draws a frame every delay and answers keys and signals until asked to quit. */
+static void main_loop(struct tui *t, uint64_t delay_ns)
+{
+	uint64_t next_ns = 0;
+
 	while (!sig_quit) {
 		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
 		uint64_t now = mono_ns();
@@ -455,15 +459,38 @@ int tui_run(const struct tui_ctx *ctx)
 		if (poll(&pfd, 1, wait_ms) <= 0)
 			continue; /* the frame is due, or a signal came */
 		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
-			break; /* the terminal is gone */
+			return; /* the terminal is gone */
 		/* every key that came, so none waits in curses' own buffer */
 		while ((ch = wgetch(stdscr)) != ERR) {
 			if (!handle_key(t, ch))
-				goto out;
+				return;
 		}
 		next_ns = 0; /* answer keys at once */
 	}
-out:
+}
+
+int tui_run(const struct tui_ctx *ctx)
+{
+	struct saved_signals old;
+	struct tui *t;
+	SCREEN *scr;
+
+	if (!ctx || !ctx->store || !ctx->opts)
+		return -EINVAL;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "asys top: needs a terminal on stdin and stdout\n");
+		return -ENOTTY;
+	}
+	t = tui_new(ctx);
+	if (!t)
+		return -ENOMEM;
+	scr = screen_open(t, &old);
+	if (!scr) {
+		free(t);
+		return -ENOTTY;
+	}
+	panes_init(t);
+	main_loop(t, frame_delay_ns(ctx->opts));
 	panes_fini(t);
 	endwin();
 	delscreen(scr);

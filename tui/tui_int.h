@@ -42,6 +42,10 @@ struct tui {
  * driver's notes and the focused pane's status, each on its own lines. */
 int tui_messages_rows(const struct tui *t, const char *status, bool shown);
 void tui_messages_draw(struct tui *t, int y, int rows);
+/* The help screen, in place of the panes. Its key handler scrolls it, closes
+ * it on any other key, and returns false only for F10, left to quit. */
+void tui_help_draw(struct tui *t, WINDOW *w);
+bool tui_help_key(struct tui *t, int ch);
 /* The message log screen: every status kept by the store, timestamped. */
 void tui_log_draw(struct tui *t, WINDOW *w);
 bool tui_log_key(struct tui *t, int ch);

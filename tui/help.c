@@ -1,0 +1,151 @@
+/* The help screen (h, ?, F1): the keys that apply to the panes shown, the
+ * driver's hint and each visible pane's own help, scrolled by its keys. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include <curses.h>
+
+#include "tui_int.h"
+#include "util.h"
+#include "widget.h"
+
+struct help_entry {
+	const char *text;
+	unsigned need; /* enum pane_keys: listed only when a pane shown has one */
+};
+
+static const struct help_entry global_help[] = {
+    {"q, F10        quit", 0},
+    {"h, ?, F1      this help; any key closes it", 0},
+    {"L             the message log: every status in full, with its time", 0},
+    {"Tab, S-Tab    focus the next / previous pane", 0},
+    {NULL, 0}, /* the pane numbers: made from the panes */
+    {"Up, Down      move the selection in the focused pane", PANE_KEY_SELECT},
+    {"PgUp, PgDn    scroll the focused pane by a page", PANE_KEY_SELECT},
+    {"Home, End     go to the first / last row", PANE_KEY_SELECT},
+    {"<, >          sort by the previous / next column", PANE_KEY_SORT},
+    {"I             invert the sort order", PANE_KEY_SORT},
+    {"space         pause the view (sampling goes on)", 0},
+    {"u             rates in bit/s or B/s", PANE_KEY_UNITS},
+    {"o, s          PPU metric groups overlaid / stacked", PANE_KEY_OVERLAY},
+    {"Ctrl-L        redraw the screen", 0},
+};
+
+/* "1 .. 5        focus the pane with that number", from the hotkeys. */
+static void help_numbers(const struct tui *t, char *buf, size_t n)
+{
+	char lo = 0, hi = 0;
+
+	for (int i = 0; i < t->npanes; i++) {
+		char k = t->panes[i].cls->hotkey;
+
+		if (!k)
+			continue;
+		if (!lo || k < lo)
+			lo = k;
+		if (k > hi)
+			hi = k;
+	}
+	if (lo && lo != hi)
+		snprintf(buf, n, "%c .. %c        focus the pane with that number", lo, hi);
+	else if (lo)
+		snprintf(buf, n, "%c             focus the pane with that number", lo);
+	else
+		buf[0] = '\0';
+}
+
+/* One help line at row y (or only counted when w is NULL). */
+static void help_line(WINDOW *w, const struct tui *t, int *n, const char *s, bool title)
+{
+	int y = *n - t->help_top + 2;
+
+	if (w && y >= 2 && y < getmaxy(w)) {
+		if (title)
+			widget_attr_on(w, &t->v, TC_TITLE);
+		widget_text(w, y, title ? 1 : 3, getmaxx(w) - 4, s, false);
+		if (title)
+			widget_attr_off(w, &t->v, TC_TITLE);
+	}
+	(*n)++;
+}
+
+/* The global keys, the driver's hint, then each visible pane's help; counts
+ * its lines for scrolling. */
+void tui_help_draw(struct tui *t, WINDOW *w)
+{
+	const struct tui_driver *d = t->ctx->driver;
+	char nums[80], head[128];
+	int n = 0;
+
+	snprintf(head, sizeof(head), "%s help  (any key closes it; Up/Down/PgUp/PgDn scroll)",
+		 d && d->name ? d->name : "asys top");
+	widget_attr_on(w, &t->v, TC_TITLE);
+	widget_text(w, 0, 1, getmaxx(w) - 2, head, false);
+	widget_attr_off(w, &t->v, TC_TITLE);
+	help_line(w, t, &n, "Keys", true);
+	help_numbers(t, nums, sizeof(nums));
+	for (size_t i = 0; i < ARRAY_SIZE(global_help); i++) {
+		const struct help_entry *e = &global_help[i];
+
+		if (!e->need || (t->keys_any & e->need))
+			help_line(w, t, &n, e->text ? e->text : nums, false);
+	}
+	if (d && d->hint && *d->hint) {
+		help_line(w, t, &n, "", false);
+		help_line(w, t, &n, d->hint_title ? d->hint_title : "", true);
+		help_line(w, t, &n, d->hint, false);
+	}
+	for (int i = 0; i < t->npanes; i++) {
+		const struct pane_class *c = t->panes[i].cls;
+		char title[96];
+
+		if (!c->help || !c->help[0] || !tui_pane_visible(t, i))
+			continue;
+		help_line(w, t, &n, "", false);
+		snprintf(title, sizeof(title), "%c %s pane", c->hotkey ? c->hotkey : ' ', c->title);
+		help_line(w, t, &n, title, true);
+		for (int k = 0; c->help[k]; k++)
+			help_line(w, t, &n, c->help[k], false);
+	}
+	t->help_lines = n;
+}
+
+/* Scrolls by line, page or to an end; any other key but F10 closes the help. */
+bool tui_help_key(struct tui *t, int ch)
+{
+	int page = LINES - 4; /* the help body: below the header and its title */
+
+	switch (ch) {
+	case KEY_UP:
+		t->help_top--;
+		break;
+	case KEY_DOWN:
+		t->help_top++;
+		break;
+	case KEY_PPAGE:
+		t->help_top -= page;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		t->help_top += page;
+		break;
+	case KEY_HOME:
+		t->help_top = 0;
+		break;
+	case KEY_END:
+		t->help_top = t->help_lines;
+		break;
+	case KEY_F(10):
+		return false; /* quits */
+	default:
+		/* any other key closes the help screen, as in htop */
+		t->help = false;
+		return true;
+	}
+	if (t->help_top > t->help_lines - page)
+		t->help_top = t->help_lines - page;
+	if (t->help_top < 0)
+		t->help_top = 0;
+	return true;
+}
