@@ -199,7 +199,7 @@ static bool series_hist(struct store *s, struct series *se)
 	return true;
 }
 
-static struct series *store_lookup(const struct store *s, uint32_t stream, uint64_t entity)
+struct series *store_lookup(const struct store *s, uint32_t stream, uint64_t entity)
 {
 	struct series *se = s->hash[hash_key(stream, entity, s->hsize)];
 
@@ -520,95 +520,4 @@ void store_consume(struct store *s, const struct rec *r)
 	store_lock(s);
 	store_consume_locked(s, r);
 	store_unlock(s);
-}
-
-uint64_t store_bucket_ns(const struct store *s)
-{
-	return s->bucket_ns;
-}
-
-uint64_t store_latest_ns(const struct store *s)
-{
-	return s->latest_ns;
-}
-
-uint64_t store_records(const struct store *s)
-{
-	return s->records;
-}
-
-uint64_t store_dropped(const struct store *s)
-{
-	return s->dropped;
-}
-
-size_t store_entities(const struct store *s, uint32_t stream, uint64_t *out, size_t n)
-{
-	const struct stream_slot *slot;
-
-	if (stream >= STREAM_MAX)
-		return 0;
-	slot = &s->streams[stream];
-	for (size_t i = 0; i < slot->n && i < n; i++)
-		out[i] = slot->list[i]->entity;
-	return slot->n;
-}
-
-const struct series *store_series(const struct store *s, uint32_t stream, uint64_t entity)
-{
-	return stream < STREAM_MAX ? store_lookup(s, stream, entity) : NULL;
-}
-
-const struct msglog *store_msglog(const struct store *s)
-{
-	return s->log;
-}
-
-void store_note(struct store *s, uint64_t ts_ns, const char *text)
-{
-	pthread_mutex_lock(&s->lock);
-	msglog_add(s->log, ts_ns ? ts_ns : s->latest_ns, MSGLOG_NOTE, 0, text);
-	pthread_mutex_unlock(&s->lock);
-}
-
-const char *store_status(const struct store *s, uint32_t stream, uint64_t entity)
-{
-	const struct series *se;
-
-	if (stream >= STREAM_MAX)
-		return NULL;
-	if (entity == STATUS_STREAM)
-		return s->streams[stream].status;
-	se = store_lookup(s, stream, entity);
-	return se ? se->status : NULL;
-}
-
-const char *series_label(const struct series *se)
-{
-	return se ? se->label : NULL;
-}
-
-uint64_t series_last_ns(const struct series *se)
-{
-	return se ? se->last_ns : 0;
-}
-
-double series_last(const struct series *se, uint32_t field)
-{
-	return se && field < se->nf ? se->last[field] : NAN;
-}
-
-double series_rate(const struct series *se, uint32_t field)
-{
-	return se && field < se->nf ? se->rate[field] : NAN;
-}
-
-uint64_t series_resets(const struct series *se)
-{
-	return se ? se->resets : 0;
-}
-
-uint64_t series_peak_window_ns(const struct series *se)
-{
-	return se ? se->period_ns : 0;
 }

@@ -78,4 +78,7 @@ struct store {
 /* A closed view of the open bucket (used by readers before it closes). */
 struct bucket store_acc_close(const struct acc *a, enum field_kind kind);
 
+/* The series of (stream, entity), or NULL; under the lock. */
+struct series *store_lookup(const struct store *s, uint32_t stream, uint64_t entity);
+
 #endif
