@@ -166,9 +166,9 @@ static void ppu_load(struct ppu_priv *s, const struct view *v)
 	ppu_load_devs(s, v);
 	qsort(s->devs, (size_t)s->ndev, sizeof(s->devs[0]), ppu_dev_cmp);
 	s->name_w = ppu_name_width(s);
-	if (s->s_proc < 0)
-		return;
-	ppu_load_procs(s, v);
+	if (s->s_proc >= 0)
+		ppu_load_procs(s, v);
+	/* the selection stays on a device, with or without a process stream */
 	if (s->sel >= s->ndev)
 		s->sel = s->ndev ? s->ndev - 1 : 0;
 }
