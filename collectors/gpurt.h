@@ -80,4 +80,33 @@ struct gpurt_name {
 	char name[GPURT_NAME_MAX];
 };
 
+/* What a process left when its last thread ended, moved out of the maps by
+ * the exit tracepoint into the `exits` ring: one LAUNCHES record per kernel,
+ * then one END record (with the memory totals when they were tracked). The
+ * collector drains the ring and emits them as the process's last samples. */
+#define GPURT_EXIT_LAUNCHES 1
+#define GPURT_EXIT_END 2
+
+struct gpurt_exit {
+	__u32 kind; /* GPURT_EXIT_ */
+	__u32 pid;
+	struct gpurt_launch_key key; /* LAUNCHES */
+	__u64 count;		     /* LAUNCHES */
+	__u32 has_mem;		     /* END: mem holds the totals */
+	__u32 pad;
+	struct gpurt_mem mem;
+};
+
+/* A followed process mapped a file executable that no process had mapped
+ * executable before (the `mapped` ring): the dynamic loader's work at exec
+ * and dlopen. name is the file's own name, for the probe table's globs. */
+#define GPURT_FILE_NAME_MAX 64
+
+struct gpurt_mapped {
+	__u32 pid;
+	__u32 pad;
+	struct gpurt_file file;
+	char name[GPURT_FILE_NAME_MAX];
+};
+
 #endif

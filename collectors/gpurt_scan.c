@@ -28,7 +28,7 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *e
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
-	sc->fd_stub_libs = -1;
+	sc->fd_stub_libs = sc->fd_files_seen = -1;
 	sc->track_mem = o->hggc_memory_usage;
 	sc->track_launch = o->trace_hggc;
 	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
@@ -169,6 +169,16 @@ static struct bpf_link *attach_one(struct bpf_program *prog, const char *path, c
 static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char *path,
 		       const char *base)
 {
+	/* the kernel's dev_t, as the BPF side reads it from the inode */
+	struct gpurt_file f = {
+	    .dev = (uint64_t)major(lib->dev) << 20 | minor(lib->dev),
+	    .ino = lib->ino,
+	};
+	__u8 one = 1;
+
+	/* its later mappings need not wake the discovery thread */
+	if (sc->fd_files_seen >= 0)
+		bpf_map_update_elem(sc->fd_files_seen, &f, &one, BPF_ANY);
 	for (size_t i = 0; i < sc->probes.n; i++) {
 		const struct gpurt_probe *p = &sc->probes.v[i];
 		bool mem = gpurt_role_is_mem(p->role);
@@ -203,19 +213,43 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 		}
 		lib->probes++;
 		sc->nattached++;
-		if (p->role == GPURT_LAUNCH_STUB) {
-			/* the kernel's dev_t, as the BPF side reads it from the inode */
-			struct gpurt_file f = {
-			    .dev = (uint64_t)major(lib->dev) << 20 | minor(lib->dev),
-			    .ino = lib->ino,
-			};
-			__u8 one = 1;
+		if (p->role == GPURT_LAUNCH_STUB)
 			bpf_map_update_elem(sc->fd_stub_libs, &f, &one, BPF_ANY);
-		}
 	}
 }
 
-static void scan_maps(struct gpurt_scan *sc, uint32_t pid)
+/* The library at path (stat'ed as st): attached unless seen before. */
+static void consider(struct gpurt_scan *sc, const char *path, const char *base,
+		     const struct stat *st)
+{
+	for (size_t i = 0; i < sc->nlibs; i++)
+		if (sc->libs[i].dev == st->st_dev && sc->libs[i].ino == st->st_ino)
+			return;
+	if (sc->nlibs == sc->caplibs) {
+		size_t cap = sc->caplibs ? sc->caplibs * 2 : 16;
+		struct gpurt_lib *v = realloc(sc->libs, cap * sizeof(*v));
+		if (!v)
+			return;
+		sc->libs = v;
+		sc->caplibs = cap;
+	}
+	struct gpurt_lib *lib = &sc->libs[sc->nlibs++];
+	*lib = (struct gpurt_lib){.dev = st->st_dev, .ino = st->st_ino};
+	attach_lib(sc, lib, path, base);
+}
+
+void gpurt_scan_file(struct gpurt_scan *sc, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	struct stat st;
+
+	base = base ? base + 1 : path;
+	if (!gpurt_probes_lib_wanted(&sc->probes, base) || stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	consider(sc, path, base, &st);
+}
+
+void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid)
 {
 	char rel[64];
 	snprintf(rel, sizeof(rel), "/proc/%u/maps", pid);
@@ -247,22 +281,7 @@ static void scan_maps(struct gpurt_scan *sc, uint32_t pid)
 		struct stat ours;
 		if (stat(path, &ours) || ours.st_dev != st.st_dev || ours.st_ino != st.st_ino)
 			use = alt;
-		bool seen = false;
-		for (size_t i = 0; i < sc->nlibs && !seen; i++)
-			seen = sc->libs[i].dev == st.st_dev && sc->libs[i].ino == st.st_ino;
-		if (seen)
-			continue;
-		if (sc->nlibs == sc->caplibs) {
-			size_t cap = sc->caplibs ? sc->caplibs * 2 : 16;
-			struct gpurt_lib *v = realloc(sc->libs, cap * sizeof(*v));
-			if (!v)
-				break;
-			sc->libs = v;
-			sc->caplibs = cap;
-		}
-		struct gpurt_lib *lib = &sc->libs[sc->nlibs++];
-		*lib = (struct gpurt_lib){.dev = st.st_dev, .ino = st.st_ino};
-		attach_lib(sc, lib, use, base);
+		consider(sc, use, base, &st);
 	}
 	fclose(fp);
 }
@@ -281,7 +300,7 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 		while (!bpf_map_get_next_key(sc->fd_targets, first ? NULL : &key, &next)) {
 			first = false;
 			key = next;
-			scan_maps(sc, key);
+			gpurt_scan_pid(sc, key);
 		}
 		return;
 	}
@@ -314,7 +333,7 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 		key.next_ns = old ? old->next_ns : 0;
 		key.scans = old ? old->scans : 0;
 		if (key.next_ns <= now_ns) {
-			scan_maps(sc, key.pid);
+			gpurt_scan_pid(sc, key.pid);
 			key.scans++;
 			key.next_ns =
 			    key.scans < GPURT_YOUNG_SCANS ? now_ns : now_ns + GPURT_RESCAN_KNOWN_NS;

@@ -25,7 +25,7 @@ struct gpurt_scan {
 	struct gpurt_probes probes;
 	/* set by the caller after the BPF object is loaded */
 	struct bpf_program *prog_save, *prog_return, *prog_free, *prog_launch;
-	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs;
+	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs, fd_files_seen;
 	struct gpurt_lib *libs;
 	size_t nlibs, caplibs;
 	struct bpf_link **links;
@@ -66,6 +66,11 @@ int gpurt_scan_follow_roots(struct gpurt_scan *sc, char *err, size_t n);
 /* Attaches to runtime libraries mapped since the last scan; now_ns is
  * CLOCK_MONOTONIC. */
 void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns);
+/* Reads one process's maps and attaches to runtime libraries not seen yet. */
+void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid);
+/* Attaches to the library file at path unless seen (by device and inode)
+ * or no probe wants its name. */
+void gpurt_scan_file(struct gpurt_scan *sc, const char *path);
 /* false once /proc/PID is gone or a zombie */
 bool gpurt_scan_pid_alive(uint32_t pid);
 /* Drops the process's pointers, launches and names from the BPF maps. */

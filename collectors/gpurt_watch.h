@@ -1,0 +1,27 @@
+/* gpurt discovery thread: attaches the probe table to a runtime library
+ * within milliseconds of a followed process mapping it (the `mapped` ring of
+ * gpurt.bpf.c, fed from the mmap system call's exit), and rescans /proc
+ * every GPURT_RESCAN_NS for what the ring missed (a full ring, a kernel
+ * where the mmap hook could not attach). The sampling thread never waits on
+ * an attach. */
+#ifndef ASYS_GPURT_WATCH_H
+#define ASYS_GPURT_WATCH_H
+
+#include <stddef.h>
+
+#include "gpurt_scan.h"
+
+#define GPURT_RESCAN_NS 2000000000ull
+#define GPURT_WATCH_POLL_MS 100 /* how soon a stop is seen */
+
+struct gpurt_watch;
+
+/* Starts the thread on sc (which it then owns until stop); fd_mapped is the
+ * ring, or -1 for rescans only. 0 or -errno. */
+int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_mapped);
+/* Stops and joins the thread; NULL is fine. */
+void gpurt_watch_stop(struct gpurt_watch *w);
+/* Library files found and probes attached so far. */
+void gpurt_watch_counts(struct gpurt_watch *w, size_t *nlibs, size_t *nattached);
+
+#endif
