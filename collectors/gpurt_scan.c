@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +45,44 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *e
 	return r;
 }
 
+struct unlink_job {
+	struct bpf_link **links;
+	size_t n, step;
+};
+
+static void *unlink_some(void *arg)
+{
+	struct unlink_job *j = arg;
+
+	for (size_t i = 0; i < j->n; i += j->step)
+		bpf_link__destroy(j->links[i]);
+	return NULL;
+}
+
+/* Removing a uprobe waits for an RCU grace period, tens to hundreds of ms
+ * on a busy machine: one after another, asys took seconds to exit. From
+ * several threads the waits overlap. */
+static void unlink_all(struct bpf_link **links, size_t n)
+{
+	enum { THREADS = 16 };
+	pthread_t th[THREADS];
+	struct unlink_job jobs[THREADS];
+	size_t nt = n < THREADS ? n : THREADS, started = 0;
+
+	for (size_t t = 0; t < nt; t++) {
+		jobs[t] = (struct unlink_job){.links = links + t, .n = n - t, .step = nt};
+		if (nt > 1 && !pthread_create(&th[started], NULL, unlink_some, &jobs[t]))
+			started++;
+		else
+			unlink_some(&jobs[t]);
+	}
+	for (size_t t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+}
+
 void gpurt_scan_fini(struct gpurt_scan *sc)
 {
-	for (size_t i = 0; i < sc->nlinks; i++)
-		bpf_link__destroy(sc->links[i]);
+	unlink_all(sc->links, sc->nlinks);
 	free(sc->links);
 	free(sc->libs);
 	free(sc->seen);
