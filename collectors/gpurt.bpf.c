@@ -90,6 +90,25 @@ struct {
 	__type(value, __u8);
 } files_seen SEC(".maps");
 
+/* where each host stub of `launches` lies (same keys) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 65536);
+	__type(key, struct gpurt_launch_key);
+	__type(value, struct gpurt_where);
+} stub_where SEC(".maps");
+
+/* runtime library files with probes (user space fills it): their mapping
+ * by a process is reported, so user space reads that process's maps while
+ * it lives and can name its stubs after it ends */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, struct gpurt_file);
+	__type(value, __u8);
+} runtime_files SEC(".maps");
+
 /* Arguments saved at entry for the return probe, per thread. A runtime
  * allocation that calls the driver's on the same thread overwrites the
  * entry, and the inner return consumes it: the pair is counted once. */
@@ -287,6 +306,26 @@ static __always_inline bool called_from_runtime(struct pt_regs *ctx)
 	return nested;
 }
 
+static long stub_file(struct task_struct *task, struct vm_area_struct *vma, struct gpurt_where *w)
+{
+	struct file *f = vma->vm_file;
+	if (!f)
+		return 0;
+	w->file.dev = f->f_inode->i_sb->s_dev;
+	w->file.ino = f->f_inode->i_ino;
+	w->off = w->off - vma->vm_start + (vma->vm_pgoff << 12);
+	return 0;
+}
+
+/* A stub's first launch: note its file and offset. */
+static __always_inline void note_where(const struct gpurt_launch_key *k)
+{
+	struct gpurt_where w = {.off = k->addr};
+	bpf_find_vma(bpf_get_current_task_btf(), k->addr, stub_file, &w, 0);
+	if (w.file.ino)
+		bpf_map_update_elem(&stub_where, k, &w, BPF_ANY);
+}
+
 SEC("uprobe")
 int BPF_KPROBE(gpurt_on_launch)
 {
@@ -316,6 +355,8 @@ int BPF_KPROBE(gpurt_on_launch)
 	}
 	__u8 yes = 1;
 	bpf_map_update_elem(&launch_pids, &tgid, &yes, BPF_ANY);
+	if (!by_handle)
+		note_where(&k);
 	return 0;
 }
 
@@ -355,6 +396,11 @@ static long move_launch(struct bpf_map *map, struct gpurt_launch_key *k, __u64 *
 	e->pid = w->pid;
 	e->key = *k;
 	e->count = *n;
+	struct gpurt_where *wh = bpf_map_lookup_elem(&stub_where, k);
+	if (wh) {
+		e->where = *wh;
+		bpf_map_delete_elem(&stub_where, k);
+	}
 	bpf_ringbuf_submit(e, 0);
 	bpf_map_delete_elem(map, k);
 	return 0;
@@ -432,10 +478,15 @@ static __always_inline void on_mapped(long ret)
 		return;
 	struct map_look l = {};
 	bpf_find_vma(bpf_get_current_task_btf(), (__u64)ret, exec_file, &l, 0);
-	if (!l.exec || bpf_map_lookup_elem(&files_seen, &l.ev.file))
+	if (!l.exec)
 		return;
-	__u8 one = 1;
-	bpf_map_update_elem(&files_seen, &l.ev.file, &one, BPF_ANY);
+	if (bpf_map_lookup_elem(&files_seen, &l.ev.file)) {
+		if (!bpf_map_lookup_elem(&runtime_files, &l.ev.file))
+			return;
+	} else {
+		__u8 one = 1;
+		bpf_map_update_elem(&files_seen, &l.ev.file, &one, BPF_ANY);
+	}
 	l.ev.pid = tgid;
 	bpf_ringbuf_output(&mapped, &l.ev, sizeof(l.ev), 0);
 }

@@ -185,25 +185,6 @@ static bool pid_note(struct gpurt_state *s, uint32_t pid)
 	return true;
 }
 
-/* The command line of a process, for the gpurt.mem label (the memory pane
- * lists it even when mem.proc does not). */
-static void proc_cmdline(uint32_t pid, char *buf, size_t n)
-{
-	char rel[64];
-	snprintf(rel, sizeof(rel), "/proc/%u/cmdline", pid);
-	ssize_t len = sysroot_read_file(rel, buf, n);
-	if (len <= 0) {
-		snprintf(buf, n, "pid %u", pid);
-		return;
-	}
-	while (len > 0 && buf[len - 1] == '\0')
-		len--;
-	for (ssize_t i = 0; i < len; i++)
-		if (buf[i] == '\0' || buf[i] == '\n' || buf[i] == '\t')
-			buf[i] = ' ';
-	buf[len] = '\0';
-}
-
 static const char *gpurt_last_error(const void *state)
 {
 	const struct gpurt_state *s = state;
@@ -363,6 +344,8 @@ static int gpurt_load(struct gpurt_state *s)
 	sc->fd_names = bpf_map__fd(s->skel->maps.names);
 	sc->fd_stub_libs = bpf_map__fd(s->skel->maps.stub_libs);
 	sc->fd_files_seen = bpf_map__fd(s->skel->maps.files_seen);
+	sc->fd_stub_where = bpf_map__fd(s->skel->maps.stub_where);
+	sc->fd_runtime_files = bpf_map__fd(s->skel->maps.runtime_files);
 	return gpurt_start(s);
 }
 
@@ -376,11 +359,20 @@ static void set_status(struct gpurt_state *s, struct emitter *out, uint64_t ts, 
 	emit_status(out, s->s_kern, STATUS_STREAM, ts, text);
 }
 
-static void kent_name(struct gpurt_state *s, struct kent *k, char *buf, size_t n)
+/* where: the stub's file and offset, from the exits ring, for a process
+ * whose maps are gone */
+static void kent_name(struct gpurt_state *s, struct kent *k, const struct gpurt_where *where,
+		      char *buf, size_t n)
 {
 	int r = -ENOENT;
+	char path[4096];
 	if (k->key.by == GPURT_LAUNCH_BY_STUB) {
 		r = gpurt_syms_name(s->syms, (int)k->key.pid, k->key.addr, buf, n);
+		if (r && where && where->file.ino &&
+		    !gpurt_watch_path(s->watch, where->file.dev, where->file.ino, path,
+				      sizeof(path)))
+			r = gpurt_syms_name_file(s->syms, path, where->file.dev, where->file.ino,
+						 where->off, buf, n);
 	} else {
 		struct gpurt_handle_key hk = {.pid = k->key.pid, .handle = k->key.addr};
 		struct gpurt_name nm;
@@ -398,7 +390,8 @@ static void kent_name(struct gpurt_state *s, struct kent *k, char *buf, size_t n
 
 /* One kernel's count: labelled the first time (and again once named). */
 static void kern_emit(struct gpurt_state *s, struct emitter *out,
-		      const struct gpurt_launch_key *key, uint64_t count, uint64_t ts)
+		      const struct gpurt_launch_key *key, uint64_t count,
+		      const struct gpurt_where *where, uint64_t ts)
 {
 	uint64_t ent = gpurt_entity(key);
 	if (s->nkents * 2 >= s->capkents && kents_grow(s))
@@ -411,9 +404,11 @@ static void kern_emit(struct gpurt_state *s, struct emitter *out,
 		s->nkents++;
 		pid_note(s, key->pid);
 	}
+	if (where && k->tries) /* its last sample: the name found now is final */
+		k->tries = 1;
 	if (fresh || k->tries) {
 		char name[512], label[600];
-		kent_name(s, k, name, sizeof(name));
+		kent_name(s, k, where, name, sizeof(name));
 		if (fresh || !k->tries) {
 			snprintf(label, sizeof(label), "%u\t%s", key->pid, name);
 			emit_label(out, s->s_kern, ent, ts, label);
@@ -433,7 +428,7 @@ static void read_kernels(struct gpurt_state *s, struct emitter *out)
 		key = next;
 		__u64 count;
 		if (!bpf_map_lookup_elem(fd, &key, &count))
-			kern_emit(s, out, &key, count, asys_now_ns());
+			kern_emit(s, out, &key, count, NULL, asys_now_ns());
 	}
 }
 
@@ -442,7 +437,7 @@ static void mem_emit(struct gpurt_state *s, struct emitter *out, uint32_t pid,
 {
 	if (pid_note(s, pid)) {
 		char cmd[256];
-		proc_cmdline(pid, cmd, sizeof(cmd));
+		gpurt_scan_cmdline(pid, cmd, sizeof(cmd));
 		emit_label(out, s->s_mem, pid, ts, cmd);
 	}
 	double v[7] = {
@@ -516,7 +511,7 @@ static int on_exit_rec(void *ctx, void *data, size_t len)
 		return 0;
 	memcpy(&e, data, sizeof(e));
 	if (e.kind == GPURT_EXIT_LAUNCHES && s->scan.track_launch && e.key.pid == e.pid) {
-		kern_emit(s, s->out, &e.key, e.count, asys_now_ns());
+		kern_emit(s, s->out, &e.key, e.count, &e.where, asys_now_ns());
 	} else if (e.kind == GPURT_EXIT_END) {
 		if (e.has_mem && s->scan.track_mem)
 			mem_emit(s, s->out, e.pid, &e.mem, asys_now_ns());

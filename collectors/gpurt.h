@@ -87,19 +87,29 @@ struct gpurt_name {
 #define GPURT_EXIT_LAUNCHES 1
 #define GPURT_EXIT_END 2
 
+/* Where a host stub lies: the file mapped at it and the offset in that
+ * file, taken at the kernel's first launch, so a stub can be named after its
+ * process has ended (its maps gone). file.ino 0 = unknown. */
+struct gpurt_where {
+	struct gpurt_file file;
+	__u64 off;
+};
+
 struct gpurt_exit {
 	__u32 kind; /* GPURT_EXIT_ */
 	__u32 pid;
 	struct gpurt_launch_key key; /* LAUNCHES */
 	__u64 count;		     /* LAUNCHES */
+	struct gpurt_where where;    /* LAUNCHES by stub */
 	__u32 has_mem;		     /* END: mem holds the totals */
 	__u32 pad;
 	struct gpurt_mem mem;
 };
 
 /* A followed process mapped a file executable that no process had mapped
- * executable before (the `mapped` ring): the dynamic loader's work at exec
- * and dlopen. name is the file's own name, for the probe table's globs. */
+ * executable before, or a runtime library already probed (the `mapped`
+ * ring): the dynamic loader's work at exec and dlopen. name is the file's
+ * own name, for the probe table's globs. */
 #define GPURT_FILE_NAME_MAX 64
 
 struct gpurt_mapped {

@@ -29,7 +29,7 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *e
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
-	sc->fd_stub_libs = sc->fd_files_seen = -1;
+	sc->fd_stub_libs = sc->fd_files_seen = sc->fd_stub_where = sc->fd_runtime_files = -1;
 	sc->track_mem = o->hggc_memory_usage;
 	sc->track_launch = o->trace_hggc;
 	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
@@ -84,6 +84,9 @@ void gpurt_scan_fini(struct gpurt_scan *sc)
 {
 	unlink_all(sc->links, sc->nlinks);
 	free(sc->links);
+	for (size_t i = 0; i < sc->npaths; i++)
+		free(sc->paths[i].path);
+	free(sc->paths);
 	free(sc->libs);
 	free(sc->seen);
 	gpurt_probes_clear(&sc->probes);
@@ -248,6 +251,8 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 		}
 		lib->probes++;
 		sc->nattached++;
+		if (sc->fd_runtime_files >= 0)
+			bpf_map_update_elem(sc->fd_runtime_files, &f, &one, BPF_ANY);
 		if (p->role == GPURT_LAUNCH_STUB)
 			bpf_map_update_elem(sc->fd_stub_libs, &f, &one, BPF_ANY);
 	}
@@ -284,7 +289,47 @@ void gpurt_scan_file(struct gpurt_scan *sc, const char *path)
 	consider(sc, path, base, &st);
 }
 
-void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid)
+/* Notes the path of an executable file mapping of a maps line. */
+static void learn_path(struct gpurt_scan *sc, const char *line, const char *path)
+{
+	unsigned maj, min;
+	unsigned long long ino;
+	char perms[8];
+
+	if (sscanf(line, "%*x-%*x %7s %*x %x:%x %llu", perms, &maj, &min, &ino) != 4 ||
+	    strlen(perms) < 3 || perms[2] != 'x' || !ino)
+		return;
+	uint64_t dev = (uint64_t)maj << 20 | min;
+	for (size_t i = 0; i < sc->npaths; i++)
+		if (sc->paths[i].dev == dev && sc->paths[i].ino == ino)
+			return;
+	if (!sc->paths && !(sc->paths = calloc(GPURT_PATHS_MAX, sizeof(*sc->paths))))
+		return;
+	char *copy = util_strdup(path);
+	if (!copy)
+		return;
+	struct gpurt_path *e;
+	if (sc->npaths < GPURT_PATHS_MAX) {
+		e = &sc->paths[sc->npaths++];
+	} else { /* full: replace round-robin */
+		e = &sc->paths[sc->next_path];
+		sc->next_path = (sc->next_path + 1) % GPURT_PATHS_MAX;
+		free(e->path);
+	}
+	*e = (struct gpurt_path){.dev = dev, .ino = ino, .path = copy};
+}
+
+int gpurt_scan_path(const struct gpurt_scan *sc, uint64_t dev, uint64_t ino, char *buf, size_t n)
+{
+	for (size_t i = 0; i < sc->npaths; i++)
+		if (sc->paths[i].dev == dev && sc->paths[i].ino == ino) {
+			util_strlcpy(buf, sc->paths[i].path, n);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
 {
 	char rel[64];
 	snprintf(rel, sizeof(rel), "/proc/%u/maps", pid);
@@ -302,6 +347,8 @@ void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid)
 		if (!path)
 			continue;
 		path[strcspn(path, "\n")] = '\0';
+		if (learn)
+			learn_path(sc, line, path);
 		const char *base = strrchr(path, '/') + 1;
 		if (!gpurt_probes_lib_wanted(&sc->probes, base))
 			continue;
@@ -335,7 +382,7 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 		while (!bpf_map_get_next_key(sc->fd_targets, first ? NULL : &key, &next)) {
 			first = false;
 			key = next;
-			gpurt_scan_pid(sc, key);
+			gpurt_scan_pid(sc, key, true);
 		}
 		return;
 	}
@@ -368,7 +415,7 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 		key.next_ns = old ? old->next_ns : 0;
 		key.scans = old ? old->scans : 0;
 		if (key.next_ns <= now_ns) {
-			gpurt_scan_pid(sc, key.pid);
+			gpurt_scan_pid(sc, key.pid, false);
 			key.scans++;
 			key.next_ns =
 			    key.scans < GPURT_YOUNG_SCANS ? now_ns : now_ns + GPURT_RESCAN_KNOWN_NS;
@@ -381,6 +428,23 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 	free(sc->seen);
 	sc->seen = cur;
 	sc->nseen = n;
+}
+
+void gpurt_scan_cmdline(uint32_t pid, char *buf, size_t n)
+{
+	char rel[64];
+	snprintf(rel, sizeof(rel), "/proc/%u/cmdline", pid);
+	ssize_t len = sysroot_read_file(rel, buf, n);
+	if (len <= 0) {
+		snprintf(buf, n, "pid %u", pid);
+		return;
+	}
+	while (len > 0 && buf[len - 1] == '\0')
+		len--;
+	for (ssize_t i = 0; i < len; i++)
+		if (buf[i] == '\0' || buf[i] == '\n' || buf[i] == '\t')
+			buf[i] = ' ';
+	buf[len] = '\0';
 }
 
 bool gpurt_scan_pid_alive(uint32_t pid)
@@ -424,5 +488,6 @@ void gpurt_scan_sweep_pid(struct gpurt_scan *sc, uint32_t pid)
 	bpf_map_delete_elem(sc->fd_targets, &pid);
 	sweep_map(sc->fd_ptrs, sizeof(struct gpurt_ptr_key), pid);
 	sweep_map(sc->fd_launches, sizeof(struct gpurt_launch_key), pid);
+	sweep_map(sc->fd_stub_where, sizeof(struct gpurt_launch_key), pid);
 	sweep_map(sc->fd_names, sizeof(struct gpurt_handle_key), pid);
 }

@@ -41,7 +41,7 @@ static int on_mapped(void *ctx, void *data, size_t len)
 	if (strlen(name) < sizeof(m.name) - 1 && !gpurt_probes_lib_wanted(&w->sc->probes, name))
 		return 0;
 	pthread_mutex_lock(&w->lock);
-	gpurt_scan_pid(w->sc, m.pid);
+	gpurt_scan_pid(w->sc, m.pid, true);
 	pthread_mutex_unlock(&w->lock);
 	return 0;
 }
@@ -112,6 +112,14 @@ void gpurt_watch_stop(struct gpurt_watch *w)
 	ring_buffer__free(w->rb);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
+}
+
+int gpurt_watch_path(struct gpurt_watch *w, uint64_t dev, uint64_t ino, char *buf, size_t n)
+{
+	pthread_mutex_lock(&w->lock);
+	int r = gpurt_scan_path(w->sc, dev, ino, buf, n);
+	pthread_mutex_unlock(&w->lock);
+	return r;
 }
 
 void gpurt_watch_counts(struct gpurt_watch *w, size_t *nlibs, size_t *nattached)

@@ -8,6 +8,7 @@
 #define ASYS_GPURT_WATCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gpurt_scan.h"
 
@@ -21,6 +22,10 @@ struct gpurt_watch;
 int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_mapped);
 /* Stops and joins the thread; NULL is fine. */
 void gpurt_watch_stop(struct gpurt_watch *w);
+/* The path of an executable file a followed process mapped (the kernel's
+ * device number, inode), noted when the process mapped a runtime library.
+ * 0 or -ENOENT. */
+int gpurt_watch_path(struct gpurt_watch *w, uint64_t dev, uint64_t ino, char *buf, size_t n);
 /* Library files found and probes attached so far. */
 void gpurt_watch_counts(struct gpurt_watch *w, size_t *nlibs, size_t *nattached);
 
