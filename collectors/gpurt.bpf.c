@@ -9,9 +9,10 @@
  * table stays data and needs no rebuild.
  *
  * Two rings carry what cannot wait for the next read: the counts of a process
- * whose last thread ended (`exits`), and the first executable mapping of a
- * file (`mapped`), so user space attaches to a runtime library within
- * milliseconds of its dlopen instead of at the next scan of /proc. */
+ * whose last thread ended (`exits`), and the dynamic loader's news that a
+ * followed process's libraries changed (`loader`), so user space attaches
+ * to a runtime library within milliseconds of its dlopen instead of at the
+ * next scan of /proc. */
 #include <vmlinux.h> /* generated in collectors/gen, else the committed copy */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -75,20 +76,11 @@ struct {
 	__uint(max_entries, 1 << 20);
 } exits SEC(".maps");
 
-/* struct gpurt_mapped records */
+/* struct gpurt_loaded records */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 64 << 10);
-} mapped SEC(".maps");
-
-/* files already reported in `mapped`: a library is reported once, not at
- * every process that loads it */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct gpurt_file);
-	__type(value, __u8);
-} files_seen SEC(".maps");
+} loader SEC(".maps");
 
 /* where each host stub of `launches` lies (same keys) */
 struct {
@@ -98,16 +90,6 @@ struct {
 	__type(key, struct gpurt_launch_key);
 	__type(value, struct gpurt_where);
 } stub_where SEC(".maps");
-
-/* runtime library files with probes (user space fills it): their mapping
- * by a process is reported, so user space reads that process's maps while
- * it lives and can name its stubs after it ends */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 256);
-	__type(key, struct gpurt_file);
-	__type(value, __u8);
-} runtime_files SEC(".maps");
 
 /* Arguments saved at entry for the return probe, per thread. A runtime
  * allocation that calls the driver's on the same thread overwrites the
@@ -448,65 +430,18 @@ int BPF_PROG(gpurt_on_exit, struct task_struct *p)
 	return 0;
 }
 
-/* ---- discovery: the first executable mapping of each file ---- */
-
-struct map_look {
-	struct gpurt_mapped ev;
-	bool exec;
-};
-
-#define GPURT_VM_EXEC 0x4 /* VM_EXEC: a #define, absent from vmlinux.h */
-
-static long exec_file(struct task_struct *task, struct vm_area_struct *vma, struct map_look *l)
+/* The dynamic loader calls _dl_debug_state (the debuggers' breakpoint,
+ * r_brk) before and after it maps the objects of a program at its start and
+ * at each dlopen and dlclose. A uprobe there costs a few microseconds per
+ * dlopen and nothing per system call, where a tracepoint on mmap's exit
+ * would slow every system call of every process. */
+SEC("uprobe")
+int BPF_KPROBE(gpurt_on_loader)
 {
-	struct file *f = vma->vm_file;
-	if (!f || !(vma->vm_flags & GPURT_VM_EXEC))
-		return 0;
-	l->ev.file.dev = f->f_inode->i_sb->s_dev;
-	l->ev.file.ino = f->f_inode->i_ino;
-	bpf_probe_read_kernel_str(l->ev.name, sizeof(l->ev.name), f->f_path.dentry->d_name.name);
-	l->exec = true;
-	return 0;
-}
-
-static __always_inline void on_mapped(long ret)
-{
-	if (ret < 0 && ret > -4096) /* an errno */
-		return;
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	if (!wanted(tgid))
-		return;
-	struct map_look l = {};
-	bpf_find_vma(bpf_get_current_task_btf(), (__u64)ret, exec_file, &l, 0);
-	if (!l.exec)
-		return;
-	if (bpf_map_lookup_elem(&files_seen, &l.ev.file)) {
-		if (!bpf_map_lookup_elem(&runtime_files, &l.ev.file))
-			return;
-	} else {
-		__u8 one = 1;
-		bpf_map_update_elem(&files_seen, &l.ev.file, &one, BPF_ANY);
-	}
-	l.ev.pid = tgid;
-	bpf_ringbuf_output(&mapped, &l.ev, sizeof(l.ev), 0);
-}
-
-/* The dynamic loader maps each segment of a library with mmap; the text
- * segment's mapping is executable. Only mmap runs this one; it needs tracefs
- * mounted to attach. */
-SEC("tracepoint/syscalls/sys_exit_mmap")
-int gpurt_on_mmap(struct trace_event_raw_sys_exit *ctx)
-{
-	on_mapped(ctx->ret);
-	return 0;
-}
-
-/* Without tracefs: every system call's exit, told apart by number. */
-SEC("tp_btf/sys_exit")
-int BPF_PROG(gpurt_on_sys_exit, struct pt_regs *regs, long ret)
-{
-	if (regs->orig_ax != 9) /* __NR_mmap on x86-64 */
 		return 0;
-	on_mapped(ret);
+	struct gpurt_loaded ev = {.pid = tgid};
+	bpf_ringbuf_output(&loader, &ev, sizeof(ev), 0);
 	return 0;
 }

@@ -253,10 +253,11 @@ static void preload_one(const char *path, void *arg)
 	gpurt_scan_file(arg, path);
 }
 
-/* After the load: the process tree, the discovery hook, the files the
- * loader would resolve, the followed processes' maps, then the thread that
- * keeps discovering. The hook comes first, so a library mapped meanwhile is
- * not missed. */
+/* After the load: the process tree, the discovery hook on our own dynamic
+ * loader (the one the host's programs use), the files the loader would
+ * resolve, the followed processes' maps, then the thread that keeps
+ * discovering. The hook comes first, so a library loaded meanwhile is not
+ * missed. */
 static int gpurt_start(struct gpurt_state *s)
 {
 	struct gpurt_bpf *k = s->skel;
@@ -264,12 +265,7 @@ static int gpurt_start(struct gpurt_state *s)
 	int r = gpurt_scan_follow_roots(sc, s->err, sizeof(s->err));
 	if (r)
 		return r;
-	/* the mmap tracepoint needs tracefs mounted; every system call's exit
-	 * does not, but costs a little on each */
-	k->links.gpurt_on_mmap = bpf_program__attach(k->progs.gpurt_on_mmap);
-	if (!k->links.gpurt_on_mmap)
-		k->links.gpurt_on_sys_exit = bpf_program__attach(k->progs.gpurt_on_sys_exit);
-	bool hooked = k->links.gpurt_on_mmap || k->links.gpurt_on_sys_exit;
+	gpurt_scan_pid(sc, (uint32_t)getpid(), false);
 	s->exits = ring_buffer__new(bpf_map__fd(k->maps.exits), on_exit_rec, s, NULL);
 	if (!s->exits) {
 		r = -errno;
@@ -282,7 +278,7 @@ static int gpurt_start(struct gpurt_state *s)
 				   NULL, preload_one, sc);
 		gpurt_scan_libraries(sc, asys_now_ns());
 	}
-	r = gpurt_watch_start(&s->watch, sc, hooked ? bpf_map__fd(k->maps.mapped) : -1);
+	r = gpurt_watch_start(&s->watch, sc, bpf_map__fd(k->maps.loader));
 	if (r)
 		snprintf(s->err, sizeof(s->err),
 			 "runtime probes: cannot start the discovery thread: %s", strerror(-r));
@@ -337,15 +333,14 @@ static int gpurt_load(struct gpurt_state *s)
 	sc->prog_return = s->skel->progs.gpurt_on_return;
 	sc->prog_free = s->skel->progs.gpurt_on_free;
 	sc->prog_launch = s->skel->progs.gpurt_on_launch;
+	sc->prog_loader = s->skel->progs.gpurt_on_loader;
 	sc->fd_targets = bpf_map__fd(s->skel->maps.targets);
 	sc->fd_mem = bpf_map__fd(s->skel->maps.mem);
 	sc->fd_ptrs = bpf_map__fd(s->skel->maps.ptrs);
 	sc->fd_launches = bpf_map__fd(s->skel->maps.launches);
 	sc->fd_names = bpf_map__fd(s->skel->maps.names);
 	sc->fd_stub_libs = bpf_map__fd(s->skel->maps.stub_libs);
-	sc->fd_files_seen = bpf_map__fd(s->skel->maps.files_seen);
 	sc->fd_stub_where = bpf_map__fd(s->skel->maps.stub_where);
-	sc->fd_runtime_files = bpf_map__fd(s->skel->maps.runtime_files);
 	return gpurt_start(s);
 }
 

@@ -106,17 +106,11 @@ struct gpurt_exit {
 	struct gpurt_mem mem;
 };
 
-/* A followed process mapped a file executable that no process had mapped
- * executable before, or a runtime library already probed (the `mapped`
- * ring): the dynamic loader's work at exec and dlopen. name is the file's
- * own name, for the probe table's globs. */
-#define GPURT_FILE_NAME_MAX 64
-
-struct gpurt_mapped {
+/* A followed process's dynamic loader changed its list of objects (the
+ * `loader` ring). */
+struct gpurt_loaded {
 	__u32 pid;
 	__u32 pad;
-	struct gpurt_file file;
-	char name[GPURT_FILE_NAME_MAX];
 };
 
 #endif

@@ -29,7 +29,7 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o, char *e
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
-	sc->fd_stub_libs = sc->fd_files_seen = sc->fd_stub_where = sc->fd_runtime_files = -1;
+	sc->fd_stub_libs = sc->fd_stub_where = -1;
 	sc->track_mem = o->hggc_memory_usage;
 	sc->track_launch = o->trace_hggc;
 	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
@@ -88,6 +88,7 @@ void gpurt_scan_fini(struct gpurt_scan *sc)
 		free(sc->paths[i].path);
 	free(sc->paths);
 	free(sc->libs);
+	free(sc->loaders);
 	free(sc->seen);
 	gpurt_probes_clear(&sc->probes);
 	memset(sc, 0, sizeof(*sc));
@@ -214,9 +215,6 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 	};
 	__u8 one = 1;
 
-	/* its later mappings need not wake the discovery thread */
-	if (sc->fd_files_seen >= 0)
-		bpf_map_update_elem(sc->fd_files_seen, &f, &one, BPF_ANY);
 	for (size_t i = 0; i < sc->probes.n; i++) {
 		const struct gpurt_probe *p = &sc->probes.v[i];
 		bool mem = gpurt_role_is_mem(p->role);
@@ -251,31 +249,56 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 		}
 		lib->probes++;
 		sc->nattached++;
-		if (sc->fd_runtime_files >= 0)
-			bpf_map_update_elem(sc->fd_runtime_files, &f, &one, BPF_ANY);
 		if (p->role == GPURT_LAUNCH_STUB)
 			bpf_map_update_elem(sc->fd_stub_libs, &f, &one, BPF_ANY);
 	}
+}
+
+/* A new entry for the file st in a list of files; NULL when it is there
+ * already (or no memory). */
+static struct gpurt_lib *file_add(struct gpurt_lib **v, size_t *n, size_t *cap,
+				  const struct stat *st)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i].dev == st->st_dev && (*v)[i].ino == st->st_ino)
+			return NULL;
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		struct gpurt_lib *nv = realloc(*v, nc * sizeof(*nv));
+		if (!nv)
+			return NULL;
+		*v = nv;
+		*cap = nc;
+	}
+	struct gpurt_lib *f = &(*v)[(*n)++];
+	*f = (struct gpurt_lib){.dev = st->st_dev, .ino = st->st_ino};
+	return f;
 }
 
 /* The library at path (stat'ed as st): attached unless seen before. */
 static void consider(struct gpurt_scan *sc, const char *path, const char *base,
 		     const struct stat *st)
 {
-	for (size_t i = 0; i < sc->nlibs; i++)
-		if (sc->libs[i].dev == st->st_dev && sc->libs[i].ino == st->st_ino)
-			return;
-	if (sc->nlibs == sc->caplibs) {
-		size_t cap = sc->caplibs ? sc->caplibs * 2 : 16;
-		struct gpurt_lib *v = realloc(sc->libs, cap * sizeof(*v));
-		if (!v)
-			return;
-		sc->libs = v;
-		sc->caplibs = cap;
-	}
-	struct gpurt_lib *lib = &sc->libs[sc->nlibs++];
-	*lib = (struct gpurt_lib){.dev = st->st_dev, .ino = st->st_ino};
-	attach_lib(sc, lib, path, base);
+	struct gpurt_lib *lib = file_add(&sc->libs, &sc->nlibs, &sc->caplibs, st);
+	if (lib)
+		attach_lib(sc, lib, path, base);
+}
+
+/* The dynamic loader at path: its debugger hook tells the discovery thread
+ * when a followed process loads objects. */
+static void consider_loader(struct gpurt_scan *sc, const char *path, const struct stat *st)
+{
+	if (!sc->prog_loader || !file_add(&sc->loaders, &sc->nloaders, &sc->caploaders, st))
+		return;
+	struct bpf_link *l = attach_one(sc->prog_loader, path, "_dl_debug_state", 0, false);
+	if (l && link_keep(sc, l))
+		bpf_link__destroy(l);
+}
+
+/* glibc's and musl's dynamic loaders */
+static bool is_loader(const char *base)
+{
+	return gpurt_lib_match("ld-linux*.so*", base) || gpurt_lib_match("ld-musl-*.so*", base);
 }
 
 void gpurt_scan_file(struct gpurt_scan *sc, const char *path)
@@ -329,9 +352,65 @@ int gpurt_scan_path(const struct gpurt_scan *sc, uint64_t dev, uint64_t ino, cha
 	return -ENOENT;
 }
 
+/* The device and inode a maps line names (st_dev's encoding); false when
+ * the line has none. */
+static bool line_file(const char *line, dev_t *dev, ino_t *ino)
+{
+	unsigned maj, min;
+	unsigned long long i;
+
+	if (sscanf(line, "%*x-%*x %*s %*x %x:%x %llu", &maj, &min, &i) != 3)
+		return false;
+	*dev = makedev(maj, min);
+	*ino = (ino_t)i;
+	return true;
+}
+
+static bool file_known(const struct gpurt_lib *v, size_t n, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].dev == dev && v[i].ino == ino)
+			return true;
+	return false;
+}
+
+/* One line of maps: a runtime library or a dynamic loader not attached yet
+ * is. Returns whether the line names a runtime library. */
+static bool scan_line(struct gpurt_scan *sc, uint32_t pid, const char *line, const char *path)
+{
+	const char *base = strrchr(path, '/') + 1;
+	bool loader = is_loader(base);
+	dev_t dev;
+	ino_t ino;
+
+	if (!loader && !gpurt_probes_lib_wanted(&sc->probes, base))
+		return false;
+	/* most lines name files attached already: no stat for those */
+	if (line_file(line, &dev, &ino) && (loader ? file_known(sc->loaders, sc->nloaders, dev, ino)
+						   : file_known(sc->libs, sc->nlibs, dev, ino)))
+		return !loader;
+	/* the path is the process's view: go through its root when ours
+	 * names another file (containers) */
+	char alt[4400];
+	struct stat st, ours;
+	const char *use = path;
+	snprintf(alt, sizeof(alt), "/proc/%u/root%s", pid, path);
+	if (stat(alt, &st))
+		return !loader;
+	if (stat(path, &ours) || ours.st_dev != st.st_dev || ours.st_ino != st.st_ino)
+		use = alt;
+	if (loader)
+		consider_loader(sc, use, &st);
+	else
+		consider(sc, use, base, &st);
+	return !loader;
+}
+
 void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
 {
-	char rel[64];
+	char rel[64], line[4352];
+	bool runtime = false;
+
 	snprintf(rel, sizeof(rel), "/proc/%u/maps", pid);
 	int fd = sysroot_open(rel, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -341,29 +420,23 @@ void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
 		close(fd);
 		return;
 	}
-	char line[4352];
 	while (fgets(line, sizeof(line), fp)) {
 		char *path = strchr(line, '/');
 		if (!path)
 			continue;
 		path[strcspn(path, "\n")] = '\0';
-		if (learn)
+		runtime |= scan_line(sc, pid, line, path);
+	}
+	/* a process of the runtime: note its executable files, to name its
+	 * stubs should it end before its counts are read */
+	if (learn && runtime && !fseek(fp, 0, SEEK_SET)) {
+		while (fgets(line, sizeof(line), fp)) {
+			char *path = strchr(line, '/');
+			if (!path)
+				continue;
+			path[strcspn(path, "\n")] = '\0';
 			learn_path(sc, line, path);
-		const char *base = strrchr(path, '/') + 1;
-		if (!gpurt_probes_lib_wanted(&sc->probes, base))
-			continue;
-		/* the path is the process's view: go through its root when
-		 * ours names another file (containers) */
-		char alt[4400];
-		struct stat st;
-		const char *use = path;
-		snprintf(alt, sizeof(alt), "/proc/%u/root%s", pid, path);
-		if (stat(alt, &st))
-			continue;
-		struct stat ours;
-		if (stat(path, &ours) || ours.st_dev != st.st_dev || ours.st_ino != st.st_ino)
-			use = alt;
-		consider(sc, use, base, &st);
+		}
 	}
 	fclose(fp);
 }

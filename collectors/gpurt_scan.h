@@ -1,7 +1,8 @@
 /* gpurt discovery: finds the runtime libraries in /proc/PID/maps (all
  * processes, or the followed tree), attaches the probe table once per
- * library file (by device and inode), follows the process tree, and sweeps
- * the BPF maps of processes that ended. */
+ * library file (by device and inode) and the discovery hook once per
+ * dynamic loader file, follows the process tree, and sweeps the BPF maps of
+ * processes that ended. */
 #ifndef ASYS_GPURT_SCAN_H
 #define ASYS_GPURT_SCAN_H
 
@@ -32,11 +33,12 @@ struct gpurt_path {
 struct gpurt_scan {
 	struct gpurt_probes probes;
 	/* set by the caller after the BPF object is loaded */
-	struct bpf_program *prog_save, *prog_return, *prog_free, *prog_launch;
-	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs, fd_files_seen;
-	int fd_stub_where, fd_runtime_files;
+	struct bpf_program *prog_save, *prog_return, *prog_free, *prog_launch, *prog_loader;
+	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs, fd_stub_where;
 	struct gpurt_lib *libs;
 	size_t nlibs, caplibs;
+	struct gpurt_lib *loaders; /* dynamic loaders with the discovery hook */
+	size_t nloaders, caploaders;
 	struct bpf_link **links;
 	size_t nlinks, caplinks;
 	size_t nattached; /* probes attached, all files */
@@ -77,8 +79,9 @@ int gpurt_scan_follow_roots(struct gpurt_scan *sc, char *err, size_t n);
 /* Attaches to runtime libraries mapped since the last scan; now_ns is
  * CLOCK_MONOTONIC. */
 void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns);
-/* Reads one process's maps and attaches to runtime libraries not seen yet;
- * with learn, also notes the path of each executable file mapped. */
+/* Reads one process's maps and attaches to runtime libraries and dynamic
+ * loaders not seen yet; with learn, when it maps a runtime library, also
+ * notes the path of each executable file it maps. */
 void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn);
 /* The path noted for a file (the kernel's device number, inode). 0 or
  * -ENOENT. */

@@ -18,32 +18,49 @@
 #include "gpurt_watch.h"
 #include "util.h"
 
+/* A burst of dlopen calls (a framework loading its modules) reads each
+ * process's maps once per window, not at every call; the last call of a
+ * burst is still read within a window. */
+#define WATCH_BATCH_NS 2000000ull
+#define WATCH_PENDING_MAX 256
+
 struct gpurt_watch {
 	struct gpurt_scan *sc;
 	struct ring_buffer *rb;
 	pthread_t thread;
-	pthread_mutex_t lock; /* sc, against gpurt_watch_counts */
+	pthread_mutex_t lock; /* sc, against gpurt_watch_counts and _path */
 	atomic_int stop;
+	uint32_t pending[WATCH_PENDING_MAX]; /* processes to read, once each */
+	size_t npending;
+	uint64_t due_ns; /* when they are read */
 };
 
-static int on_mapped(void *ctx, void *data, size_t len)
+static int on_loaded(void *ctx, void *data, size_t len)
 {
 	struct gpurt_watch *w = ctx;
-	struct gpurt_mapped m;
-	char name[GPURT_FILE_NAME_MAX + 1];
+	struct gpurt_loaded ev;
 
-	if (len < sizeof(m))
+	if (len < sizeof(ev))
 		return 0;
-	memcpy(&m, data, sizeof(m));
-	memcpy(name, m.name, sizeof(m.name));
-	name[sizeof(m.name)] = '\0';
-	/* a name as long as the record's room may be cut: read the maps anyway */
-	if (strlen(name) < sizeof(m.name) - 1 && !gpurt_probes_lib_wanted(&w->sc->probes, name))
-		return 0;
-	pthread_mutex_lock(&w->lock);
-	gpurt_scan_pid(w->sc, m.pid, true);
-	pthread_mutex_unlock(&w->lock);
+	memcpy(&ev, data, sizeof(ev));
+	for (size_t i = 0; i < w->npending; i++)
+		if (w->pending[i] == ev.pid)
+			return 0;
+	if (!w->npending)
+		w->due_ns = asys_now_ns() + WATCH_BATCH_NS;
+	/* past the bound, the next scan finds the rest */
+	if (w->npending < WATCH_PENDING_MAX)
+		w->pending[w->npending++] = ev.pid;
 	return 0;
+}
+
+static void read_pending(struct gpurt_watch *w)
+{
+	pthread_mutex_lock(&w->lock);
+	for (size_t i = 0; i < w->npending; i++)
+		gpurt_scan_pid(w->sc, w->pending[i], true);
+	pthread_mutex_unlock(&w->lock);
+	w->npending = 0;
 }
 
 static void *watch_thread(void *arg)
@@ -55,6 +72,7 @@ static void *watch_thread(void *arg)
 	pthread_setname_np(pthread_self(), "asys-gpurt");
 	while (!atomic_load(&w->stop)) {
 		uint64_t now = asys_now_ns();
+		int wait_ms = GPURT_WATCH_POLL_MS;
 
 		if (now >= next) {
 			pthread_mutex_lock(&w->lock);
@@ -62,11 +80,15 @@ static void *watch_thread(void *arg)
 			pthread_mutex_unlock(&w->lock);
 			next = now + GPURT_RESCAN_NS;
 		}
+		if (w->npending && now >= w->due_ns)
+			read_pending(w);
+		else if (w->npending)
+			wait_ms = (int)((w->due_ns - now + 999999) / 1000000);
 		if (w->rb) {
-			if (ring_buffer__poll(w->rb, GPURT_WATCH_POLL_MS) < 0 && errno != EINTR)
+			if (ring_buffer__poll(w->rb, wait_ms) < 0 && errno != EINTR)
 				break;
 		} else {
-			struct timespec ts = {0, GPURT_WATCH_POLL_MS * 1000000L};
+			struct timespec ts = {0, wait_ms * 1000000L};
 
 			nanosleep(&ts, NULL);
 		}
@@ -74,7 +96,7 @@ static void *watch_thread(void *arg)
 	return NULL;
 }
 
-int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_mapped)
+int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_loader)
 {
 	struct gpurt_watch *w = calloc(1, sizeof(*w));
 	int r;
@@ -84,8 +106,8 @@ int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_ma
 		return -ENOMEM;
 	w->sc = sc;
 	pthread_mutex_init(&w->lock, NULL);
-	if (fd_mapped >= 0) {
-		w->rb = ring_buffer__new(fd_mapped, on_mapped, w, NULL);
+	if (fd_loader >= 0) {
+		w->rb = ring_buffer__new(fd_loader, on_loaded, w, NULL);
 		if (!w->rb) {
 			r = -errno;
 			goto fail;

@@ -1,9 +1,10 @@
 /* gpurt discovery thread: attaches the probe table to a runtime library
- * within milliseconds of a followed process mapping it (the `mapped` ring of
- * gpurt.bpf.c, fed from the mmap system call's exit), and rescans /proc
- * every GPURT_RESCAN_NS for what the ring missed (a full ring, a kernel
- * where the mmap hook could not attach). The sampling thread never waits on
- * an attach. */
+ * within milliseconds of a followed process loading it (the `loader` ring of
+ * gpurt.bpf.c, fed by a uprobe on the dynamic loader's debugger hook: the
+ * thread then reads that process's maps), and rescans /proc every
+ * GPURT_RESCAN_NS for what the ring missed (a full ring, a loader without
+ * the hook, a static program). The sampling thread never waits on an
+ * attach. */
 #ifndef ASYS_GPURT_WATCH_H
 #define ASYS_GPURT_WATCH_H
 
@@ -17,13 +18,13 @@
 
 struct gpurt_watch;
 
-/* Starts the thread on sc (which it then owns until stop); fd_mapped is the
+/* Starts the thread on sc (which it then owns until stop); fd_loader is the
  * ring, or -1 for rescans only. 0 or -errno. */
-int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_mapped);
+int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_loader);
 /* Stops and joins the thread; NULL is fine. */
 void gpurt_watch_stop(struct gpurt_watch *w);
 /* The path of an executable file a followed process mapped (the kernel's
- * device number, inode), noted when the process mapped a runtime library.
+ * device number, inode), noted when the process loaded a runtime library.
  * 0 or -ENOENT. */
 int gpurt_watch_path(struct gpurt_watch *w, uint64_t dev, uint64_t ino, char *buf, size_t n);
 /* Library files found and probes attached so far. */
