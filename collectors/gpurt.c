@@ -461,10 +461,12 @@ static void read_mem(struct gpurt_state *s, struct emitter *out)
 	}
 }
 
-/* A process that ended: say so, and sweep what the BPF side kept for it. */
+/* A process that ended: say so, and sweep what the BPF side kept for it
+ * (also for one never emitted for: the names of handles it never launched). */
 static void forget(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 {
 	size_t i = 0;
+	gpurt_scan_sweep_pid(&s->scan, pid);
 	while (i < s->npids && s->pids[i] != pid)
 		i++;
 	if (i == s->npids)
@@ -490,7 +492,6 @@ static void forget(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 		s->nkents++;
 	}
 	free(old);
-	gpurt_scan_sweep_pid(&s->scan, pid);
 	s->pids[i] = s->pids[--s->npids];
 }
 
