@@ -543,7 +543,8 @@ static void gpurt_tick(struct gpurt_state *s, struct emitter *out)
 	if (s->scan.track_launch)
 		read_kernels(s, out);
 	for (size_t i = 0; i < s->ndead; i++)
-		forget(s, out, s->dead[i]);
+		if (pid_known(s, s->dead[i])) /* else its END record did it */
+			forget(s, out, s->dead[i]);
 	/* no runtime library in use is the normal idle state, no status */
 	gpurt_watch_counts(s->watch, &nlibs, &nattached);
 	if (nlibs > 0 && nattached == 0)
