@@ -6,7 +6,13 @@
  *
  * One program per kind of work; the role and the argument numbers of each
  * attached symbol come in the attach cookie (see gpurt.h), so the probe
- * table stays data and needs no rebuild. */
+ * table stays data and needs no rebuild.
+ *
+ * Two rings carry what cannot wait for the next read: the counts of a process
+ * whose last thread ended (`exits`), and the dynamic loader's news that a
+ * followed process's libraries changed (`loader`), so user space attaches
+ * to a runtime library within milliseconds of its dlopen instead of at the
+ * next scan of /proc. */
 #include <vmlinux.h> /* generated in collectors/gen, else the committed copy */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -53,6 +59,37 @@ struct {
 	__type(key, struct gpurt_handle_key);
 	__type(value, struct gpurt_name);
 } names SEC(".maps");
+
+/* processes with keys in `launches`: the exit tracepoint looks there first,
+ * so the exit of any other process costs one lookup */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} launch_pids SEC(".maps");
+
+/* struct gpurt_exit records; 1 MiB holds over 10,000 kernels' counts
+ * between two drains */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} exits SEC(".maps");
+
+/* struct gpurt_loaded records */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 << 10);
+} loader SEC(".maps");
+
+/* where each host stub of `launches` lies (same keys) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 65536);
+	__type(key, struct gpurt_launch_key);
+	__type(value, struct gpurt_where);
+} stub_where SEC(".maps");
 
 /* Arguments saved at entry for the return probe, per thread. A runtime
  * allocation that calls the driver's on the same thread overwrites the
@@ -251,6 +288,26 @@ static __always_inline bool called_from_runtime(struct pt_regs *ctx)
 	return nested;
 }
 
+static long stub_file(struct task_struct *task, struct vm_area_struct *vma, struct gpurt_where *w)
+{
+	struct file *f = vma->vm_file;
+	if (!f)
+		return 0;
+	w->file.dev = f->f_inode->i_sb->s_dev;
+	w->file.ino = f->f_inode->i_ino;
+	w->off = w->off - vma->vm_start + (vma->vm_pgoff << 12);
+	return 0;
+}
+
+/* A stub's first launch: note its file and offset. */
+static __always_inline void note_where(const struct gpurt_launch_key *k)
+{
+	struct gpurt_where w = {.off = k->addr};
+	bpf_find_vma(bpf_get_current_task_btf(), k->addr, stub_file, &w, 0);
+	if (w.file.ino)
+		bpf_map_update_elem(&stub_where, k, &w, BPF_ANY);
+}
+
 SEC("uprobe")
 int BPF_KPROBE(gpurt_on_launch)
 {
@@ -276,7 +333,12 @@ int BPF_KPROBE(gpurt_on_launch)
 		n = bpf_map_lookup_elem(&launches, &k); /* another thread made it */
 		if (n)
 			__sync_fetch_and_add(n, 1);
+		return 0;
 	}
+	__u8 yes = 1;
+	bpf_map_update_elem(&launch_pids, &tgid, &yes, BPF_ANY);
+	if (!by_handle)
+		note_where(&k);
 	return 0;
 }
 
@@ -294,15 +356,92 @@ int BPF_PROG(gpurt_on_fork, struct task_struct *parent, struct task_struct *chil
 	return 0;
 }
 
-/* The leader's exit drops the per-process totals; user space notices the pid
- * is gone, says so, and sweeps its pointers, launches and names. */
+struct exit_walk {
+	__u32 pid;
+	__u32 lost;
+};
+
+/* Moves one kernel's count of the exiting process into the ring. Without
+ * room it stays in the map, where user space reads it before it sweeps. */
+static long move_launch(struct bpf_map *map, struct gpurt_launch_key *k, __u64 *n,
+			struct exit_walk *w)
+{
+	if (k->pid != w->pid)
+		return 0;
+	struct gpurt_exit *e = bpf_ringbuf_reserve(&exits, sizeof(*e), 0);
+	if (!e) {
+		w->lost = 1;
+		return 0;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->kind = GPURT_EXIT_LAUNCHES;
+	e->pid = w->pid;
+	e->key = *k;
+	e->count = *n;
+	struct gpurt_where *wh = bpf_map_lookup_elem(&stub_where, k);
+	if (wh) {
+		e->where = *wh;
+		bpf_map_delete_elem(&stub_where, k);
+	}
+	bpf_ringbuf_submit(e, 0);
+	bpf_map_delete_elem(map, k);
+	return 0;
+}
+
+/* The last thread of a process ends (signal->live has reached 0, so no
+ * thread can run a probe again): its counts move to the `exits` ring, read
+ * and emitted by user space as the process's last samples. Counts left for
+ * user space to find at its next read would be lost when the process ends
+ * between two reads, and a recording of `-- cmd` ends with the command. */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(gpurt_on_exit, struct task_struct *p)
 {
 	__u32 tgid = p->tgid;
-	if (p->pid != tgid)
+	if (p->signal->live.counter != 0)
 		return 0;
-	bpf_map_delete_elem(&mem, &tgid);
 	bpf_map_delete_elem(&targets, &tgid);
+	bool had_launches = false;
+	if (bpf_map_lookup_elem(&launch_pids, &tgid))
+		had_launches = true;
+	/* else clang ORs the two pointers, which the verifier refuses */
+	barrier_var(had_launches);
+	struct gpurt_mem *m = bpf_map_lookup_elem(&mem, &tgid);
+	if (!had_launches && !m)
+		return 0;
+	struct exit_walk w = {.pid = tgid};
+	if (had_launches) {
+		bpf_for_each_map_elem(&launches, move_launch, &w, 0);
+		bpf_map_delete_elem(&launch_pids, &tgid);
+	}
+	struct gpurt_exit *e = bpf_ringbuf_reserve(&exits, sizeof(*e), 0);
+	if (!e)
+		return 0; /* user space finds the process gone and reads the maps */
+	__builtin_memset(e, 0, sizeof(*e));
+	e->kind = GPURT_EXIT_END;
+	e->pid = tgid;
+	e->count = w.lost;
+	if (m) {
+		e->mem = *m;
+		e->has_mem = 1;
+	}
+	bpf_ringbuf_submit(e, 0);
+	if (m && !w.lost)
+		bpf_map_delete_elem(&mem, &tgid);
+	return 0;
+}
+
+/* The dynamic loader calls _dl_debug_state (the debuggers' breakpoint,
+ * r_brk) before and after it maps the objects of a program at its start and
+ * at each dlopen and dlclose. A uprobe there costs a few microseconds per
+ * dlopen and nothing per system call, where a tracepoint on mmap's exit
+ * would slow every system call of every process. */
+SEC("uprobe")
+int BPF_KPROBE(gpurt_on_loader)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	if (!wanted(tgid))
+		return 0;
+	struct gpurt_loaded ev = {.pid = tgid};
+	bpf_ringbuf_output(&loader, &ev, sizeof(ev), 0);
 	return 0;
 }

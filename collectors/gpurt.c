@@ -1,8 +1,9 @@
 /* gpurt: device and pinned memory per process, failed allocations and kernel
  * launches per kernel, from eBPF uprobes on the PPU runtime libraries (see
- * gpurt.bpf.c). This side finds the libraries in /proc/PID/maps, attaches
- * the probe table once per library file, and turns the BPF maps into
- * samples each refresh. */
+ * gpurt.bpf.c). This side attaches the probe table once per library file
+ * (gpurt_scan.c, from a thread of its own: gpurt_watch.c), turns the BPF
+ * maps into samples each refresh, and emits the counts a process left at its
+ * exit (the `exits` ring) as its last samples. */
 #include "config.h"
 
 #ifndef HAVE_BPF
@@ -25,15 +26,16 @@
 #include "env.h"
 #include "gpurt.h"
 #include "gpurt.skel.h"
+#include "gpurt_libpath.h"
 #include "gpurt_probes.h"
 #include "gpurt_scan.h"
 #include "gpurt_syms.h"
+#include "gpurt_watch.h"
 #include "stream.h"
 #include "strsafe.h"
 #include "sysroot.h"
 #include "util.h"
 
-#define GPURT_RESCAN_NS 2000000000ull
 #define GPURT_NAME_TRIES 10 /* refreshes to wait for a handle's name */
 
 static const struct field_desc mem_fields[] = {
@@ -76,13 +78,17 @@ struct kent {
 struct gpurt_state {
 	struct gpurt_bpf *skel;
 	struct gpurt_scan scan;
+	struct gpurt_watch *watch; /* owns scan once started */
+	struct ring_buffer *exits;
+	struct emitter *out; /* for the exits ring's callback */
+	uint32_t *dead;	     /* processes found ended at this tick */
+	size_t ndead;
 	struct gpurt_syms *syms;
 	struct kent *kents; /* open addressing on entity */
 	size_t nkents, capkents;
 	uint32_t *pids; /* processes we have emitted for */
 	size_t npids, cappids;
 	int s_mem, s_kern;
-	uint64_t next_scan_ns;
 	char status[256];
 	bool status_sent;
 	bool need_load, load_failed;
@@ -255,25 +261,6 @@ static bool pid_note(struct gpurt_state *s, uint32_t pid)
 	return true;
 }
 
-/* The command line of a process, for the gpurt.mem label (the memory pane
- * lists it even when mem.proc does not). */
-static void proc_cmdline(uint32_t pid, char *buf, size_t n)
-{
-	char rel[64];
-	snprintf(rel, sizeof(rel), "/proc/%u/cmdline", pid);
-	ssize_t len = sysroot_read_file(rel, buf, n);
-	if (len <= 0) {
-		snprintf(buf, n, "pid %u", pid);
-		return;
-	}
-	while (len > 0 && buf[len - 1] == '\0')
-		len--;
-	for (ssize_t i = 0; i < len; i++)
-		if (buf[i] == '\0' || buf[i] == '\n' || buf[i] == '\t')
-			buf[i] = ' ';
-	buf[len] = '\0';
-}
-
 static const char *gpurt_last_error(const void *state)
 {
 	const struct gpurt_state *s = state;
@@ -285,13 +272,18 @@ static void gpurt_fini(void *state)
 	struct gpurt_state *s = state;
 	if (!s)
 		return;
+	gpurt_watch_stop(s->watch);
+	ring_buffer__free(s->exits);
 	gpurt_scan_fini(&s->scan);
 	gpurt_bpf__destroy(s->skel);
 	gpurt_syms_free(s->syms);
 	free(s->kents);
 	free(s->pids);
+	free(s->dead);
 	free(s);
 }
+
+static int gpurt_load(struct gpurt_state *s);
 
 static int gpurt_init(const struct coll_ctx *ctx, void **state)
 {
@@ -324,13 +316,55 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	if (!s->syms || kents_grow(s))
 		return -ENOMEM;
 	s->scan.opts = o;
-	s->need_load = true;
-	return 0;
+	s->need_load = !s->scan.tree;
+	/* a followed command is let go to exec when init returns (and a
+	 * followed process may load the runtime at any moment): its first
+	 * runtime call must find the probes in place */
+	return s->need_load ? 0 : gpurt_load(s);
 }
 
-/* Open, set rodata, load, attach the tracepoints. Done on the first tick,
- * not in init: the verifier takes a good part of a second, and the other
- * collectors' first samples should not wait for it. */
+static int on_exit_rec(void *ctx, void *data, size_t len);
+
+static void preload_one(const char *path, void *arg)
+{
+	gpurt_scan_file(arg, path);
+}
+
+/* After the load: the process tree, the discovery hook on our own dynamic
+ * loader (the one the host's programs use), the files the loader would
+ * resolve, the followed processes' maps, then the thread that keeps
+ * discovering. The hook comes first, so a library loaded meanwhile is not
+ * missed. */
+static int gpurt_start(struct gpurt_state *s)
+{
+	struct gpurt_bpf *k = s->skel;
+	struct gpurt_scan *sc = &s->scan;
+	int r = gpurt_scan_follow_roots(sc, s->err, sizeof(s->err));
+	if (r)
+		return r;
+	gpurt_scan_pid(sc, (uint32_t)getpid(), false);
+	s->exits = ring_buffer__new(bpf_map__fd(k->maps.exits), on_exit_rec, s, NULL);
+	if (!s->exits) {
+		r = -errno;
+		snprintf(s->err, sizeof(s->err), "runtime probes: cannot read the exits ring: %s",
+			 strerror(-r));
+		return r;
+	}
+	if (sc->tree) {
+		gpurt_libpath_each(&sc->probes, env_get("LD_LIBRARY_PATH"), env_path("PPU_HOME"),
+				   NULL, preload_one, sc);
+		gpurt_scan_libraries(sc, asys_now_ns());
+	}
+	r = gpurt_watch_start(&s->watch, sc, bpf_map__fd(k->maps.loader));
+	if (r)
+		snprintf(s->err, sizeof(s->err),
+			 "runtime probes: cannot start the discovery thread: %s", strerror(-r));
+	return r;
+}
+
+/* Open, set rodata, load, attach the tracepoints. System-wide, done on the
+ * first tick, not in init: the verifier takes a good part of a second, and
+ * the other collectors' first samples should not wait for it. */
 static int gpurt_load(struct gpurt_state *s)
 {
 	const struct asys_options *o = s->scan.opts;
@@ -376,13 +410,15 @@ static int gpurt_load(struct gpurt_state *s)
 	sc->prog_return = s->skel->progs.gpurt_on_return;
 	sc->prog_free = s->skel->progs.gpurt_on_free;
 	sc->prog_launch = s->skel->progs.gpurt_on_launch;
+	sc->prog_loader = s->skel->progs.gpurt_on_loader;
 	sc->fd_targets = bpf_map__fd(s->skel->maps.targets);
 	sc->fd_mem = bpf_map__fd(s->skel->maps.mem);
 	sc->fd_ptrs = bpf_map__fd(s->skel->maps.ptrs);
 	sc->fd_launches = bpf_map__fd(s->skel->maps.launches);
 	sc->fd_names = bpf_map__fd(s->skel->maps.names);
 	sc->fd_stub_libs = bpf_map__fd(s->skel->maps.stub_libs);
-	return gpurt_scan_follow_roots(&s->scan, s->err, sizeof(s->err));
+	sc->fd_stub_where = bpf_map__fd(s->skel->maps.stub_where);
+	return gpurt_start(s);
 }
 
 static void set_status(struct gpurt_state *s, struct emitter *out, uint64_t ts, const char *text)
@@ -396,11 +432,20 @@ static void set_status(struct gpurt_state *s, struct emitter *out, uint64_t ts, 
 		    s->scan.track_launch || *text ? text : GPURT_NO_TRACE);
 }
 
-static void kent_name(struct gpurt_state *s, struct kent *k, char *buf, size_t n)
+/* where: the stub's file and offset, from the exits ring, for a process
+ * whose maps are gone */
+static void kent_name(struct gpurt_state *s, struct kent *k, const struct gpurt_where *where,
+		      char *buf, size_t n)
 {
 	int r = -ENOENT;
+	char path[4096];
 	if (k->key.by == GPURT_LAUNCH_BY_STUB) {
 		r = gpurt_syms_name(s->syms, (int)k->key.pid, k->key.addr, buf, n);
+		if (r && where && where->file.ino &&
+		    !gpurt_watch_path(s->watch, where->file.dev, where->file.ino, path,
+				      sizeof(path)))
+			r = gpurt_syms_name_file(s->syms, path, where->file.dev, where->file.ino,
+						 where->off, buf, n);
 	} else {
 		struct gpurt_handle_key hk = {.pid = k->key.pid, .handle = k->key.addr};
 		struct gpurt_name nm;
@@ -416,6 +461,36 @@ static void kent_name(struct gpurt_state *s, struct kent *k, char *buf, size_t n
 		k->tries = 0;
 }
 
+/* One kernel's count: labelled the first time (and again once named). */
+static void kern_emit(struct gpurt_state *s, struct emitter *out,
+		      const struct gpurt_launch_key *key, uint64_t count,
+		      const struct gpurt_where *where, uint64_t ts)
+{
+	uint64_t ent = gpurt_entity(key);
+	if (s->nkents * 2 >= s->capkents && kents_grow(s))
+		return;
+	struct kent *k = kent_slot(s, ent);
+	bool fresh = !k->used;
+	if (fresh) {
+		*k = (struct kent){
+		    .key = *key, .entity = ent, .tries = GPURT_NAME_TRIES, .used = true};
+		s->nkents++;
+		pid_note(s, key->pid);
+	}
+	if (where && k->tries) /* its last sample: the name found now is final */
+		k->tries = 1;
+	if (fresh || k->tries) {
+		char name[512], label[600];
+		kent_name(s, k, where, name, sizeof(name));
+		if (fresh || !k->tries) {
+			snprintf(label, sizeof(label), "%u\t%s", key->pid, name);
+			emit_label(out, s->s_kern, ent, ts, label);
+		}
+	}
+	double v[2] = {(double)count, (double)key->pid};
+	emit_sample(out, s->s_kern, ent, ts, v, 2);
+}
+
 static void read_kernels(struct gpurt_state *s, struct emitter *out)
 {
 	int fd = bpf_map__fd(s->skel->maps.launches);
@@ -425,31 +500,29 @@ static void read_kernels(struct gpurt_state *s, struct emitter *out)
 		first = false;
 		key = next;
 		__u64 count;
-		if (bpf_map_lookup_elem(fd, &key, &count))
-			continue;
-		uint64_t ent = gpurt_entity(&key);
-		if (s->nkents * 2 >= s->capkents && kents_grow(s))
-			return;
-		struct kent *k = kent_slot(s, ent);
-		uint64_t ts = asys_now_ns();
-		bool fresh = !k->used;
-		if (fresh) {
-			*k = (struct kent){
-			    .key = key, .entity = ent, .tries = GPURT_NAME_TRIES, .used = true};
-			s->nkents++;
-			pid_note(s, key.pid);
-		}
-		if (fresh || k->tries) {
-			char name[512], label[600];
-			kent_name(s, k, name, sizeof(name));
-			if (fresh || !k->tries) {
-				snprintf(label, sizeof(label), "%u\t%s", key.pid, name);
-				emit_label(out, s->s_kern, ent, ts, label);
-			}
-		}
-		double v[2] = {(double)count, (double)key.pid};
-		emit_sample(out, s->s_kern, ent, ts, v, 2);
+		if (!bpf_map_lookup_elem(fd, &key, &count))
+			kern_emit(s, out, &key, count, NULL, asys_now_ns());
 	}
+}
+
+static void mem_emit(struct gpurt_state *s, struct emitter *out, uint32_t pid,
+		     const struct gpurt_mem *m, uint64_t ts)
+{
+	if (pid_note(s, pid)) {
+		char cmd[256];
+		gpurt_scan_cmdline(pid, cmd, sizeof(cmd));
+		emit_label(out, s->s_mem, pid, ts, cmd);
+	}
+	double v[7] = {
+	    (double)m->device_bytes,
+	    (double)m->pinned_bytes,
+	    (double)m->allocs,
+	    (double)m->frees,
+	    (double)m->fails,
+	    m->fails ? (double)m->last_fail_size : NAN,
+	    m->last_fail_ns ? (double)m->last_fail_ns : NAN,
+	};
+	emit_sample(out, s->s_mem, pid, ts, v, 7);
 }
 
 static void read_mem(struct gpurt_state *s, struct emitter *out)
@@ -461,89 +534,126 @@ static void read_mem(struct gpurt_state *s, struct emitter *out)
 		first = false;
 		key = next;
 		struct gpurt_mem m;
-		if (bpf_map_lookup_elem(fd, &key, &m))
-			continue;
-		if (pid_note(s, key)) {
-			char cmd[256];
-			proc_cmdline(key, cmd, sizeof(cmd));
-			emit_label(out, s->s_mem, key, asys_now_ns(), cmd);
-		}
-		double v[7] = {
-		    (double)m.device_bytes,
-		    (double)m.pinned_bytes,
-		    (double)m.allocs,
-		    (double)m.frees,
-		    (double)m.fails,
-		    m.fails ? (double)m.last_fail_size : NAN,
-		    m.last_fail_ns ? (double)m.last_fail_ns : NAN,
-		};
-		emit_sample(out, s->s_mem, key, asys_now_ns(), v, 7);
+		if (!bpf_map_lookup_elem(fd, &key, &m))
+			mem_emit(s, out, key, &m, asys_now_ns());
 	}
 }
 
-/* Processes that ended: say so, and sweep what the BPF side kept for them. */
-static void reap(struct gpurt_state *s, struct emitter *out)
+/* A process that ended: say so, and sweep what the BPF side kept for it
+ * (also for one never emitted for: the names of handles it never launched). */
+static void forget(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 {
-	for (size_t i = 0; i < s->npids;) {
-		uint32_t pid = s->pids[i];
-		if (gpurt_scan_pid_alive(pid)) {
-			i++;
+	size_t i = 0;
+	gpurt_scan_sweep_pid(&s->scan, pid);
+	while (i < s->npids && s->pids[i] != pid)
+		i++;
+	if (i == s->npids)
+		return;
+	uint64_t ts = asys_now_ns();
+	emit_gone(out, s->s_mem, pid, ts);
+	size_t oldcap = s->capkents;
+	struct kent *old = s->kents;
+	s->kents = calloc(oldcap, sizeof(*old));
+	if (!s->kents) {
+		s->kents = old;
+		return;
+	}
+	s->nkents = 0;
+	for (size_t j = 0; j < oldcap; j++) {
+		if (!old[j].used)
+			continue;
+		if (old[j].key.pid == pid) {
+			emit_gone(out, s->s_kern, old[j].entity, ts);
 			continue;
 		}
-		uint64_t ts = asys_now_ns();
-		emit_gone(out, s->s_mem, pid, ts);
-		size_t oldcap = s->capkents;
-		struct kent *old = s->kents;
-		s->kents = calloc(oldcap, sizeof(*old));
-		if (!s->kents) {
-			s->kents = old;
-			return;
-		}
-		s->nkents = 0;
-		for (size_t j = 0; j < oldcap; j++) {
-			if (!old[j].used)
-				continue;
-			if (old[j].key.pid == pid) {
-				emit_gone(out, s->s_kern, old[j].entity, ts);
-				continue;
-			}
-			*kent_slot(s, old[j].entity) = old[j];
-			s->nkents++;
-		}
-		free(old);
-		gpurt_scan_sweep_pid(&s->scan, pid);
-		s->pids[i] = s->pids[--s->npids];
+		*kent_slot(s, old[j].entity) = old[j];
+		s->nkents++;
 	}
+	free(old);
+	s->pids[i] = s->pids[--s->npids];
+}
+
+/* A record of the exits ring: a kernel's last count, or the end of a
+ * process (its memory totals). count in an END record says some counts
+ * found no room in the ring and stayed in the maps: then the process is
+ * left for the maps' read and the /proc check to finish. */
+static int on_exit_rec(void *ctx, void *data, size_t len)
+{
+	struct gpurt_state *s = ctx;
+	struct gpurt_exit e;
+	if (len < sizeof(e))
+		return 0;
+	memcpy(&e, data, sizeof(e));
+	if (e.kind == GPURT_EXIT_LAUNCHES && s->scan.track_launch && e.key.pid == e.pid) {
+		kern_emit(s, s->out, &e.key, e.count, &e.where, asys_now_ns());
+	} else if (e.kind == GPURT_EXIT_END) {
+		if (e.has_mem && s->scan.track_mem)
+			mem_emit(s, s->out, e.pid, &e.mem, asys_now_ns());
+		if (!e.count)
+			forget(s, s->out, e.pid);
+	}
+	return 0;
+}
+
+/* Processes we emit for that are gone from /proc, noted before the exits
+ * ring is read: the exit tracepoint runs before a process leaves /proc, so
+ * their records are in the ring by then. */
+static void find_dead(struct gpurt_state *s)
+{
+	uint32_t *v = realloc(s->dead, (s->npids ? s->npids : 1) * sizeof(*v));
+	s->ndead = 0;
+	if (!v)
+		return;
+	s->dead = v;
+	for (size_t i = 0; i < s->npids; i++)
+		if (!gpurt_scan_pid_alive(s->pids[i]))
+			s->dead[s->ndead++] = s->pids[i];
+}
+
+static void gpurt_tick(struct gpurt_state *s, struct emitter *out)
+{
+	size_t nlibs, nattached;
+	find_dead(s);
+	s->out = out;
+	ring_buffer__consume(s->exits);
+	if (s->scan.track_mem)
+		read_mem(s, out);
+	if (s->scan.track_launch)
+		read_kernels(s, out);
+	for (size_t i = 0; i < s->ndead; i++)
+		if (pid_known(s, s->dead[i])) /* else its END record did it */
+			forget(s, out, s->dead[i]);
+	/* no runtime library in use is the normal idle state, no status */
+	gpurt_watch_counts(s->watch, &nlibs, &nattached);
+	if (nlibs > 0 && nattached == 0)
+		set_status(s, out, asys_now_ns(),
+			   "runtime libraries found, but none of their symbols could be probed");
+	else
+		set_status(s, out, asys_now_ns(), "");
 }
 
 static int gpurt_sample(void *state, struct emitter *out, uint64_t now_ns)
 {
 	struct gpurt_state *s = state;
+	(void)now_ns;
 	if (s->need_load) {
 		s->need_load = false;
 		s->load_failed = gpurt_load(s) != 0;
 		if (s->load_failed)
 			set_status(s, out, asys_now_ns(), s->err);
 	}
-	if (s->load_failed)
-		return 0;
-	if (now_ns >= s->next_scan_ns) {
-		s->next_scan_ns = now_ns + GPURT_RESCAN_NS;
-		gpurt_scan_libraries(&s->scan, now_ns);
-		/* no runtime library in use is the normal idle state, no status */
-		if (s->scan.nlibs > 0 && s->scan.nattached == 0)
-			set_status(
-			    s, out, asys_now_ns(),
-			    "runtime libraries found, but none of their symbols could be probed");
-		else
-			set_status(s, out, asys_now_ns(), "");
-	}
-	if (s->scan.track_mem)
-		read_mem(s, out);
-	if (s->scan.track_launch)
-		read_kernels(s, out);
-	reap(s, out);
+	if (!s->load_failed)
+		gpurt_tick(s, out);
 	return 0;
+}
+
+/* After the last tick: what processes left since (a recording of `-- cmd`
+ * stops as the command ends, before the next tick would read it). */
+static void gpurt_flush(void *state, struct emitter *out)
+{
+	struct gpurt_state *s = state;
+	if (s && s->watch && !s->load_failed)
+		gpurt_tick(s, out);
 }
 
 const struct collector gpurt_collector = {
@@ -553,6 +663,7 @@ const struct collector gpurt_collector = {
     .frequency = gpurt_frequency,
     .init = gpurt_init,
     .sample = gpurt_sample,
+    .flush = gpurt_flush,
     .fini = gpurt_fini,
     .last_error = gpurt_last_error,
 };

@@ -80,4 +80,37 @@ struct gpurt_name {
 	char name[GPURT_NAME_MAX];
 };
 
+/* What a process left when its last thread ended, moved out of the maps by
+ * the exit tracepoint into the `exits` ring: one LAUNCHES record per kernel,
+ * then one END record (with the memory totals when they were tracked). The
+ * collector drains the ring and emits them as the process's last samples. */
+#define GPURT_EXIT_LAUNCHES 1
+#define GPURT_EXIT_END 2
+
+/* Where a host stub lies: the file mapped at it and the offset in that
+ * file, taken at the kernel's first launch, so a stub can be named after its
+ * process has ended (its maps gone). file.ino 0 = unknown. */
+struct gpurt_where {
+	struct gpurt_file file;
+	__u64 off;
+};
+
+struct gpurt_exit {
+	__u32 kind; /* GPURT_EXIT_ */
+	__u32 pid;
+	struct gpurt_launch_key key; /* LAUNCHES */
+	__u64 count;		     /* LAUNCHES */
+	struct gpurt_where where;    /* LAUNCHES by stub */
+	__u32 has_mem;		     /* END: mem holds the totals */
+	__u32 pad;
+	struct gpurt_mem mem;
+};
+
+/* A followed process's dynamic loader changed its list of objects (the
+ * `loader` ring). */
+struct gpurt_loaded {
+	__u32 pid;
+	__u32 pad;
+};
+
 #endif

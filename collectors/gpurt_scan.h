@@ -1,7 +1,8 @@
 /* gpurt discovery: finds the runtime libraries in /proc/PID/maps (all
  * processes, or the followed tree), attaches the probe table once per
- * library file (by device and inode), follows the process tree, and sweeps
- * the BPF maps of processes that ended. */
+ * library file (by device and inode) and the discovery hook once per
+ * dynamic loader file, follows the process tree, and sweeps the BPF maps of
+ * processes that ended. */
 #ifndef ASYS_GPURT_SCAN_H
 #define ASYS_GPURT_SCAN_H
 
@@ -21,13 +22,23 @@ struct gpurt_lib {
 	unsigned probes; /* probes attached in this file */
 };
 
+/* an executable file seen in a followed process's maps */
+struct gpurt_path {
+	uint64_t dev, ino; /* the kernel's device number (major << 20 | minor) */
+	char *path;
+};
+
+#define GPURT_PATHS_MAX 512
+
 struct gpurt_scan {
 	struct gpurt_probes probes;
 	/* set by the caller after the BPF object is loaded */
-	struct bpf_program *prog_save, *prog_return, *prog_free, *prog_launch;
-	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs;
+	struct bpf_program *prog_save, *prog_return, *prog_free, *prog_launch, *prog_loader;
+	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs, fd_stub_where;
 	struct gpurt_lib *libs;
 	size_t nlibs, caplibs;
+	struct gpurt_lib *loaders; /* dynamic loaders with the discovery hook */
+	size_t nloaders, caploaders;
 	struct bpf_link **links;
 	size_t nlinks, caplinks;
 	size_t nattached; /* probes attached, all files */
@@ -36,6 +47,8 @@ struct gpurt_scan {
 	pid_t roots[OPT_MAX_PIDS];
 	int nroots;
 	const struct asys_options *opts; /* the options init was given */
+	struct gpurt_path *paths;	 /* GPURT_PATHS_MAX, replaced round-robin */
+	size_t npaths, next_path;
 	/* system-wide: when each process's maps are next read (sorted by pid) */
 	struct gpurt_seen *seen;
 	size_t nseen;
@@ -75,6 +88,20 @@ int gpurt_scan_follow_roots(struct gpurt_scan *sc, char *err, size_t n);
 /* Attaches to runtime libraries mapped since the last scan; now_ns is
  * CLOCK_MONOTONIC. */
 void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns);
+/* Reads one process's maps and attaches to runtime libraries and dynamic
+ * loaders not seen yet; with learn, when it maps a runtime library, also
+ * notes the path of each executable file it maps. */
+void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn);
+/* The path noted for a file (the kernel's device number, inode). 0 or
+ * -ENOENT. */
+int gpurt_scan_path(const struct gpurt_scan *sc, uint64_t dev, uint64_t ino, char *buf, size_t n);
+/* Attaches to the library file at path unless seen (by device and inode)
+ * or no probe wants its name. */
+void gpurt_scan_file(struct gpurt_scan *sc, const char *path);
+/* The command line of a process, for the gpurt.mem label (the memory pane
+ * lists it even when mem.proc does not): NULs, tabs and newlines become
+ * spaces; "pid N" when it cannot be read. */
+void gpurt_scan_cmdline(uint32_t pid, char *buf, size_t n);
 /* false once /proc/PID is gone or a zombie */
 bool gpurt_scan_pid_alive(uint32_t pid);
 /* Drops the process's pointers, launches and names from the BPF maps. */

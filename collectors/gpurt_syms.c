@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "gpurt_syms.h"
@@ -204,6 +205,28 @@ cleanup:
 	return f;
 }
 
+/* The symbols of the open file fd (stat'ed as st), loaded once. */
+static struct symfile *syms_file_fd(struct gpurt_syms *s, int fd, const struct stat *st)
+{
+	struct symfile *f = NULL;
+	if (!S_ISREG(st->st_mode))
+		return NULL;
+	for (size_t i = 0; i < s->nfiles; i++)
+		if (s->files[i]->dev == st->st_dev && s->files[i]->ino == st->st_ino)
+			return s->files[i];
+	f = symfile_load(fd, st);
+	if (!f)
+		return NULL;
+	if (s->nfiles < SYMS_MAX_FILES) {
+		s->files[s->nfiles++] = f;
+	} else { /* full: replace round-robin */
+		symfile_free(s->files[s->next_evict]);
+		s->files[s->next_evict] = f;
+		s->next_evict = (s->next_evict + 1) % SYMS_MAX_FILES;
+	}
+	return f;
+}
+
 static struct symfile *syms_file(struct gpurt_syms *s, int pid, const char *path)
 {
 	char rel[4200];
@@ -212,25 +235,7 @@ static struct symfile *syms_file(struct gpurt_syms *s, int pid, const char *path
 	if (fd < 0)
 		return NULL;
 	struct stat st;
-	struct symfile *f = NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
-		goto cleanup;
-	for (size_t i = 0; i < s->nfiles; i++)
-		if (s->files[i]->dev == st.st_dev && s->files[i]->ino == st.st_ino) {
-			f = s->files[i];
-			goto cleanup;
-		}
-	f = symfile_load(fd, &st);
-	if (!f)
-		goto cleanup;
-	if (s->nfiles < SYMS_MAX_FILES) {
-		s->files[s->nfiles++] = f;
-	} else { /* full: replace round-robin */
-		symfile_free(s->files[s->next_evict]);
-		s->files[s->next_evict] = f;
-		s->next_evict = (s->next_evict + 1) % SYMS_MAX_FILES;
-	}
-cleanup:
+	struct symfile *f = fstat(fd, &st) ? NULL : syms_file_fd(s, fd, &st);
 	close(fd);
 	return f;
 }
@@ -290,6 +295,43 @@ static int find_mapping(int pid, uint64_t addr, char *path, size_t n, uint64_t *
 	return r;
 }
 
+/* The symbol at a file offset of f into buf: 0, or -ENOENT. */
+static int symfile_name(const struct symfile *f, uint64_t fileoff, char *buf, size_t n)
+{
+	for (size_t i = 0; f && i < f->nloads; i++) {
+		const struct load *l = &f->loads[i];
+		if (fileoff < l->off || fileoff >= l->off + l->filesz)
+			continue;
+		const struct sym *sy = symfile_find(f, fileoff - l->off + l->vaddr);
+		if (!sy)
+			break;
+		gpurt_demangle(f->strs + sy->name, buf, n);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int gpurt_syms_name_file(struct gpurt_syms *s, const char *path, uint64_t kdev, uint64_t ino,
+			 uint64_t fileoff, char *buf, size_t n)
+{
+	const char *base = strrchr(path, '/');
+	struct symfile *f = NULL;
+	struct stat st;
+	int fd = sysroot_open(path, O_RDONLY | O_CLOEXEC);
+
+	base = base ? base + 1 : path;
+	/* the file the process mapped, not another one at its path now */
+	if (fd >= 0 && !fstat(fd, &st) && major(st.st_dev) == kdev >> 20 &&
+	    minor(st.st_dev) == (kdev & 0xfffff) && st.st_ino == ino)
+		f = syms_file_fd(s, fd, &st);
+	if (fd >= 0)
+		close(fd);
+	if (f && !symfile_name(f, fileoff, buf, n))
+		return 0;
+	snprintf(buf, n, "%s+0x%" PRIx64, base, fileoff);
+	return -ENOENT;
+}
+
 int gpurt_syms_name(struct gpurt_syms *s, int pid, uint64_t addr, char *buf, size_t n)
 {
 	char path[4096];
@@ -300,20 +342,8 @@ int gpurt_syms_name(struct gpurt_syms *s, int pid, uint64_t addr, char *buf, siz
 	}
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	struct symfile *f = syms_file(s, pid, path);
-	if (f) {
-		for (size_t i = 0; i < f->nloads; i++) {
-			const struct load *l = &f->loads[i];
-			if (fileoff < l->off || fileoff >= l->off + l->filesz)
-				continue;
-			const struct sym *sy = symfile_find(f, fileoff - l->off + l->vaddr);
-			if (sy) {
-				gpurt_demangle(f->strs + sy->name, buf, n);
-				return 0;
-			}
-			break;
-		}
-	}
+	if (!symfile_name(syms_file(s, pid, path), fileoff, buf, n))
+		return 0;
 	snprintf(buf, n, "%s+0x%" PRIx64, base, fileoff);
 	return -ENOENT;
 }

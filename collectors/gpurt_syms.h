@@ -17,6 +17,12 @@ void gpurt_syms_free(struct gpurt_syms *s);
  * when the file has no symbol there, or "0xADDR" when no file maps it.
  * Returns 0 when a symbol was found, -ENOENT for the fallbacks. */
 int gpurt_syms_name(struct gpurt_syms *s, int pid, uint64_t addr, char *buf, size_t n);
+/* The function at offset fileoff of the file at path, named as
+ * gpurt_syms_name does, when the file there is still the one of the kernel's
+ * device number kdev (major << 20 | minor) and inode ino: for a stub of a
+ * process that has ended. */
+int gpurt_syms_name_file(struct gpurt_syms *s, const char *path, uint64_t kdev, uint64_t ino,
+			 uint64_t fileoff, char *buf, size_t n);
 /* Demangles an Itanium C++ name into buf; copies it unchanged when it is not
  * one or no demangler is available. Returns 0 when demangled. */
 int gpurt_demangle(const char *name, char *buf, size_t n);

@@ -34,6 +34,9 @@ struct collector {
 	/* One tick: read sources, emit records. now_ns is the tick's deadline on
 	 * CLOCK_MONOTONIC; stamp samples with the time of the read itself. */
 	int (*sample)(void *state, struct emitter *out, uint64_t now_ns);
+	/* Optional: once, after its sampling thread has stopped, to emit what
+	 * the last tick could not yet see (counts a process left at its exit). */
+	void (*flush)(void *state, struct emitter *out);
 	void (*fini)(void *state);
 	/* A sentence a user can act on, or NULL when all is well. */
 	const char *(*last_error)(const void *state);

@@ -428,6 +428,13 @@ void engine_stop(struct engine *e)
 		if (g->started) {
 			timerfd_settime(g->tfd, TFD_TIMER_ABSTIME, &now, NULL);
 			pthread_join(g->thread, NULL);
+			/* the ring's producer has stopped: this thread may write it */
+			for (int m = 0; m < g->nmembers; m++) {
+				struct engine_coll *ec = &e->colls[g->members[m]];
+
+				if (ec->c->flush)
+					ec->c->flush(ec->state, &g->em);
+			}
 		}
 		g->started = 0;
 		if (g->tfd >= 0)

@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/types.h>
 
 #include "gpurt.h"
+#include "gpurt_libpath.h"
 #include "gpurt_probes.h"
 #include "gpurt_syms.h"
 #include "../check_run.h"
@@ -165,6 +167,115 @@ START_TEST(syms_fallback)
 }
 END_TEST
 
+struct seen_paths {
+	char v[8][256];
+	int n;
+};
+
+static void note_path(const char *path, void *arg)
+{
+	struct seen_paths *s = arg;
+	if (s->n < 8)
+		snprintf(s->v[s->n], sizeof(s->v[0]), "%s", path);
+	s->n++;
+}
+
+static void put_u32(unsigned char *b, uint32_t v)
+{
+	memcpy(b, &v, sizeof(v));
+}
+
+/* A new-format cache image at off: nlibs claims more entries than fit; one
+ * good path a probe wants, one it does not, one string past the end, one
+ * string without its NUL at the end of the image. */
+static size_t cache_image(unsigned char *buf, size_t off)
+{
+	static const char *const strs[] = {"/opt/rt/lib/libcudart.so.12", "/usr/lib/libz.so.1"};
+	unsigned char *h = buf + off;
+	size_t str = 48 + 4 * 24, pos = str;
+	memcpy(h, "glibc-ld.so.cache1.1", 20);
+	put_u32(h + 20, 1000);
+	for (int i = 0; i < 2; i++) {
+		put_u32(h + 48 + i * 24 + 8, (uint32_t)pos);
+		memcpy(h + pos, strs[i], strlen(strs[i]) + 1);
+		pos += strlen(strs[i]) + 1;
+	}
+	put_u32(h + 48 + 2 * 24 + 8, 0xfffffff0u);
+	put_u32(h + 48 + 3 * 24 + 8, (uint32_t)pos);
+	memcpy(h + pos, "/x/libcuda.so", 13); /* no NUL: the image ends here */
+	return off + pos + 13;
+}
+
+START_TEST(libpath_cache)
+{
+	struct gpurt_probes p = {0};
+	unsigned char buf[1024] = {0};
+	struct seen_paths got = {0};
+	ck_assert_int_eq(gpurt_probes_builtin(&p), 0);
+	size_t len = cache_image(buf, 0);
+	ck_assert_uint_eq(gpurt_libpath_cache(&p, buf, len, note_path, &got), 1);
+	ck_assert_str_eq(got.v[0], "/opt/rt/lib/libcudart.so.12");
+	/* behind the old format's table (2 entries of 12 bytes, then aligned) */
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, "ld.so-1.7.0", 11);
+	put_u32(buf + 12, 2);
+	len = cache_image(buf, 40);
+	got.n = 0;
+	ck_assert_uint_eq(gpurt_libpath_cache(&p, buf, len, note_path, &got), 1);
+	/* an old-format count that points past the end, and cut headers */
+	put_u32(buf + 12, 0xffffffffu);
+	ck_assert_uint_eq(gpurt_libpath_cache(&p, buf, len, note_path, &got), 0);
+	for (size_t cut = 0; cut < 60; cut++)
+		ck_assert_uint_eq(gpurt_libpath_cache(&p, buf + 40, cut, note_path, &got), 0);
+	/* random bytes after the magic: no read outside the image */
+	srand(7);
+	for (int round = 0; round < 2000; round++) {
+		size_t n = 48 + (size_t)(rand() % 200);
+		unsigned char *r = malloc(n);
+		ck_assert_ptr_nonnull(r);
+		for (size_t i = 0; i < n; i++)
+			r[i] = (unsigned char)rand();
+		memcpy(r, "glibc-ld.so.cache1.1", 20);
+		gpurt_libpath_cache(&p, r, n, note_path, &got);
+		free(r);
+	}
+	gpurt_probes_clear(&p);
+}
+END_TEST
+
+/* LD_LIBRARY_PATH's directories (split on ':' and ';', empty and missing
+ * ones skipped) and the SDK's: only the names a probe wants. */
+START_TEST(libpath_dirs)
+{
+	char dir[] = "/tmp/gpurt-libpath.XXXXXX", sdk[300], lib[300], f[400], llp[700];
+	struct gpurt_probes p = {0};
+	struct seen_paths got = {0};
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(gpurt_probes_builtin(&p), 0);
+	snprintf(sdk, sizeof(sdk), "%s/sdk", dir);
+	snprintf(lib, sizeof(lib), "%s/sdk/lib64", dir);
+	ck_assert_int_eq(mkdir(sdk, 0700), 0);
+	ck_assert_int_eq(mkdir(lib, 0700), 0);
+	static const char *const names[] = {"libcudart.so.12", "libfoo.so", ".libcuda.so"};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(f, sizeof(f), "%s/%s", dir, names[i]);
+		fclose(fopen(f, "w"));
+	}
+	snprintf(f, sizeof(f), "%s/libhggc_rt.so.1", lib);
+	fclose(fopen(f, "w"));
+	snprintf(llp, sizeof(llp), "/nonexistent::%s;", dir);
+	gpurt_libpath_each(&p, llp, sdk, "/nonexistent/ld.so.cache", note_path, &got);
+	ck_assert_int_eq(got.n, 2);
+	snprintf(f, sizeof(f), "%s/libcudart.so.12", dir);
+	ck_assert_str_eq(got.v[0], f);
+	snprintf(f, sizeof(f), "%s/libhggc_rt.so.1", lib);
+	ck_assert_str_eq(got.v[1], f);
+	snprintf(f, sizeof(f), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(f), 0);
+	gpurt_probes_clear(&p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("gpurt");
@@ -177,6 +288,8 @@ int main(void)
 	tcase_add_test(tc, probe_file);
 	tcase_add_test(tc, demangle);
 	tcase_add_test(tc, syms_fallback);
+	tcase_add_test(tc, libpath_cache);
+	tcase_add_test(tc, libpath_dirs);
 	suite_add_tcase(s, tc);
 	return check_run(s, NULL);
 }

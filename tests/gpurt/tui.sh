@@ -11,10 +11,12 @@ gpurt_need_bpf
 # shellcheck source=tests/tui/tmux_lib.sh
 . "$top_srcdir/tests/tui/tmux_lib.sh"
 
-P1=
+P1= P2=
 gpurt_tui_cleanup() {
-	touch "$TDIR/go" "$TDIR/e1"
+	# both workloads wait for their files: a failure midway must not hang
+	touch "$TDIR/go" "$TDIR/e1" "$TDIR/go2" "$TDIR/e2"
 	[ -n "$P1" ] && kill "$P1" 2>/dev/null
+	[ -n "$P2" ] && kill "$P2" 2>/dev/null
 	wait 2>/dev/null
 	user_dir_cleanup
 	tui_cleanup

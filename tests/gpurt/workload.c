@@ -19,7 +19,10 @@
  * The host stubs carry C++ mangled names (asm labels), as nvcc's stubs do, so
  * the collector's demangling is exercised without a C++ compiler.
  * --rate N --seconds S instead launches saxpy at N per second and prints
- * the mean ns per cudaLaunchKernel call (bench/gpurt). */
+ * the mean ns per cudaLaunchKernel call (bench/gpurt). Either way it prints
+ * "launches N", its own count of launch calls that returned success, and
+ * --sleep S waits S seconds between loading the runtime and the first call
+ * (a job that sets up, then computes). */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -76,6 +79,8 @@ void stub_saxpy(float a, float *x, float *y, int n) __asm__("_ZN6mykern5saxpyEfP
 void stub_reduce(float *x, int n) __asm__("_Z6reduceIfEvPT_i");
 void stub_vecadd(const int *a, const int *b, int *c, int n) __asm__("_Z6vecaddPKiS0_Pii");
 
+static unsigned long launched; /* launch calls that returned success */
+
 static int check(int rc, const char *what)
 {
 	if (rc) {
@@ -85,27 +90,34 @@ static int check(int rc, const char *what)
 	return rc;
 }
 
+static void launch_ok(int rc, const char *what)
+{
+	check(rc, what);
+	launched++;
+}
+
 __attribute__((noinline)) void stub_saxpy(float a, float *x, float *y, int n)
 {
 	void *args[] = {&a, &x, &y, &n};
-	check(p_cudaLaunchKernel((const void *)stub_saxpy, (dim3){1, 1, 1}, (dim3){32, 1, 1}, args,
-				 0, NULL),
-	      "cudaLaunchKernel");
+	launch_ok(p_cudaLaunchKernel((const void *)stub_saxpy, (dim3){1, 1, 1}, (dim3){32, 1, 1},
+				     args, 0, NULL),
+		  "cudaLaunchKernel");
 }
 
 __attribute__((noinline)) void stub_reduce(float *x, int n)
 {
 	void *args[] = {&x, &n};
 	rt_cfg c = {{1, 1, 1}, {64, 1, 1}, 0, NULL, NULL, 0};
-	check(p_cudaLaunchKernelExC(&c, (const void *)stub_reduce, args), "cudaLaunchKernelExC");
+	launch_ok(p_cudaLaunchKernelExC(&c, (const void *)stub_reduce, args),
+		  "cudaLaunchKernelExC");
 }
 
 __attribute__((noinline)) void stub_vecadd(const int *a, const int *b, int *c, int n)
 {
 	void *args[] = {&a, &b, &c, &n};
-	check(p_cudaLaunchKernel((const void *)stub_vecadd, (dim3){2, 1, 1}, (dim3){32, 1, 1}, args,
-				 0, NULL),
-	      "cudaLaunchKernel");
+	launch_ok(p_cudaLaunchKernel((const void *)stub_vecadd, (dim3){2, 1, 1}, (dim3){32, 1, 1},
+				     args, 0, NULL),
+		  "cudaLaunchKernel");
 }
 
 static void *sym(void *h, const char *name)
@@ -225,10 +237,10 @@ static void pattern(int k)
 	check(p_cuKernelGetFunction(&h2, kern), "cuKernelGetFunction");
 	drv_cfg c = {1, 1, 1, 32, 1, 1, 0, NULL, NULL, 0};
 	for (int i = 0; i < 7 * k; i++)
-		check(p_cuLaunchKernel(h1, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL),
-		      "cuLaunchKernel");
+		launch_ok(p_cuLaunchKernel(h1, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL),
+			  "cuLaunchKernel");
 	for (int i = 0; i < 3 * k; i++)
-		check(p_cuLaunchKernelEx(&c, h2, NULL, NULL), "cuLaunchKernelEx");
+		launch_ok(p_cuLaunchKernelEx(&c, h2, NULL, NULL), "cuLaunchKernelEx");
 }
 
 static double now_s(void)
@@ -264,7 +276,7 @@ int main(int argc, char **argv)
 	const char *dir = getenv("FAKE_CUDA_DIR"), *go = NULL, *done = NULL, *end = NULL,
 		   *ready = NULL;
 	int k = 1;
-	double per_s = 0, seconds = 1, hold = 0;
+	double per_s = 0, seconds = 1, hold = 0, pause = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!v)
@@ -284,6 +296,8 @@ int main(int argc, char **argv)
 			end = v;
 		else if (!strcmp(a, "--hold"))
 			hold = atof(v);
+		else if (!strcmp(a, "--sleep"))
+			pause = atof(v);
 		else if (!strcmp(a, "--rate"))
 			per_s = atof(v);
 		else if (!strcmp(a, "--seconds"))
@@ -300,10 +314,13 @@ int main(int argc, char **argv)
 	load(dir);
 	touch(ready);
 	wait_file(go);
+	if (pause > 0)
+		usleep((useconds_t)(pause * 1e6));
 	if (per_s > 0)
 		rate(per_s, seconds);
 	else
 		pattern(k);
+	printf("launches %lu\n", launched);
 	fflush(stdout);
 	touch(done);
 	wait_file(end);

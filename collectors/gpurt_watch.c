@@ -1,0 +1,153 @@
+#include "config.h"
+
+#ifndef HAVE_BPF
+#error "gpurt_watch.c needs libbpf"
+#endif
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <bpf/libbpf.h>
+
+#include "collector.h"
+#include "gpurt.h"
+#include "gpurt_watch.h"
+#include "util.h"
+
+/* A burst of dlopen calls (a framework loading its modules) reads each
+ * process's maps once per window, not at every call; the last call of a
+ * burst is still read within a window. */
+#define WATCH_BATCH_NS 2000000ull
+#define WATCH_PENDING_MAX 256
+
+struct gpurt_watch {
+	struct gpurt_scan *sc;
+	struct ring_buffer *rb;
+	pthread_t thread;
+	pthread_mutex_t lock; /* sc, against gpurt_watch_counts and _path */
+	atomic_int stop;
+	uint32_t pending[WATCH_PENDING_MAX]; /* processes to read, once each */
+	size_t npending;
+	uint64_t due_ns; /* when they are read */
+};
+
+static int on_loaded(void *ctx, void *data, size_t len)
+{
+	struct gpurt_watch *w = ctx;
+	struct gpurt_loaded ev;
+
+	if (len < sizeof(ev))
+		return 0;
+	memcpy(&ev, data, sizeof(ev));
+	for (size_t i = 0; i < w->npending; i++)
+		if (w->pending[i] == ev.pid)
+			return 0;
+	if (!w->npending)
+		w->due_ns = asys_now_ns() + WATCH_BATCH_NS;
+	/* past the bound, the next scan finds the rest */
+	if (w->npending < WATCH_PENDING_MAX)
+		w->pending[w->npending++] = ev.pid;
+	return 0;
+}
+
+static void read_pending(struct gpurt_watch *w)
+{
+	pthread_mutex_lock(&w->lock);
+	for (size_t i = 0; i < w->npending; i++)
+		gpurt_scan_pid(w->sc, w->pending[i], true);
+	pthread_mutex_unlock(&w->lock);
+	w->npending = 0;
+}
+
+static void *watch_thread(void *arg)
+{
+	struct gpurt_watch *w = arg;
+	uint64_t next = 0;
+
+	util_block_signals();
+	pthread_setname_np(pthread_self(), "asys-gpurt");
+	while (!atomic_load(&w->stop)) {
+		uint64_t now = asys_now_ns();
+		int wait_ms = GPURT_WATCH_POLL_MS;
+
+		if (now >= next) {
+			pthread_mutex_lock(&w->lock);
+			gpurt_scan_libraries(w->sc, now);
+			pthread_mutex_unlock(&w->lock);
+			next = now + GPURT_RESCAN_NS;
+		}
+		if (w->npending && now >= w->due_ns)
+			read_pending(w);
+		else if (w->npending)
+			wait_ms = (int)((w->due_ns - now + 999999) / 1000000);
+		if (w->rb) {
+			if (ring_buffer__poll(w->rb, wait_ms) < 0 && errno != EINTR)
+				break;
+		} else {
+			struct timespec ts = {0, wait_ms * 1000000L};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	return NULL;
+}
+
+int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_loader)
+{
+	struct gpurt_watch *w = calloc(1, sizeof(*w));
+	int r;
+
+	*out = NULL;
+	if (!w)
+		return -ENOMEM;
+	w->sc = sc;
+	pthread_mutex_init(&w->lock, NULL);
+	if (fd_loader >= 0) {
+		w->rb = ring_buffer__new(fd_loader, on_loaded, w, NULL);
+		if (!w->rb) {
+			r = -errno;
+			goto fail;
+		}
+	}
+	r = -pthread_create(&w->thread, NULL, watch_thread, w);
+	if (r)
+		goto fail;
+	*out = w;
+	return 0;
+fail:
+	ring_buffer__free(w->rb);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+	return r;
+}
+
+void gpurt_watch_stop(struct gpurt_watch *w)
+{
+	if (!w)
+		return;
+	atomic_store(&w->stop, 1);
+	pthread_join(w->thread, NULL);
+	ring_buffer__free(w->rb);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+}
+
+int gpurt_watch_path(struct gpurt_watch *w, uint64_t dev, uint64_t ino, char *buf, size_t n)
+{
+	pthread_mutex_lock(&w->lock);
+	int r = gpurt_scan_path(w->sc, dev, ino, buf, n);
+	pthread_mutex_unlock(&w->lock);
+	return r;
+}
+
+void gpurt_watch_counts(struct gpurt_watch *w, size_t *nlibs, size_t *nattached)
+{
+	pthread_mutex_lock(&w->lock);
+	*nlibs = w->sc->nlibs;
+	*nattached = w->sc->nattached;
+	pthread_mutex_unlock(&w->lock);
+}

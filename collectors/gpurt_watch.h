@@ -1,0 +1,33 @@
+/* gpurt discovery thread: attaches the probe table to a runtime library
+ * within milliseconds of a followed process loading it (the `loader` ring of
+ * gpurt.bpf.c, fed by a uprobe on the dynamic loader's debugger hook: the
+ * thread then reads that process's maps), and rescans /proc every
+ * GPURT_RESCAN_NS for what the ring missed (a full ring, a loader without
+ * the hook, a static program). The sampling thread never waits on an
+ * attach. */
+#ifndef ASYS_GPURT_WATCH_H
+#define ASYS_GPURT_WATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpurt_scan.h"
+
+#define GPURT_RESCAN_NS 2000000000ull
+#define GPURT_WATCH_POLL_MS 100 /* how soon a stop is seen */
+
+struct gpurt_watch;
+
+/* Starts the thread on sc (which it then owns until stop); fd_loader is the
+ * ring, or -1 for rescans only. 0 or -errno. */
+int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_loader);
+/* Stops and joins the thread; NULL is fine. */
+void gpurt_watch_stop(struct gpurt_watch *w);
+/* The path of an executable file a followed process mapped (the kernel's
+ * device number, inode), noted when the process loaded a runtime library.
+ * 0 or -ENOENT. */
+int gpurt_watch_path(struct gpurt_watch *w, uint64_t dev, uint64_t ino, char *buf, size_t n);
+/* Library files found and probes attached so far. */
+void gpurt_watch_counts(struct gpurt_watch *w, size_t *nlibs, size_t *nattached);
+
+#endif
