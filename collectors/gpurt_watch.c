@@ -5,11 +5,14 @@
 #endif
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
@@ -30,6 +33,7 @@ struct gpurt_watch {
 	pthread_t thread;
 	pthread_mutex_t lock; /* sc, against gpurt_watch_counts and _path */
 	atomic_int stop;
+	int stop_fd; /* an eventfd: the thread sleeps until work is due, not in short naps */
 	uint32_t pending[WATCH_PENDING_MAX]; /* processes to read, once each */
 	size_t npending;
 	uint64_t due_ns; /* when they are read */
@@ -63,6 +67,29 @@ static void read_pending(struct gpurt_watch *w)
 	w->npending = 0;
 }
 
+/* Milliseconds until t, rounded up, for poll. */
+static int watch_ms_until(uint64_t t, uint64_t now)
+{
+	uint64_t ms = t > now ? (t - now + 999999) / 1000000 : 0;
+
+	return ms > 60000 ? 60000 : (int)ms;
+}
+
+/* Sleeps until the ring has events, a stop, or the timeout; then takes
+ * what the ring holds. -1 when the ring cannot be read any more. */
+static int watch_wait(struct gpurt_watch *w, int wait_ms)
+{
+	struct pollfd pfd[2] = {
+	    {.fd = w->stop_fd, .events = POLLIN},
+	    {.fd = w->rb ? ring_buffer__epoll_fd(w->rb) : -1, .events = POLLIN}};
+
+	if (poll(pfd, w->rb ? 2 : 1, wait_ms) < 0 && errno != EINTR)
+		return -1;
+	if (w->rb && (pfd[1].revents & POLLIN) && ring_buffer__consume(w->rb) < 0 && errno != EINTR)
+		return -1;
+	return 0;
+}
+
 static void *watch_thread(void *arg)
 {
 	struct gpurt_watch *w = arg;
@@ -72,7 +99,7 @@ static void *watch_thread(void *arg)
 	pthread_setname_np(pthread_self(), "asys-gpurt");
 	while (!atomic_load(&w->stop)) {
 		uint64_t now = asys_now_ns();
-		int wait_ms = GPURT_WATCH_POLL_MS;
+		int wait_ms;
 
 		if (now >= next) {
 			pthread_mutex_lock(&w->lock);
@@ -82,16 +109,9 @@ static void *watch_thread(void *arg)
 		}
 		if (w->npending && now >= w->due_ns)
 			read_pending(w);
-		else if (w->npending)
-			wait_ms = (int)((w->due_ns - now + 999999) / 1000000);
-		if (w->rb) {
-			if (ring_buffer__poll(w->rb, wait_ms) < 0 && errno != EINTR)
-				break;
-		} else {
-			struct timespec ts = {0, wait_ms * 1000000L};
-
-			nanosleep(&ts, NULL);
-		}
+		wait_ms = watch_ms_until(w->npending && w->due_ns < next ? w->due_ns : next, now);
+		if (watch_wait(w, wait_ms) < 0)
+			break;
 	}
 	return NULL;
 }
@@ -106,6 +126,13 @@ int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_lo
 		return -ENOMEM;
 	w->sc = sc;
 	pthread_mutex_init(&w->lock, NULL);
+	w->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->stop_fd < 0) {
+		r = -errno;
+		pthread_mutex_destroy(&w->lock);
+		free(w);
+		return r;
+	}
 	if (fd_loader >= 0) {
 		w->rb = ring_buffer__new(fd_loader, on_loaded, w, NULL);
 		if (!w->rb) {
@@ -120,6 +147,7 @@ int gpurt_watch_start(struct gpurt_watch **out, struct gpurt_scan *sc, int fd_lo
 	return 0;
 fail:
 	ring_buffer__free(w->rb);
+	close(w->stop_fd);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 	return r;
@@ -130,8 +158,12 @@ void gpurt_watch_stop(struct gpurt_watch *w)
 	if (!w)
 		return;
 	atomic_store(&w->stop, 1);
+	if (eventfd_write(w->stop_fd, 1) < 0) {
+		/* the thread then sees the stop at its next wake, 2 s at most */
+	}
 	pthread_join(w->thread, NULL);
 	ring_buffer__free(w->rb);
+	close(w->stop_fd);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }

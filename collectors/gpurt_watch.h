@@ -14,7 +14,6 @@
 #include "gpurt_scan.h"
 
 #define GPURT_RESCAN_NS 2000000000ull
-#define GPURT_WATCH_POLL_MS 100 /* how soon a stop is seen */
 
 struct gpurt_watch;
 
