@@ -507,6 +507,7 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 {
 	const struct mem_priv *s = p->priv;
 	size_t nproc;
+	bool exited;
 	int id;
 
 	buf[0] = '\0';
@@ -519,11 +520,11 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 	id = stream_table_find(v->streams, "mem.proc");
 	/* the table may not be drawn (a pane shrunk to its bars): ask the store */
 	nproc = id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
-	snprintf(buf, (size_t)n, "%zu procs%s  sort: %s %s",
-		 nproc	     ? nproc
-		 : s->exited ? s->kept.n
-			     : 0,
-		 !nproc && s->exited ? " exited" : "", mem_cols[s->sort_id].col.title,
+	exited = !nproc && s->exited;
+	if (exited)
+		nproc = s->kept.n;
+	snprintf(buf, (size_t)n, "%zu proc%s%s  sort: %s %s", nproc, nproc == 1 ? "" : "s",
+		 exited ? " exited" : "", mem_cols[s->sort_id].col.title,
 		 v->utf8 ? (s->sort_desc ? "\u25bc" : "\u25b2") : (s->sort_desc ? "v" : "^"));
 }
 
