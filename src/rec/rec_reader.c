@@ -60,11 +60,20 @@ int reader_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off)
 		return 0;
 	}
 
-	rc = pread_direct(r, buf, n, off, &got);
+	rc = reader_pread_some(r, buf, n, off, &got);
 	if (rc)
 		return rc;
-	r->bytes_read += got;
 	return got < n ? -EAGAIN : 0;
+}
+
+int reader_pread_some(struct rec_reader *r, void *buf, size_t n, uint64_t off, size_t *got)
+{
+	int rc = pread_direct(r, buf, n, off, got);
+
+	if (rc)
+		return rc;
+	r->bytes_read += *got;
+	return 0;
 }
 
 uint64_t rec_reader_size(struct rec_reader *r)

@@ -16,8 +16,9 @@ struct rec_reader {
 	struct stream_table *tab;
 	int map[STREAM_MAX]; /* file stream id -> table id, -1 unknown */
 	struct rec_buf stored, raw, scan;
-	uint64_t trailer_end; /* just after a TRAILER frame read by next() */
-	uint8_t *win;	      /* read-ahead window: [win_off, win_off + win_len) */
+	struct rec_buf region; /* a seek's bytes past its checkpoint */
+	uint64_t trailer_end;  /* just after a TRAILER frame read by next() */
+	uint8_t *win;	       /* read-ahead window: [win_off, win_off + win_len) */
 	uint64_t win_off;
 	size_t win_len;
 	void *dctx;
@@ -41,6 +42,9 @@ struct rec_reader {
 };
 
 int reader_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off);
+/* Up to n bytes at off in one go, past the read-ahead window: *got may be
+ * short at the end of the file. 0 or -errno. */
+int reader_pread_some(struct rec_reader *r, void *buf, size_t n, uint64_t off, size_t *got);
 /* 0, -EAGAIN (not all there yet), -EBADMSG (not a frame) */
 int reader_read_header(struct rec_reader *r, uint64_t off, struct rec_frame_header *h);
 /* The first offset >= from and < limit where a valid frame header starts. */

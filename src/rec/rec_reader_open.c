@@ -361,6 +361,7 @@ void rec_reader_free(struct rec_reader *r)
 	rec_buf_free(&r->stored);
 	rec_buf_free(&r->raw);
 	rec_buf_free(&r->scan);
+	rec_buf_free(&r->region);
 	free(r->win);
 	ZSTD_freeDCtx(r->dctx);
 	free(r->ckpt);
@@ -368,81 +369,6 @@ void rec_reader_free(struct rec_reader *r)
 	free(r->tstreams);
 	free(r->tgaps);
 	free(r);
-}
-
-/* ---- seeking ---- */
-
-/* From a frame at or after from, walk forward to the first with hwm >= t. */
-static uint64_t scan_to(struct rec_reader *r, uint64_t from, uint64_t t)
-{
-	uint64_t pos = reader_find_frame(r, from, r->size);
-	struct rec_frame_header h;
-
-	while (pos < r->size) {
-		int rc = reader_read_header(r, pos, &h);
-
-		if (rc == -EAGAIN)
-			return r->size;
-		if (rc) {
-			pos = reader_find_frame(r, pos + 1, r->size);
-			continue;
-		}
-		if (h.hwm >= t)
-			return pos;
-		pos += REC_FRAME_OVERHEAD + h.stored_len;
-	}
-	return r->size;
-}
-
-/* The first checkpoint with hwm >= t (n when none). */
-static size_t ckpt_search(const struct wckpt_r *c, size_t n, uint64_t t)
-{
-	size_t a = 0, b = n;
-
-	while (a < b) {
-		size_t m = a + (b - a) / 2;
-
-		if (c[m].hwm < t)
-			a = m + 1;
-		else
-			b = m;
-	}
-	return a;
-}
-
-uint64_t rec_reader_seek_time(struct rec_reader *r, uint64_t t)
-{
-	uint64_t lo = r->data_start, hi;
-	struct rec_frame_header h;
-
-	rec_reader_size(r);
-	if (r->use_trailer && r->nckpt) {
-		size_t a = ckpt_search(r->ckpt, r->nckpt, t);
-
-		return scan_to(r, a ? r->ckpt[a - 1].off : r->data_start, t);
-	}
-	if (r->nsckpt) {
-		size_t a = ckpt_search(r->sckpt, r->nsckpt, t);
-
-		if (a < r->nsckpt)
-			return scan_to(r, a ? r->sckpt[a - 1].off : r->data_start, t);
-		/* past what the walk at open saw (the file grew): bisect the rest */
-		lo = r->sckpt[r->nsckpt - 1].off;
-	}
-	hi = r->size;
-	while (hi - lo > BISECT_STOP) {
-		uint64_t mid = lo + (hi - lo) / 2, f = reader_find_frame(r, mid, hi);
-
-		if (f >= hi || reader_read_header(r, f, &h)) {
-			hi = mid;
-			continue;
-		}
-		if (h.hwm < t)
-			lo = f + REC_FRAME_OVERHEAD + h.stored_len;
-		else
-			hi = mid;
-	}
-	return scan_to(r, lo, t);
 }
 
 void rec_reader_set_pos(struct rec_reader *r, uint64_t off)

@@ -300,7 +300,7 @@ void writer_tick(struct rec_writer *w)
 		return;
 	if (!w->paused && now - w->last_sticky_ns >= REC_STICKY_REPEAT_NS)
 		put_sticky(w);
-	if (!w->paused && w->nckpt - w->ckpt_indexed >= REC_INDEX_EVERY / REC_CKPT_EVERY)
+	if (!w->paused && w->nckpt - w->ckpt_indexed >= REC_INDEX_CKPTS)
 		writer_put_index(w);
 	if ((double)(now - w->last_fsync_ns) / 1e9 >= fs) {
 		fdatasync(w->fd);

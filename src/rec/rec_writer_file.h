@@ -9,8 +9,9 @@
 #include "rec_format.h"
 #include "rec_writer.h"
 
-#define REC_CKPT_EVERY 16    /* a checkpoint every so many frames */
-#define REC_INDEX_EVERY 1024 /* an INDEX frame every so many frames */
+#define REC_CKPT_EVERY 16	   /* a checkpoint at least every so many frames */
+#define REC_CKPT_BYTES (64u << 10) /* and at least every so many bytes of file */
+#define REC_INDEX_CKPTS 64	   /* an INDEX frame every so many checkpoints */
 #define REC_STICKY_REPEAT_NS (30ull * 1000000000ull)
 #define REC_TRAILER_RESERVE (64u << 10) /* kept free under --max-size */
 #define REC_FLAG_REPEAT 1		/* struct rec flags: a label repeated for seeking */
@@ -70,6 +71,7 @@ struct rec_writer {
 	int fd;
 	uint32_t seg;
 	uint64_t off, seq, hwm, seg_start_ns, seg_frames, last_fsync_ns, last_sticky_ns;
+	uint64_t ckpt_frame; /* seg_frames at the last checkpoint */
 	uint64_t last_attempt_ns;
 	int64_t clock_origin_ns;
 	uint8_t uuid[16];

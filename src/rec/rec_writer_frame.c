@@ -81,10 +81,17 @@ ssize_t writer_build_frame(struct rec_writer *w, uint8_t type, uint32_t stream, 
 	return (ssize_t)flen;
 }
 
-/* Every REC_CKPT_EVERY data frames, where the frame at off begins. */
+/* A checkpoint where the frame at off begins: the segment's first DATA or
+ * GAP frame, then the first that begins REC_CKPT_BYTES or more after the
+ * previous checkpoint, or REC_CKPT_EVERY frames after it. As dense as the
+ * reader's own checkpoints from a walk at open, so a seek through the
+ * trailer reads one region of at most that many bytes past a checkpoint. */
 static void writer_checkpoint(struct rec_writer *w, uint64_t hwm)
 {
-	if (w->seg_frames % REC_CKPT_EVERY == 0) {
+	const struct wckpt *last = w->nckpt ? &w->ckpt[w->nckpt - 1] : NULL;
+
+	if (!last || w->off - last->off >= REC_CKPT_BYTES ||
+	    w->seg_frames - w->ckpt_frame >= REC_CKPT_EVERY) {
 		if (w->nckpt == w->capckpt) {
 			size_t cap = w->capckpt ? w->capckpt * 2 : 256;
 			struct wckpt *nc = realloc(w->ckpt, cap * sizeof(*nc));
@@ -94,8 +101,10 @@ static void writer_checkpoint(struct rec_writer *w, uint64_t hwm)
 				w->capckpt = cap;
 			}
 		}
-		if (w->nckpt < w->capckpt)
+		if (w->nckpt < w->capckpt) {
 			w->ckpt[w->nckpt++] = (struct wckpt){w->off, hwm};
+			w->ckpt_frame = w->seg_frames;
+		}
 	}
 	w->seg_frames++;
 }
@@ -280,6 +289,7 @@ int writer_open_segment(struct rec_writer *w, char *msg, size_t msgn)
 	w->off = REC_HEADER_LEN;
 	w->hwm = 0;
 	w->seg_frames = 0;
+	w->ckpt_frame = 0;
 	w->nckpt = 0;
 	w->ckpt_indexed = 0;
 	w->ngaps = 0;
