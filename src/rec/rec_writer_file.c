@@ -216,7 +216,11 @@ static void chunk_written(struct rec_writer *w, const struct wchunk *c)
  * trailer, which then stops the recording here. */
 static bool chunk_over_limit(struct rec_writer *w, size_t flen)
 {
-	if (!w->opts.max_size || w->stats.bytes + flen + REC_TRAILER_RESERVE <= w->opts.max_size)
+	/* the trailer holds every checkpoint (16 bytes each, before compression)
+	 * beside its fixed part */
+	uint64_t trailer = REC_TRAILER_RESERVE + 16 * (uint64_t)w->nckpt;
+
+	if (!w->opts.max_size || w->stats.bytes + flen + trailer <= w->opts.max_size)
 		return false;
 	pthread_mutex_lock(&w->slock);
 	w->stats.limit_reached = true;

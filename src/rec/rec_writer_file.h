@@ -13,8 +13,9 @@
 #define REC_CKPT_BYTES (64u << 10) /* and at least every so many bytes of file */
 #define REC_INDEX_CKPTS 64	   /* an INDEX frame every so many checkpoints */
 #define REC_STICKY_REPEAT_NS (30ull * 1000000000ull)
-#define REC_TRAILER_RESERVE (64u << 10) /* kept free under --max-size */
-#define REC_FLAG_REPEAT 1		/* struct rec flags: a label repeated for seeking */
+/* Kept free under --max-size for the trailer, and 16 bytes a checkpoint. */
+#define REC_TRAILER_RESERVE (64u << 10)
+#define REC_FLAG_REPEAT 1 /* struct rec flags: a label repeated for seeking */
 
 struct wchunk {
 	struct wchunk *next;
