@@ -40,7 +40,7 @@ static int gen(const char *path, uint64_t mib)
 
 	for (int s = 0; s < 16; s++) {
 		char name[32];
-		struct stream_desc d = {name, 1, ENTITY_KEY, 8, f8, "synthetic"};
+		struct stream_desc d = {name, 1, ENTITY_KEY, 8, f8, "synthetic", 1.0};
 
 		snprintf(name, sizeof(name), "synth.%d", s);
 		stream_table_add(t, &d);
