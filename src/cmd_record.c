@@ -1,11 +1,17 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "env.h"
@@ -50,6 +56,7 @@ struct record_run {
 	struct workload wl;
 	bool have_wl;
 	int handle;
+	sigset_t wait_mask; /* the signal mask while record_wait sleeps */
 };
 
 static void record_signals(void)
@@ -61,6 +68,36 @@ static void record_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Blocks the stop signals in this thread and every thread started after,
+ * so that they wake record_wait's ppoll, which alone unblocks them, rather
+ * than land in a sampling thread and wait there for the next wake. A
+ * signal that comes before is kept pending until then. */
+static void record_block(struct record_run *r)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, &r->wait_mask);
+	sigdelset(&r->wait_mask, SIGINT);
+	sigdelset(&r->wait_mask, SIGTERM);
+	sigdelset(&r->wait_mask, SIGHUP);
+}
+
+/* A descriptor that polls readable when the workload exits, or -1 where
+ * the kernel has no pidfd_open. */
+static int record_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
 }
 
 /* The workload, the session and the writer, attached and started. 0, or 1
@@ -80,6 +117,8 @@ static int record_start(struct record_run *r, const char *cmdline)
 		if (r->o.npids < OPT_MAX_PIDS)
 			r->o.pids[r->o.npids++] = r->wl.pid;
 	}
+	/* after the fork: the workload keeps the signals unblocked */
+	record_block(r);
 	r->s = session_new(&r->o, false);
 	if (!r->s)
 		return 1;
@@ -113,40 +152,80 @@ static int record_start(struct record_run *r, const char *cmdline)
 	return 0;
 }
 
-/* Until a signal, --duration, the workload's end or --max-size; says when
- * a full disk pauses the recording and when it resumes. */
+/* The wait's timeout in ns from now: the rest of --duration, capped at 1 s
+ * where an exit or the writer's state has no descriptor to wake on;
+ * UINT64_MAX for none. */
+static uint64_t record_next_ns(const struct record_run *r, uint64_t t0, bool poll_1s)
+{
+	uint64_t next = UINT64_MAX, el = asys_now_ns() - t0;
+
+	if (r->o.duration_s > 0) {
+		double left = r->o.duration_s * 1e9 - (double)el;
+
+		next = left > 0 ? (uint64_t)left : 0;
+	}
+	if (poll_1s && next > 1000000000ull)
+		next = 1000000000ull;
+	return next;
+}
+
+/* Says when a full disk pauses the recording and when it resumes; true
+ * once --max-size stopped it. */
+static bool record_report(struct record_run *r, bool *was_paused)
+{
+	struct rec_writer_stats st;
+
+	rec_writer_get_stats(r->w, &st);
+	if (st.paused != *was_paused) {
+		*was_paused = st.paused;
+		if (st.paused)
+			fprintf(stderr,
+				"asys record: recording paused: %s; retrying every second\n",
+				st.error == ENOSPC || st.error == EDQUOT || !st.error
+				    ? "disk full"
+				    : strerror(st.error));
+		else
+			fprintf(stderr, "asys record: recording resumed\n");
+	}
+	if (st.limit_reached)
+		fprintf(stderr, "asys record: --max-size reached; stopping\n");
+	return st.limit_reached;
+}
+
+/* Until a signal, --duration, the workload's end or --max-size. The thread
+ * sleeps in ppoll until the first of them: the signals are blocked outside
+ * it (record_start), the workload's exit wakes its pidfd, the writer's
+ * state changes wake its eventfd, and --duration is the timeout. */
 static void record_wait(struct record_run *r)
 {
-	uint64_t t0 = asys_now_ns();
-	bool was_paused = false;
+	uint64_t t0 = asys_now_ns(), next;
+	bool was_paused = false, poll_1s;
+	struct pollfd pf[2] = {{.fd = rec_writer_event_fd(r->w), .events = POLLIN},
+			       {.fd = -1, .events = POLLIN}};
 
+	if (r->have_wl)
+		pf[1].fd = record_pidfd(r->wl.pid);
+	poll_1s = pf[0].fd < 0 || (r->have_wl && pf[1].fd < 0);
 	while (!record_stop) {
-		struct timespec ts = {0, 50000000};
-		struct rec_writer_stats st;
-
-		nanosleep(&ts, NULL);
-		if (r->o.duration_s > 0 && (double)(asys_now_ns() - t0) / 1e9 >= r->o.duration_s)
-			break;
 		if (r->have_wl && workload_poll(&r->wl))
 			break;
-		rec_writer_get_stats(r->w, &st);
-		if (st.paused != was_paused) {
-			was_paused = st.paused;
-			if (was_paused)
-				fprintf(stderr,
-					"asys record: recording paused: %s; retrying every "
-					"second\n",
-					st.error == ENOSPC || st.error == EDQUOT || !st.error
-					    ? "disk full"
-					    : strerror(st.error));
-			else
-				fprintf(stderr, "asys record: recording resumed\n");
-		}
-		if (st.limit_reached) {
-			fprintf(stderr, "asys record: --max-size reached; stopping\n");
+		if (record_report(r, &was_paused))
 			break;
-		}
+		next = record_next_ns(r, t0, poll_1s);
+		if (next == 0)
+			break;
+		if (next == UINT64_MAX)
+			ppoll(pf, 2, NULL, &r->wait_mask);
+		else
+			ppoll(pf, 2,
+			      &(struct timespec){(time_t)(next / 1000000000ull),
+						 (long)(next % 1000000000ull)},
+			      &r->wait_mask);
+		if (pf[0].fd >= 0 && (pf[0].revents & POLLIN))
+			(void)eventfd_read(pf[0].fd, &(eventfd_t){0});
 	}
+	if (pf[1].fd >= 0)
+		close(pf[1].fd);
 }
 
 /* Stops sampling, closes the file (its trailer) and says what it holds. */

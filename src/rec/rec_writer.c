@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "collector.h"
 #include "rec_writer_file.h"
@@ -193,6 +195,8 @@ struct rec_writer *rec_writer_new(const struct stream_table *t, const struct rec
 		snprintf(msg, msgn, "out of memory");
 		return NULL;
 	}
+	/* without it, rec_writer_event_fd says -1 and the caller polls */
+	w->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	w->streams = t;
 	w->opts = *o;
 	w->path = util_strdup(o->path);
@@ -278,9 +282,16 @@ void rec_writer_free(struct rec_writer *w)
 	pthread_mutex_destroy(&w->qlock);
 	pthread_mutex_destroy(&w->slock);
 	pthread_cond_destroy(&w->qcond);
+	if (w->event_fd >= 0)
+		close(w->event_fd);
 	free(w->path);
 	free(w->command);
 	free(w);
+}
+
+int rec_writer_event_fd(struct rec_writer *w)
+{
+	return w->event_fd;
 }
 
 void rec_writer_get_stats(struct rec_writer *w, struct rec_writer_stats *out)

@@ -62,6 +62,10 @@ struct rec_writer *rec_writer_new(const struct stream_table *t, const struct rec
 int rec_writer_close(struct rec_writer *w);
 void rec_writer_free(struct rec_writer *w); /* closes first if needed */
 void rec_writer_get_stats(struct rec_writer *w, struct rec_writer_stats *out);
+/* An eventfd that becomes readable when stats.paused or stats.limit_reached
+ * changes, so that a waiting thread needs no polling; read it to clear. -1
+ * when the kernel gave none: poll rec_writer_get_stats instead. */
+int rec_writer_event_fd(struct rec_writer *w);
 /* "● REC run.asys 12.3 MiB 00:01:02" or "recording paused: disk full". */
 void rec_writer_status_line(struct rec_writer *w, char *buf, size_t n);
 struct asys_options;

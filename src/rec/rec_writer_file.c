@@ -223,6 +223,8 @@ static bool chunk_over_limit(struct rec_writer *w, size_t flen)
 	if (!w->opts.max_size || w->stats.bytes + flen + trailer <= w->opts.max_size)
 		return false;
 	pthread_mutex_lock(&w->slock);
+	if (!w->stats.limit_reached)
+		writer_notify(w);
 	w->stats.limit_reached = true;
 	pthread_mutex_unlock(&w->slock);
 	return true;

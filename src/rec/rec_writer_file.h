@@ -67,6 +67,7 @@ struct rec_writer {
 	/* stats for other threads (slock) */
 	pthread_mutex_t slock;
 	struct rec_writer_stats stats;
+	int event_fd; /* eventfd: paused, resumed or limit_reached changed; -1 if none */
 
 	/* writer thread only */
 	int fd;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -20,9 +21,18 @@
 #include "rec_writer_int.h"
 #include "util.h"
 
+void writer_notify(struct rec_writer *w)
+{
+	/* a full counter already wakes the reader: EAGAIN loses nothing */
+	if (w->event_fd >= 0)
+		(void)eventfd_write(w->event_fd, 1);
+}
+
 void writer_stats_sync(struct rec_writer *w)
 {
 	pthread_mutex_lock(&w->slock);
+	if (w->stats.paused != w->paused)
+		writer_notify(w);
 	rec_segment_path(w->stats.path, sizeof(w->stats.path), w->path, w->seg);
 	w->stats.file_bytes = w->off;
 	w->stats.segment = w->seg;

@@ -7,6 +7,8 @@
 
 /* Publishes path, size, segment and the paused state to other threads. */
 void writer_stats_sync(struct rec_writer *w);
+/* Wakes a thread waiting on rec_writer_event_fd; call with slock held. */
+void writer_notify(struct rec_writer *w);
 /* One whole frame with one pwrite; on failure the file is cut back to the
  * last whole frame and -errno returned. */
 int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64_t t_min,
