@@ -506,6 +506,55 @@ END_TEST
 
 /* A flood of entities stops at the caps and says how much it dropped;
  * history comes only with a series' second bucket; GONE frees room. */
+/* The fine ring starts small and grows as buckets close: every bucket of
+ * the last STORE_FINE_BUCKETS stays at its own value through the growths,
+ * also across a gap in the samples, and the ring stops at full size. */
+START_TEST(store_fine_ring_grows_keeps_buckets)
+{
+	struct fixture f;
+	const struct series *se;
+	double hist[STORE_FINE_BUCKETS];
+	const uint64_t n = 900;
+
+	fx_init(&f, SEC);
+	for (uint64_t i = 0; i < n; i++) {
+		if (i >= 100 && i < 110)
+			continue; /* a gap: those buckets have no value */
+		put(&f, 1, (i + 1) * SEC + 500 * MS, (double)i, (double)i);
+		if (i % 50 == 49)
+			bus_pump(f.b);
+	}
+	bus_pump(f.b);
+	store_lock(f.s);
+	se = store_series(f.s, 0, 1);
+	ck_assert_ptr_nonnull(se);
+	ck_assert_uint_eq(se->fine_cap, STORE_FINE_BUCKETS);
+	/* buckets n-600 .. n-1 (bucket b holds sample b-1), the last one open */
+	series_history(se, 1, (n + 1) * SEC, SEC, hist, STORE_FINE_BUCKETS);
+	for (uint64_t k = 0; k < STORE_FINE_BUCKETS; k++)
+		ck_assert_double_eq_tol(hist[k], (double)(n - STORE_FINE_BUCKETS + k), 1e-9);
+	store_unlock(f.s);
+	fx_free(&f);
+	/* young: within the first ring's span it has not grown */
+	fx_init(&f, SEC);
+	for (uint64_t i = 0; i < STORE_FINE_FIRST / 2; i++)
+		put(&f, 1, (i + 1) * SEC + 500 * MS, (double)i, (double)i);
+	for (uint64_t i = 200; i < 230; i++) /* past a gap of 160: first growth */
+		put(&f, 1, (i + 1) * SEC + 500 * MS, (double)i, (double)i);
+	bus_pump(f.b);
+	store_lock(f.s);
+	se = store_series(f.s, 0, 1);
+	ck_assert_uint_gt(se->fine_cap, STORE_FINE_FIRST);
+	series_history(se, 1, 231 * SEC, SEC, hist, 231);
+	ck_assert_double_eq_tol(hist[1], 0.0, 1e-9);
+	ck_assert_double_eq_tol(hist[STORE_FINE_FIRST / 2], STORE_FINE_FIRST / 2 - 1, 1e-9);
+	ck_assert(isnan(hist[100]));
+	ck_assert_double_eq_tol(hist[230], 229.0, 1e-9);
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(store_caps_and_lazy_history)
 {
 	struct fixture f;
@@ -660,6 +709,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, util_parsers);
 	tcase_add_test(tc, str_escape_controls_and_caps);
 	tcase_add_test(tc, store_caps_and_lazy_history);
+	tcase_add_test(tc, store_fine_ring_grows_keeps_buckets);
 	tcase_add_test(tc, bus_sticky_flood);
 	suite_add_tcase(s, tc);
 	return s;
