@@ -343,13 +343,6 @@ static int gpurt_start(struct gpurt_state *s)
 	if (r)
 		return r;
 	gpurt_scan_pid(sc, (uint32_t)getpid(), false);
-	s->exits = ring_buffer__new(bpf_map__fd(k->maps.exits), on_exit_rec, s, NULL);
-	if (!s->exits) {
-		r = -errno;
-		snprintf(s->err, sizeof(s->err), "runtime probes: cannot read the exits ring: %s",
-			 strerror(-r));
-		return r;
-	}
 	if (sc->tree) {
 		gpurt_libpath_each(&sc->probes, env_get("LD_LIBRARY_PATH"), env_path("PPU_HOME"),
 				   NULL, preload_one, sc);
@@ -610,12 +603,28 @@ static void find_dead(struct gpurt_state *s)
 			s->dead[s->ndead++] = s->pids[i];
 }
 
+/* The exits ring is mapped once a probe is attached: only a probed process
+ * writes to it, and its mapping shows its whole 1 MiB twice in the RSS (the
+ * data pages are mapped back to back). What a process wrote before the first
+ * mapping waits in the kernel's ring. */
+static int exits_map(struct gpurt_state *s, size_t nattached)
+{
+	if (s->exits || nattached == 0)
+		return 0;
+	s->exits = ring_buffer__new(bpf_map__fd(s->skel->maps.exits), on_exit_rec, s, NULL);
+	return s->exits ? 0 : -errno;
+}
+
 static void gpurt_tick(struct gpurt_state *s, struct emitter *out)
 {
 	size_t nlibs, nattached;
+	int r;
 	find_dead(s);
 	s->out = out;
-	ring_buffer__consume(s->exits);
+	gpurt_watch_counts(s->watch, &nlibs, &nattached);
+	r = exits_map(s, nattached);
+	if (s->exits)
+		ring_buffer__consume(s->exits);
 	if (s->scan.track_mem)
 		read_mem(s, out);
 	if (s->scan.track_launch)
@@ -624,8 +633,11 @@ static void gpurt_tick(struct gpurt_state *s, struct emitter *out)
 		if (pid_known(s, s->dead[i])) /* else its END record did it */
 			forget(s, out, s->dead[i]);
 	/* no runtime library in use is the normal idle state, no status */
-	gpurt_watch_counts(s->watch, &nlibs, &nattached);
-	if (nlibs > 0 && nattached == 0)
+	if (r) {
+		snprintf(s->err, sizeof(s->err), "runtime probes: cannot read the exits ring: %s",
+			 strerror(-r));
+		set_status(s, out, asys_now_ns(), s->err);
+	} else if (nlibs > 0 && nattached == 0)
 		set_status(s, out, asys_now_ns(),
 			   "runtime libraries found, but none of their symbols could be probed");
 	else

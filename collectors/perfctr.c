@@ -3,6 +3,7 @@
 #error "perfctr.c needs libpfm4 (HAVE_PFM): configure found no libpfm4-dev"
 #endif
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +28,78 @@ struct perfctr {
 };
 
 static const char *const perfctr_events[2] = {"cycles", "instructions"};
+
+/* libpfm4 is needed only to turn two event names into perf_event_attrs, once:
+ * it is loaded for that and unloaded after, since its event tables (over 2 MiB
+ * resident, half of it dirtied by relocations) would otherwise stay mapped for
+ * the life of the process. */
+#define PERFCTR_PFM_SONAME "libpfm.so.4"
+
+struct pfm_api {
+	void *dl;
+	int (*initialize)(void);
+	void (*terminate)(void);
+	const char *(*strerror)(int);
+	int (*encode)(const char *, int, pfm_os_t, void *);
+};
+
+static int pfm_load(struct pfm_api *a, char *why, size_t n)
+{
+	memset(a, 0, sizeof(*a));
+	a->dl = dlopen(PERFCTR_PFM_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!a->dl) {
+		snprintf(why, n, "IPC n/a: cannot load %s", PERFCTR_PFM_SONAME);
+		return -ENOTSUP;
+	}
+	*(void **)&a->initialize = dlsym(a->dl, "pfm_initialize");
+	*(void **)&a->terminate = dlsym(a->dl, "pfm_terminate");
+	*(void **)&a->strerror = dlsym(a->dl, "pfm_strerror");
+	*(void **)&a->encode = dlsym(a->dl, "pfm_get_os_event_encoding");
+	if (!a->initialize || !a->terminate || !a->strerror || !a->encode) {
+		snprintf(why, n, "IPC n/a: %s lacks the pfm_* entry points", PERFCTR_PFM_SONAME);
+		dlclose(a->dl);
+		a->dl = NULL;
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+/* Both events' attrs, or -ENOTSUP with the reason in why. */
+static int pfm_encode(const char *const events[2], struct perf_event_attr attr[2], char *why,
+		      size_t n)
+{
+	struct pfm_api a;
+	int rc = pfm_load(&a, why, n);
+
+	if (rc)
+		return rc;
+	rc = a.initialize();
+	if (rc != PFM_SUCCESS) {
+		snprintf(why, n, "IPC n/a: libpfm4 failed to initialise (%s)", a.strerror(rc));
+		dlclose(a.dl);
+		return -ENOTSUP;
+	}
+	for (int k = 0; k < 2; k++) {
+		pfm_perf_encode_arg_t arg;
+
+		memset(&arg, 0, sizeof(arg));
+		memset(&attr[k], 0, sizeof(attr[k]));
+		arg.attr = &attr[k];
+		arg.size = sizeof(arg);
+		rc = a.encode(events[k], PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+		if (rc != PFM_SUCCESS) {
+			snprintf(why, n, "IPC n/a: libpfm4 cannot encode '%s' (%s)", events[k],
+				 a.strerror(rc));
+			break;
+		}
+		attr[k].size = sizeof(attr[k]);
+		attr[k].read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+				      PERF_FORMAT_TOTAL_TIME_RUNNING;
+	}
+	a.terminate();
+	dlclose(a.dl);
+	return rc == PFM_SUCCESS ? 0 : -ENOTSUP;
+}
 
 void perfctr_explain(int err, char *buf, size_t n)
 {
@@ -108,11 +181,6 @@ int perfctr_open_events(const char *const events[2], const uint8_t *online, int 
 	*out = NULL;
 	if (ncpu <= 0 || ncpu > 65536)
 		return -EINVAL;
-	rc = pfm_initialize();
-	if (rc != PFM_SUCCESS) {
-		snprintf(why, n, "IPC n/a: libpfm4 failed to initialise (%s)", pfm_strerror(rc));
-		return -ENOTSUP;
-	}
 	p = calloc(1, sizeof(*p));
 	if (!p || !(p->fd = malloc(2 * (size_t)ncpu * sizeof(int)))) {
 		snprintf(why, n, "IPC n/a: out of memory");
@@ -122,25 +190,9 @@ int perfctr_open_events(const char *const events[2], const uint8_t *online, int 
 	p->ncpu = ncpu;
 	for (int i = 0; i < 2 * ncpu; i++)
 		p->fd[i] = -1;
-	for (int k = 0; k < 2; k++) {
-		pfm_perf_encode_arg_t arg;
-
-		memset(&arg, 0, sizeof(arg));
-		memset(&p->attr[k], 0, sizeof(p->attr[k]));
-		arg.attr = &p->attr[k];
-		arg.size = sizeof(arg);
-		rc = pfm_get_os_event_encoding(events[k], PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT,
-					       &arg);
-		if (rc != PFM_SUCCESS) {
-			snprintf(why, n, "IPC n/a: libpfm4 cannot encode '%s' (%s)", events[k],
-				 pfm_strerror(rc));
-			rc = -ENOTSUP;
-			goto cleanup;
-		}
-		p->attr[k].size = sizeof(p->attr[k]);
-		p->attr[k].read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-					 PERF_FORMAT_TOTAL_TIME_RUNNING;
-	}
+	rc = pfm_encode(events, p->attr, why, n);
+	if (rc)
+		goto cleanup;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		if (!online[cpu])
 			continue;

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -39,6 +40,7 @@ struct engine_group {
 	int members[ENGINE_MAX_COLLECTORS];
 	int nmembers;
 	struct ring *ring;
+	int trimmed; /* the heap was trimmed after this group's first tick */
 	struct emitter em;
 	pthread_t thread;
 	int started;
@@ -86,6 +88,7 @@ struct engine *engine_new(const struct asys_options *o, struct stream_table *t, 
 		engine_free(e);
 		return NULL;
 	}
+	ring_set_trim(e->control); /* statuses and schemas: a few a second */
 	e->control_em.ring = e->control;
 	for (int i = 0; list[i] && e->ncolls < ENGINE_MAX_COLLECTORS; i++)
 		e->colls[e->ncolls++] =
@@ -116,9 +119,12 @@ static int group_for(struct engine *e, double hz)
 	g->ring = ring_new((size_t)fmin(8 << 20, fmax(1 << 20, hz * 0.25 * 1024)));
 	if (!g->ring)
 		return -ENOMEM;
-	/* a fast producer writes all of it within seconds anyway */
+	/* a fast producer writes all of it within seconds anyway; a slow one
+	 * keeps resident only what the bus has not read yet */
 	if (hz >= 100)
 		ring_prefault(g->ring);
+	else
+		ring_set_trim(g->ring);
 	g->em.ring = g->ring;
 	pthread_mutex_init(&g->stats_lock, NULL);
 	g->tfd = -1;
@@ -281,6 +287,17 @@ static void group_tick(struct engine_group *g, uint64_t deadline, uint64_t t,
 
 		ec->c->sample(ec->state, &g->em, deadline);
 		g->em.tick_ns = 0;
+	}
+	/* A first tick loads what a collector needs once (a BPF object and
+	 * the kernel's BTF: megabytes, freed at once); glibc keeps freed
+	 * memory in the thread's arena, resident for the whole run, unless
+	 * told to return it. Once, and not at kHz rates, where it would delay
+	 * the next ticks. */
+	if (!g->trimmed && g->hz < 100) {
+		g->trimmed = 1;
+#ifdef __GLIBC__
+		malloc_trim(0);
+#endif
 	}
 	w->ticks++;
 	if (t - w->start >= 1000000000ull) {

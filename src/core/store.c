@@ -174,8 +174,9 @@ static bool series_hist(struct store *s, struct series *se)
 		return false;
 	}
 	se->copen = malloc(nf * sizeof(struct acc));
-	se->fine_tag = malloc(STORE_FINE_BUCKETS * sizeof(int64_t));
-	se->fine = malloc((size_t)STORE_FINE_BUCKETS * nf * sizeof(struct bucket));
+	se->fine_cap = STORE_FINE_FIRST;
+	se->fine_tag = malloc(se->fine_cap * sizeof(int64_t));
+	se->fine = malloc((size_t)se->fine_cap * nf * sizeof(struct bucket));
 	se->coarse_tag = malloc(STORE_COARSE_BUCKETS * sizeof(int64_t));
 	se->coarse = malloc((size_t)STORE_COARSE_BUCKETS * nf * sizeof(struct bucket));
 	if (!se->copen || !se->fine_tag || !se->fine || !se->coarse_tag || !se->coarse) {
@@ -191,7 +192,7 @@ static bool series_hist(struct store *s, struct series *se)
 		return false;
 	}
 	acc_reset(se->copen, nf);
-	for (int i = 0; i < STORE_FINE_BUCKETS; i++)
+	for (uint32_t i = 0; i < se->fine_cap; i++)
 		se->fine_tag[i] = -1;
 	for (int i = 0; i < STORE_COARSE_BUCKETS; i++)
 		se->coarse_tag[i] = -1;
@@ -356,6 +357,41 @@ static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket
 	}
 }
 
+/* Twice the fine ring's slots (at most STORE_FINE_BUCKETS), each bucket
+ * moved to its slot in the larger ring; the newer of two that meet there
+ * wins (an older one is past the ring's span). Out of memory, the ring
+ * keeps its size and its oldest buckets are overwritten. */
+static void fine_grow(struct series *se)
+{
+	uint32_t nf = se->nf ? se->nf : 1;
+	uint32_t cap =
+	    se->fine_cap * 2 < STORE_FINE_BUCKETS ? se->fine_cap * 2 : STORE_FINE_BUCKETS;
+	int64_t *tag = malloc(cap * sizeof(*tag));
+	struct bucket *fine = malloc((size_t)cap * nf * sizeof(*fine));
+
+	if (!tag || !fine) {
+		free(tag);
+		free(fine);
+		return;
+	}
+	for (uint32_t i = 0; i < cap; i++)
+		tag[i] = -1;
+	for (uint32_t i = 0; i < se->fine_cap; i++) {
+		int64_t t = se->fine_tag[i];
+		size_t slot = (size_t)(t % cap);
+
+		if (t < 0 || tag[slot] > t)
+			continue;
+		tag[slot] = t;
+		memcpy(&fine[slot * nf], &se->fine[(size_t)i * nf], nf * sizeof(*fine));
+	}
+	free(se->fine_tag);
+	free(se->fine);
+	se->fine_tag = tag;
+	se->fine = fine;
+	se->fine_cap = cap;
+}
+
 static void series_close_open(struct store *s, struct series *se)
 {
 	size_t slot;
@@ -367,7 +403,13 @@ static void series_close_open(struct store *s, struct series *se)
 		acc_reset(se->open, nf);
 		return;
 	}
-	slot = (size_t)(se->open_idx % STORE_FINE_BUCKETS);
+	slot = (size_t)(se->open_idx % se->fine_cap);
+	/* the bucket there is still within the full ring's span: grow */
+	if (se->fine_cap < STORE_FINE_BUCKETS && se->fine_tag[slot] >= 0 &&
+	    se->open_idx - se->fine_tag[slot] < STORE_FINE_BUCKETS) {
+		fine_grow(se);
+		slot = (size_t)(se->open_idx % se->fine_cap);
+	}
 	for (uint32_t f = 0; f < nf; f++)
 		se->fine[slot * nf + f] = store_acc_close(&se->open[f], se->fields[f].kind);
 	se->fine_tag[slot] = se->open_idx;

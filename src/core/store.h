@@ -14,6 +14,8 @@
 #include "stream.h"
 
 #define STORE_FINE_BUCKETS 600
+/* fine slots a new series starts with; the ring doubles up to the above */
+#define STORE_FINE_FIRST 75
 #define STORE_COARSE_BUCKETS 360
 #define STORE_COARSE_FACTOR 10
 /* What one store keeps, whatever its producers send (a replayed file may

@@ -47,7 +47,10 @@ struct series {
 	int64_t open_idx;    /* bucket being filled, -1 before the first sample */
 	struct acc *open;    /* nf */
 	int64_t *fine_tag;   /* bucket index held in each fine slot, -1 = none */
-	struct bucket *fine; /* STORE_FINE_BUCKETS * nf */
+	struct bucket *fine; /* fine_cap * nf */
+	/* slots of the fine ring: it grows to STORE_FINE_BUCKETS as buckets
+	 * close, so a series younger than the ring's span costs its age */
+	uint32_t fine_cap;
 	int64_t coarse_open;
 	/* the history: NULL until the first bucket closes (series_hist) */
 	struct acc *copen; /* nf: open coarse bucket, fed by closed fine buckets */

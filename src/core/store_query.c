@@ -19,7 +19,7 @@ static int bucket_at(const struct series *se, uint32_t f, int64_t idx, struct bu
 	}
 	if (!se->fine)
 		return 0; /* no history yet, or no room for it */
-	slot = (size_t)(idx % STORE_FINE_BUCKETS);
+	slot = (size_t)(idx % se->fine_cap);
 	if (se->fine_tag[slot] == idx) {
 		*out = se->fine[slot * se->nf + f];
 		return !isnan(out->avg);

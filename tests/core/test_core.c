@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 
 #include "bus.h"
@@ -67,6 +68,65 @@ START_TEST(ring_full_drops_and_counts)
 	ck_assert_int_eq(ok, 16);
 	ck_assert_uint_eq(ring_dropped(r), 84);
 	ck_assert_int_eq(ring_push(r, buf, 12), -EINVAL); /* not a multiple of 8 */
+	ring_free(r);
+}
+END_TEST
+
+/* A trimming ring: pops take room back only at ring_publish, and records
+ * survive the pages behind them being returned, across many wraps. */
+START_TEST(ring_trim_keeps_records_and_publishes_late)
+{
+	struct ring *r = ring_new(16384);
+	uint64_t buf[40] = {0};
+	uint64_t next = 0, seen = 0;
+	size_t len;
+	const uint64_t *p;
+
+	ring_set_trim(r);
+	for (int round = 0; round < 200; round++) {
+		int pushed = 0;
+
+		while (pushed < 30) {
+			buf[0] = 8 * (8 + round % 33);
+			buf[1] = next;
+			if (ring_push(r, buf, buf[0]) != 0)
+				break;
+			next++;
+			pushed++;
+		}
+		ck_assert_int_gt(pushed, 0);
+		while ((p = ring_peek(r, &len))) {
+			ck_assert_uint_eq(p[1], seen);
+			seen++;
+			ring_pop(r, len);
+		}
+		ck_assert_uint_eq(seen, next);
+		if (round == 0) {
+			/* popped but not published: the producer still sees it full */
+			buf[0] = 320;
+			for (buf[1] = next; ring_push(r, buf, 320) == 0; buf[1] = next)
+				next++;
+			while ((p = ring_peek(r, &len))) {
+				ck_assert_uint_eq(p[1], seen);
+				seen++;
+				ring_pop(r, len);
+			}
+			ck_assert_int_eq(ring_push(r, buf, 320), -ENOBUFS);
+		}
+		ring_publish(r);
+	}
+	ck_assert_uint_gt(next, 2000);
+	/* the pages read are returned: the tail's page is published, and the
+	 * page before it is no longer resident */
+	{
+		uint64_t tail = atomic_load(&r->tail);
+		unsigned char vec = 1;
+
+		ck_assert_uint_eq(tail % 4096, 0);
+		ck_assert_uint_lt(r->ctail - tail, 4096);
+		ck_assert_int_eq(mincore(r->buf + ((tail - 4096) & (r->size - 1)), 4096, &vec), 0);
+		ck_assert_uint_eq(vec & 1, 0);
+	}
 	ring_free(r);
 }
 END_TEST
@@ -458,6 +518,55 @@ END_TEST
 
 /* A flood of entities stops at the caps and says how much it dropped;
  * history comes only with a series' second bucket; GONE frees room. */
+/* The fine ring starts small and grows as buckets close: every bucket of
+ * the last STORE_FINE_BUCKETS stays at its own value through the growths,
+ * also across a gap in the samples, and the ring stops at full size. */
+START_TEST(store_fine_ring_grows_keeps_buckets)
+{
+	struct fixture f;
+	const struct series *se;
+	double hist[STORE_FINE_BUCKETS];
+	const uint64_t n = 900;
+
+	fx_init(&f, SEC);
+	for (uint64_t i = 0; i < n; i++) {
+		if (i >= 100 && i < 110)
+			continue; /* a gap: those buckets have no value */
+		put(&f, 1, (i + 1) * SEC + 500 * MS, (double)i, (double)i);
+		if (i % 50 == 49)
+			bus_pump(f.b);
+	}
+	bus_pump(f.b);
+	store_lock(f.s);
+	se = store_series(f.s, 0, 1);
+	ck_assert_ptr_nonnull(se);
+	ck_assert_uint_eq(se->fine_cap, STORE_FINE_BUCKETS);
+	/* buckets n-600 .. n-1 (bucket b holds sample b-1), the last one open */
+	series_history(se, 1, (n + 1) * SEC, SEC, hist, STORE_FINE_BUCKETS);
+	for (uint64_t k = 0; k < STORE_FINE_BUCKETS; k++)
+		ck_assert_double_eq_tol(hist[k], (double)(n - STORE_FINE_BUCKETS + k), 1e-9);
+	store_unlock(f.s);
+	fx_free(&f);
+	/* young: within the first ring's span it has not grown */
+	fx_init(&f, SEC);
+	for (uint64_t i = 0; i < STORE_FINE_FIRST / 2; i++)
+		put(&f, 1, (i + 1) * SEC + 500 * MS, (double)i, (double)i);
+	for (uint64_t i = 200; i < 230; i++) /* past a gap of 160: first growth */
+		put(&f, 1, (i + 1) * SEC + 500 * MS, (double)i, (double)i);
+	bus_pump(f.b);
+	store_lock(f.s);
+	se = store_series(f.s, 0, 1);
+	ck_assert_uint_gt(se->fine_cap, STORE_FINE_FIRST);
+	series_history(se, 1, 231 * SEC, SEC, hist, 231);
+	ck_assert_double_eq_tol(hist[1], 0.0, 1e-9);
+	ck_assert_double_eq_tol(hist[STORE_FINE_FIRST / 2], STORE_FINE_FIRST / 2 - 1, 1e-9);
+	ck_assert(isnan(hist[100]));
+	ck_assert_double_eq_tol(hist[230], 229.0, 1e-9);
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(store_caps_and_lazy_history)
 {
 	struct fixture f;
@@ -600,6 +709,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, ring_roundtrip_and_wrap);
 	tcase_add_test(tc, ring_full_drops_and_counts);
 	tcase_add_test(tc, ring_reserve_commit_and_room_after_pop);
+	tcase_add_test(tc, ring_trim_keeps_records_and_publishes_late);
 	tcase_add_test(tc, stream_table_rules);
 	tcase_add_test(tc, store_rates_windows_and_peaks);
 	tcase_add_test(tc, store_counter_backwards_is_never_negative);
@@ -611,6 +721,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, util_parsers);
 	tcase_add_test(tc, str_escape_controls_and_caps);
 	tcase_add_test(tc, store_caps_and_lazy_history);
+	tcase_add_test(tc, store_fine_ring_grows_keeps_buckets);
 	tcase_add_test(tc, bus_sticky_flood);
 	suite_add_tcase(s, tc);
 	return s;
