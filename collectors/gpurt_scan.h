@@ -76,6 +76,9 @@ struct gpurt_opts {
 	const char *probe_file; /* --hggc-probe-file */
 };
 
+/* Their table (gpurt_opts.c). */
+extern const struct opt_table gpurt_options;
+
 /* Reads the options and the probe table (and --hggc-probe-file). */
 int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,
 		    const struct gpurt_opts *go, char *err, size_t n);
