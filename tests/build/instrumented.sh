@@ -8,8 +8,10 @@
 [ "${ASYS_SANITIZERS:-no}" = yes ] || skip "not a sanitizer build (configure --enable-sanitizers)"
 command -v nm >/dev/null 2>&1 || skip "nm is not installed"
 
+# BPF objects (*.bpf.o, and *.lbpf.o linked from them) are built for the
+# kernel, not the host: nothing to instrument there
 objs=$(find "$top_builddir/src" "$top_builddir/collectors" "$top_builddir/tui" \
-	-name '*.o' ! -name '*.bpf.o' 2>/dev/null)
+	-name '*.o' ! -name '*.bpf.o' ! -name '*.lbpf.o' 2>/dev/null)
 n=0
 for o in $objs; do
 	n=$((n + 1))
