@@ -66,18 +66,12 @@ static void ring_trim_range(struct ring *r, uint64_t from, uint64_t to)
 
 void ring_publish(struct ring *r)
 {
-	uint64_t pub = r->ctail & ~(uint64_t)4095;
-
-	if (!r->trim || pub <= r->trimmed)
+	if (!r->trim)
 		return;
-	/* The tail is published on page boundaries only (the producer sees at
-	 * most a page less room): a page is then never part published, which
-	 * would let the producer write into it while it is returned, and every
-	 * page read is returned, however little a drain reads. trimmed is the
-	 * published tail. */
-	ring_trim_range(r, r->trimmed, pub);
-	r->trimmed = pub;
-	atomic_store_explicit(&r->tail, pub, memory_order_release);
+	/* trimmed is the published tail: nothing before it is trimmed again */
+	ring_trim_range(r, r->trimmed, r->ctail);
+	r->trimmed = r->ctail;
+	atomic_store_explicit(&r->tail, r->ctail, memory_order_release);
 }
 
 void ring_free(struct ring *r)

@@ -49,7 +49,7 @@ void ring_prefault(struct ring *r);
  * ring_publish. */
 void ring_set_trim(struct ring *r);
 /* Consumer, after a batch of pops: publishes them (at once when the ring
- * does not trim; up to the last whole page read when it does). */
+ * does not trim). */
 void ring_publish(struct ring *r);
 /* Copy len bytes (len % 8 == 0, len >= 8) in; 0 or -ENOBUFS (counted). */
 int ring_push(struct ring *r, const void *rec, size_t len);
