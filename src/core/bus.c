@@ -261,7 +261,6 @@ uint64_t bus_pump(struct bus *b)
 			ring_pop(b->rings[i], len);
 			n++;
 		}
-		ring_publish(b->rings[i]);
 	}
 	for (int c = 0; c < BUS_MAX_CONSUMERS; c++)
 		if (b->cons[c].live && b->cons[c].ops->end)

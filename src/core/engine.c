@@ -88,7 +88,6 @@ struct engine *engine_new(const struct asys_options *o, struct stream_table *t, 
 		engine_free(e);
 		return NULL;
 	}
-	ring_set_trim(e->control); /* statuses and schemas: a few a second */
 	e->control_em.ring = e->control;
 	for (int i = 0; list[i] && e->ncolls < ENGINE_MAX_COLLECTORS; i++)
 		e->colls[e->ncolls++] =
@@ -119,12 +118,9 @@ static int group_for(struct engine *e, double hz)
 	g->ring = ring_new((size_t)fmin(8 << 20, fmax(1 << 20, hz * 0.25 * 1024)));
 	if (!g->ring)
 		return -ENOMEM;
-	/* a fast producer writes all of it within seconds anyway; a slow one
-	 * keeps resident only what the bus has not read yet */
+	/* a fast producer writes all of it within seconds anyway */
 	if (hz >= 100)
 		ring_prefault(g->ring);
-	else
-		ring_set_trim(g->ring);
 	g->em.ring = g->ring;
 	pthread_mutex_init(&g->stats_lock, NULL);
 	g->tfd = -1;

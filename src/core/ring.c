@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 
 #include "ring.h"
 
@@ -26,8 +25,7 @@ struct ring *ring_new(size_t size_bytes)
 		return NULL;
 	memset(r, 0, sizeof(*r));
 	r->wake_fd = -1;
-	/* page-aligned, so that ring_publish can return whole pages */
-	r->buf = aligned_alloc(4096, size);
+	r->buf = aligned_alloc(64, size);
 	if (!r->buf) {
 		free(r);
 		return NULL;
@@ -39,39 +37,6 @@ struct ring *ring_new(size_t size_bytes)
 void ring_prefault(struct ring *r)
 {
 	memset(r->buf, 0, r->size);
-}
-
-void ring_set_trim(struct ring *r)
-{
-	r->trim = true;
-}
-
-/* Returns the pages wholly inside [from, to) (ring positions): the producer
- * may write there only once the tail passes them, so this runs before the
- * tail is published. */
-static void ring_trim_range(struct ring *r, uint64_t from, uint64_t to)
-{
-	uint64_t a = (from + 4095) & ~(uint64_t)4095;
-	uint64_t b = to & ~(uint64_t)4095;
-
-	while (a < b) {
-		size_t off = a & (r->size - 1);
-		size_t n = b - a < r->size - off ? b - a : r->size - off;
-
-		/* advice only: a failure leaves the pages resident, still correct */
-		(void)madvise(r->buf + off, n, MADV_DONTNEED);
-		a += n;
-	}
-}
-
-void ring_publish(struct ring *r)
-{
-	if (!r->trim)
-		return;
-	/* trimmed is the published tail: nothing before it is trimmed again */
-	ring_trim_range(r, r->trimmed, r->ctail);
-	r->trimmed = r->ctail;
-	atomic_store_explicit(&r->tail, r->ctail, memory_order_release);
 }
 
 void ring_free(struct ring *r)
@@ -169,7 +134,7 @@ int ring_push(struct ring *r, const void *rec, size_t len)
 
 const void *ring_peek(struct ring *r, size_t *len)
 {
-	uint64_t tail = r->trim ? r->ctail : atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
 	uint32_t l;
 
@@ -179,10 +144,7 @@ const void *ring_peek(struct ring *r, size_t *len)
 		memcpy(&l, r->buf + off, sizeof(l));
 		if (l & RING_PAD) {
 			tail += l & ~RING_PAD;
-			if (r->trim)
-				r->ctail = tail;
-			else
-				atomic_store_explicit(&r->tail, tail, memory_order_release);
+			atomic_store_explicit(&r->tail, tail, memory_order_release);
 			continue;
 		}
 		*len = l;
@@ -194,11 +156,6 @@ const void *ring_peek(struct ring *r, size_t *len)
 void ring_pop(struct ring *r, size_t len)
 {
 	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-
-	if (r->trim) {
-		r->ctail += len;
-		return;
-	}
 
 	atomic_store_explicit(&r->tail, tail + len, memory_order_release);
 }

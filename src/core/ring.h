@@ -4,7 +4,6 @@
 #ifndef ASYS_RING_H
 #define ASYS_RING_H
 
-#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <stdatomic.h>
@@ -28,11 +27,6 @@ struct ring {
 	int wake_fd;
 	_Atomic int wake_sent;
 	_Alignas(64) _Atomic uint64_t tail; /* written by the consumer */
-	/* A trimming ring (ring_set_trim): the consumer's tail, published by
-	 * ring_publish, and how far the pages behind it have been returned. */
-	bool trim;
-	uint64_t ctail;
-	uint64_t trimmed;
 };
 
 struct ring *ring_new(size_t size_bytes);
@@ -41,16 +35,6 @@ void ring_free(struct ring *r);
  * takes no page faults (a fault costs several us on a VM: at kHz rates it
  * showed in 1-5 % of ticks until the ring had been written once). */
 void ring_prefault(struct ring *r);
-/* Hands the pages the consumer has read back to the kernel at each
- * ring_publish, so that a ring written slowly stays resident for what it
- * holds, not for its size. Set before the first record; for rings written
- * at well under 100 Hz (a page fault per page written is then a few
- * microseconds a second). The consumer's pops are then published only by
- * ring_publish. */
-void ring_set_trim(struct ring *r);
-/* Consumer, after a batch of pops: publishes them (at once when the ring
- * does not trim). */
-void ring_publish(struct ring *r);
 /* Copy len bytes (len % 8 == 0, len >= 8) in; 0 or -ENOBUFS (counted). */
 int ring_push(struct ring *r, const void *rec, size_t len);
 /* Zero-copy push: room for len bytes (same rules as ring_push), or NULL

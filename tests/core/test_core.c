@@ -71,54 +71,6 @@ START_TEST(ring_full_drops_and_counts)
 }
 END_TEST
 
-/* A trimming ring: pops take room back only at ring_publish, and records
- * survive the pages behind them being returned, across many wraps. */
-START_TEST(ring_trim_keeps_records_and_publishes_late)
-{
-	struct ring *r = ring_new(16384);
-	uint64_t buf[40] = {0};
-	uint64_t next = 0, seen = 0;
-	size_t len;
-	const uint64_t *p;
-
-	ring_set_trim(r);
-	for (int round = 0; round < 200; round++) {
-		int pushed = 0;
-
-		while (pushed < 30) {
-			buf[0] = 8 * (8 + round % 33);
-			buf[1] = next;
-			if (ring_push(r, buf, buf[0]) != 0)
-				break;
-			next++;
-			pushed++;
-		}
-		ck_assert_int_gt(pushed, 0);
-		while ((p = ring_peek(r, &len))) {
-			ck_assert_uint_eq(p[1], seen);
-			seen++;
-			ring_pop(r, len);
-		}
-		ck_assert_uint_eq(seen, next);
-		if (round == 0) {
-			/* popped but not published: the producer still sees it full */
-			buf[0] = 320;
-			for (buf[1] = next; ring_push(r, buf, 320) == 0; buf[1] = next)
-				next++;
-			while ((p = ring_peek(r, &len))) {
-				ck_assert_uint_eq(p[1], seen);
-				seen++;
-				ring_pop(r, len);
-			}
-			ck_assert_int_eq(ring_push(r, buf, 320), -ENOBUFS);
-		}
-		ring_publish(r);
-	}
-	ck_assert_uint_gt(next, 2000);
-	ring_free(r);
-}
-END_TEST
-
 START_TEST(ring_reserve_commit_and_room_after_pop)
 {
 	struct ring *r = ring_new(4096);
@@ -270,7 +222,6 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, ring_roundtrip_and_wrap);
 	tcase_add_test(tc, ring_full_drops_and_counts);
 	tcase_add_test(tc, ring_reserve_commit_and_room_after_pop);
-	tcase_add_test(tc, ring_trim_keeps_records_and_publishes_late);
 	tcase_add_test(tc, stream_table_rules);
 	tcase_add_test(tc, util_parsers);
 	tcase_add_test(tc, str_escape_controls_and_caps);
