@@ -425,6 +425,14 @@ static SCREEN *screen_open(struct tui *t, struct saved_signals *old)
 		return NULL;
 	}
 	screen_modes(t);
+	/* ncurses 6 flushes its output at every cursor move until the screen
+	 * has been suspended once (its state stays "initial" until then): a
+	 * frame costs a write(2) per move, about a hundred, and each wakes the
+	 * terminal, and over SSH sends a packet. One suspend and resume before
+	 * the first frame leaves that state: a frame then goes out in a few
+	 * writes. */
+	endwin();
+	doupdate();
 	return scr;
 }
 
