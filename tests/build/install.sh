@@ -4,6 +4,9 @@
 # them away again. The README's quick start relies on this to put `asys` on
 # the PATH and `man asys-top` in reach.
 . "$top_srcdir/tests/lib.sh"
+# make's own flags from the make that runs the tests (-j, a jobserver, print
+# the directory) must not reach the makes this test runs
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 command -v make >/dev/null 2>&1 || skip "make is not installed"
 dest=$(mktemp -d "${TMPDIR:-/tmp}/asys-install.XXXXXX") || skip "cannot make a directory"
