@@ -15,7 +15,6 @@
 #include "ppu_cli.h"
 #include "ppu_lib.h"
 #include "ppu_putil.h"
-#include "sysroot.h"
 #include "util.h"
 
 #define PPU_PROC_MAX 4096
@@ -223,20 +222,6 @@ static bool ppu_has_pid(const unsigned int *pids, size_t n, unsigned int pid)
 		if (pids[i] == pid)
 			return true;
 	return false;
-}
-
-static void ppu_proc_label(unsigned int pid, char *buf, size_t n)
-{
-	char path[64], comm[64];
-	ssize_t len;
-
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	len = sysroot_read_file(path, comm, sizeof(comm));
-	if (len <= 0)
-		snprintf(comm, sizeof(comm), "?");
-	else if (comm[len - 1] == '\n')
-		comm[len - 1] = '\0';
-	snprintf(buf, n, "%u %s", pid, comm);
 }
 
 /* Forgets the processes of a device (they are gone, or the device is). */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ppu_putil.h"
+#include "sysroot.h"
 
 /* A process the device cannot list is forgotten after this long without a
  * sample (the library keeps about a second of samples). */
@@ -60,6 +61,20 @@ void ppu_putil_fini(struct ppu_putil *pu)
 	free(pu->devs);
 	free(pu->buf);
 	memset(pu, 0, sizeof(*pu));
+}
+
+void ppu_proc_label(unsigned int pid, char *buf, size_t n)
+{
+	char path[64], comm[64];
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	len = sysroot_read_file(path, comm, sizeof(comm));
+	if (len <= 0)
+		snprintf(comm, sizeof(comm), "?");
+	else if (comm[len - 1] == '\n')
+		comm[len - 1] = '\0';
+	snprintf(buf, n, "%u %s", pid, comm);
 }
 
 static uint64_t ppu_putil_key(unsigned int dev, unsigned int pid)
@@ -159,28 +174,29 @@ static unsigned int ppu_putil_newest(struct ppu_proc_util *s, unsigned int n,
 	return k;
 }
 
-/* Marks pid seen at ts, adding it; false when it cannot be kept. */
-static bool ppu_putil_track(struct ppu_putil_dev *pd, unsigned int pid, uint64_t ts)
+/* Marks pid seen at ts, adding it: 1 when added, 0 when it was there,
+ * -1 when it cannot be kept. */
+static int ppu_putil_track(struct ppu_putil_dev *pd, unsigned int pid, uint64_t ts)
 {
 	for (size_t i = 0; i < pd->nprocs; i++)
 		if (pd->procs[i].pid == pid) {
 			pd->procs[i].seen_ns = ts;
-			return true;
+			return 0;
 		}
 	if (pd->nprocs == pd->cap) {
 		size_t cap = pd->cap ? pd->cap * 2 : 16;
 		struct ppu_putil_proc *np;
 
 		if (cap > 2 * PPU_PUTIL_MAX)
-			return false;
+			return -1;
 		np = realloc(pd->procs, cap * sizeof(*np));
 		if (!np)
-			return false;
+			return -1;
 		pd->procs = np;
 		pd->cap = cap;
 	}
 	pd->procs[pd->nprocs++] = (struct ppu_putil_proc){pid, ts};
-	return true;
+	return 1;
 }
 
 /* A library value: a share in %, or not available (0xFFFFFFFF and the
@@ -195,9 +211,15 @@ static void ppu_putil_emit(struct ppu_putil *pu, struct emitter *out, unsigned i
 			   unsigned int pid, const struct ppu_proc_util *s, uint64_t ts)
 {
 	double v[U_COUNT] = {0, 0, 0, 0};
+	char label[128];
+	int added = ppu_putil_track(&pu->devs[dev], pid, ts);
 
-	if (!ppu_putil_track(&pu->devs[dev], pid, ts))
+	if (added < 0)
 		return;
+	if (added) {
+		ppu_proc_label(pid, label, sizeof(label));
+		emit_label(out, (uint32_t)pu->stream, ppu_putil_key(dev, pid), ts, label);
+	}
 	if (s) {
 		v[U_SM] = ppu_putil_value(s->sm);
 		v[U_MEM] = ppu_putil_value(s->mem);

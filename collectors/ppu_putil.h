@@ -48,6 +48,8 @@ void ppu_putil_fini(struct ppu_putil *pu);
 ppu_ret_t ppu_putil_sample(struct ppu_putil *pu, const struct ppu_lib *l, struct emitter *out,
 			   unsigned int dev, ppu_device_t h, const unsigned int *running,
 			   size_t nrunning, uint64_t ts);
+/* The label of a device process's series: "pid comm". */
+void ppu_proc_label(unsigned int pid, char *buf, size_t n);
 /* The device is gone: so are its processes' series. */
 void ppu_putil_gone(struct ppu_putil *pu, struct emitter *out, unsigned int dev, uint64_t ts);
 
