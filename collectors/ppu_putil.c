@@ -91,12 +91,15 @@ static void ppu_putil_say(struct ppu_putil *pu, struct emitter *out, uint64_t ts
 	pu->said = true;
 }
 
-/* Grows the buffer to hold want entries, bounded; false when it cannot. */
+/* Grows the buffer to hold want entries, bounded; false when it cannot. A
+ * library that asks for no more than it was given gets twice the room. */
 static bool ppu_putil_grow(struct ppu_putil *pu, unsigned int want)
 {
 	unsigned int cap;
 	void *nb;
 
+	if (want <= pu->cap)
+		want = pu->cap * 2;
 	if (want > PPU_PUTIL_MAX)
 		return false;
 	cap = want + want / 4 + 16;
