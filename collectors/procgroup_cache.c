@@ -121,11 +121,16 @@ static size_t pg_evict(struct procgroup_cache *c)
 const struct procgroup *procgroup_cache_get(struct procgroup_cache *c, const char *text, size_t len,
 					    uint64_t now_ns)
 {
-	const char *nul = memchr(text, '\0', len);
+	const char *nul;
 	struct pg_entry *e;
 	uint64_t h;
 	size_t b, idx;
 
+	if (!text) {
+		text = "";
+		len = 0;
+	}
+	nul = memchr(text, '\0', len);
 	if (nul)
 		len = (size_t)(nul - text);
 	h = pg_hash(text, len);

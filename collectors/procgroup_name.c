@@ -249,8 +249,9 @@ static int pod_from_kubelet(struct procgroup *g, char *buf)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *f, *last = NULL, *fsave = NULL, *ip = strtok_r(line, " \t", &fsave);
 
+		/* the host aliases follow their own comment: not the pod's */
 		if (!ip || ip[0] == '#')
-			continue;
+			return 0;
 		if (!strcmp(ip, "127.0.0.1") || !strcmp(ip, "::1") || !strncmp(ip, "fe00::", 6))
 			continue;
 		while ((f = strtok_r(NULL, " \t", &fsave)))

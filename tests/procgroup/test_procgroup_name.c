@@ -130,12 +130,20 @@ END_TEST
 
 START_TEST(names_missing)
 {
+	static const char aliases[] = "# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n"
+				      "fe00::2\tip6-allrouters\n\n# Entries added by HostAliases.\n"
+				      "10.0.0.1\tdecoy\n";
 	char *root = root_new();
 	struct procgroup g;
 
 	resolve("cgroup/docker_v2", 0, "docker f45d3d5de96c", "");
 	/* a host-network pod's hosts file is the node's */
 	resolve("cgroup/pod_guaranteed_systemd", 0, "pod 5e5e5e5e", "");
+	/* a pod without its own line: the host aliases are not its name */
+	put(root, PODS UID_BEFF "/etc-hosts", aliases, strlen(aliases));
+	parse_text("0::/kubepods/besteffort/pod" UID_BEFF "\n", &g);
+	ck_assert_int_eq(procgroup_resolve(&g), 0);
+	ck_assert_str_eq(g.display, "pod 9f8e7d6c");
 	/* a name with an escape sequence in it is refused */
 	parse_text("0::/docker/" ID_BADNAME "\n", &g);
 	ck_assert_int_eq(procgroup_resolve(&g), 0);
@@ -357,6 +365,7 @@ START_TEST(cache_long_text)
 	ck_assert_str_eq(get(c, text, 0)->display, "long.service");
 	ck_assert_uint_eq(procgroup_cache_count(c), 0);
 	ck_assert_uint_eq(procgroup_cache_stats(c).misses, 2);
+	ck_assert_str_eq(procgroup_cache_get(c, NULL, 0, 0)->display, "");
 	free(text);
 	procgroup_cache_free(c);
 }
