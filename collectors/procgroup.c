@@ -376,6 +376,19 @@ void procgroup_format(struct procgroup *g)
 	}
 }
 
+static int controller_source(struct pg_comp t)
+{
+	if (comp_is(t, "pids"))
+		return PG_SRC_PIDS;
+	if (comp_is(t, "cpu") || comp_is(t, "cpuacct"))
+		return PG_SRC_CPU;
+	if (comp_is(t, "memory"))
+		return PG_SRC_MEM;
+	if (comp_is(t, "name=systemd"))
+		return PG_SRC_SYSTEMD;
+	return PG_SRC_V1;
+}
+
 /* "N:controllers:/path": the path and where the line ranks, or -1. */
 static int parse_line(const char *s, const char *e, const char **path, size_t *plen)
 {
@@ -391,11 +404,7 @@ static int parse_line(const char *s, const char *e, const char **path, size_t *p
 	for (p = c1 + 1; !v2 && p < c2;) {
 		const char *q = memchr(p, ',', (size_t)(c2 - p));
 		struct pg_comp t = {p, (size_t)((q ? q : c2) - p)};
-		int ts = comp_is(t, "pids")			      ? PG_SRC_PIDS
-			 : comp_is(t, "cpu") || comp_is(t, "cpuacct") ? PG_SRC_CPU
-			 : comp_is(t, "memory")			      ? PG_SRC_MEM
-			 : comp_is(t, "name=systemd")		      ? PG_SRC_SYSTEMD
-								      : PG_SRC_V1;
+		int ts = controller_source(t);
 
 		if (ts < src)
 			src = ts;

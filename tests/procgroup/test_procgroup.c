@@ -175,6 +175,19 @@ START_TEST(unit_layouts)
 	parse_fixture("cgroup/session_v1", &g, PROCGROUP_UNIT, "session-3.scope");
 	parse_fixture("cgroup/user_manager", &g, PROCGROUP_UNIT, "user@1000.service");
 	parse_fixture("cgroup/user_app", &g, PROCGROUP_UNIT, "foo.service");
+	/* equal rank and depth: v2, then pids, cpu, memory, name=systemd */
+	parse_str("9:memory:/system.slice/m.service\n8:devices:/system.slice/d.service\n"
+		  "7:pids:/system.slice/p.service\n0::/system.slice/v.service\n",
+		  &g);
+	ck_assert_str_eq(g.display, "v.service");
+	parse_str("9:memory:/system.slice/m.service\n8:devices:/system.slice/d.service\n"
+		  "7:pids:/system.slice/p.service\n1:name=systemd:/system.slice/s.service\n",
+		  &g);
+	ck_assert_str_eq(g.display, "p.service");
+	parse_str("9:memory:/system.slice/m.service\n8:cpu,cpuacct:/system.slice/c.service\n", &g);
+	ck_assert_str_eq(g.display, "c.service");
+	parse_str("9:devices:/system.slice/d.service\n8:memory:/system.slice/m.service\n", &g);
+	ck_assert_str_eq(g.display, "m.service");
 	parse_str("0::/init.scope\n", &g);
 	ck_assert_str_eq(g.display, "init.scope");
 	/* a service's own sub-cgroups (delegation) */
