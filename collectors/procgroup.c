@@ -292,7 +292,8 @@ static int classify_unit(const struct pg_comp *c, int n, struct procgroup *g)
 	return 0;
 }
 
-void procgroup_classify(const char *path, size_t len, struct procgroup *g)
+/* The kind and ids, without the escaped path and the display name. */
+static void classify_raw(const char *path, size_t len, struct procgroup *g)
 {
 	struct pg_comp c[PG_MAX_COMP];
 	int n = 0, deep = 0;
@@ -300,9 +301,6 @@ void procgroup_classify(const char *path, size_t len, struct procgroup *g)
 
 	memset(g, 0, sizeof(*g));
 	g->slurm_uid = -1;
-	if (len > PROCGROUP_PATH_MAX)
-		len = PROCGROUP_PATH_MAX;
-	esc_copy(g->path, sizeof(g->path), path, len);
 	while (i < len) {
 		size_t j = i;
 
@@ -324,6 +322,14 @@ void procgroup_classify(const char *path, size_t len, struct procgroup *g)
 		g->kind = PROCGROUP_OTHER;
 		esc_copy(g->id, sizeof(g->id), c[n - 1].s, c[n - 1].n);
 	}
+}
+
+void procgroup_classify(const char *path, size_t len, struct procgroup *g)
+{
+	if (len > PROCGROUP_PATH_MAX)
+		len = PROCGROUP_PATH_MAX;
+	classify_raw(path, len, g);
+	esc_copy(g->path, sizeof(g->path), path, len);
 	procgroup_format(g);
 }
 
@@ -429,11 +435,38 @@ static int path_depth(const char *p, size_t n)
 	return d;
 }
 
+/* Lines of cgroup v1 mostly repeat one path: each distinct one (up to
+ * PG_SEEN) is classified once to rank it, and the winner once more in full. */
+#define PG_SEEN 4
+
+struct pg_seen {
+	const char *p;
+	size_t n;
+	long rank;
+};
+
+static long line_rank(struct pg_seen *seen, int *nseen, const char *path, size_t plen)
+{
+	struct procgroup cand;
+	long rank;
+
+	for (int k = 0; k < *nseen; k++)
+		if (seen[k].n == plen && !memcmp(seen[k].p, path, plen))
+			return seen[k].rank;
+	classify_raw(path, plen, &cand);
+	rank = (long)kind_rank(cand.kind) << 24 | (long)path_depth(path, plen) << 8;
+	if (*nseen < PG_SEEN)
+		seen[(*nseen)++] = (struct pg_seen){path, plen, rank};
+	return rank;
+}
+
 int procgroup_parse(const char *text, size_t len, struct procgroup *out)
 {
-	const char *p = text, *end, *nul;
-	struct procgroup cand;
+	const char *p = text, *end, *nul, *best_path = NULL;
+	struct pg_seen seen[PG_SEEN];
+	size_t best_len = 0;
 	long best = -1;
+	int nseen = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->slurm_uid = -1;
@@ -450,17 +483,19 @@ int procgroup_parse(const char *text, size_t len, struct procgroup *out)
 		p = e + 1;
 		if (src < 0)
 			continue;
-		procgroup_classify(path, plen, &cand);
-		score = (long)kind_rank(cand.kind) << 24 | (long)path_depth(path, plen) << 8 |
-			(long)(PG_SRC_V1 - src);
+		score = line_rank(seen, &nseen, path, plen) | (long)(PG_SRC_V1 - src);
 		if (score > best) {
 			best = score;
-			*out = cand;
+			best_path = path;
+			best_len = plen;
 		}
 		/* the kernel prints the v2 line last: anything after it is a
 		 * cgroup name with a newline, made to look like another line */
 		if (src == PG_SRC_V2)
 			break;
 	}
-	return best < 0 ? -EINVAL : 0;
+	if (best < 0)
+		return -EINVAL;
+	procgroup_classify(best_path, best_len, out);
+	return 0;
 }
