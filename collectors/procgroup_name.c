@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "procgroup.h"
+#include "procgroup_int.h"
 #include "sysroot.h"
 #include "util.h"
 
@@ -25,141 +26,6 @@
 #define CONTAINERD_TASKS "/run/containerd/io.containerd.runtime.v2.task/"
 #define CRIO_DIR "/run/containers/storage/overlay-containers/"
 #define KUBELET_PODS "/var/lib/kubelet/pods/"
-
-struct pg_json {
-	const char *p, *end;
-};
-
-static void js_ws(struct pg_json *j)
-{
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
-		j->p++;
-}
-
-/* At a '"': its raw content (escapes left in) and past its end. */
-static int js_string(struct pg_json *j, const char **s, size_t *n)
-{
-	const char *q;
-
-	if (j->p >= j->end || *j->p != '"')
-		return -EINVAL;
-	q = ++j->p;
-	while (j->p < j->end && *j->p != '"') {
-		if (*j->p == '\\' && j->p + 1 < j->end)
-			j->p++;
-		j->p++;
-	}
-	if (j->p >= j->end)
-		return -EINVAL;
-	*s = q;
-	*n = (size_t)(j->p - q);
-	j->p++;
-	return 0;
-}
-
-/* Past one value of any kind; nesting is counted, not recursed into. */
-static int js_skip(struct pg_json *j)
-{
-	const char *s;
-	size_t n, depth = 0;
-
-	if (j->p < j->end && *j->p == '"')
-		return js_string(j, &s, &n);
-	if (j->p < j->end && *j->p != '{' && *j->p != '[') {
-		while (j->p < j->end && !strchr(",}] \t\r\n", *j->p))
-			j->p++;
-		return 0;
-	}
-	while (j->p < j->end) {
-		if (*j->p == '"') {
-			if (js_string(j, &s, &n))
-				return -EINVAL;
-			continue;
-		}
-		if (*j->p == '{' || *j->p == '[')
-			depth++;
-		else if ((*j->p == '}' || *j->p == ']') && --depth == 0) {
-			j->p++;
-			return 0;
-		}
-		j->p++;
-	}
-	return -EINVAL;
-}
-
-/* The string at keys[0].keys[1]... of the object at j; -ENOENT when absent,
- * -EINVAL when malformed or not a string. */
-static int js_find(struct pg_json *j, const char *const *keys, size_t nkeys, const char **val,
-		   size_t *vlen)
-{
-	js_ws(j);
-	if (j->p >= j->end || *j->p != '{')
-		return -EINVAL;
-	j->p++;
-	for (;;) {
-		const char *k;
-		size_t kn;
-
-		js_ws(j);
-		if (j->p < j->end && *j->p == '}')
-			return -ENOENT;
-		if (js_string(j, &k, &kn))
-			return -EINVAL;
-		js_ws(j);
-		if (j->p >= j->end || *j->p != ':')
-			return -EINVAL;
-		j->p++;
-		js_ws(j);
-		if (kn == strlen(keys[0]) && !memcmp(k, keys[0], kn))
-			return nkeys == 1 ? js_string(j, val, vlen)
-					  : js_find(j, keys + 1, nkeys - 1, val, vlen);
-		if (js_skip(j))
-			return -EINVAL;
-		js_ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		return j->p < j->end && *j->p == '}' ? -ENOENT : -EINVAL;
-	}
-}
-
-/* 1..max bytes of [A-Za-z0-9._-]: Docker names, Kubernetes names and
- * namespaces, host names. */
-static int name_ok(const char *s, size_t n, size_t max)
-{
-	if (n == 0 || n > max)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '.' || c == '_' || c == '-'))
-			return 0;
-	}
-	return 1;
-}
-
-/* The name at a key path of the document buf[0..len), into dst; a leading
- * '/' (Docker's "Name") is dropped. */
-static int js_name(const char *buf, size_t len, const char *const *keys, size_t nkeys, char *dst,
-		   size_t cap)
-{
-	struct pg_json j = {buf, buf + len};
-	const char *v;
-	size_t n;
-
-	if (js_find(&j, keys, nkeys, &v, &n))
-		return 0;
-	if (n > 0 && v[0] == '/') {
-		v++;
-		n--;
-	}
-	if (!name_ok(v, n, 253))
-		return 0;
-	snprintf(dst, cap, "%.*s", (int)n, v);
-	return 1;
-}
 
 static ssize_t pg_read(const char *path, char *buf, size_t cap)
 {
@@ -218,15 +84,15 @@ static int pod_from_json(struct procgroup *g, char *buf, const char *path,
 	if (len <= 0)
 		return 0;
 	d = pod_key_path(pk, pk->name, k);
-	if (!js_name(buf, (size_t)len, k, d, name, sizeof(name)))
+	if (!procgroup_json_name(buf, (size_t)len, k, d, name, sizeof(name)))
 		return 0;
 	d = pod_key_path(pk, pk->ns, k);
-	if (js_name(buf, (size_t)len, k, d, ns, sizeof(ns)))
+	if (procgroup_json_name(buf, (size_t)len, k, d, ns, sizeof(ns)))
 		join_name(g->name, sizeof(g->name), ns, name);
 	else
 		util_strlcpy(g->name, name, sizeof(g->name));
 	d = pod_key_path(pk, pk->ctr, k);
-	js_name(buf, (size_t)len, k, d, g->container, sizeof(g->container));
+	procgroup_json_name(buf, (size_t)len, k, d, g->container, sizeof(g->container));
 	return 1;
 }
 
@@ -256,7 +122,7 @@ static int pod_from_kubelet(struct procgroup *g, char *buf)
 			continue;
 		while ((f = strtok_r(NULL, " \t", &fsave)))
 			last = f;
-		if (!last || !name_ok(last, strlen(last), 63))
+		if (!last || !procgroup_name_ok(last, strlen(last), 63))
 			return 0;
 		util_strlcpy(g->name, last, sizeof(g->name));
 		return 1;
@@ -331,12 +197,13 @@ int procgroup_resolve(struct procgroup *g)
 	} else if (g->kind == PROCGROUP_DOCKER) {
 		snprintf(path, sizeof(path), DOCKER_DIR "%s/config.v2.json", g->id);
 		len = pg_read(path, buf, PG_FILE_MAX);
-		found = len > 0 && js_name(buf, (size_t)len, k_docker, 1, g->name, sizeof(g->name));
+		found = len > 0 && procgroup_json_name(buf, (size_t)len, k_docker, 1, g->name,
+						       sizeof(g->name));
 	} else {
 		snprintf(path, sizeof(path), CONTAINERD_TASKS "default/%s/config.json", g->id);
 		len = pg_read(path, buf, PG_FILE_MAX);
-		found =
-		    len > 0 && js_name(buf, (size_t)len, k_nerdctl, 2, g->name, sizeof(g->name));
+		found = len > 0 && procgroup_json_name(buf, (size_t)len, k_nerdctl, 2, g->name,
+						       sizeof(g->name));
 	}
 	free(buf);
 	procgroup_format(g);
