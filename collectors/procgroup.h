@@ -50,9 +50,9 @@ struct procgroup {
 	char pod_uid[PROCGROUP_UID_MAX]; /* with dashes, as the kubelet names its directory */
 	char step[PROCGROUP_STEP_MAX];
 	long long slurm_uid; /* the job owner's uid from cgroup v1 uid_N, or -1 */
-	/* From the runtime's state (procgroup_resolve): the Docker name, the
-	 * pod's "namespace/name" or its host name; "" when unknown. Only
-	 * [A-Za-z0-9._-] and '/', so it needs no escaping. */
+	/* From the runtime's state (procgroup_resolve): the Docker or nerdctl
+	 * name, the pod's "namespace/name" or its host name, cut to fit; ""
+	 * when unknown. Only [A-Za-z0-9._-] and '/': it needs no escaping. */
 	char name[PROCGROUP_NAME_MAX];
 	char container[PROCGROUP_NAME_MAX]; /* a pod's container name, when the runtime says */
 	/* Short name for the CONTAINER column and the proc.cpu label: "pod
