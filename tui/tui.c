@@ -120,6 +120,7 @@ static void tui_suspend(void)
 	sigaction(SIGTSTP, &mine, NULL);
 	sig_cont = 0;
 	reset_prog_mode();
+	keypad(stdscr, TRUE);
 	handle_resize();
 }
 
@@ -433,6 +434,9 @@ static SCREEN *screen_open(struct tui *t, struct saved_signals *old)
 	 * writes. */
 	endwin();
 	doupdate();
+	/* the resume leaves the keypad out of application mode (see
+	 * tui_suspend) */
+	keypad(stdscr, TRUE);
 	return scr;
 }
 
