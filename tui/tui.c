@@ -120,6 +120,8 @@ static void tui_suspend(void)
 	sigaction(SIGTSTP, &mine, NULL);
 	sig_cont = 0;
 	reset_prog_mode();
+	/* endwin took the keypad out of application mode and the resume does
+	 * not put it back: the arrows would no longer match terminfo */
 	keypad(stdscr, TRUE);
 	handle_resize();
 }
