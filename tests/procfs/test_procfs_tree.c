@@ -219,6 +219,12 @@ static void tree_of(const char *root, int parent, int nkids)
 		fprintf(f, "Name:\tkid\nPPid:\t%d\nUid:\t0\t0\t0\t0\nVmHWM:\t4 kB\nVmRSS:\t4 kB\n",
 			parent);
 		fclose(f);
+		strcpy(strrchr(dir, '/'), "/stat");
+		f = fopen(dir, "w");
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "%d (kid) S %d 0 0 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 100 0 1 0\n",
+			parent + i, parent);
+		fclose(f);
 		off += (size_t)snprintf(kids + off, cap - off, "%d ", parent + i);
 	}
 	fx_write(root, "proc/10000/task/10000/children", "%s\n", kids);
