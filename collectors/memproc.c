@@ -111,12 +111,25 @@ static int mem_cmp_proc(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The previous report's row of pid (procs is sorted by pid), or NULL. */
+/* The previous report's row of pid (procs is sorted by pid), or NULL.
+ * /proc lists pids in order, so the row is usually at or just after the
+ * one found last: a walk from there, which only goes forward, costs no
+ * more than one pass over procs per scan; a search otherwise. */
 static struct mem_proc *mem_old(struct memproc *st, pid_t pid)
 {
-	struct mem_proc key = {.pid = pid};
+	struct mem_proc key = {.pid = pid}, *p;
+	size_t h = st->old_hint;
 
-	return st->nprocs ? bsearch(&key, st->procs, st->nprocs, sizeof(key), mem_cmp_proc) : NULL;
+	while (h < st->nprocs && st->procs[h].pid < pid)
+		h++;
+	if (h < st->nprocs && st->procs[h].pid == pid) {
+		st->old_hint = h + 1;
+		return &st->procs[h];
+	}
+	p = st->nprocs ? bsearch(&key, st->procs, st->nprocs, sizeof(key), mem_cmp_proc) : NULL;
+	if (p)
+		st->old_hint = (size_t)(p - st->procs) + 1;
+	return p;
 }
 
 static void mem_close_fd(struct memproc *st, int *fd)
@@ -132,7 +145,7 @@ static void mem_close_fd(struct memproc *st, int *fd)
  * last report's row) or a fresh open, kept when the budget allows. Bytes,
  * or -errno. A kept fd of an exited process reads ESRCH or nothing, never a
  * newcomer that reused the pid: that one is opened afresh. */
-static ssize_t mem_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept)
+static ssize_t mem_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept, bool keep)
 {
 	char rel[48];
 	ssize_t len;
@@ -144,7 +157,7 @@ static ssize_t mem_read_kept(struct memproc *st, pid_t pid, const char *name, in
 		mem_close_fd(st, kept);
 	}
 	snprintf(rel, sizeof(rel), "%d/%s", (int)pid, name);
-	if (st->nfds >= st->fd_budget)
+	if (!keep || st->nfds >= st->fd_budget)
 		return memproc_read_rel(st, rel, st->buf, sizeof(st->buf));
 	*kept = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (*kept < 0)
@@ -185,6 +198,8 @@ static bool mem_row_status(struct memproc *st, struct mem_proc *p, struct mem_pr
 	}
 	if (!always && old && !old->kthread && old->status_age < MEM_STATUS_REFRESH &&
 	    old->rss_pages == ps->rss_pages && old->faults == ps->minflt + ps->majflt) {
+		/* an idle process: its status fd is better spent on a busy one */
+		mem_close_fd(st, &p->fd_status);
 		p->v[MP_RSS] = zombie ? NAN : (double)ps->rss_pages * st->page_size;
 		p->v[MP_HWM] = old->v[MP_HWM];
 		p->v[MP_UID] = old->v[MP_UID];
@@ -193,7 +208,9 @@ static bool mem_row_status(struct memproc *st, struct mem_proc *p, struct mem_pr
 		p->faults = old->faults;
 		return true;
 	}
-	len = mem_read_kept(st, p->pid, "status", &p->fd_status);
+	/* kept open for a process whose status changes at every scan */
+	len =
+	    mem_read_kept(st, p->pid, "status", &p->fd_status, always || (old && old->status_read));
 	if (len <= 0) {
 		if (len < 0)
 			memproc_note_error(st, len);
@@ -206,7 +223,10 @@ static bool mem_row_status(struct memproc *st, struct mem_proc *p, struct mem_pr
 	p->v[MP_RSS] = s.rss;
 	p->v[MP_HWM] = s.hwm;
 	p->v[MP_UID] = s.uid;
-	p->status_age = 0;
+	p->status_read = true;
+	/* newcomers come due at different scans: a burst of them (a job's
+	 * start) does not make every 16th refresh a slow one */
+	p->status_age = old ? 0 : (uint16_t)(p->pid % MEM_STATUS_REFRESH);
 	p->rss_pages = ps->rss_pages;
 	p->faults = ps->minflt + ps->majflt;
 	return true;
@@ -228,7 +248,7 @@ int memproc_add_cur(struct memproc *st, pid_t pid, bool always_status)
 		p->fd_stat = old->fd_stat;
 		old->fd_stat = -1;
 	}
-	len = mem_read_kept(st, pid, "stat", &p->fd_stat);
+	len = mem_read_kept(st, pid, "stat", &p->fd_stat, true);
 	if (len <= 0) {
 		if (len < 0)
 			memproc_note_error(st, len);
@@ -313,8 +333,10 @@ static void mem_report_one(struct memproc *st, struct emitter *out, uint64_t ts,
 		free(old->label);
 		old->label = NULL;
 	}
-	if (!nw->label)
+	if (!nw->label) {
 		mem_read_label(st, nw);
+		nw->label_age = (uint16_t)(nw->pid % MEM_LABEL_REFRESH); /* staggered */
+	}
 	if (send && nw->label &&
 	    memproc_label(st, out, st->sid.proc, (uint64_t)nw->pid, ts, nw->label) != 0) {
 		free(nw->label); /* the ring was full: send it next time */
@@ -521,6 +543,7 @@ void memproc_sample(struct memproc *st, struct emitter *out, bool full)
 		return;
 	st->unreadable = 0;
 	st->ncur = 0;
+	st->old_hint = 0;
 	st->emit_waits = 0;
 	ts = asys_now_ns();
 	if (st->tree_mode)

@@ -34,6 +34,7 @@ struct mem_proc {
 	uint16_t label_age, status_age;
 	bool kthread;
 	bool reused;	   /* a new process on the pid of a row of the last report */
+	bool status_read;  /* its status was read at this report */
 	int64_t rss_pages; /* from stat, when status was last read */
 	uint64_t faults;   /* minflt + majflt, when status was last read */
 	double v[MP_NVALS];
@@ -63,6 +64,7 @@ struct memproc {
 	/* the reported set, sorted by pid; cur is built on each report */
 	struct mem_proc *procs, *cur;
 	size_t nprocs, ncur, cap;
+	size_t old_hint;       /* where the last row of procs was found */
 	struct mem_cand *cand; /* the ppid scan of the tree */
 	size_t ncand, candcap;
 	pid_t *tree; /* process-tree members (MEM_TREE_MAX) */
