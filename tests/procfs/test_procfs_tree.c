@@ -51,6 +51,11 @@ START_TEST(mem_tree)
 		/* a child forked by a thread (task 103) */
 		ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 104));
 		ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, proc), tick == 0 ? 4 : 0);
+		/* and their CPU times, at the same rate */
+		ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, fx_stream(&fc, "proc.cpu")), 4);
+		r = fx_find(&fc.recs, REC_SAMPLE, fx_stream(&fc, "proc.cpu"), 100);
+		ck_assert_double_eq(r->v[0], 10 / (double)sysconf(_SC_CLK_TCK));
+		ck_assert_double_eq(r->v[2], 'S');
 	}
 	fx_coll_fini(&fc);
 
