@@ -1,6 +1,6 @@
 #!/bin/sh
 # Ground truth for per-process CPU (proc.cpu): a busy child (`yes`, at nice
-# 5) runs while `asys record` samples every process; this test reads
+# 2) runs while `asys record` samples every process; this test reads
 # /proc/PID/stat of the child itself at two known instants 3 s apart
 # (CLOCK_MONOTONIC, the clock of an export's t_ns). The child's CPU share over
 # that interval from the export's utime + stime, taken at the samples nearest
@@ -18,7 +18,7 @@ cleanup() {
 trap cleanup EXIT
 
 hz=$(getconf CLK_TCK 2>/dev/null) || hz=100
-nice -n 5 yes >/dev/null &
+nice -n 2 yes >/dev/null &
 busy=$!
 
 # a refresh of 0.1 s keeps a sample within 50 ms of each of the test's reads
@@ -81,7 +81,7 @@ END {
 			"four clock ticks\n", sa, st, tol, m * 1e3
 		bad = 1
 	}
-	if (st < 0.05) { printf "the busy child ran only %.4f of a CPU: not a test\n", st; bad = 1 }
+	if (st < 0.02) { printf "the busy child ran only %.4f of a CPU: not a test\n", st; bad = 1 }
 	if (nice[ta] != a["nice"] || kt[ta] != 0) {
 		printf "nice %s kthread %s, the kernel says nice %s\n", nice[ta], kt[ta], a["nice"]; bad = 1
 	}
