@@ -82,6 +82,23 @@ int memproc_label(struct memproc *st, struct emitter *out, uint32_t sid, uint64_
 	return rc;
 }
 
+int memproc_gone(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t entity,
+		 uint64_t ts)
+{
+	int rc;
+
+	while (mem_emit_retry(rc = emit_gone(out, sid, entity, ts), &st->emit_waits))
+		;
+	return rc;
+}
+
+/* A process left: its rows end in both streams. */
+static void mem_gone(struct memproc *st, struct emitter *out, pid_t pid, uint64_t ts)
+{
+	memproc_gone(st, out, st->sid.proc, (uint64_t)pid, ts);
+	memproc_gone(st, out, st->sid.cpu, (uint64_t)pid, ts);
+}
+
 static int mem_cur_grow(struct memproc *st)
 {
 	size_t max = st->tree_mode ? MEM_TREE_MAX : MEM_PROCS_MAX;
@@ -370,8 +387,7 @@ static void mem_report(struct memproc *st, struct emitter *out, uint64_t ts)
 
 		if (old && (!nw || old->pid < nw->pid)) {
 			mem_row_free(st, old);
-			emit_gone(out, st->sid.proc, (uint64_t)old->pid, ts);
-			emit_gone(out, st->sid.cpu, (uint64_t)old->pid, ts);
+			mem_gone(st, out, old->pid, ts);
 			i++;
 			continue;
 		}
@@ -388,8 +404,7 @@ static void mem_report(struct memproc *st, struct emitter *out, uint64_t ts)
 			i++;
 			if (nw->reused) {
 				mem_row_free(st, old);
-				emit_gone(out, st->sid.proc, (uint64_t)old->pid, ts);
-				emit_gone(out, st->sid.cpu, (uint64_t)old->pid, ts);
+				mem_gone(st, out, old->pid, ts);
 				old = NULL;
 			}
 		} else {

@@ -97,6 +97,8 @@ int memproc_emit(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t
 		 uint64_t ts, const double *v, uint32_t n);
 int memproc_label(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t entity,
 		  uint64_t ts, const char *text);
+int memproc_gone(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t entity,
+		 uint64_t ts);
 /* proc.thread for every reported process (memthread.c). */
 void memproc_threads(struct memproc *st, struct emitter *out, uint64_t ts);
 void memproc_threads_free(struct memproc *st);

@@ -131,7 +131,7 @@ void memproc_threads(struct memproc *st, struct emitter *out, uint64_t ts)
 		while (j < st->nthrn && st->thrn[j].tid < st->thr[i].tid)
 			j++;
 		if (j == st->nthrn || st->thrn[j].tid != st->thr[i].tid)
-			emit_gone(out, st->sid.thread, (uint64_t)st->thr[i].tid, ts);
+			memproc_gone(st, out, st->sid.thread, (uint64_t)st->thr[i].tid, ts);
 	}
 	tmp = st->thr;
 	st->thr = st->thrn;
