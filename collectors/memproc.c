@@ -321,6 +321,8 @@ static void mem_row_free(struct memproc *st, struct mem_proc *p)
 	mem_close_fd(st, &p->fd_status);
 	free(p->label);
 	p->label = NULL;
+	free(p->group);
+	p->group = NULL;
 }
 
 /* A row that stays: its label carries over unless it was renamed or is due
@@ -359,6 +361,7 @@ static void mem_report_one(struct memproc *st, struct emitter *out, uint64_t ts,
 		free(nw->label); /* the ring was full: send it next time */
 		nw->label = NULL;
 	}
+	memgroup_report(st, out, ts, old, nw);
 	memproc_emit(st, out, st->sid.proc, (uint64_t)nw->pid, ts, nw->v, MP_NVALS);
 	memproc_emit(st, out, st->sid.cpu, (uint64_t)nw->pid, ts, nw->cpu, PC_NVALS);
 }
@@ -522,7 +525,7 @@ int memproc_new(struct memproc **out, const struct memproc_sids *sids, const str
 	st->cur = calloc(st->cap, sizeof(*st->cur));
 	if (tree_mode)
 		st->tree = calloc(MEM_TREE_MAX, sizeof(*st->tree));
-	if (!st->procs || !st->cur || (tree_mode && !st->tree)) {
+	if (!st->procs || !st->cur || (tree_mode && !st->tree) || memgroup_init(st)) {
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -547,6 +550,7 @@ void memproc_free(struct memproc *st)
 	free(st->cand);
 	free(st->tree);
 	memproc_threads_free(st);
+	memgroup_fini(st);
 	free(st);
 }
 

@@ -28,6 +28,9 @@ enum { MP_RSS, MP_HWM, MP_UID, MP_PPID, MP_THREADS, MP_NVALS };
 enum { PC_UTIME, PC_STIME, PC_STATE, PC_NICE, PC_KTHREAD, PC_START, PC_NVALS };
 enum { PT_UTIME, PT_STIME, PT_STATE, PT_TGID, PT_NVALS };
 
+struct procgroup_cache;
+struct emitter;
+
 struct mem_proc {
 	pid_t pid;
 	int fd_stat, fd_status; /* kept open; -1 = none (or handed on) */
@@ -41,6 +44,9 @@ struct mem_proc {
 	double cpu[PC_NVALS];
 	char name[PROCFS_COMM_MAX]; /* comm */
 	char *label;		    /* owned; NULL = not read yet */
+	char *group;		    /* CONTAINER (memgroup.c), owned; NULL = none */
+	uint16_t group_age;
+	bool group_read;
 };
 
 struct mem_cand {
@@ -77,7 +83,17 @@ struct memproc {
 	bool tree_dropped_sent;
 	struct mem_thread *thr, *thrn; /* proc.thread: last report's, this one's */
 	size_t nthr, nthrn, thrcap;
+	struct procgroup_cache *groups; /* CONTAINER names, by cgroup text */
 };
+
+/* memgroup.c: the CONTAINER label of proc.cpu. */
+#define MEM_GROUP_CACHE 1024
+int memgroup_init(struct memproc *st);
+void memgroup_fini(struct memproc *st);
+/* After the row's own label: carries old's name over, or reads it again
+ * when new or due, and sends it when it changed. */
+void memgroup_report(struct memproc *st, struct emitter *out, uint64_t ts, struct mem_proc *old,
+		     struct mem_proc *nw);
 
 /* Reads a small file below /proc/ into buf. Bytes, or -errno. */
 ssize_t memproc_read_rel(struct memproc *st, const char *rel, char *buf, size_t n);
