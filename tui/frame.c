@@ -9,6 +9,7 @@
 
 #include "layout.h"
 #include "store.h"
+#include "setup.h"
 #include "tui_int.h"
 #include "util.h"
 #include "widget.h"
@@ -132,7 +133,7 @@ struct hint {
 
 /* The screen's own keys; the driver's come after F1 and replace those of
  * the same key (replay's space pauses the player). */
-static const struct hint hints_head[] = {{"F1", "help", 0, true}};
+static const struct hint hints_head[] = {{"F1", "help", 0, true}, {"F2", "setup", 0, false}};
 static const struct hint hints_tail[] = {
     {"Tab", "pane", 0, false},
     {"</>", "sort", PANE_KEY_SORT, false},
@@ -467,7 +468,9 @@ static void draw_full_body(struct tui *t)
 
 	if (!body)
 		return;
-	if (t->log)
+	if (t->setup)
+		tui_setup_draw(t, body);
+	else if (t->log)
 		tui_log_draw(t, body);
 	else
 		tui_help_draw(t, body);
@@ -498,7 +501,7 @@ void tui_frame(struct tui *t)
 	driver_messages(t);
 	store_lock(t->v.store);
 	view_follow(t);
-	if (t->help || t->log)
+	if (t->help || t->log || t->setup)
 		draw_full_body(t);
 	else
 		draw_body(t);
