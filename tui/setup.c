@@ -86,15 +86,16 @@ static void add_line(struct setup *s, enum line_kind kind, int k, const char *he
 static void setup_lines(struct setup *s)
 {
 	s->nlines = 0;
+	/* the values first: at 80x24 the lists go below the page */
+	add_line(s, LN_HEAD, 0, "Display");
+	for (int kind = LN_DELAY; kind <= LN_ORDER; kind++)
+		add_line(s, (enum line_kind)kind, 0, NULL);
 	add_line(s, LN_HEAD, 0, "Panes");
 	for (int k = 0; k < s->npanes; k++)
 		add_line(s, LN_PANE, k, NULL);
 	add_line(s, LN_HEAD, 0, "Columns of the process table");
 	for (int k = 0; k < s->ncols; k++)
 		add_line(s, LN_COL, k, NULL);
-	add_line(s, LN_HEAD, 0, "Display");
-	for (int kind = LN_DELAY; kind <= LN_ORDER; kind++)
-		add_line(s, (enum line_kind)kind, 0, NULL);
 }
 
 void tui_setup_open(struct tui *t)
