@@ -133,7 +133,7 @@ struct hint {
 
 /* The screen's own keys; the driver's come after F1 and replace those of
  * the same key (replay's space pauses the player). */
-static const struct hint hints_head[] = {{"F1", "help", 0, true}, {"F2", "setup", 0, false}};
+static const struct hint hints_head[] = {{"F1", "help", 0, true}};
 static const struct hint hints_tail[] = {
     {"Tab", "pane", 0, false},
     {"</>", "sort", PANE_KEY_SORT, false},
@@ -141,6 +141,7 @@ static const struct hint hints_tail[] = {
     {"u", "units", PANE_KEY_UNITS, false},
     {"o/s", "overlay/stacked", PANE_KEY_OVERLAY, false},
     {"L", "messages", 0, false},
+    {"F2", "setup", 0, false}, /* last: where there is room */
     {"q", "quit", 0, true},
 };
 
