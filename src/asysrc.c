@@ -152,6 +152,25 @@ int asysrc_message_count(const struct asysrc *c)
 	return c->total;
 }
 
+/* Up to ASYSRC_FILE_MAX + 1 bytes into buf: the file may grow between
+ * fstat and read, and one byte over says so. 0 or -errno. */
+static int asysrc_read_fd(int fd, char *buf, size_t *got)
+{
+	*got = 0;
+	while (*got <= ASYSRC_FILE_MAX) {
+		ssize_t r = read(fd, buf + *got, ASYSRC_FILE_MAX + 1 - *got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		*got += (size_t)r;
+	}
+	return 0;
+}
+
 int asysrc_slurp(const char *path, char **out, size_t *len, char *why, size_t n)
 {
 	struct stat st;
@@ -186,20 +205,10 @@ int asysrc_slurp(const char *path, char **out, size_t *len, char *why, size_t n)
 		snprintf(why, n, "out of memory");
 		goto out;
 	}
-	/* the file may grow between fstat and read: one byte over says so */
-	while (got <= ASYSRC_FILE_MAX) {
-		ssize_t r = read(fd, buf + got, ASYSRC_FILE_MAX + 1 - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			rc = -errno;
-			snprintf(why, n, "cannot read: %s", strerror(errno));
-			goto out;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
+	rc = asysrc_read_fd(fd, buf, &got);
+	if (rc) {
+		snprintf(why, n, "cannot read: %s", strerror(-rc));
+		goto out;
 	}
 	if (got > ASYSRC_FILE_MAX) {
 		snprintf(why, n, "larger than %d KiB: not read", ASYSRC_FILE_MAX / 1024);
