@@ -460,15 +460,31 @@ static int asysrc_line(struct asysrc *c, struct asys_options *o, const char *pat
 	return asysrc_pair(c, o, path, ln, (char *)t, tlen, *sec);
 }
 
-int asysrc_read(struct asysrc *c, const char *path, struct asys_options *o)
+int asysrc_parse(struct asysrc *c, const char *name, char *text, size_t len, struct asys_options *o)
 {
 	enum asysrc_section sec = CS_OPTIONS;
-	char why[200], *text;
-	const char *p, *end, *line;
-	size_t len, llen;
-	int rc, ln = 0, applied = 0;
+	const char *p = text, *end = text + len, *line;
+	size_t llen;
+	int ln = 0, applied = 0;
 
-	if (!path || !*path || c->ntext >= ASYSRC_FILES)
+	if (c->ntext >= ASYSRC_FILES) {
+		free(text);
+		return 0;
+	}
+	/* values are cut in place and kept by pointer: the text lives on */
+	c->text[c->ntext++] = text;
+	while ((line = asysrc_next_line(&p, end, &llen)) != NULL)
+		applied += asysrc_line(c, o, name, ++ln, (char *)line, llen, &sec);
+	return applied;
+}
+
+int asysrc_read(struct asysrc *c, const char *path, struct asys_options *o)
+{
+	char why[200], *text;
+	size_t len;
+	int rc;
+
+	if (!path || !*path)
 		return 0;
 	rc = asysrc_slurp(path, &text, &len, why, sizeof(why));
 	if (rc == -ENOENT)
@@ -477,13 +493,7 @@ int asysrc_read(struct asysrc *c, const char *path, struct asys_options *o)
 		asysrc_msg(c, path, 0, "%s", why);
 		return 0;
 	}
-	/* values are cut in place and kept by pointer: the text lives on */
-	c->text[c->ntext++] = text;
-	p = text;
-	end = text + len;
-	while ((line = asysrc_next_line(&p, end, &llen)) != NULL)
-		applied += asysrc_line(c, o, path, ++ln, (char *)line, llen, &sec);
-	return applied;
+	return asysrc_parse(c, path, text, len, o);
 }
 
 struct asysrc *asysrc_load(struct asys_options *o, unsigned cmd, int argc, char **argv)

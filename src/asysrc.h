@@ -35,6 +35,10 @@ struct asysrc *asysrc_load(struct asys_options *o, unsigned cmd, int argc, char 
 /* Reads one file into o. A missing file is no error; one that cannot be
  * read, or a bad line, adds a message. Returns the lines applied. */
 int asysrc_read(struct asysrc *c, const char *path, struct asys_options *o);
+/* The same for a file's text of len bytes (text[len] is NUL), named name in
+ * messages. c takes text, which must come from malloc: values point in. */
+int asysrc_parse(struct asysrc *c, const char *name, char *text, size_t len,
+		 struct asys_options *o);
 
 /* The messages, '\n' between ("" when none), and how many there were. */
 void asysrc_messages(const struct asysrc *c, char *buf, size_t n);
