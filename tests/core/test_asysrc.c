@@ -460,6 +460,34 @@ START_TEST(save_creates)
 }
 END_TEST
 
+/* As root (privileged), a user's file where another user could have put
+ * it is neither read nor written, and a message says why. */
+START_TEST(privileged_untrusted)
+{
+	struct asys_options o;
+	char msgs[ASYSRC_NOTES_MAX], sub[192], *argv[] = {"top", NULL};
+	struct asysrc *c;
+
+	if (getuid() != 0) {
+		fprintf(stderr, "privileged_untrusted: not root, not checked\n");
+		return;
+	}
+	put(user, "delay = 7\n");
+	snprintf(sub, sizeof(sub), "%s/asys", dir);
+	ck_assert_int_eq(chown(sub, 65534, 65534), 0);
+	c = load(&o, argv, msgs, sizeof(msgs));
+	ck_assert_double_eq(o.delay_s, 1.0);
+	ck_assert_str_eq(asysrc_user_path(c), "");
+	ck_assert_msg(strstr(msgs, "asysrc: not used: asys runs with privileges") != NULL, "%s",
+		      msgs);
+	o.delay_s = 2;
+	ck_assert_int_lt(asysrc_save(c, &o, SET_CH_DELAY, msgs, sizeof(msgs)), 0);
+	ck_assert_ptr_nonnull(strstr(msgs, "settings not saved"));
+	ck_assert_str_eq(slurp(user), "delay = 7\n");
+	asysrc_free(c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("asysrc");
@@ -475,6 +503,7 @@ int main(void)
 	tcase_add_test(tc, system_then_user);
 	tcase_add_test(tc, save_keeps_lines);
 	tcase_add_test(tc, save_creates);
+	tcase_add_test(tc, privileged_untrusted);
 	suite_add_tcase(s, tc);
 	return check_run(s, NULL);
 }
