@@ -94,11 +94,9 @@ static void *mem_init(const struct view *v)
 	s->sort_id = COL_RSS;
 	s->sort_desc = true;
 	/* the default sort of asysrc(5) */
-	for (int i = 0; v && v->opts && v->opts->ui.sort[0] && i < NCOLS; i++) {
-		if (!strcasecmp(mem_cols[i].col.title, v->opts->ui.sort)) {
-			s->sort_id = i;
-			s->sort_desc = !v->opts->ui.sort_asc;
-		}
+	if (v && v->opts && proc_col_find(v->opts->ui.sort) >= 0) {
+		s->sort_id = proc_col_find(v->opts->ui.sort);
+		s->sort_desc = !v->opts->ui.sort_asc;
 	}
 	return s;
 }
@@ -590,23 +588,6 @@ const char *proc_col_title(int i)
 const char *proc_col_default_sort(void)
 {
 	return mem_cols[COL_RSS].col.title;
-}
-
-int proc_cols_order(const struct set_list *l, int *order, bool *shown)
-{
-	const char *titles[NCOLS];
-	int k = 0;
-
-	for (int i = 0; i < NCOLS; i++)
-		titles[i] = mem_cols[i].col.title;
-	settings_order(l, titles, NCOLS, order, shown);
-	/* COMMAND takes the rest of the width: last, and always there */
-	for (int j = 0; j < NCOLS; j++)
-		if (order[j] != NCOLS - 1)
-			order[k++] = order[j];
-	order[k] = NCOLS - 1;
-	shown[NCOLS - 1] = true;
-	return NCOLS;
 }
 
 const struct pane_class mem_pane = {

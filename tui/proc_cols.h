@@ -11,6 +11,8 @@
 
 /* Title of column i ("RSS"), NULL past the last. */
 const char *proc_col_title(int i);
+/* The index of the column titled title (any case), or -1. */
+int proc_col_find(const char *title);
 /* The default sort column's title. */
 const char *proc_col_default_sort(void);
 

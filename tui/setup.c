@@ -68,13 +68,11 @@ bool tui_setup_pane_name(const char *name, char *canon, size_t n)
 
 bool tui_setup_column_name(const char *name, char *canon, size_t n)
 {
-	for (int i = 0; proc_col_title(i); i++) {
-		if (!strcasecmp(name, proc_col_title(i))) {
-			util_strlcpy(canon, proc_col_title(i), n);
-			return true;
-		}
-	}
-	return false;
+	int i = proc_col_find(name);
+
+	if (i >= 0)
+		util_strlcpy(canon, proc_col_title(i), n);
+	return i >= 0;
 }
 
 static void add_line(struct setup *s, enum line_kind kind, int k, const char *head)
