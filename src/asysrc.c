@@ -330,7 +330,10 @@ static int asysrc_display(struct asys_settings *u, const char *key, const char *
 		return 0;
 	}
 	if (!strcmp(key, "units")) {
-		if ((i = asysrc_choice(asysrc_units, val)) < 0)
+		/* in case: b/s is bits to some, B/s bytes to all */
+		for (i = 0; asysrc_units[i] && strcmp(val, asysrc_units[i]); i++)
+			;
+		if (!asysrc_units[i])
 			goto bad;
 		u->bytes = i % 2 == 1;
 		return 0;

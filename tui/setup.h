@@ -13,8 +13,8 @@
 struct tui;
 
 void tui_setup_open(struct tui *t);
-/* Every key while the screen is up; false only when it asks to quit (q is
- * a key of the screen, F10 leaves it). */
+/* Every key while the screen is up: it takes them all (Esc, q, F2 and F10
+ * close it, and never quit asys), so it returns true. */
 bool tui_setup_key(struct tui *t, int ch);
 void tui_setup_draw(struct tui *t, WINDOW *w);
 /* Leaves the screen: applies and saves what changed. Nothing when it is

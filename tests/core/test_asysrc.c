@@ -172,7 +172,7 @@ START_TEST(bad_lines)
 				   "panes = ppu, foo\n"		    /* 17 */
 				   "panes = ppu, ppu\n"		    /* 18 */
 				   "columns = RSS, -WHAT\n"	    /* 19 */
-				   "units = furlongs\n"		    /* 20 */
+				   "units = b/s\n"		    /* 20 */
 				   "sort = size\n"		    /* 21 */
 				   "colour = red\n"		    /* 22 */
 				   "a\0b = 1\n"			    /* 23 */
@@ -201,7 +201,7 @@ START_TEST(bad_lines)
 		 "%1$s:17: bad value for panes: unknown name 'foo'\n"
 		 "%1$s:18: bad value for panes: 'ppu' named twice\n"
 		 "%1$s:19: bad value for columns: unknown name 'WHAT'\n"
-		 "%1$s:20: bad value 'furlongs' for units: expected bits or bytes\n",
+		 "%1$s:20: bad value 'b/s' for units: expected bits or bytes\n",
 		 user);
 	/* sixteen kept; the rest counted */
 	ck_assert_int_eq(asysrc_message_count(c), 19);
