@@ -11,6 +11,7 @@
 #include "mem_sys.h"
 #include "options.h"
 #include "pane.h"
+#include "proc_cols.h"
 #include "store.h"
 #include "stream.h"
 #include "util.h"
@@ -56,6 +57,8 @@ static const struct mem_col mem_cols[] = {
 #define COL_RSS 2
 #define COMMAND_MIN 12
 _Static_assert(NCOLS == MEM_NCOLS, "mem_rows.h holds a value per column");
+_Static_assert(NCOLS <= PROC_COLS_MAX, "proc_cols.h has room for every column");
+_Static_assert(NCOLS <= SET_LIST_MAX, "a settings list can name every column");
 
 #define UID_CACHE 64
 struct uid_name {
@@ -86,11 +89,15 @@ static void *mem_init(const struct view *v)
 {
 	struct mem_priv *s = calloc(1, sizeof(*s));
 
-	(void)v;
 	if (!s)
 		return NULL;
 	s->sort_id = COL_RSS;
 	s->sort_desc = true;
+	/* the default sort of asysrc(5) */
+	if (v && v->opts && proc_col_find(v->opts->ui.sort) >= 0) {
+		s->sort_id = proc_col_find(v->opts->ui.sort);
+		s->sort_desc = !v->opts->ui.sort_asc;
+	}
 	return s;
 }
 
@@ -136,8 +143,10 @@ static const char *user_name(struct mem_priv *s, double uid)
  * keeps COMMAND_MIN columns. */
 static void choose_columns(struct mem_priv *s, const struct view *v, int cols)
 {
-	bool on[NCOLS];
-	int used = 0;
+	bool on[NCOLS], shown[NCOLS];
+	int used = 0, order[NCOLS];
+
+	proc_cols_order(v->opts ? &v->opts->ui.columns : NULL, order, shown);
 
 	for (int i = 0; i < NCOLS; i++) {
 		const struct mem_col *c = &mem_cols[i];
@@ -154,6 +163,7 @@ static void choose_columns(struct mem_priv *s, const struct view *v, int cols)
 			on[i] = store_entities(v->store,
 					       (uint32_t)stream_table_find(v->streams, c->stream),
 					       NULL, 0) > 0;
+		on[i] = on[i] && shown[i];
 		if (on[i] && c->col.width)
 			used += c->col.width + 1;
 	}
@@ -171,7 +181,9 @@ static void choose_columns(struct mem_priv *s, const struct view *v, int cols)
 	}
 	s->nvis = 0;
 	s->table.sort_col = 0;
-	for (int i = 0; i < NCOLS; i++) {
+	for (int k = 0; k < NCOLS; k++) {
+		int i = order[k];
+
 		if (!on[i])
 			continue;
 		if (i == s->sort_id)
@@ -566,6 +578,17 @@ static const char *const mem_help[] = {
     "FAIL          failed allocations, the size last asked for and how long ago",
     NULL,
 };
+
+/* The process table's columns for the settings (proc_cols.h). */
+const char *proc_col_title(int i)
+{
+	return i >= 0 && i < NCOLS ? mem_cols[i].col.title : NULL;
+}
+
+const char *proc_col_default_sort(void)
+{
+	return mem_cols[COL_RSS].col.title;
+}
 
 const struct pane_class mem_pane = {
     .name = "mem",

@@ -39,13 +39,14 @@ else
 	fail "$bindir/asys is not installed, or does not run: $(ls -l "$root$bindir" 2>&1)"
 fi
 
-# every page in man/ is installed
-for page in "$top_srcdir"/man/*.1; do
+# every page in man/ is installed, in the section its name ends with
+for page in "$top_srcdir"/man/*.[1-9]; do
 	name=${page##*/}
-	if [ -f "$root$mandir/man1/$name" ]; then
+	sec=${name##*.}
+	if [ -f "$root$mandir/man$sec/$name" ]; then
 		pass
 	else
-		fail "man page $name is not in $mandir/man1"
+		fail "man page $name is not in $mandir/man$sec"
 	fi
 done
 # and man finds it by name there
