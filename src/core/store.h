@@ -22,8 +22,10 @@
  * declare a million entities): series per stream and in all, and bytes of
  * history rings. Records of entities past the caps are dropped (counted by
  * store_dropped); a series past the history budget keeps its latest values
- * but draws no history. An entity's GONE frees its series. */
-#define STORE_ENTITIES_MAX 8192
+ * but draws no history. An entity's GONE frees its series. Every process
+ * of a node is an entity of mem.proc and proc.cpu: 16384 holds the 10,000
+ * of a busy one. */
+#define STORE_ENTITIES_MAX 16384
 #define STORE_SERIES_MAX 32768
 #define STORE_HISTORY_BYTES (128u << 20)
 
