@@ -1,11 +1,9 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <wchar.h>
 
 #include <curses.h>
 
@@ -209,28 +207,6 @@ static void draw_bottom(struct tui *t, WINDOW *w)
 
 /* Box with "N Title extra" in the top border and the footer right-aligned in
  * the bottom one. */
-/* n cells of glyph (one character, UTF-8 or ASCII) from (y, x), rightwards
- * or downwards, in the window's attributes: one conversion of the glyph
- * and one line call, where a waddstr a cell converted it each time (a
- * frame's borders are over a thousand cells). */
-static void box_cell(WINDOW *w, const char *glyph, int y, int x, int n, bool across)
-{
-	wchar_t wc[2] = {0, 0};
-	cchar_t cc;
-	attr_t attrs;
-	short pair;
-
-	if (n <= 0 || mbtowc(&wc[0], glyph, strlen(glyph)) <= 0)
-		return;
-	wattr_get(w, &attrs, &pair, NULL);
-	if (setcchar(&cc, wc, attrs, pair, NULL) != OK)
-		return;
-	if (across)
-		mvwhline_set(w, y, x, &cc, n);
-	else
-		mvwvline_set(w, y, x, &cc, n);
-}
-
 static void draw_box(struct tui *t, WINDOW *w, struct pane *p, const char *extra,
 		     const char *footer)
 {
@@ -243,14 +219,14 @@ static void draw_box(struct tui *t, WINDOW *w, struct pane *p, const char *extra
 	widget_attr_on(w, &t->v, bc);
 	if (p->focused)
 		wattr_on(w, A_BOLD, NULL);
-	box_cell(w, g->tl, 0, 0, 1, true);
-	box_cell(w, g->h, 0, 1, cols - 2, true);
-	box_cell(w, g->tr, 0, cols - 1, 1, true);
-	box_cell(w, g->v, 1, 0, rows - 2, false);
-	box_cell(w, g->v, 1, cols - 1, rows - 2, false);
-	box_cell(w, g->bl, rows - 1, 0, 1, true);
-	box_cell(w, g->h, rows - 1, 1, cols - 2, true);
-	box_cell(w, g->br, rows - 1, cols - 1, 1, true);
+	widget_run(w, g->tl, 0, 0, 1, true);
+	widget_run(w, g->h, 0, 1, cols - 2, true);
+	widget_run(w, g->tr, 0, cols - 1, 1, true);
+	widget_run(w, g->v, 1, 0, rows - 2, false);
+	widget_run(w, g->v, 1, cols - 1, rows - 2, false);
+	widget_run(w, g->bl, rows - 1, 0, 1, true);
+	widget_run(w, g->h, rows - 1, 1, cols - 2, true);
+	widget_run(w, g->br, rows - 1, cols - 1, 1, true);
 	if (p->focused)
 		wattr_off(w, A_BOLD, NULL);
 	widget_attr_off(w, &t->v, bc);

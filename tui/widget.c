@@ -162,22 +162,27 @@ void widget_bar(WINDOW *w, const struct view *v, int y, int x, int width, const 
 			}
 			end = full;
 			widget_attr_on(w, v, colors[i]);
-			for (; cell < end && cell < width; cell++)
-				mvwaddstr(w, y, x + cell, eighths[8]);
+			if (end > width)
+				end = width;
+			widget_run(w, eighths[8], y, x + cell, end - cell, true);
+			cell = end > cell ? end : cell;
 			if (part > 0 && cell < width)
 				mvwaddstr(w, y, x + cell++, eighths[part]);
 			widget_attr_off(w, v, colors[i]);
 			break;
 		}
 		widget_attr_on(w, v, colors[i]);
-		for (; cell < end && cell < width; cell++) {
-			if (utf8)
-				mvwaddstr(w, y, x + cell,
-					  mono ? seg_utf8_mono[i % ARRAY_SIZE(seg_utf8_mono)]
-					       : eighths[8]);
-			else
-				mvwaddch(w, y, x + cell,
-					 (chtype)seg_ascii[i % (sizeof(seg_ascii) - 1)]);
+		if (end > width)
+			end = width;
+		if (end > cell) {
+			char one[2] = {seg_ascii[i % (sizeof(seg_ascii) - 1)], '\0'};
+
+			widget_run(w,
+				   !utf8  ? one
+				   : mono ? seg_utf8_mono[i % ARRAY_SIZE(seg_utf8_mono)]
+					  : eighths[8],
+				   y, x + cell, end - cell, true);
+			cell = end;
 		}
 		widget_attr_off(w, v, colors[i]);
 	}
@@ -378,6 +383,28 @@ static bool text_needs_escape(const char *s)
 static const char *text_safe(const char *s, char *buf, size_t n)
 {
 	return text_needs_escape(s) ? str_escape(buf, n, s, 0) : s;
+}
+
+/* n cells of glyph (one character, UTF-8 or ASCII) from (y, x), rightwards
+ * or downwards, in the window's attributes: one conversion of the glyph
+ * and one line call, where a waddstr a cell converted it each time (a
+ * frame's borders are over a thousand cells). */
+void widget_run(WINDOW *w, const char *glyph, int y, int x, int n, bool across)
+{
+	wchar_t wc[2] = {0, 0};
+	cchar_t cc;
+	attr_t attrs;
+	short pair;
+
+	if (n <= 0 || mbtowc(&wc[0], glyph, strlen(glyph)) <= 0)
+		return;
+	wattr_get(w, &attrs, &pair, NULL);
+	if (setcchar(&cc, wc, attrs, pair, NULL) != OK)
+		return;
+	if (across)
+		mvwhline_set(w, y, x, &cc, n);
+	else
+		mvwvline_set(w, y, x, &cc, n);
 }
 
 int widget_text_width(const char *s)

@@ -58,6 +58,9 @@ void widget_fmt_count(char *buf, size_t n, double v); /* "57.4k" */
 void widget_fmt_pct(char *buf, size_t n, double pct); /* "93%" / "n/a" */
 
 /* Print s at (y,x) clipped to width; right-aligned if right. Multibyte-safe. */
+/* n cells of one glyph (UTF-8 or ASCII) from (y, x), across or down, in the
+ * window's attributes, converted once. */
+void widget_run(WINDOW *w, const char *glyph, int y, int x, int n, bool across);
 void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right);
 /* s over at most maxl lines of width columns from (y,x), broken at spaces
  * (mid-word only for a word wider than a line), lines after the first
