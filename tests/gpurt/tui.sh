@@ -79,10 +79,15 @@ tui_stop
 	--done-file "$TDIR/d2" --end-file "$TDIR/e2" &
 P2=$!
 i=0; while [ ! -e "$TDIR/r2" ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done
-"$ASYS" record -s system-wide -d 0.2 --duration 4s -o "$TDIR/x.asys" 2>/dev/null &
+# a long --duration, ended by SIGINT once the workload is done: on a loaded
+# machine attaching (and bpftool's view of it) can take seconds
+"$ASYS" record -s system-wide -d 0.2 --duration 60s -o "$TDIR/x.asys" 2>/dev/null &
 R=$!
 gpurt_wait_attached "$R" || fail "asys record did not attach"
 touch "$TDIR/go2"
+i=0; while [ ! -e "$TDIR/d2" ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done
+sleep 0.5 # a refresh and a bit more, so the last launches are sampled
+kill -INT "$R"
 wait "$R"
 touch "$TDIR/e2"; wait "$P2"
 tmx new-session -d -s rp -x 160 -y 50 \
