@@ -23,6 +23,8 @@ static const struct cli_cmd snapshot_cli = {
 	     "See asys-snapshot(1).",
 };
 
+#define SNAPSHOT_COLLECTORS 32
+
 /* Sleeps s seconds; a signal ends the wait early, which is fine: the
  * snapshot then shows what it has. */
 static void snapshot_sleep(double s)
@@ -32,13 +34,14 @@ static void snapshot_sleep(double s)
 	nanosleep(&ts, NULL);
 }
 
-static int snapshot_print(struct session *s, const struct asys_options *o)
+/* After the sampling threads stopped and the bus's last drain; col holds
+ * the collectors as they were while running. */
+static int snapshot_print(struct session *s, const struct asys_options *o,
+			  const struct expo_collector *col, size_t nc)
 {
 	struct expo_snap_opts so = {.processes = SIZE_MAX, .rates = true};
-	struct expo_collector col[32];
 	struct expo_snap *snap;
 	struct utsname u;
-	size_t nc = serve_collectors(s->engine, col, 32);
 	int rc;
 
 	if (uname(&u) < 0)
@@ -62,16 +65,19 @@ static int snapshot_print(struct session *s, const struct asys_options *o)
 int cmd_snapshot(int argc, char **argv)
 {
 	struct asys_options o;
+	struct expo_collector col[SNAPSHOT_COLLECTORS];
 	struct session *s;
+	size_t nc;
 	int rc, ret = 1;
 
 	options_defaults(&o);
 	if ((rc = cli_parse(&snapshot_cli, argc, argv, &o)) >= 0)
 		return rc;
 	sysroot_set(env_path("ASYS_SYSROOT"));
-	/* Collectors that sample once per refresh sample at a quarter and at
-	 * three quarters of the interval: two samples make a counter's rate. */
-	o.delay_s = o.interval_s / 2 < 0.1 ? 0.1 : o.interval_s / 2;
+	/* Collectors that sample once per refresh do so on a fixed grid of the
+	 * clock, at any phase: a third of the interval gives each two samples
+	 * within it, which a counter's rate needs. */
+	o.delay_s = o.interval_s / 3 < 0.1 ? 0.1 : o.interval_s / 3;
 	s = session_new(&o, true);
 	if (!s)
 		return 1;
@@ -82,8 +88,9 @@ int cmd_snapshot(int argc, char **argv)
 		goto cleanup;
 	}
 	snapshot_sleep(o.interval_s);
-	/* the engine's rates are read before it stops */
-	ret = snapshot_print(s, &o);
+	nc = serve_collectors(s->engine, col, SNAPSHOT_COLLECTORS);
+	session_stop(s);
+	ret = snapshot_print(s, &o, col, nc);
 cleanup:
 	session_free(s);
 	return ret;
