@@ -11,7 +11,8 @@ FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || skip "fake library not built: $FAKE"
 command -v curl >/dev/null 2>&1 || skip "curl is missing"
 command -v python3 >/dev/null 2>&1 || skip "python3 is missing"
-"$ASYS" serve --help >/dev/null 2>&1 || skip "asys serve is not built"
+grep -q '^#define HAVE_SERVE 1' "$top_builddir/config.h" ||
+	skip "asys was built without libmicrohttpd (configure --enable-serve)"
 . "$top_srcdir/tests/nic/netns_lib.sh"
 D=$(mktemp -d "${TMPDIR:-/tmp}/asys-serve.XXXXXX")
 SRV=
