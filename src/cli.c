@@ -95,6 +95,8 @@ static const struct opt_desc app_opts[] = {
 	    "export per-process and per-kernel series of the top N processes by RSS, 0-1000 "
 	    "(default 0: none)",
 	    OPT_CMD_LISTEN, metrics_processes, 0, 1000, ""),
+    APP_FLAG("list-metrics", 0, "print the metric families this asys exports, then exit",
+	     OPT_CMD_SERVE, list_metrics),
     APP_NUM("interval", 0, "SECONDS", "sample for SECONDS before printing, 0.1-3600 (default 1)",
 	    OPT_CMD_SNAPSHOT, interval_s, 0.1, 3600, "seconds"),
     {.lng = "format",

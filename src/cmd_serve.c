@@ -3,11 +3,15 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "env.h"
+#include "expo.h"
+#include "ppu_catalogue.h"
+#include "registry.h"
 #include "expo_addr.h"
 #include "serve.h"
 #include "session.h"
@@ -47,6 +51,44 @@ static void serve_signals(sigset_t *wait_mask)
 		sigdelset(wait_mask, sigs[i]);
 }
 
+#define SERVE_LIST_STREAMS 32
+
+/* --list-metrics: the families of every stream of this build, the PPU
+ * metrics as the whole catalogue (a run registers only its set). */
+static int serve_list(void)
+{
+	const struct stream_desc *sd[SERVE_LIST_STREAMS];
+	struct field_desc *cat = calloc(ppu_metric_count, sizeof(*cat));
+	struct stream_desc ppu = {0};
+	size_t n = 0;
+	int rc;
+
+	if (!cat) {
+		fprintf(stderr, "asys serve: out of memory\n");
+		return 1;
+	}
+	for (size_t i = 0; i < ppu_metric_count; i++)
+		cat[i] = (struct field_desc)FIELD_DESC(ppu_metric_catalogue[i].name,
+						       ppu_metric_catalogue[i].unit, FIELD_GAUGE);
+	for (size_t i = 0; collector_registry[i]; i++) {
+		const struct stream_desc *const *st = collector_registry[i]->streams;
+
+		for (size_t k = 0; st && st[k] && n < SERVE_LIST_STREAMS; k++) {
+			sd[n] = st[k];
+			if (!strcmp(st[k]->name, "ppu.metrics")) {
+				ppu = *st[k];
+				ppu.fields = cat;
+				ppu.nfields = (uint32_t)ppu_metric_count;
+				sd[n] = &ppu;
+			}
+			n++;
+		}
+	}
+	rc = expo_list(sd, n, stdout);
+	free(cat);
+	return rc < 0 ? 1 : 0;
+}
+
 int cmd_serve(int argc, char **argv)
 {
 	struct asys_options o;
@@ -58,6 +100,8 @@ int cmd_serve(int argc, char **argv)
 	options_defaults(&o);
 	if ((rc = cli_parse(&serve_cli, argc, argv, &o)) >= 0)
 		return rc;
+	if (o.list_metrics)
+		return serve_list();
 	sysroot_set(env_path("ASYS_SYSROOT"));
 	serve_signals(&wait_mask);
 	s = session_new(&o, true);

@@ -62,6 +62,7 @@ struct asys_options {
 	/* serve, and top and record with --listen */
 	const char *listen;	  /* --listen ADDR:PORT, NULL: no endpoint (serve: the default) */
 	double metrics_processes; /* --metrics-processes N: per-process series, 0 = none */
+	bool list_metrics;	  /* serve --list-metrics */
 	/* snapshot */
 	double interval_s;   /* --interval, default 1 */
 	int snapshot_format; /* enum snapshot_format */

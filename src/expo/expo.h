@@ -70,8 +70,9 @@ int expo_write_json(const struct expo_snap *s, const struct expo_collector *c, s
 		    const char *host, double interval_s, FILE *f);
 int expo_write_text(const struct expo_snap *s, FILE *f);
 
-/* Every metric family the rules make of these streams, one line each:
- * "NAME TYPE UNIT HELP" (UNIT "-" when none), for the man page's list. */
-void expo_list(const struct stream_desc *const *streams, size_t n, FILE *f);
+/* Every metric family a scrape has for these streams, one line each:
+ * "NAME TYPE UNIT HELP" (UNIT "-" when none), asys's own first: what
+ * expo_format writes, for the man page's list. 0 or -ENOMEM. */
+int expo_list(const struct stream_desc *const *streams, size_t n, FILE *f);
 
 #endif

@@ -1,6 +1,8 @@
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -130,8 +132,14 @@ void expo_family_name(const struct expo_rule *r, const char *prefix_override,
 	snprintf(buf, n, "asys_");
 	expo_name_part(buf, n, prefix_override ? prefix_override : r->prefix);
 	if (!r->by_metric) {
+		size_t fl = strlen(f->name), ul = f->unit ? strlen(f->unit) : 0;
+
 		expo_name_part(buf, n, "_");
 		expo_name_part(buf, n, f->name);
+		/* "last_fail_ns" in ns: the base unit replaces the field's own */
+		if (*u.suffix && ul && fl > ul + 1 && f->name[fl - ul - 1] == '_' &&
+		    !strcmp(f->name + fl - ul, f->unit))
+			buf[strlen(buf) - ul - 1] = '\0';
 	}
 	if (*u.suffix && !expo_ends_with(buf, u.suffix)) {
 		expo_name_part(buf, n, "_");
@@ -147,39 +155,93 @@ void expo_field_help(const struct stream_desc *d, const struct field_desc *f, ch
 		snprintf(buf, n, "%s: the metric label names the field (asys-serve(1))",
 			 d->help ? d->help : d->name);
 	else
-		snprintf(buf, n, "%s (%s): %s", f->display ? f->display : f->name, d->name,
+		snprintf(buf, n, "%s %s%s%s: %s", d->name, f->display ? f->display : f->name,
+			 *expo_unit_of(f->unit).suffix ? ", in " : "", expo_unit_of(f->unit).suffix,
 			 d->help ? d->help : "");
 }
 
-static const char *expo_kind_name(enum field_kind k)
+/* The list is what expo_format writes for one series of each stream: its
+ * OpenMetrics metadata, so the man page's list and a scrape cannot differ. */
+static void expo_list_meta(const char *text, FILE *f)
 {
-	return k == FIELD_COUNTER ? "counter" : "gauge";
+	char name[EXPO_NAME_MAX] = "", type[16] = "", unit[32] = "-";
+	const char *help = "", *help_end = help;
+
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (!strncmp(p, "# HELP ", 7)) {
+			const char *sp = memchr(p + 7, ' ', len - 7);
+
+			snprintf(name, sizeof(name), "%.*s", (int)((sp ? sp : p + len) - p - 7),
+				 p + 7);
+			help = sp ? sp + 1 : p + len;
+			help_end = p + len;
+			snprintf(unit, sizeof(unit), "-");
+		} else if (!strncmp(p, "# TYPE ", 7)) {
+			const char *sp = memchr(p + 7, ' ', len - 7);
+
+			snprintf(type, sizeof(type), "%.*s", sp ? (int)(p + len - sp - 1) : 0,
+				 sp ? sp + 1 : "");
+		} else if (!strncmp(p, "# UNIT ", 7)) {
+			const char *sp = memchr(p + 7, ' ', len - 7);
+
+			snprintf(unit, sizeof(unit), "%.*s", sp ? (int)(p + len - sp - 1) : 0,
+				 sp ? sp + 1 : "");
+		} else if (*name) {
+			/* the first sample: the family is whole */
+			fprintf(f, "%s%s %s %s ", name, strcmp(type, "counter") ? "" : "_total",
+				type, unit);
+			/* OpenMetrics' escapes undone: the list is plain text */
+			for (const char *h = help; h < help_end; h++)
+				if (*h != '\\' || ++h < help_end)
+					fputc(*h == 'n' && h[-1] == '\\' ? '\n' : *h, f);
+			fputc('\n', f);
+			name[0] = '\0';
+		}
+		p += len + (nl ? 1 : 0);
+	}
 }
 
-void expo_list(const struct stream_desc *const *streams, size_t n, FILE *f)
+int expo_list(const struct stream_desc *const *streams, size_t n, FILE *f)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct stream_desc *d = streams[i];
-		const struct expo_rule *r = expo_rule_for(d->name);
-		char prefix[EXPO_NAME_MAX], name[EXPO_NAME_MAX], help[512];
+	struct expo_snap s = {0};
+	struct expo_row *rows = calloc(n ? n : 1, sizeof(*rows));
+	size_t len, nv = 0;
+	char *text = NULL;
+	int rc = -ENOMEM;
 
-		if (!r->prefix) {
-			prefix[0] = '\0';
-			expo_name_part(prefix, sizeof(prefix), d->name);
-		}
-		for (uint32_t k = 0; k < d->nfields; k++) {
-			const struct field_desc *fd = &d->fields[k];
-			struct expo_unit u = expo_unit_of(fd->unit);
+	s.streams = calloc(n ? n : 1, sizeof(*s.streams));
+	for (size_t i = 0; i < n; i++)
+		nv += 3 * (size_t)streams[i]->nfields;
+	s.vals = calloc(nv ? nv : 1, sizeof(*s.vals));
+	if (!rows || !s.streams || !s.vals)
+		goto out;
+	for (size_t i = 0, v = 0; i < n; i++) {
+		struct expo_stream *st = &s.streams[s.nstreams++];
 
-			if (!strcmp(fd->name, "pid"))
-				continue;
-			expo_family_name(r, r->prefix ? NULL : prefix, fd, name, sizeof(name));
-			expo_field_help(d, fd, help, sizeof(help));
-			fprintf(f, "%s%s %s %s %s\n", name,
-				fd->kind == FIELD_COUNTER ? "_total" : "", expo_kind_name(fd->kind),
-				*u.suffix ? u.suffix : "-", help);
-			if (r->by_metric)
-				break; /* one family per unit: the catalogue's are listed apart */
-		}
+		st->d = streams[i];
+		st->rule = expo_rule_for(streams[i]->name);
+		st->window = st->rule->window || st->rule->peak_rx;
+		st->nsets = st->window ? 3 : 1;
+		st->set_avg = st->window ? 1 : 0;
+		st->set_max = st->window ? 2 : 0;
+		st->rows = &rows[i];
+		st->nrows = 1;
+		rows[i].val = v;
+		v += (size_t)st->nsets * streams[i]->nfields;
 	}
+	text = expo_format(&s, EXPO_OPENMETRICS, &(struct expo_collector){"cpu", true, 1}, 1, "",
+			   &len);
+	if (text) {
+		expo_list_meta(text, f);
+		rc = 0;
+	}
+out:
+	free(text);
+	free(s.vals);
+	free(s.streams);
+	free(rows);
+	return rc;
 }
