@@ -92,9 +92,9 @@ static const struct opt_desc app_opts[] = {
 	      "serve /metrics on ADDR:PORT (serve: default 127.0.0.1:9459; [::1]:PORT for IPv6)",
 	      OPT_CMD_LISTEN, cli_parse_listen, NULL),
     APP_NUM("metrics-processes", 0, "N",
-	    "export per-process and per-kernel series of the top N processes by RSS, 0-1000 "
-	    "(default 0: none)",
-	    OPT_CMD_LISTEN, metrics_processes, 0, 1000, ""),
+	    "also export per-process and per-kernel series: the top N of each by size "
+	    "(memory; kernels by launches), 0-1000 (default 0: none)",
+	    OPT_CMD_LISTEN, metrics_processes, 0, 1000, "a count of processes"),
     APP_FLAG("list-metrics", 0, "print the metric families this asys exports, then exit",
 	     OPT_CMD_SERVE, list_metrics),
     APP_NUM("interval", 0, "SECONDS", "sample for SECONDS before printing, 0.1-3600 (default 1)",
