@@ -61,14 +61,16 @@ if status(r) != 404:
 big = b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (1 << 20) + b"\r\n\r\n"
 expect_error("a 1 MiB header", big)
 expect_error("HTTP/0.9", b"GET /\r\n\r\n")
-expect_error("garbage", b"\x00\xff\x16\x03\x01 nonsense\r\n\r\n")
+# no request line the server can parse: it waits for one until its idle
+# timeout (10 s); 3 s of silence is enough to see it answers nothing good
+expect_error("garbage", b"\x00\xff\x16\x03\x01 nonsense\r\n\r\n", wait=3.0)
 expect_error("a POST", b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
 
 # slowloris: a request dripped a byte at a time while good scrapes go on
 slow = threading.Thread(
     target=talk,
     args=(b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"s" * 20,),
-    kwargs={"wait": 20.0, "drip": 0.15})
+    kwargs={"wait": 2.0, "drip": 0.15})
 slow.start()
 for _ in range(3):
     time.sleep(0.5)
