@@ -11,7 +11,7 @@
 #include "expo.h"
 
 #define EXPO_LABEL_MAX 160
-#define EXPO_STATUS_MAX 256
+#define EXPO_STATUS_MAX REC_TEXT_MAX /* a status whole, as the store keeps it */
 #define EXPO_NAME_MAX 192
 
 /* How an entity and its label become Prometheus labels. */
