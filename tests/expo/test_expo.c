@@ -256,6 +256,45 @@ START_TEST(expo_peak_since_last_scrape)
 }
 END_TEST
 
+/* The snapshot's JSON: ids as strings, the total named, labels escaped,
+ * unknown values null, counters' rates beside their raw values. */
+START_TEST(expo_json_document)
+{
+	static const struct expo_collector col[] = {{"cpu", true, 10}, {"ppu", false, NAN}};
+	struct expo_snap_opts o = {.processes = SIZE_MAX, .rates = true};
+	struct fx f;
+	struct expo_snap *s;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fx_init(&f);
+	put_text(&f, REC_LABEL, f.proc, 42, 1 * SEC, "a\"b\\c\nd\x01\xff");
+	put(&f, f.proc, 42, 1 * SEC, (double[]){4096}, 1);
+	put(&f, f.cpu, ENTITY_CPU_TOTAL, 1 * SEC, (double[]){100, NAN}, 2);
+	put(&f, f.cpu, ENTITY_CPU_TOTAL, 2 * SEC, (double[]){300, NAN}, 2);
+	s = expo_snap_take(f.s, f.t, &o);
+	ck_assert_ptr_nonnull(s);
+	m = open_memstream(&text, &len);
+	ck_assert_int_eq(expo_write_json(s, col, 2, "h\"ost", 1.5, m), 0);
+	fclose(m);
+	ck_assert_ptr_nonnull(strstr(text, "{\"schema\":\"asys-snapshot\",\"version\":1,"));
+	ck_assert_ptr_nonnull(strstr(text, "\"host\":\"h\\\"ost\""));
+	ck_assert_ptr_nonnull(strstr(
+	    text, "{\"id\":\"42\",\"label\":\"a\\\"b\\\\c\\nd??\",\"values\":{\"rss\":4096}"));
+	ck_assert_ptr_nonnull(strstr(text,
+				     "{\"id\":\"total\",\"label\":null,\"values\":{\"user\":300,"
+				     "\"util\":null},\"rates\":{\"user\":200}}"));
+	ck_assert_ptr_nonnull(strstr(text, "{\"name\":\"ppu\",\"up\":false,\"rate_hz\":null}"));
+	for (size_t i = 0; i < len; i++)
+		ck_assert_msg((unsigned char)text[i] >= 0x20 || text[i] == '\n',
+			      "raw control byte");
+	free(text);
+	expo_snap_free(s);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *expo_suite(void)
 {
 	Suite *s = suite_create("expo");
@@ -266,6 +305,7 @@ static Suite *expo_suite(void)
 	tcase_add_test(tc, expo_processes_opt_in);
 	tcase_add_test(tc, expo_openmetrics);
 	tcase_add_test(tc, expo_peak_since_last_scrape);
+	tcase_add_test(tc, expo_json_document);
 	suite_add_tcase(s, tc);
 	return s;
 }
