@@ -100,7 +100,8 @@ static enum MHD_Result expo_reply(struct MHD_Connection *c, unsigned code, const
 	return ret;
 }
 
-static enum MHD_Result expo_metrics(struct expo_server *s, struct MHD_Connection *c)
+/* head: a HEAD request, which leaves the scraper's window where it was */
+static enum MHD_Result expo_metrics(struct expo_server *s, struct MHD_Connection *c, bool head)
 {
 	const union MHD_ConnectionInfo *ci =
 	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -120,7 +121,7 @@ static enum MHD_Result expo_metrics(struct expo_server *s, struct MHD_Connection
 		o.since_bucket = sc->bucket;
 	}
 	snap = expo_snap_take(s->cfg.store, s->cfg.streams, &o);
-	if (snap && sc) {
+	if (snap && sc && !head) {
 		sc->bucket = expo_snap_end_bucket(snap);
 		sc->used = atomic_load(&s->scrapes) + 1;
 	}
@@ -154,7 +155,7 @@ static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const ch
 				  (char *)msg, sizeof(msg) - 1, false);
 	}
 	if (!strcmp(url, "/metrics"))
-		return expo_metrics(s, c);
+		return expo_metrics(s, c, !strcmp(method, MHD_HTTP_METHOD_HEAD));
 	if (!strcmp(url, "/"))
 		return expo_reply(c, MHD_HTTP_OK, "text/html; charset=utf-8",
 				  (char *)expo_index_html, sizeof(expo_index_html) - 1, false);
