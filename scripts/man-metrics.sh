@@ -8,7 +8,7 @@ set -eu
 "${1:-asys}" serve --list-metrics | awk '{
 	name = $1; type = $2; unit = $3
 	help = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", help)
-	gsub(/\\/, "\\e", help); gsub(/-/, "\\-", help); gsub(/_/, "_", name)
+	gsub(/\\/, "\\e", help); gsub(/-/, "\\-", help)
 	print ".TP"
 	print ".B " name
 	printf "%s%s: %s\n", type, unit == "-" ? "" : ", " unit, help
