@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,7 @@ int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 	struct expo_server *s;
 	const union MHD_DaemonInfo *di;
 	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
+	sigset_t all, old;
 	int rc = expo_parse_listen(listen, &ss, &len, err, n);
 
 	*out = NULL;
@@ -185,6 +187,11 @@ int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 	pthread_mutex_init(&s->lock, NULL);
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	/* The thread starts with every signal blocked, so that a key, a resize
+	 * or a stop signal goes to the thread that waits for it (the TUI's
+	 * poll, serve's sigsuspend), never to this one. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	s->d = MHD_start_daemon(flags, 0, NULL, NULL, expo_handle, s, MHD_OPTION_SOCK_ADDR,
 				(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
 				(unsigned)EXPO_HTTP_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
