@@ -10,7 +10,7 @@ pkgs=(gcc g++ make autoconf automake libtool pkg-config
       libncurses-dev libmnl-dev libmsgpack-dev libzstd-dev
       libbpf-dev libelf-dev zlib1g-dev libpfm4-dev check
       clang libclang-rt-dev llvm bpftool tmux iproute2 util-linux procps
-      man-db)
+      libmicrohttpd-dev prometheus curl man-db)
 check=0
 for a in "$@"; do
 	case $a in

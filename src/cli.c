@@ -19,6 +19,7 @@
 #define AO(member) OPT_OFF(struct asys_options, member)
 
 static const char *const cli_formats[] = {"csv", "json", NULL};
+static const char *const cli_snapshot_formats[] = {"json", "text", NULL};
 
 #define APP_FLAG(l, s, h, c, m)                                                                    \
 	{                                                                                          \
@@ -45,7 +46,7 @@ static const char *const cli_formats[] = {"csv", "json", NULL};
 static const struct opt_desc app_opts[] = {
     APP_FLAG("help", 'h', "show this help and exit", ~0u, info),
     APP_NUM("delay", 'd', "SECONDS", "refresh interval, 0.1-3600 (default 1.0)",
-	    OPT_CMD_SAMPLE | OPT_CMD_VIEW, delay_s, 0.1, 3600, "seconds"),
+	    OPT_CMD_LISTEN | OPT_CMD_VIEW, delay_s, 0.1, 3600, "seconds"),
     APP_PARSE("sample", 's', "SCOPE",
 	      "process-tree|system-wide|none (default system-wide, or process-tree with -p or "
 	      "a command)",
@@ -54,7 +55,7 @@ static const struct opt_desc app_opts[] = {
 	      OPT_CMD_SAMPLE, cli_parse_pids, NULL),
     APP_STR("workload-log", 0, "FILE",
 	    "the command's output goes to FILE (default: a new $TMPDIR/asys-workload.*.log)",
-	    OPT_CMD_SAMPLE, workload_log, "a file name"),
+	    OPT_CMD_TOP | OPT_CMD_RECORD, workload_log, "a file name"),
     APP_FLAG("no-color", 0, "draw without colour (also NO_COLOR=1)", OPT_CMD_TOP | OPT_CMD_VIEW,
 	     no_color),
     APP_FLAG("nic-all", 0, "show inactive NICs too (the a key)", OPT_CMD_TOP | OPT_CMD_VIEW,
@@ -84,10 +85,30 @@ static const struct opt_desc app_opts[] = {
 	    OPT_CMD_EXPORT, streams, "comma-separated stream names"),
     APP_FLAG("summary", 0, "host, span, streams, gaps, then min, avg, max and p99 of each field",
 	     OPT_CMD_EXPORT, summary),
-    APP_STR("output", 'o', "FILE", "record to FILE (.asys)", OPT_CMD_SAMPLE, output, "a file name"),
+    APP_STR("output", 'o', "FILE", "record to FILE (.asys)", OPT_CMD_TOP | OPT_CMD_RECORD, output,
+	    "a file name"),
     APP_STR("output", 'o', "OUT", "write to OUT instead of standard output", OPT_CMD_EXPORT, output,
 	    "a file name"),
-    APP_FLAG("force", 0, "replace FILE if it exists", OPT_CMD_SAMPLE, force),
+    APP_FLAG("force", 0, "replace FILE if it exists", OPT_CMD_TOP | OPT_CMD_RECORD, force),
+    APP_PARSE("listen", 0, "ADDR:PORT",
+	      "serve /metrics on ADDR:PORT (serve: default 127.0.0.1:9459; [::1]:PORT for IPv6)",
+	      OPT_CMD_LISTEN, cli_parse_listen, NULL),
+    APP_NUM("metrics-processes", 0, "N",
+	    "also export per-process and per-kernel series: the top N of each by size "
+	    "(memory; kernels by launches), 0-1000 (default 0: none)",
+	    OPT_CMD_LISTEN, metrics_processes, 0, 1000, "a count of processes"),
+    APP_FLAG("list-metrics", 0, "print the metric families this asys exports, then exit",
+	     OPT_CMD_SERVE, list_metrics),
+    APP_NUM("interval", 0, "SECONDS", "sample for SECONDS before printing, 0.1-3600 (default 1)",
+	    OPT_CMD_SNAPSHOT, interval_s, 0.1, 3600, "seconds"),
+    {.lng = "format",
+     .shrt = 'f',
+     .arg = "json|text",
+     .help = "json: one document (asys-snapshot(1)); text: one line per value (default json)",
+     .cmds = OPT_CMD_SNAPSHOT,
+     .type = OPT_CHOICE,
+     .off = AO(snapshot_format),
+     .choices = cli_snapshot_formats},
     APP_PARSE("duration", 0, "TIME", "stop after TIME (30s, 10min, 2h; default: until a signal)",
 	      OPT_CMD_RECORD, cli_parse_duration, NULL),
     APP_PARSE("max-size", 0, "SIZE", "stop at SIZE (512MB, 2GiB; binary: 1MB = 1MiB)",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_values.h"
+#include "expo_addr.h"
 #include "options.h"
 #include "strsafe.h"
 #include "util.h"
@@ -80,6 +81,22 @@ int cli_parse_pids(const struct opt_desc *d, const char *name, const char *val, 
 	}
 	free(copy);
 	return rc;
+}
+
+int cli_parse_listen(const struct opt_desc *d, const char *name, const char *val, void *block,
+		     char *err, size_t n)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char why[160];
+
+	(void)d;
+	if (expo_parse_listen(val, &ss, &len, why, sizeof(why)) < 0) {
+		opt_bad_value(err, n, name, val, why + strlen("expected "));
+		return -EINVAL;
+	}
+	((struct asys_options *)block)->listen = val;
+	return 0;
 }
 
 int cli_parse_speed(const struct opt_desc *d, const char *name, const char *val, void *block,

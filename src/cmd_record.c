@@ -19,6 +19,7 @@
 #include "collector.h"
 #include "commands.h"
 #include "rec_writer.h"
+#include "serve.h"
 #include "session.h"
 #include "strsafe.h"
 #include "sysroot.h"
@@ -57,7 +58,8 @@ struct record_run {
 	struct workload wl;
 	bool have_wl;
 	int handle;
-	sigset_t wait_mask; /* the signal mask while record_wait sleeps */
+	struct serve *serve; /* --listen */
+	sigset_t wait_mask;  /* the signal mask while record_wait sleeps */
 };
 
 static void record_signals(void)
@@ -120,9 +122,17 @@ static int record_start(struct record_run *r, const char *cmdline)
 	}
 	/* after the fork: the workload keeps the signals unblocked */
 	record_block(r);
-	r->s = session_new(&r->o, false);
+	/* the endpoint reads the store; a plain recording needs none */
+	r->s = session_new(&r->o, r->o.listen != NULL);
 	if (!r->s)
 		return 1;
+	if (r->o.listen) {
+		r->serve = serve_start(r->s, &r->o, r->o.listen, "record");
+		if (!r->serve)
+			return 1;
+		fprintf(stderr, "asys record: serving http://%s/metrics\n",
+			serve_address(r->serve));
+	}
 	if (env_note_count()) {
 		char notes[ENV_NOTES_MAX];
 
@@ -236,6 +246,7 @@ static void record_end(struct record_run *r)
 	char size[32], shown[2410];
 	int rc;
 
+	serve_stop(r->serve);
 	session_stop(r->s);
 	if (r->s && r->handle >= 0)
 		bus_detach(r->s->bus, r->handle);

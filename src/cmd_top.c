@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "env.h"
 #include "rec_toggle.h"
+#include "serve.h"
 #include "session.h"
 #include "store.h"
 #include "strsafe.h"
@@ -50,6 +51,7 @@ struct top_ctx {
 	struct asysrc *cfg; /* asysrc(5): its messages, and where setup saves */
 	char saved[600];    /* what the last save did */
 	uint64_t saved_until;
+	struct serve *serve; /* --listen */
 };
 
 static bool top_workload(void *ctx, char *buf, size_t n)
@@ -89,6 +91,13 @@ static void top_status(void *ctx, char *buf, size_t n)
 	struct top_ctx *t = ctx;
 
 	rec_toggle_status(t->rec, buf, n);
+	/* where the endpoint listens: the port of --listen ADDR:0 is known
+	 * only here */
+	if (t->serve) {
+		top_append(buf, n, *buf ? "  " : "");
+		top_append(buf, n, "serving ");
+		top_append(buf, n, serve_address(t->serve));
+	}
 }
 
 /* The message lines: ignored variables for a while, what R did, and the
@@ -215,6 +224,11 @@ static int top_start(struct top_ctx *t, struct session *s, const struct asys_opt
 			return -1;
 		}
 	}
+	if (o->listen) {
+		t->serve = serve_start(s, o, o->listen, "top");
+		if (!t->serve)
+			return -1;
+	}
 	rc = session_start(s);
 	if (rc < 0) {
 		fprintf(stderr, "asys top: cannot start sampling threads: %s\n", strerror(-rc));
@@ -323,6 +337,7 @@ int cmd_top(int argc, char **argv)
 	ret = 0;
 cleanup:
 	top_finish(&t);
+	serve_stop(t.serve);	/* no scrape reads the store past here */
 	rec_toggle_free(t.rec); /* flushes and writes the trailer */
 	session_free(s);
 	asysrc_free(t.cfg);

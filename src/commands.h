@@ -7,5 +7,7 @@ int cmd_record(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 
 #endif

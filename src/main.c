@@ -20,6 +20,8 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
     {"top", cmd_top, "live view of PPU, NIC, CPU and memory metrics"},
     {"record", cmd_record, "record the same metrics to a .asys file, without a screen"},
+    {"serve", cmd_serve, "serve the same metrics to Prometheus at /metrics, without a screen"},
+    {"snapshot", cmd_snapshot, "sample once and print every stream's values as JSON or text"},
     {"replay", cmd_replay, "show a recording in the asys top interface"},
     {"export", cmd_export, "write a recording's samples as CSV or JSON, or a summary"},
     {"demo", cmd_demo, "show the panes on a demo recording, without PPUs or NICs"},

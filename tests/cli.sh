@@ -80,4 +80,16 @@ done
 # no terminal: a clear message, exit 1
 err=$("$ASYS" top </dev/null 2>&1 >/dev/null); rc=$?
 [ $rc -eq 1 ] && printf '%s' "$err" | grep -q "needs a terminal" && pass || fail "no tty: rc $rc: $err"
+# the metrics endpoint and the snapshot
+expect_usage "'localhost:9459' for --listen: expected ADDR:PORT with a numeric address" serve --listen localhost:9459
+expect_usage "'127.0.0.1' for --listen" serve --listen 127.0.0.1
+expect_usage "'127.0.0.1:65536' for --listen" serve --listen 127.0.0.1:65536
+expect_usage "'[::1:9459' for --listen" serve --listen '[::1:9459'
+expect_usage "'127.0.0.1:-1' for --listen" record -o x.asys --listen 127.0.0.1:-1
+expect_usage "'1001' for --metrics-processes" top --metrics-processes 1001
+expect_usage "unknown option '--listen'" snapshot --listen 127.0.0.1:0
+expect_usage "unknown option '--delay'" snapshot --delay 1
+expect_usage "'0.05' for --interval" snapshot --interval 0.05
+expect_usage "'xml' for -f/--format" snapshot -f xml
+expect_usage "unknown option '-o'" serve -o x.asys
 finish

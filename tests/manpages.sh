@@ -3,8 +3,9 @@
 # the tables (the application's and each collector's), so checking --help
 # against the pages checks the tables too:
 # - every option a subcommand's --help lists, long and short, is described in
-#   the OPTIONS of its own page (asys-record(1) sends the collectors' options
-#   to asys-top(1), so for record that page counts too);
+#   the OPTIONS of its own page (asys-record(1), asys-serve(1) and
+#   asys-snapshot(1) send the collectors' options to asys-top(1), so for them
+#   that page counts too);
 # - every option a page's OPTIONS describes is one its subcommand takes;
 # - the pages are well-formed roff.
 . "$top_srcdir/tests/lib.sh"
@@ -29,7 +30,8 @@ for sub in $subs; do
 	"$ASYS" "$sub" --help >/dev/null 2>&1 || { fail "asys $sub --help failed"; continue; }
 	page="$man/asys-$sub.1"
 	[ -f "$page" ] || { fail "no man page man/asys-$sub.1"; continue; }
-	documented=$(page_opts "$page"; [ "$sub" = record ] && page_opts "$man/asys-top.1")
+	documented=$(page_opts "$page"
+		case $sub in record | serve | snapshot) page_opts "$man/asys-top.1" ;; esac)
 	given=$(help_opts "$sub")
 	[ -n "$given" ] || fail "asys $sub --help lists no option"
 	for opt in $given; do

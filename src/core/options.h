@@ -26,6 +26,11 @@ enum export_format {
 	EXPORT_JSON,
 };
 
+enum snapshot_format {
+	SNAPSHOT_JSON = 0,
+	SNAPSHOT_TEXT,
+};
+
 #define OPT_MAX_PIDS 64
 #define OPT_BLOCKS_MAX 8
 #define OPT_BLOCK_SIZE 256
@@ -56,6 +61,14 @@ struct asys_options {
 	uint64_t rotate_size; /* --rotate SIZE */
 	double rotate_s;      /* --rotate DURATION */
 	double fsync_s;	      /* --fsync-interval, default 1 */
+
+	/* serve, and top and record with --listen */
+	const char *listen;	  /* --listen ADDR:PORT, NULL: no endpoint (serve: the default) */
+	double metrics_processes; /* --metrics-processes N: per-process series, 0 = none */
+	bool list_metrics;	  /* serve --list-metrics */
+	/* snapshot */
+	double interval_s;   /* --interval, default 1 */
+	int snapshot_format; /* enum snapshot_format */
 
 	/* replay and export */
 	double speed;	     /* --speed 1/64..64 */

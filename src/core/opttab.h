@@ -18,8 +18,13 @@ enum opt_cmd {
 	OPT_CMD_REPLAY = 1 << 2,
 	OPT_CMD_EXPORT = 1 << 3,
 	OPT_CMD_DEMO = 1 << 4,
-	OPT_CMD_VIEW = OPT_CMD_REPLAY | OPT_CMD_DEMO,  /* those that play a recording */
-	OPT_CMD_SAMPLE = OPT_CMD_TOP | OPT_CMD_RECORD, /* those that run collectors */
+	OPT_CMD_SERVE = 1 << 5,
+	OPT_CMD_SNAPSHOT = 1 << 6,
+	OPT_CMD_VIEW = OPT_CMD_REPLAY | OPT_CMD_DEMO, /* those that play a recording */
+	/* those that run collectors */
+	OPT_CMD_SAMPLE = OPT_CMD_TOP | OPT_CMD_RECORD | OPT_CMD_SERVE | OPT_CMD_SNAPSHOT,
+	OPT_CMD_LISTEN =
+	    OPT_CMD_TOP | OPT_CMD_RECORD | OPT_CMD_SERVE, /* those that serve /metrics */
 };
 
 enum opt_type {

@@ -1,0 +1,78 @@
+/* The exposition: the store's current values as Prometheus text 0.0.4 or
+ * OpenMetrics text 1.0.0, and as the snapshot's JSON and text. A scrape
+ * copies what it shows out of the store under the store's lock (expo_snap:
+ * values only, no formatting) and formats after letting go, so a scrape
+ * holds the lock for a copy of numbers, never while writing text, and a
+ * collector is never blocked by a scraper (the store's lock is taken by
+ * the bus thread, not by the sampling threads).
+ *
+ * Metric names come from the stream schema through one table of rules
+ * (expo_names.c): asys_ + the stream's prefix + the field + the base unit
+ * (bytes, seconds, ratio, hertz, ...) + _total for counters. The same
+ * table prints the list in asys-serve(1) (expo_list). */
+#ifndef ASYS_EXPO_H
+#define ASYS_EXPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "store.h"
+#include "stream.h"
+
+enum expo_format {
+	EXPO_PROMETHEUS = 0, /* text/plain; version=0.0.4 */
+	EXPO_OPENMETRICS,    /* application/openmetrics-text; version=1.0.0 */
+};
+
+/* A collector as the endpoint reports it (the application fills these
+ * from the registry and the engine's stats). */
+struct expo_collector {
+	const char *name;
+	bool up;	/* sampling: its init succeeded and it has a thread */
+	double rate_hz; /* achieved ticks per second of its thread; NaN: unknown */
+};
+
+struct expo_snap_opts {
+	/* per-process and per-kernel series: the top N of each such stream
+	 * by its size column; 0: none; SIZE_MAX: all (the snapshot) */
+	size_t processes;
+	/* The window of the peaks and of the max and mean of PPU metrics:
+	 * the whole buckets of the store after this bucket index (a bucket is
+	 * one refresh), at least one. 0: the last whole bucket only. */
+	uint64_t since_bucket;
+	bool rates; /* counters' rates between their last two samples too */
+};
+
+struct expo_snap;
+
+/* Copies the values under the store's lock. NULL when memory runs out. */
+struct expo_snap *expo_snap_take(struct store *st, const struct stream_table *t,
+				 const struct expo_snap_opts *o);
+void expo_snap_free(struct expo_snap *s);
+/* The bucket index the snapshot's window ended at: the next scrape's
+ * since_bucket. */
+uint64_t expo_snap_end_bucket(const struct expo_snap *s);
+
+/* The scrape as text: a malloc'd buffer of *len bytes, NULL when memory
+ * runs out. version is the build's, for asys_build_info. */
+char *expo_format(const struct expo_snap *s, enum expo_format f, const struct expo_collector *c,
+		  size_t nc, const char *version, size_t *len);
+const char *expo_content_type(enum expo_format f);
+/* OpenMetrics when an Accept header names it, else Prometheus text. */
+enum expo_format expo_negotiate(const char *accept);
+
+/* The snapshot of asys-snapshot(1): a JSON document (schema version
+ * EXPO_JSON_VERSION) or one "stream entity field value" line per value. */
+#define EXPO_JSON_VERSION 1
+int expo_write_json(const struct expo_snap *s, const struct expo_collector *c, size_t nc,
+		    const char *host, double interval_s, FILE *f);
+int expo_write_text(const struct expo_snap *s, FILE *f);
+
+/* Every metric family a scrape has for these streams, one line each:
+ * "NAME TYPE UNIT HELP" (UNIT "-" when none), asys's own first: what
+ * expo_format writes, for the man page's list. 0 or -ENOMEM. */
+int expo_list(const struct stream_desc *const *streams, size_t n, FILE *f);
+
+#endif

@@ -1,0 +1,112 @@
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expo_int.h"
+
+static bool expo_buf_room(struct expo_buf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 16384;
+	char *p;
+
+	if (b->failed)
+		return false;
+	if (b->len + n + 1 <= b->cap)
+		return true;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->failed = true;
+		return false;
+	}
+	b->p = p;
+	b->cap = cap;
+	return true;
+}
+
+void expo_buf_put(struct expo_buf *b, const char *s, size_t n)
+{
+	if (!expo_buf_room(b, n))
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void expo_buf_printf(struct expo_buf *b, const char *fmt, ...)
+{
+	char small[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(small)) {
+		expo_buf_put(b, small, (size_t)n);
+		return;
+	}
+	if (!expo_buf_room(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* The length of a valid UTF-8 sequence at s, 0 if there is none. */
+static size_t expo_utf8_seq(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	if (s[0] >= 0xf5)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void expo_buf_label_value(struct expo_buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n;
+
+		if (*p == '\\' || *p == '"') {
+			char e[2] = {'\\', (char)*p};
+
+			expo_buf_put(b, e, 2);
+		} else if (*p == '\n') {
+			expo_buf_put(b, "\\n", 2);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			expo_buf_put(b, "?", 1);
+		} else if (*p < 0x80) {
+			expo_buf_put(b, (const char *)p, 1);
+		} else if ((n = expo_utf8_seq(p)) > 0) {
+			expo_buf_put(b, (const char *)p, n);
+			p += n - 1;
+		} else {
+			expo_buf_put(b, "?", 1);
+		}
+		p++;
+	}
+}
+
+void expo_buf_value(struct expo_buf *b, double v)
+{
+	if (isinf(v))
+		expo_buf_put(b, v > 0 ? "+Inf" : "-Inf", 4);
+	else if (v == floor(v) && fabs(v) < 1e17)
+		expo_buf_printf(b, "%.0f", v);
+	else
+		expo_buf_printf(b, "%.15g", v);
+}

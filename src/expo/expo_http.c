@@ -1,0 +1,238 @@
+#include "config.h"
+
+#ifndef HAVE_SERVE
+#error "expo_http.c needs libmicrohttpd (configure --enable-serve)"
+#endif
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <microhttpd.h>
+
+#include "expo_addr.h"
+#include "expo_http.h"
+#include "util.h"
+
+#define EXPO_COLLECTORS_MAX 32
+
+/* "Since the last scrape" is per scraper: each address keeps the store
+ * bucket its last scrape ended at. The oldest is forgotten when the table
+ * is full; a forgotten or new scraper gets the last whole bucket. */
+struct expo_scraper {
+	struct sockaddr_storage addr;
+	uint64_t bucket;
+	uint64_t used; /* scrape count when last seen */
+};
+
+struct expo_server {
+	struct expo_server_cfg cfg;
+	struct MHD_Daemon *d;
+	char address[64];
+	pthread_mutex_t lock; /* the scraper table */
+	struct expo_scraper scrapers[EXPO_HTTP_SCRAPERS];
+	atomic_ulong scrapes;
+};
+
+static const char expo_index_html[] =
+    "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>asys</title></head>\n"
+    "<body><h1>asys</h1><p>Metrics of this node's PPUs, NICs, CPUs and memory: "
+    "<a href=\"/metrics\">/metrics</a> (Prometheus text; OpenMetrics when asked for). "
+    "See asys-serve(1).</p></body></html>\n";
+
+static bool expo_same_addr(const struct sockaddr_storage *a, const struct sockaddr *b)
+{
+	if (a->ss_family != b->sa_family)
+		return false;
+	if (b->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (b->sa_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return false;
+}
+
+/* The scraper's slot: its own, a free one, or the least recently used. */
+static struct expo_scraper *expo_scraper_of(struct expo_server *s, const struct sockaddr *sa)
+{
+	struct expo_scraper *old = &s->scrapers[0];
+
+	for (size_t i = 0; i < EXPO_HTTP_SCRAPERS; i++) {
+		struct expo_scraper *c = &s->scrapers[i];
+
+		if (c->used && expo_same_addr(&c->addr, sa))
+			return c;
+		if (c->used < old->used)
+			old = c;
+	}
+	memset(old, 0, sizeof(*old));
+	memcpy(&old->addr, sa,
+	       sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+					 : sizeof(struct sockaddr_in));
+	return old;
+}
+
+static enum MHD_Result expo_reply(struct MHD_Connection *c, unsigned code, const char *type,
+				  char *body, size_t len, bool owned)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	if (owned)
+		r = MHD_create_response_from_buffer_with_free_callback(len, body, free);
+	else
+		r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_PERSISTENT);
+	if (!r) {
+		if (owned)
+			free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ret = MHD_queue_response(c, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* head: a HEAD request, which leaves the scraper's window where it was */
+static enum MHD_Result expo_metrics(struct expo_server *s, struct MHD_Connection *c, bool head)
+{
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	enum expo_format f =
+	    expo_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	struct expo_collector col[EXPO_COLLECTORS_MAX];
+	struct expo_snap_opts o = {.processes = s->cfg.processes};
+	struct expo_scraper *sc = NULL;
+	struct expo_snap *snap;
+	size_t nc = s->cfg.collectors ? s->cfg.collectors(s->cfg.ctx, col, EXPO_COLLECTORS_MAX) : 0;
+	size_t len = 0;
+	char *text;
+
+	pthread_mutex_lock(&s->lock);
+	if (ci && ci->client_addr) {
+		sc = expo_scraper_of(s, ci->client_addr);
+		o.since_bucket = sc->bucket;
+	}
+	snap = expo_snap_take(s->cfg.store, s->cfg.streams, &o);
+	if (snap && sc && !head) {
+		sc->bucket = expo_snap_end_bucket(snap);
+		sc->used = atomic_load(&s->scrapes) + 1;
+	}
+	pthread_mutex_unlock(&s->lock);
+	text = snap ? expo_format(snap, f, col, nc, s->cfg.version, &len) : NULL;
+	expo_snap_free(snap);
+	if (!text)
+		return expo_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain; charset=utf-8",
+				  "out of memory\n", 14, false);
+	atomic_fetch_add(&s->scrapes, 1);
+	return expo_reply(c, MHD_HTTP_OK, expo_content_type(f), text, len, true);
+}
+
+static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const char *url,
+				   const char *method, const char *version, const char *upload,
+				   size_t *upload_len, void **req)
+{
+	struct expo_server *s = cls;
+
+	(void)version;
+	(void)upload;
+	(void)req;
+	if (*upload_len) {
+		*upload_len = 0; /* a body is read and dropped: the answer is 405 */
+		return MHD_YES;
+	}
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
+		static const char msg[] = "only GET and HEAD\n";
+
+		return expo_reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
+				  (char *)msg, sizeof(msg) - 1, false);
+	}
+	if (!strcmp(url, "/metrics"))
+		return expo_metrics(s, c, !strcmp(method, MHD_HTTP_METHOD_HEAD));
+	if (!strcmp(url, "/"))
+		return expo_reply(c, MHD_HTTP_OK, "text/html; charset=utf-8",
+				  (char *)expo_index_html, sizeof(expo_index_html) - 1, false);
+	return expo_reply(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
+			  "not found: see /metrics\n", 24, false);
+}
+
+int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
+		      struct expo_server **out, char *err, size_t n)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	struct expo_server *s;
+	const union MHD_DaemonInfo *di;
+	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
+	sigset_t all, old;
+	int rc = expo_parse_listen(listen, &ss, &len, err, n);
+
+	*out = NULL;
+	if (rc < 0)
+		return rc;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, n, "out of memory");
+		return -ENOMEM;
+	}
+	s->cfg = *cfg;
+	pthread_mutex_init(&s->lock, NULL);
+	if (ss.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	/* The thread starts with every signal blocked, so that a key, a resize
+	 * or a stop signal goes to the thread that waits for it (the TUI's
+	 * poll, serve's sigsuspend), never to this one. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	s->d = MHD_start_daemon(flags, 0, NULL, NULL, expo_handle, s, MHD_OPTION_SOCK_ADDR,
+				(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
+				(unsigned)EXPO_HTTP_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+				(unsigned)EXPO_HTTP_PER_ADDRESS, MHD_OPTION_CONNECTION_TIMEOUT,
+				(unsigned)EXPO_HTTP_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+				(size_t)EXPO_HTTP_MEMORY, MHD_OPTION_END);
+	if (!s->d) {
+		/* MHD says nothing of why; a bind that fails is the usual cause */
+		snprintf(err, n, "cannot listen on %s (address in use, or not this host's?)",
+			 listen);
+		pthread_mutex_destroy(&s->lock);
+		free(s);
+		return -EADDRNOTAVAIL;
+	}
+	di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+	if (di && di->port) {
+		if (ss.ss_family == AF_INET6)
+			((struct sockaddr_in6 *)&ss)->sin6_port = htons(di->port);
+		else
+			((struct sockaddr_in *)&ss)->sin_port = htons(di->port);
+	}
+	expo_format_addr((struct sockaddr *)&ss, s->address, sizeof(s->address));
+	*out = s;
+	return 0;
+}
+
+void expo_server_stop(struct expo_server *s)
+{
+	if (!s)
+		return;
+	MHD_stop_daemon(s->d);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+const char *expo_server_address(const struct expo_server *s)
+{
+	return s->address;
+}
+
+unsigned long expo_server_scrapes(const struct expo_server *s)
+{
+	return atomic_load(&((struct expo_server *)s)->scrapes);
+}

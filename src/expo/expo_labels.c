@@ -1,0 +1,179 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "expo_int.h"
+#include "util.h"
+
+static void expo_label(struct expo_buf *b, const char *name, const char *value)
+{
+	expo_buf_printf(b, "%s%s=\"", b->len ? "," : "", name);
+	expo_buf_label_value(b, value);
+	expo_buf_put(b, "\"", 1);
+}
+
+static void expo_label_u64(struct expo_buf *b, const char *name, uint64_t v)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+	expo_label(b, name, num);
+}
+
+/* Copies label[from, to) into out. */
+static void expo_cut(const char *from, const char *to, char *out, size_t n)
+{
+	size_t len = (size_t)(to - from);
+
+	if (len >= n)
+		len = n - 1;
+	memcpy(out, from, len);
+	out[len] = '\0';
+}
+
+/* "eth0 (rdma: mlx5_0)": the netdev and the RDMA device it carries. */
+static void expo_netdev(struct expo_buf *b, const struct expo_row *r)
+{
+	char dev[EXPO_LABEL_MAX], nic[EXPO_LABEL_MAX] = "";
+	const char *sp = strstr(r->label, " (rdma: ");
+
+	if (!r->has_label) {
+		snprintf(dev, sizeof(dev), "ifindex%llu", (unsigned long long)r->entity);
+	} else if (sp) {
+		const char *end = strchr(sp, ')');
+
+		expo_cut(r->label, sp, dev, sizeof(dev));
+		expo_cut(sp + 8, end ? end : sp + strlen(sp), nic, sizeof(nic));
+	} else {
+		util_strlcpy(dev, r->label, sizeof(dev));
+	}
+	expo_label(b, "netdev", dev);
+	if (*nic)
+		expo_label(b, "nic", nic);
+}
+
+/* "mlx5_0/1 (eth0)": device, port and the netdev over it. The entity is
+ * the device index << 8 | port where the label says nothing. */
+static void expo_rdma(struct expo_buf *b, const struct expo_row *r)
+{
+	char nic[EXPO_LABEL_MAX], port[16], dev[EXPO_LABEL_MAX] = "";
+	const char *slash = strchr(r->label, '/'), *sp = strstr(r->label, " (");
+
+	snprintf(port, sizeof(port), "%u", (unsigned)(r->entity & 0xff));
+	if (slash) {
+		expo_cut(r->label, slash, nic, sizeof(nic));
+		expo_cut(slash + 1, sp ? sp : slash + strlen(slash), port, sizeof(port));
+	} else {
+		snprintf(nic, sizeof(nic), "rdma%llu", (unsigned long long)(r->entity >> 8));
+	}
+	if (sp) {
+		const char *end = strchr(sp, ')');
+
+		expo_cut(sp + 2, end ? end : sp + strlen(sp), dev, sizeof(dev));
+	}
+	expo_label(b, "nic", nic);
+	expo_label(b, "port", port);
+	if (*dev)
+		expo_label(b, "netdev", dev);
+}
+
+/* The PCI bus id of a device: the last word of its ppu.dev label
+ * ("0: NAME 00000000:3B:00.0"), which the metrics stream lacks. */
+static bool expo_bus_id(const struct expo_snap *s, uint64_t dev, char *out, size_t n)
+{
+	for (size_t i = 0; i < s->nstreams; i++) {
+		const struct expo_stream *st = &s->streams[i];
+
+		if (strcmp(st->d->name, "ppu.dev"))
+			continue;
+		for (size_t k = 0; k < st->nrows; k++) {
+			const char *sp = strrchr(st->rows[k].label, ' ');
+
+			if (st->rows[k].entity != dev || !sp || !strchr(sp, ':'))
+				continue;
+			util_strlcpy(out, sp + 1, n);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void expo_ppu(const struct expo_snap *s, struct expo_buf *b, uint64_t dev)
+{
+	char bus[EXPO_LABEL_MAX];
+
+	expo_label_u64(b, "device", dev);
+	if (expo_bus_id(s, dev, bus, sizeof(bus)))
+		expo_label(b, "pci_bus_id", bus);
+}
+
+/* "PID comm" or "PID<TAB>kernel": the part after the pid. */
+static const char *expo_after_pid(const char *label, char sep)
+{
+	const char *p = strchr(label, sep);
+
+	return p ? p + 1 : label;
+}
+
+static void expo_generic(const struct expo_stream *st, const struct expo_row *r, struct expo_buf *b)
+{
+	static const char *const names[] = {
+	    [ENTITY_NONE] = NULL,	[ENTITY_CPU] = "cpu", [ENTITY_PID] = "pid",
+	    [ENTITY_DEVICE] = "device", [ENTITY_NIC] = "nic", [ENTITY_KEY] = "key",
+	};
+	const char *name = st->d->entity < ARRAY_SIZE(names) ? names[st->d->entity] : "key";
+
+	if (!name)
+		return;
+	expo_label_u64(b, name, r->entity);
+	if (r->has_label)
+		expo_label(b, "name", r->label);
+}
+
+bool expo_row_labels(const struct expo_snap *s, const struct expo_stream *st,
+		     const struct expo_row *r, struct expo_buf *b)
+{
+	switch (st->rule->ent) {
+	case EXPO_ENT_NONE:
+		break;
+	case EXPO_ENT_CPU:
+		if (r->entity == ENTITY_CPU_TOTAL)
+			return false;
+		expo_label_u64(b, "cpu", r->entity);
+		break;
+	case EXPO_ENT_NETDEV:
+		expo_netdev(b, r);
+		break;
+	case EXPO_ENT_RDMA:
+		expo_rdma(b, r);
+		break;
+	case EXPO_ENT_PPU:
+		expo_ppu(s, b, r->entity);
+		break;
+	case EXPO_ENT_PPU_PROC:
+		expo_ppu(s, b, r->entity >> 32);
+		expo_label_u64(b, "pid", r->entity & 0xffffffffu);
+		expo_label(b, "comm", expo_after_pid(r->label, ' '));
+		break;
+	case EXPO_ENT_PID:
+		expo_label_u64(b, "pid", r->entity);
+		expo_label(b, "comm", r->label);
+		break;
+	case EXPO_ENT_KERNEL: {
+		char pid[24];
+
+		expo_cut(r->label, expo_after_pid(r->label, '\t'), pid, sizeof(pid));
+		if (*pid && pid[strlen(pid) - 1] == '\t')
+			pid[strlen(pid) - 1] = '\0';
+		expo_label(b, "pid", *pid ? pid : "0");
+		expo_label(b, "kernel", expo_after_pid(r->label, '\t'));
+		expo_label_u64(b, "key", r->entity);
+		break;
+	}
+	case EXPO_ENT_GENERIC:
+		expo_generic(st, r, b);
+		break;
+	}
+	return true;
+}

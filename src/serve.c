@@ -1,0 +1,131 @@
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+#include "serve.h"
+#include "strsafe.h"
+#ifdef HAVE_SERVE
+#include "expo_http.h"
+#endif
+
+/* name is one of the comma-separated names of a group ("cpu,mem") */
+static bool serve_in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+size_t serve_collectors(struct engine *e, struct expo_collector *out, size_t n)
+{
+	struct engine_group_stats st[ENGINE_MAX_GROUPS];
+	int k = e ? engine_stats(e, st, ENGINE_MAX_GROUPS) : 0;
+	size_t m = 0;
+
+	for (size_t i = 0; collector_registry[i] && m < n; i++) {
+		struct expo_collector *c = &out[m++];
+
+		c->name = collector_registry[i]->name;
+		c->up = false;
+		c->rate_hz = NAN;
+		for (int g = 0; g < k; g++) {
+			if (!serve_in_list(st[g].names, c->name))
+				continue;
+			c->up = true;
+			/* a rate needs a second of ticks */
+			c->rate_hz = st[g].ticks ? st[g].hz_achieved : NAN;
+		}
+	}
+	return m;
+}
+
+#ifdef HAVE_SERVE
+struct serve {
+	struct expo_server *srv;
+	struct engine *engine;
+};
+
+static size_t serve_collectors_cb(void *ctx, struct expo_collector *out, size_t n)
+{
+	struct serve *sv = ctx;
+
+	return serve_collectors(sv->engine, out, n);
+}
+
+struct serve *serve_start(struct session *s, const struct asys_options *o, const char *listen,
+			  const char *who)
+{
+	struct serve *sv = calloc(1, sizeof(*sv));
+	struct expo_server_cfg cfg = {
+	    .store = s->store,
+	    .streams = s->streams,
+	    .processes = (size_t)o->metrics_processes,
+	    .collectors = serve_collectors_cb,
+	    .version = PACKAGE_VERSION,
+	};
+	char err[256], shown[1100];
+
+	if (!sv) {
+		fprintf(stderr, "asys %s: out of memory\n", who);
+		return NULL;
+	}
+	sv->engine = s->engine;
+	cfg.ctx = sv;
+	if (expo_server_start(listen, &cfg, &sv->srv, err, sizeof(err)) < 0) {
+		fprintf(stderr, "asys %s: --listen: %s\n", who,
+			str_escape(shown, sizeof(shown), err, 0));
+		free(sv);
+		return NULL;
+	}
+	return sv;
+}
+
+void serve_stop(struct serve *sv)
+{
+	if (!sv)
+		return;
+	expo_server_stop(sv->srv);
+	free(sv);
+}
+
+const char *serve_address(const struct serve *sv)
+{
+	return expo_server_address(sv->srv);
+}
+#else
+struct serve *serve_start(struct session *s, const struct asys_options *o, const char *listen,
+			  const char *who)
+{
+	(void)s;
+	(void)o;
+	(void)listen;
+	fprintf(stderr,
+		"asys %s: this asys was built without libmicrohttpd, so it cannot serve "
+		"metrics (install libmicrohttpd-dev and configure --enable-serve)\n",
+		who);
+	return NULL;
+}
+
+void serve_stop(struct serve *sv)
+{
+	(void)sv;
+}
+
+const char *serve_address(const struct serve *sv)
+{
+	(void)sv;
+	return "";
+}
+#endif
