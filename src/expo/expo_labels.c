@@ -131,6 +131,41 @@ static void expo_generic(const struct expo_stream *st, const struct expo_row *r,
 		expo_label(b, "name", r->label);
 }
 
+/* The row of entity in the stream called name, or NULL (not in the
+ * scrape, or not among its top rows). */
+static const struct expo_row *expo_find_row(const struct expo_snap *s, const char *name,
+					    uint64_t entity)
+{
+	for (size_t i = 0; i < s->nstreams; i++) {
+		const struct expo_stream *st = &s->streams[i];
+
+		if (strcmp(st->d->name, name))
+			continue;
+		for (size_t k = 0; k < st->nrows; k++)
+			if (st->rows[k].entity == entity)
+				return &st->rows[k];
+	}
+	return NULL;
+}
+
+/* A process: its pid, its command (the label of mem.proc; proc.cpu's own
+ * label names its container instead) and its container where known: a
+ * scrape holds only each stream's top rows, so a process among mem.proc's
+ * but not proc.cpu's has no container label. */
+static void expo_pid(const struct expo_snap *s, const struct expo_stream *st,
+		     const struct expo_row *r, struct expo_buf *b)
+{
+	bool is_cpu = !strcmp(st->d->name, "proc.cpu");
+	const struct expo_row *cmd = is_cpu ? expo_find_row(s, "mem.proc", r->entity) : r;
+	const struct expo_row *grp = is_cpu ? r : expo_find_row(s, "proc.cpu", r->entity);
+
+	/* a thread's entity is its own id, its label its name */
+	expo_label_u64(b, strcmp(st->d->name, "proc.thread") ? "pid" : "tid", r->entity);
+	expo_label(b, "comm", cmd && cmd->has_label ? cmd->label : "");
+	if (grp && grp->has_label && grp->label[0] && strcmp(st->d->name, "proc.thread"))
+		expo_label(b, "container", grp->label);
+}
+
 bool expo_row_labels(const struct expo_snap *s, const struct expo_stream *st,
 		     const struct expo_row *r, struct expo_buf *b)
 {
@@ -157,8 +192,7 @@ bool expo_row_labels(const struct expo_snap *s, const struct expo_stream *st,
 		expo_label(b, "comm", expo_after_pid(r->label, ' '));
 		break;
 	case EXPO_ENT_PID:
-		expo_label_u64(b, "pid", r->entity);
-		expo_label(b, "comm", r->label);
+		expo_pid(s, st, r, b);
 		break;
 	case EXPO_ENT_KERNEL: {
 		char pid[24];

@@ -180,6 +180,37 @@ START_TEST(expo_escaping_nan_gone)
 }
 END_TEST
 
+/* proc.cpu names the container; mem.proc the command: each series of a
+ * process carries both. */
+static const struct field_desc pcpu_fields[] = {
+    FIELD_DESC("utime", "s", FIELD_COUNTER),
+};
+static const struct stream_desc pcpu_stream = {
+    "proc.cpu", 1, ENTITY_PID, 1, pcpu_fields, "per-process CPU", .rate_hz = 0};
+
+START_TEST(expo_process_container)
+{
+	struct fx f;
+	char *t;
+	int pcpu;
+
+	fx_init(&f);
+	pcpu = stream_table_add(f.t, &pcpu_stream);
+	ck_assert_int_ge(pcpu, 0);
+	put_text(&f, REC_LABEL, f.proc, 7, 1 * SEC, "python train.py");
+	put(&f, f.proc, 7, 1 * SEC, (double[]){4096}, 1);
+	put_text(&f, REC_LABEL, pcpu, 7, 1 * SEC, "docker 0123456789ab");
+	put(&f, pcpu, 7, 1 * SEC, (double[]){2.5}, 1);
+	t = scrape(&f, EXPO_PROMETHEUS, 5, NULL);
+	ck_line(t, "asys_process_rss_bytes{pid=\"7\",comm=\"python train.py\","
+		   "container=\"docker 0123456789ab\"} 4096");
+	ck_line(t, "asys_process_utime_seconds_total{pid=\"7\",comm=\"python train.py\","
+		   "container=\"docker 0123456789ab\"} 2.5");
+	free(t);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(expo_processes_opt_in)
 {
 	struct fx f;
@@ -303,6 +334,7 @@ static Suite *expo_suite(void)
 	tcase_add_test(tc, expo_names_units_counters);
 	tcase_add_test(tc, expo_escaping_nan_gone);
 	tcase_add_test(tc, expo_processes_opt_in);
+	tcase_add_test(tc, expo_process_container);
 	tcase_add_test(tc, expo_openmetrics);
 	tcase_add_test(tc, expo_peak_since_last_scrape);
 	tcase_add_test(tc, expo_json_document);
