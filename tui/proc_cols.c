@@ -35,7 +35,7 @@ const struct proc_col proc_cols[PC_N] = {
     [PC_PINNED] = {{"PINNED", 7, true}, "gpurt.mem", "pinned_bytes", CK_BYTES, 16},
     [PC_ALLOC] = {{"ALLOC/s", 7, true}, "gpurt.mem", "allocs", CK_COUNT, 17},
     [PC_FAIL] = {{"FAIL", 15, true}, "gpurt.mem", "fails", CK_FAIL, 18},
-    [PC_CONTAINER] = {{"CONTAINER", 16, false}, "proc.cpu", "utime", CK_CONTAINER, 11},
+    [PC_CONTAINER] = {{"CONTAINER", 20, false}, "proc.cpu", "utime", CK_CONTAINER, 11},
     [PC_COMMAND] = {{"COMMAND", 0, false}, NULL, NULL, CK_LABEL, 0},
 };
 
