@@ -304,6 +304,11 @@ static bool mem_key(struct pane *p, int ch, struct view *v)
 
 	if (!s || no_table(v))
 		return false;
+	/* the rows as of now (a label of the last frame's may be gone), and a
+	 * search typed since it applied: a key acts on what the next frame
+	 * shows, even when keys come faster than frames */
+	if (s->mode == PM_TABLE && !s->filter_edit && !s->search_edit && p->cols > 0)
+		table_load(s, v, p->cols);
 	return proc_key(s, p, ch, v);
 }
 

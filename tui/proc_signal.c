@@ -99,10 +99,10 @@ bool proc_signal_key(struct proc_pane *s, int ch)
 	return true;
 }
 
-/* A box at the top left of the table: the list, or the question. */
+/* Over the top of the table, whole lines: the list, or the question. */
 void proc_signal_draw(struct proc_pane *s, WINDOW *w, const struct view *v)
 {
-	int cols = getmaxx(w), rows = getmaxy(w), bw = cols < 60 ? cols : 60;
+	int cols = getmaxx(w), rows = getmaxy(w), bw = cols;
 	char line[160];
 
 	if (s->mode == PM_CONFIRM) {

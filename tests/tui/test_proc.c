@@ -454,19 +454,27 @@ START_TEST(signal_child)
 {
 	struct fix f;
 	pid_t child;
-	int status = 0;
+	int status = 0, ready[2];
+	char c;
 	double mp[5] = {1e6, 1e6, 0, 1, 1};
 
 	if (!fix_open(&f, ALL))
 		goto out;
+	ck_assert_int_eq(pipe(ready), 0);
 	child = fork();
 	ck_assert_int_ge(child, 0);
 	if (!child) {
-		/* not curses' handler, inherited: the default action */
+		/* not curses' handler, inherited (it signals the whole group):
+		 * the default action, in place before the parent may send */
 		signal(SIGTERM, SIG_DFL);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
 		pause();
 		_exit(0);
 	}
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	close(ready[1]);
 	store_unlock(f.st); /* feeding takes the lock */
 	feed(f.st, REC_LABEL, (uint32_t)f.ids[SC_MEMPROC], (uint64_t)child, 5000000000ull, NULL, 0,
 	     "sleeping-child");
