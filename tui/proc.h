@@ -74,6 +74,18 @@ enum proc_mode {
 	PM_DETAIL,  /* the details of one process */
 };
 
+/* The streams of the table, and what it reads of them. */
+enum proc_stream { PS_MEM, PS_CPU, PS_SYS, PS_GPURT, PS_PPU, PS_THREAD, PS_N };
+
+struct proc_ids {
+	int id[PS_N];	    /* stream ids, -1: not registered */
+	int f[PC_N];	    /* each column's field in its stream, -1: none */
+	int uid, ppid;	    /* mem.proc's */
+	int stime, kthread; /* proc.cpu's */
+	double total;	    /* mem.sys total, for MEM%; NaN unknown */
+	bool gpurt_any;	    /* some process used the runtime */
+};
+
 #define PROC_UID_CACHE 64
 #define PROC_COLLAPSED_MAX 64
 #define PROC_TEXT_MAX (256 * 1024) /* environment or details text */
@@ -103,6 +115,7 @@ struct proc_pane {
 	struct mem_kept kept; /* the last rows, for when every process is gone */
 	bool exited;	      /* the rows shown are the kept ones */
 	bool any_container;   /* some process has a CONTAINER label */
+	struct proc_ids ids;  /* of the last load */
 
 	bool tree, kthreads, threads, grouped;
 	uint64_t subtree; /* c: only this process and its descendants; 0 = all */
@@ -124,10 +137,13 @@ struct proc_pane {
 };
 
 /* proc_cols.c */
+void proc_ids_resolve(struct proc_ids *x, const struct view *v);
+void proc_row_values(const struct proc_ids *x, const struct view *v, struct proc_row *r,
+		     const struct series *proc, const struct series *cpu);
+double proc_cpu_value(const struct view *v, const struct series *se, int fu, int fs, bool rate);
 const char *proc_user_name(struct proc_pane *s, double uid);
 bool proc_col_present(const struct proc_pane *s, const struct view *v, int ci);
 void proc_choose_columns(struct proc_pane *s, const struct view *v, int cols);
-double proc_col_value(const struct view *v, int ci, uint64_t pid, const struct series *proc);
 void proc_fmt_time(char *buf, size_t n, double seconds);
 void proc_fmt_cell(char *buf, size_t n, const struct proc_row *r, int ci);
 void proc_sort(struct proc_pane *s, struct proc_row *rows, size_t n);

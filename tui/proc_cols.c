@@ -151,13 +151,42 @@ static double last_value(const struct view *v, const struct series *se, int f)
 	return series_last(se, (uint32_t)f);
 }
 
-/* utime + stime of a proc.cpu or proc.thread series: per second over the
- * view's window (rate), or so far. */
-static double cpu_sum(const struct view *v, const struct series *se, const struct stream_desc *d,
-		      bool rate)
+static int field_of(const struct view *v, int id, const char *field)
 {
-	int fu = stream_field_index(d, "utime"), fs = stream_field_index(d, "stime");
+	return id >= 0 ? stream_field_index(stream_table_get(v->streams, (uint32_t)id), field) : -1;
+}
 
+/* Stream ids and field indices, once a frame rather than once a cell. */
+void proc_ids_resolve(struct proc_ids *x, const struct view *v)
+{
+	const char *names[PS_N] = {"mem.proc",	"proc.cpu",	 "mem.sys",
+				   "gpurt.mem", "ppu.proc_util", "proc.thread"};
+
+	for (int i = 0; i < PS_N; i++)
+		x->id[i] = stream_table_find(v->streams, names[i]);
+	for (int c = 0; c < PC_N; c++) {
+		const struct proc_col *pc = &proc_cols[c];
+
+		x->f[c] = pc->stream
+			      ? field_of(v, stream_table_find(v->streams, pc->stream), pc->field)
+			      : -1;
+	}
+	x->uid = field_of(v, x->id[PS_MEM], "uid");
+	x->ppid = field_of(v, x->id[PS_MEM], "ppid");
+	x->stime = field_of(v, x->id[PS_CPU], "stime");
+	x->kthread = field_of(v, x->id[PS_CPU], "kthread");
+	x->total = x->id[PS_SYS] < 0
+		       ? NAN
+		       : view_value(store_series(v->store, (uint32_t)x->id[PS_SYS], 0),
+				    x->f[PC_MEMPCT], v, true);
+	x->gpurt_any = x->id[PS_GPURT] >= 0 &&
+		       store_entities(v->store, (uint32_t)x->id[PS_GPURT], NULL, 0) > 0;
+}
+
+/* A CPU% (per second x100) or TIME+ (so far) from a series with utime and
+ * stime at fields fu and fs. */
+double proc_cpu_value(const struct view *v, const struct series *se, int fu, int fs, bool rate)
+{
 	if (!se || fu < 0 || fs < 0)
 		return NAN;
 	if (rate)
@@ -165,64 +194,31 @@ static double cpu_sum(const struct view *v, const struct series *se, const struc
 	return last_value(v, se, fu) + last_value(v, se, fs);
 }
 
-/* A field of stream `stream` for entity pid. */
-static double stream_value(const struct view *v, const char *stream, const char *field,
-			   uint64_t pid, int how)
+/* Every column of row r from its series: proc of mem.proc, cpu of
+ * proc.cpu, either NULL. PPU% and the thread rows are filled by
+ * proc_rows.c, which sees all of them. */
+void proc_row_values(const struct proc_ids *x, const struct view *v, struct proc_row *r,
+		     const struct series *proc, const struct series *cpu)
 {
-	int id = stream_table_find(v->streams, stream);
-	const struct stream_desc *d;
-	const struct series *se;
+	const struct series *gp =
+	    x->gpurt_any ? store_series(v->store, (uint32_t)x->id[PS_GPURT], r->pid) : NULL;
 
-	if (id < 0)
-		return NAN;
-	d = stream_table_get(v->streams, (uint32_t)id);
-	se = store_series(v->store, (uint32_t)id, pid);
-	if (how == CK_CPU || how == CK_TIME)
-		return cpu_sum(v, se, d, how == CK_CPU);
-	if (how == CK_STATE || how == CK_NICE)
-		return last_value(v, se, stream_field_index(d, field));
-	return view_value(se, stream_field_index(d, field), v, true);
-}
-
-/* Column ci of process pid; proc is its mem.proc series when known. PPU%
- * and the thread rows are filled by proc_rows.c, which sees all of them. */
-double proc_col_value(const struct view *v, int ci, uint64_t pid, const struct series *proc)
-{
-	const struct proc_col *c = &proc_cols[ci];
-	const struct stream_desc *d;
-	int id;
-
-	switch (c->kind) {
-	case CK_PID:
-		return (double)pid;
-	case CK_LABEL:
-	case CK_USER:
-	case CK_PPU:
-	case CK_CONTAINER:
-		return NAN;
-	case CK_CPU:
-	case CK_TIME:
-	case CK_STATE:
-	case CK_NICE:
-		return stream_value(v, c->stream, c->field, pid, (int)c->kind);
-	case CK_MEMPCT: {
-		double total = stream_value(v, "mem.sys", "total", 0, CK_BYTES);
-		double rss = proc_col_value(v, PC_RSS, pid, proc);
-
-		return total > 0 ? rss / total * 100.0 : NAN;
-	}
-	default:
-		break;
-	}
-	id = stream_table_find(v->streams, c->stream);
-	if (id < 0)
-		return NAN;
-	if (strcmp(c->stream, "mem.proc") || !proc)
-		proc = store_series(v->store, (uint32_t)id, pid);
-	d = stream_table_get(v->streams, (uint32_t)id);
-	if (c->kind == CK_FAIL) /* gpurt: a total, not a rate */
-		return last_value(v, proc, stream_field_index(d, c->field));
-	return view_value(proc, stream_field_index(d, c->field), v, true);
+	for (int c = 0; c < PC_N; c++)
+		r->val[c] = NAN;
+	r->val[PC_PID] = (double)r->pid;
+	r->val[PC_STATE] = last_value(v, cpu, x->f[PC_STATE]);
+	r->val[PC_NICE] = last_value(v, cpu, x->f[PC_NICE]);
+	r->val[PC_CPU] = proc_cpu_value(v, cpu, x->f[PC_CPU], x->stime, true);
+	r->val[PC_TIME] = proc_cpu_value(v, cpu, x->f[PC_TIME], x->stime, false);
+	r->val[PC_RSS] = view_value(proc, x->f[PC_RSS], v, true);
+	r->val[PC_HWM] = view_value(proc, x->f[PC_HWM], v, true);
+	r->val[PC_THR] = view_value(proc, x->f[PC_THR], v, true);
+	r->val[PC_MEMPCT] = x->total > 0 ? r->val[PC_RSS] / x->total * 100.0 : NAN;
+	r->val[PC_DEVICE] = view_value(gp, x->f[PC_DEVICE], v, true);
+	r->val[PC_PINNED] = view_value(gp, x->f[PC_PINNED], v, true);
+	r->val[PC_ALLOC] = view_value(gp, x->f[PC_ALLOC], v, true);
+	/* gpurt: a total, not a rate */
+	r->val[PC_FAIL] = last_value(v, gp, x->f[PC_FAIL]);
 }
 
 /* htop's TIME+: "0:01.23" under an hour, "1h02:03" under 100 hours, "123h". */

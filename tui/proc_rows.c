@@ -76,48 +76,42 @@ static size_t entities(struct proc_pane *s, const struct view *v, int id, size_t
 	return n < s->ecap - s->nrows ? n : s->ecap - s->nrows;
 }
 
-static double attr(const struct view *v, int id, const struct series *se, const char *field)
+static double attr(const struct series *se, int f)
 {
-	int f =
-	    id >= 0 ? stream_field_index(stream_table_get(v->streams, (uint32_t)id), field) : -1;
-
 	return se && f >= 0 ? series_last(se, (uint32_t)f) : NAN;
 }
 
 static void fill(struct proc_pane *s, const struct view *v, struct proc_row *r,
-		 const struct series *proc, int mid)
+		 const struct series *proc)
 {
-	int cid = stream_table_find(v->streams, "proc.cpu");
-	const struct series *cpu = cid >= 0 ? store_series(v->store, (uint32_t)cid, r->pid) : NULL;
-	double ppid = attr(v, mid, proc, "ppid");
+	const struct proc_ids *x = &s->ids;
+	const struct series *cpu =
+	    x->id[PS_CPU] >= 0 ? store_series(v->store, (uint32_t)x->id[PS_CPU], r->pid) : NULL;
+	double ppid = attr(proc, x->ppid);
 
 	if (proc) {
 		r->label = series_label(proc);
-		r->user = proc_user_name(s, attr(v, mid, proc, "uid"));
+		r->user = proc_user_name(s, attr(proc, x->uid));
 	}
 	r->ppid = isnan(ppid) || ppid < 0 ? 0 : (uint64_t)ppid;
 	if (cpu) {
 		r->container = series_label(cpu);
 		if (r->container && !*r->container)
 			r->container = NULL;
-		if (attr(v, cid, cpu, "kthread") == 1)
+		if (attr(cpu, x->kthread) == 1)
 			r->flags |= PR_KTHREAD;
-		if (!r->label)
-			r->label = r->flags & PR_KTHREAD ? "[kthread]" : NULL;
+		if (!r->label && (r->flags & PR_KTHREAD))
+			r->label = "[kthread]";
 	}
 	if (r->container)
 		s->any_container = true;
-	for (int c = 0; c < PC_N; c++)
-		r->val[c] = proc_col_value(v, c, r->pid, proc);
+	proc_row_values(x, v, r, proc, cpu);
 }
 
 /* mem.proc's processes, then those only proc.cpu lists, sorted by pid. */
 static void load_procs(struct proc_pane *s, const struct view *v)
 {
-	int mid = stream_table_find(v->streams, "mem.proc");
-	int cid = stream_table_find(v->streams, "proc.cpu");
-	int frss =
-	    mid >= 0 ? stream_field_index(stream_table_get(v->streams, (uint32_t)mid), "rss") : -1;
+	int mid = s->ids.id[PS_MEM], cid = s->ids.id[PS_CPU], frss = s->ids.f[PC_RSS];
 	size_t n = entities(s, v, mid, 0), base;
 
 	for (size_t i = 0; i < n; i++) {
@@ -127,7 +121,7 @@ static void load_procs(struct proc_pane *s, const struct view *v)
 		if (!se || (v->end_ns && series_last_ns(se) > v->end_ns &&
 			    (frss < 0 || isnan(view_value(se, frss, v, true)))))
 			continue;
-		fill(s, v, row_new(s, s->ents[i]), se, mid);
+		fill(s, v, row_new(s, s->ents[i]), se);
 	}
 	qsort(s->rows, s->nrows, sizeof(*s->rows), pid_cmp);
 	base = s->nrows;
@@ -138,7 +132,7 @@ static void load_procs(struct proc_pane *s, const struct view *v)
 		if (!se || row_find(s, base, s->ents[i]) ||
 		    (v->end_ns && series_last_ns(se) > v->end_ns))
 			continue;
-		fill(s, v, row_new(s, s->ents[i]), NULL, mid);
+		fill(s, v, row_new(s, s->ents[i]), NULL);
 	}
 	qsort(s->rows, s->nrows, sizeof(*s->rows), pid_cmp);
 }
@@ -147,7 +141,7 @@ static void load_procs(struct proc_pane *s, const struct view *v)
  * get a row too, named by the label gpurt.mem gives them. */
 static void load_gpurt(struct proc_pane *s, const struct view *v)
 {
-	int id = stream_table_find(v->streams, "gpurt.mem");
+	int id = s->ids.id[PS_GPURT];
 	size_t base = s->nrows, n = entities(s, v, id, 0);
 
 	for (size_t i = 0; i < n; i++) {
@@ -160,8 +154,7 @@ static void load_gpurt(struct proc_pane *s, const struct view *v)
 		r = row_new(s, s->ents[i]);
 		r->label = series_label(se);
 		r->user = "?";
-		for (int c = 0; c < PC_N; c++)
-			r->val[c] = proc_col_value(v, c, r->pid, NULL);
+		proc_row_values(&s->ids, v, r, NULL, NULL);
 	}
 	qsort(s->rows, s->nrows, sizeof(*s->rows), pid_cmp);
 }
@@ -169,8 +162,7 @@ static void load_gpurt(struct proc_pane *s, const struct view *v)
 /* PPU%: sm summed over the devices of each process (entity = device << 32 | pid). */
 static void load_ppu(struct proc_pane *s, const struct view *v)
 {
-	int id = stream_table_find(v->streams, "ppu.proc_util");
-	int f = id >= 0 ? stream_field_index(stream_table_get(v->streams, (uint32_t)id), "sm") : -1;
+	int id = s->ids.id[PS_PPU], f = s->ids.f[PC_PPU];
 	size_t n = f >= 0 ? entities(s, v, id, 0) : 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -192,16 +184,17 @@ static void load_ppu(struct proc_pane *s, const struct view *v)
  * process), under its process in the tree. */
 static void load_threads(struct proc_pane *s, const struct view *v)
 {
-	int id = stream_table_find(v->streams, "proc.thread");
+	int id = s->ids.id[PS_THREAD];
 	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
-	int fst = d ? stream_field_index(d, "state") : -1;
-	int fut = d ? stream_field_index(d, "utime") : -1;
-	int fst2 = d ? stream_field_index(d, "stime") : -1;
+	int fst = d ? stream_field_index(d, "state") : -1,
+	    ftg = d ? stream_field_index(d, "tgid") : -1;
+	int fu = d ? stream_field_index(d, "utime") : -1,
+	    fs = d ? stream_field_index(d, "stime") : -1;
 	size_t base = s->nrows, n = s->threads ? entities(s, v, id, 0) : 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct series *se = store_series(v->store, (uint32_t)id, s->ents[i]);
-		double tgid = attr(v, id, se, "tgid");
+		double tgid = attr(se, ftg);
 		const struct proc_row *p;
 		struct proc_row *r;
 
@@ -216,10 +209,9 @@ static void load_threads(struct proc_pane *s, const struct view *v)
 		r->user = p ? p->user : "?";
 		r->container = p ? p->container : NULL;
 		r->val[PC_PID] = (double)r->pid;
-		r->val[PC_STATE] = fst >= 0 ? series_last(se, (uint32_t)fst) : NAN;
-		r->val[PC_CPU] =
-		    (view_value(se, fut, v, true) + view_value(se, fst2, v, true)) * 100.0;
-		r->val[PC_TIME] = attr(v, id, se, "utime") + attr(v, id, se, "stime");
+		r->val[PC_STATE] = attr(se, fst);
+		r->val[PC_CPU] = proc_cpu_value(v, se, fu, fs, true);
+		r->val[PC_TIME] = proc_cpu_value(v, se, fu, fs, false);
 	}
 }
 
@@ -252,6 +244,7 @@ void proc_load(struct proc_pane *s, const struct view *v)
 {
 	s->nrows = 0;
 	s->any_container = false;
+	proc_ids_resolve(&s->ids, v);
 	if (proc_grow(s, 64) < 0)
 		return;
 	load_procs(s, v);

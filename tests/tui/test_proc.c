@@ -504,6 +504,41 @@ out:
 }
 END_TEST
 
+/* 8,000 processes (the store keeps 8,192 a stream) in one chain, each the child of the previous, and two
+ * that are each other's parent: the tree holds every row, in chain order,
+ * without recursion, and the cycle's rows come last. */
+START_TEST(deep_tree)
+{
+	struct fix f;
+	struct proc_pane *s;
+	enum { N = 8000 };
+
+	if (!fix_open(&f, 1u << SC_MEMSYS | 1u << SC_MEMPROC))
+		goto out;
+	store_unlock(f.st); /* feeding takes the lock */
+	for (uint64_t pid = 1000; pid < 1000 + N + 2; pid++) {
+		/* the last two: each other's parent */
+		double ppid = pid < 1000 + N ? (double)(pid - 1)
+					     : (double)(pid == 1000 + N ? pid + 1 : pid - 1);
+		double mp[5] = {4096, 4096, 0, ppid, 1};
+
+		feed(f.st, REC_SAMPLE, (uint32_t)f.ids[SC_MEMPROC], pid, 5000000000ull, mp, 5,
+		     NULL);
+	}
+	store_lock(f.st);
+	key(&f, 't');
+	s = f.p.priv;
+	ck_assert_uint_eq(s->nrows, SC_NPROCS + N + 2);
+	for (size_t i = 1; i < s->nrows; i++)
+		if (s->rows[i].pid > 1000 && s->rows[i].pid < 1000 + N)
+			ck_assert_uint_eq(s->rows[i - 1].pid, s->rows[i].pid - 1);
+	ck_assert_uint_ge(s->rows[s->nrows - 1].pid, 1000 + N);
+	ck_assert_uint_ge(s->rows[s->nrows - 2].pid, 1000 + N);
+out:
+	fix_close(&f);
+}
+END_TEST
+
 static Suite *proc_suite(void)
 {
 	Suite *s = suite_create("proc");
@@ -519,6 +554,7 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, absent_streams);
 	tcase_add_test(tc, replay_refuses);
 	tcase_add_test(tc, signal_child);
+	tcase_add_test(tc, deep_tree);
 	suite_add_tcase(s, tc);
 	return s;
 }
