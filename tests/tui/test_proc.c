@@ -504,9 +504,9 @@ out:
 }
 END_TEST
 
-/* 8,000 processes (the store keeps 8,192 a stream) in one chain, each the child of the previous, and two
- * that are each other's parent: the tree holds every row, in chain order,
- * without recursion, and the cycle's rows come last. */
+/* 8,000 processes (the store keeps 8,192 a stream) in one chain, each the child of the previous,
+ * and two that are each other's parent: the tree holds every row, in chain order, without
+ * recursion, and the cycle's rows come last. */
 START_TEST(deep_tree)
 {
 	struct fix f;
