@@ -289,7 +289,7 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 		nproc = s->kept.n;
 	if (s->grouped)
 		snprintf(what, sizeof(what), "%zu groups  ", s->nrows);
-	else if (s->nrows != nproc && !s->exited)
+	else if ((s->hidden || s->subtree) && !s->exited)
 		snprintf(what, sizeof(what), "%zu of ", s->nrows); /* filtered, or kernel threads */
 	snprintf(buf, (size_t)n, "%s%zu proc%s%s%s%s%s  sort: %s %s", what, nproc,
 		 nproc == 1 ? "" : "s", !nproc || !s->exited ? "" : " exited",
@@ -333,7 +333,7 @@ static const char *const mem_help[] = {
     "PID USER      the process and its owner",
     "S NI          state (R running, S sleeping, D disk, Z zombie, T stopped) and nice",
     "CPU%          utime+stime over the last refresh; 100 = one core",
-    "TIME+         CPU time so far: m:ss.cc, then hhMM:SS, then hours",
+    "TIME+         CPU time so far: 12:34.56, then 1h02:03, then 123h",
     "RSS, HWM      resident memory (VmRSS) and its peak (VmHWM); MEM% of the host's",
     "THR           threads",
     "PPU%          SM utilisation share, summed over the process's PPUs",

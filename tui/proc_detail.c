@@ -103,14 +103,18 @@ static void live_part(char *buf, size_t n, uint64_t pid)
 		if (!raw[i])
 			raw[i] = ' ';
 	if (len > 0)
-		off += (size_t)snprintf(buf + off, n - off, "command  %s\n", raw);
+		off += (size_t)snprintf(buf + off, n - off, "command   %s\n", raw);
 	len = proc_act_read(pid, "cgroup", raw, 8192);
 	if (len > 0 && off < n) {
-		while (len && raw[len - 1] == '\n')
-			raw[--len] = '\0';
-		off += (size_t)snprintf(buf + off, n - off, "cgroup   %s\n", raw);
+		const char *label = "cgroup    ";
+
+		/* v1 has a line per hierarchy: each under the first */
+		for (char *l = strtok(raw, "\n"); l && off < n; l = strtok(NULL, "\n")) {
+			off += (size_t)snprintf(buf + off, n - off, "%s%s\n", label, l);
+			label = "          ";
+		}
 	} else if (off < n) {
-		off += (size_t)snprintf(buf + off, n - off, "cgroup   unreadable: %s\n",
+		off += (size_t)snprintf(buf + off, n - off, "cgroup    unreadable: %s\n",
 					len < 0 ? strerror((int)-len) : "empty");
 	}
 	free(raw);
@@ -132,14 +136,15 @@ void proc_detail_open(struct proc_pane *s, const struct view *v, const struct pr
 	if (!v->recorded)
 		live_part(s->text, n, r->pid);
 	off = strlen(s->text);
-	if (!strstr(s->text, "command  "))
-		off += (size_t)snprintf(s->text + off, n - off, "command  %s\n",
+	if (!strstr(s->text, "command   "))
+		off += (size_t)snprintf(s->text + off, n - off, "command   %s\n",
 					r->label ? r->label : "?");
 	if (v->recorded)
-		off += (size_t)snprintf(s->text + off, n - off, "cgroup   (not recorded)\n");
-	off += (size_t)snprintf(s->text + off, n - off, "container %s\nuser     %s\nparent   %llu",
-				r->container ? r->container : "(none)", r->user ? r->user : "?",
-				(unsigned long long)r->ppid);
+		off += (size_t)snprintf(s->text + off, n - off, "cgroup    (not recorded)\n");
+	off +=
+	    (size_t)snprintf(s->text + off, n - off, "container %s\nuser      %s\nparent    %llu",
+			     r->container ? r->container : "(none)", r->user ? r->user : "?",
+			     (unsigned long long)r->ppid);
 	s->act_pid = r->pid;
 	snprintf(s->act_name, sizeof(s->act_name), "%.80s", r->label ? r->label : "?");
 	s->text_lines = count_lines(s->text);
@@ -259,14 +264,14 @@ static void spark_row(WINDOW *w, struct view *v, int y, const char *name, const 
 	if (sw < 4)
 		return;
 	n = history(v, pid, what, h, (size_t)(sw * per));
-	widget_text(w, y, 1, 8, name, false);
-	widget_spark(w, v, y, 10, sw, h, (int)n, !strcmp(what, "rss") ? 0 : 100, TC_ACCENT);
+	widget_text(w, y, 1, 9, name, false);
+	widget_spark(w, v, y, 11, sw, h, (int)n, !strcmp(what, "rss") ? 0 : 100, TC_ACCENT);
 	if (!strcmp(what, "rss"))
 		util_fmt_bytes(last, sizeof(last), n ? h[n - 1] : NAN);
 	else
 		snprintf(last, sizeof(last), n && !isnan(h[n - 1]) ? "%.1f%%" : "n/a",
 			 n ? h[n - 1] : 0);
-	widget_text(w, y, 11 + sw, cols - 12 - sw, last, false);
+	widget_text(w, y, 12 + sw, cols - 13 - sw, last, false);
 }
 
 void proc_text_draw(struct proc_pane *s, WINDOW *w, struct view *v)
@@ -276,7 +281,7 @@ void proc_text_draw(struct proc_pane *s, WINDOW *w, struct view *v)
 	const char *line = s->text;
 
 	werase(w);
-	snprintf(head, sizeof(head), " %s of %llu (%s)  Up/Down PgUp/PgDn scroll, Esc closes",
+	snprintf(head, sizeof(head), " %s of %llu  (Esc closes; arrows, PgUp, PgDn scroll)  %s",
 		 s->mode == PM_ENV ? "Environment" : "Details", (unsigned long long)s->act_pid,
 		 s->act_name);
 	widget_attr_on(w, v, TC_TITLE);
@@ -284,7 +289,7 @@ void proc_text_draw(struct proc_pane *s, WINDOW *w, struct view *v)
 	widget_attr_off(w, v, TC_TITLE);
 	if (s->mode == PM_DETAIL) {
 		devices(v, s->act_pid, dev, sizeof(dev));
-		snprintf(head, sizeof(head), "PPUs     %s", dev);
+		snprintf(head, sizeof(head), "PPUs      %s", dev);
 		widget_text(w, y++, 1, cols - 1, head, false);
 		if (rows > 8) {
 			spark_row(w, v, y++, "CPU%", "cpu", s->act_pid);
@@ -303,7 +308,7 @@ void proc_text_draw(struct proc_pane *s, WINDOW *w, struct view *v)
 
 		snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) ? len : sizeof(buf) - 1),
 			 line);
-		y += widget_wrap(w, y, 1, cols - 1, rows - y, 9, buf);
+		y += widget_wrap(w, y, 1, cols - 1, rows - y, 10, buf);
 		line = nl ? nl + 1 : NULL;
 	}
 }

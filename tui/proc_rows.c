@@ -228,13 +228,14 @@ static void drop_hidden(struct proc_pane *s)
 {
 	size_t k = 0;
 
+	s->hidden = 0;
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct proc_row *r = &s->rows[i];
 
-		if ((r->flags & PR_KTHREAD) && !s->kthreads)
+		if (((r->flags & PR_KTHREAD) && !s->kthreads) || !proc_row_matches(r, s->filter)) {
+			s->hidden++;
 			continue;
-		if (!proc_row_matches(r, s->filter))
-			continue;
+		}
 		s->rows[k++] = *r;
 	}
 	s->nrows = k;

@@ -439,8 +439,8 @@ START_TEST(replay_refuses)
 	key(&f, '\n');
 	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_DETAIL);
 	ck_assert_int_ge(row_of(&f, "pod 1a2b3c4d"), 0);
-	ck_assert_int_ge(row_of(&f, "cgroup   (not recorded)"), 0);
-	ck_assert_int_ge(row_of(&f, "PPUs     0,1"), 0);
+	ck_assert_int_ge(row_of(&f, "cgroup    (not recorded)"), 0);
+	ck_assert_int_ge(row_of(&f, "PPUs      0,1"), 0);
 	key(&f, 27);
 	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_TABLE);
 out:

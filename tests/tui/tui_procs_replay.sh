@@ -42,8 +42,8 @@ keys G
 
 keys Enter
 wait_for 'Details of 100' 5 || fail "Enter did not open the details"
-cap | grep -q 'cgroup   (not recorded)' || fail "the details claim a cgroup in a replay"
-cap | grep -q 'PPUs     0,1' || fail "the details lack the PPUs"
+cap | grep -q 'cgroup    (not recorded)' || fail "the details claim a cgroup in a replay"
+cap | grep -q 'PPUs      0,1' || fail "the details lack the PPUs"
 keys Escape
 wait_gone 'Details of' 5 || fail "Esc did not close the details"
 
