@@ -248,6 +248,7 @@ END_TEST
 START_TEST(sort_and_kthreads)
 {
 	struct fix f;
+	struct proc_pane *s;
 	char buf[1024];
 
 	if (!fix_open(&f, ALL))
@@ -263,6 +264,18 @@ START_TEST(sort_and_kthreads)
 	ck_assert_ptr_nonnull(strstr(f.v.status, "kernel threads shown"));
 	key(&f, 'K');
 	ck_assert_int_lt(row_of(&f, "[kthreadd]"), 0);
+	/* F: the selection stays on vim (last by RSS) as P and M move it */
+	key(&f, KEY_END);
+	key(&f, 'F');
+	key(&f, 'P');
+	s = f.p.priv;
+	ck_assert_uint_eq(s->rows[s->table.selected].pid, 201);
+	ck_assert_int_eq(s->table.selected, 3);
+	key(&f, 'M');
+	ck_assert_uint_eq(s->rows[s->table.selected].pid, 201);
+	ck_assert_int_eq(s->table.selected, 4);
+	mem_pane.footer(&f.p, &f.v, buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "follow"), "footer: %s", buf);
 out:
 	fix_close(&f);
 }
@@ -488,6 +501,17 @@ START_TEST(signal_child)
 	ck_assert_int_ge(row_of(&f, "SIGTERM"), 0);
 	key(&f, '\n');
 	ck_assert_int_ge(row_of(&f, "Send SIGTERM to"), 0);
+	key(&f, 'n'); /* not now */
+	ck_assert_msg(strstr(f.v.status, "no signal sent"), "status: %s", f.v.status);
+	/* F8: one step nicer; e: its environment (inherited from this test) */
+	key(&f, KEY_F(8));
+	ck_assert_msg(strstr(f.v.status, "now has nice"), "status: %s", f.v.status);
+	key(&f, 'e');
+	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_ENV);
+	ck_assert_int_ge(row_of(&f, "PATH="), 0);
+	key(&f, 27);
+	key(&f, 'k');
+	key(&f, '\n');
 	/* never anything but the child */
 	ck_assert_uint_eq(((struct proc_pane *)f.p.priv)->act_pid, (uint64_t)child);
 	key(&f, 'y');
@@ -499,6 +523,8 @@ START_TEST(signal_child)
 	ck_assert_msg(strstr(f.v.status, "No such process"), "status: %s", f.v.status);
 	key(&f, KEY_F(8));
 	ck_assert_msg(strstr(f.v.status, "No such process"), "status: %s", f.v.status);
+	key(&f, 'e');
+	ck_assert_msg(strstr(f.v.status, "cannot read /proc/"), "status: %s", f.v.status);
 out:
 	fix_close(&f);
 }
