@@ -185,6 +185,9 @@ void proc_text_close(struct proc_pane *s);
 /* /proc/PID/NAME through the sysroot into buf (NUL-terminated; NULs inside
  * kept); bytes or -errno. */
 ssize_t proc_act_read(uint64_t pid, const char *name, char *buf, size_t n);
+/* Whether /proc is this machine's (no ASYS_SYSROOT): pids of a fixture
+ * tree are not this machine's processes. */
+bool proc_act_here(void);
 /* kill(2) and getpriority/setpriority(2): 0 or -errno. */
 int proc_act_signal(uint64_t pid, int sig);
 int proc_act_nice(uint64_t pid, int delta, int *now);

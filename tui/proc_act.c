@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -45,6 +46,11 @@ ssize_t proc_act_read(uint64_t pid, const char *name, char *buf, size_t n)
 	close(fd);
 	buf[len > 0 ? len : 0] = '\0';
 	return len;
+}
+
+bool proc_act_here(void)
+{
+	return !strcmp(sysroot_get(), "/");
 }
 
 int proc_act_signal(uint64_t pid, int sig)

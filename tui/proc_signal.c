@@ -26,6 +26,8 @@ static const char *refusal(const struct view *v, const struct proc_row *r)
 {
 	if (v->recorded)
 		return "not in a replay: these processes are the recording's, not this machine's";
+	if (!proc_act_here())
+		return "not under ASYS_SYSROOT: these processes are the tree's, not this machine's";
 	if (!r)
 		return "no process selected";
 	if (r->flags & PR_GROUP)

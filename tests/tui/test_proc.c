@@ -19,6 +19,7 @@
 #include "record.h"
 #include "store.h"
 #include "stream.h"
+#include "sysroot.h"
 #include "widget.h"
 #include "store_feed.h"
 #include "proc_scene.h"
@@ -565,6 +566,26 @@ out:
 }
 END_TEST
 
+/* Under ASYS_SYSROOT the pids are the tree's: k and F8 are refused. */
+START_TEST(sysroot_refuses)
+{
+	struct fix f;
+
+	if (!fix_open(&f, ALL))
+		goto out;
+	sysroot_set("/tmp");
+	draw(&f);
+	key(&f, 'k');
+	ck_assert_msg(strstr(f.v.status, "ASYS_SYSROOT"), "status: %s", f.v.status);
+	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_TABLE);
+	key(&f, KEY_F(8));
+	ck_assert_msg(strstr(f.v.status, "ASYS_SYSROOT"), "status: %s", f.v.status);
+	sysroot_set(NULL);
+out:
+	fix_close(&f);
+}
+END_TEST
+
 static Suite *proc_suite(void)
 {
 	Suite *s = suite_create("proc");
@@ -581,6 +602,7 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, replay_refuses);
 	tcase_add_test(tc, signal_child);
 	tcase_add_test(tc, deep_tree);
+	tcase_add_test(tc, sysroot_refuses);
 	suite_add_tcase(s, tc);
 	return s;
 }
