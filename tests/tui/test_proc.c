@@ -509,7 +509,8 @@ START_TEST(signal_child)
 	ck_assert_msg(strstr(f.v.status, "now has nice"), "status: %s", f.v.status);
 	key(&f, 'e');
 	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_ENV);
-	ck_assert_int_ge(row_of(&f, "PATH="), 0);
+	ck_assert_ptr_nonnull(strstr(((struct proc_pane *)f.p.priv)->text, "PATH="));
+	ck_assert_int_ge(row_of(&f, "Environment of"), 0);
 	key(&f, 27);
 	key(&f, 'k');
 	key(&f, '\n');
