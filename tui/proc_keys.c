@@ -132,8 +132,9 @@ static bool view_key(struct proc_pane *s, int ch, struct view *v)
 	case KEY_F(4):
 		s->filter_edit = true;
 		return true;
-	case KEY_F(3):
+	case KEY_F(3): /* again: the next match, the text open to change */
 		s->search_edit = true;
+		s->search_step = s->search[0] ? 1 : 0;
 		return true;
 	case 'n':
 	case 'N':

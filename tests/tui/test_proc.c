@@ -352,6 +352,10 @@ START_TEST(filter_and_search)
 	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->table.selected, 0);
 	key(&f, 'N');
 	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->table.selected, 1);
+	/* F3 again: the next match */
+	key(&f, KEY_F(3));
+	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->table.selected, 0);
+	key(&f, 27);
 out:
 	fix_close(&f);
 }
@@ -587,6 +591,35 @@ out:
 }
 END_TEST
 
+/* A process the user may not signal: refused before the list, with the
+ * errno in words (signal 0 asks; nothing is sent). */
+START_TEST(signal_not_permitted)
+{
+	struct fix f;
+
+	if (!fix_open(&f, ALL))
+		goto out;
+	/* as nobody when root: pid 1 is then not ours (only in a forked test:
+	 * the rest of the suite keeps its privileges) */
+	if (geteuid() == 0 && getenv("CK_FORK") && !strcmp(getenv("CK_FORK"), "no")) {
+		fprintf(stderr, "signal_not_permitted: CK_FORK=no, not checked\n");
+		goto out;
+	}
+	if (geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0)) {
+		fprintf(stderr, "signal_not_permitted: cannot become nobody, not checked\n");
+		goto out;
+	}
+	keys(&f, "/init");
+	key(&f, '\n');
+	key(&f, 'k');
+	ck_assert_msg(strstr(f.v.status, "k: cannot signal 1: Operation not permitted"),
+		      "status: %s", f.v.status);
+	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_TABLE);
+out:
+	fix_close(&f);
+}
+END_TEST
+
 static Suite *proc_suite(void)
 {
 	Suite *s = suite_create("proc");
@@ -604,6 +637,7 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, signal_child);
 	tcase_add_test(tc, deep_tree);
 	tcase_add_test(tc, sysroot_refuses);
+	tcase_add_test(tc, signal_not_permitted);
 	suite_add_tcase(s, tc);
 	return s;
 }
