@@ -97,8 +97,9 @@ bool proc_col_present(const struct proc_pane *s, const struct view *v, int ci)
 		break;
 	}
 	/* gpurt: the runtime columns only once some process has used the
-	 * runtime, not four columns of n/a */
-	if (!strcmp(c->stream, "gpurt.mem"))
+	 * runtime, not four columns of n/a; PPU% once some process has used a
+	 * PPU, not a column of dashes on a host without one */
+	if (!strcmp(c->stream, "gpurt.mem") || c->kind == CK_PPU)
 		return store_entities(v->store, (uint32_t)stream_table_find(v->streams, c->stream),
 				      NULL, 0) > 0;
 	return true;
