@@ -1,5 +1,5 @@
 /* The process table of the memory pane (pane_mem.c), split by concern:
- * columns and cells (proc_cols.c), rows from the store (proc_rows.c), tree,
+ * columns and cells (proc_columns.c), rows from the store (proc_rows.c), tree,
  * subtree and groups (proc_tree.c), keys (proc_keys.c), the signal and nice
  * dialogs (proc_signal.c), the details and environment views
  * (proc_detail.c). Only proc_act.c touches the live machine (/proc, kill,
@@ -137,7 +137,7 @@ struct proc_pane {
 	char msg[256]; /* the status line until the next key */
 };
 
-/* proc_cols.c */
+/* proc_columns.c */
 void proc_ids_resolve(struct proc_ids *x, const struct view *v);
 void proc_row_values(const struct proc_ids *x, const struct view *v, struct proc_row *r,
 		     const struct series *proc, const struct series *cpu);
