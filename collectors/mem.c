@@ -15,8 +15,10 @@
 #include "util.h"
 
 /* The mem collector: host totals from /proc/meminfo (kept open, pread) on
- * every tick, and RSS / watermark per process (memproc.c): the top processes
- * once per refresh system-wide, or the process tree at the full rate. */
+ * every tick, and per process (memproc.c) RSS / watermark (mem.proc) and CPU
+ * times (proc.cpu): every process once per refresh system-wide, or the
+ * process tree at the full rate; per thread CPU times (proc.thread) with
+ * --process-threads. */
 
 static const struct field_desc mem_sys_fields[] = {
     FIELD_DESC("total", "B", FIELD_GAUGE),	FIELD_DESC("free", "B", FIELD_GAUGE),
@@ -54,12 +56,47 @@ static const struct stream_desc mem_proc_stream = {
     .help = "per-process resident memory (VmRSS) and its high-water mark (VmHWM)",
 };
 
-static const struct stream_desc *const mem_streams[] = {&mem_sys_stream, &mem_proc_stream, NULL};
+static const struct field_desc proc_cpu_fields[] = {
+    FIELD_DESC("utime", "s", FIELD_COUNTER), FIELD_DESC("stime", "s", FIELD_COUNTER),
+    FIELD_DESC("state", "", FIELD_ATTR),     FIELD_DESC("nice", "", FIELD_ATTR),
+    FIELD_DESC("kthread", "", FIELD_ATTR),   FIELD_DESC("start", "s", FIELD_ATTR),
+};
+
+static const struct stream_desc proc_cpu_stream = {
+    .name = "proc.cpu",
+    .version = 1,
+    .entity = ENTITY_PID,
+    .nfields = ARRAY_SIZE(proc_cpu_fields),
+    .fields = proc_cpu_fields,
+    .help = "per-process CPU seconds (user, system) from /proc/PID/stat, the state letter's "
+	    "code, nice, 1 for a kernel thread, start in seconds since boot",
+};
+
+static const struct field_desc proc_thread_fields[] = {
+    FIELD_DESC("utime", "s", FIELD_COUNTER),
+    FIELD_DESC("stime", "s", FIELD_COUNTER),
+    FIELD_DESC("state", "", FIELD_ATTR),
+    FIELD_DESC("tgid", "", FIELD_ATTR),
+};
+
+static const struct stream_desc proc_thread_stream = {
+    .name = "proc.thread",
+    .version = 1,
+    .entity = ENTITY_PID,
+    .nfields = ARRAY_SIZE(proc_thread_fields),
+    .fields = proc_thread_fields,
+    .help = "per-thread CPU seconds (user, system), the state letter's code and the owning "
+	    "process (--process-threads); entity = thread id, label = thread name",
+};
+
+static const struct stream_desc *const mem_streams[] = {
+    &mem_sys_stream, &mem_proc_stream, &proc_cpu_stream, &proc_thread_stream, NULL};
 
 struct mem_state {
 	int fd_meminfo;
 	char buf[8192];
-	uint32_t sid_sys, sid_proc;
+	uint32_t sid_sys;
+	struct memproc_sids sids;
 	enum sample_scope scope;
 	uint64_t period_ns, next_scan_ns;
 	struct memproc *mp; /* NULL with -s none */
@@ -71,6 +108,7 @@ struct mem_state {
 struct mem_opts {
 	bool sampling;	  /* --host-memory-sampling */
 	double frequency; /* --host-memory-sampling-frequency */
+	bool threads;	  /* --process-threads */
 };
 
 static const struct mem_opts mem_defaults = {.sampling = true, .frequency = 10};
@@ -92,6 +130,11 @@ static const struct opt_desc mem_opt_descs[] = {
      .lo = 1,
      .hi = 1000,
      .unit = "Hz"},
+    {.lng = "process-threads",
+     .help = "also sample every thread's CPU times (stream proc.thread), once per refresh",
+     .cmds = OPT_CMD_SAMPLE,
+     .type = OPT_FLAG,
+     .off = OPT_OFF(struct mem_opts, threads)},
 };
 
 static const struct opt_table mem_options = {
@@ -124,9 +167,31 @@ static void mem_fini(void *state)
 	free(st);
 }
 
+/* mem.proc and proc.cpu, and proc.thread when asked for. */
+static int mem_add_proc_streams(struct mem_state *st, struct stream_table *t, bool threads)
+{
+	int rc = stream_table_add(t, &mem_proc_stream);
+
+	if (rc < 0)
+		return rc;
+	st->sids.proc = (uint32_t)rc;
+	rc = stream_table_add(t, &proc_cpu_stream);
+	if (rc < 0)
+		return rc;
+	st->sids.cpu = (uint32_t)rc;
+	if (!threads)
+		return 0;
+	rc = stream_table_add(t, &proc_thread_stream);
+	if (rc < 0)
+		return rc;
+	st->sids.thread = (uint32_t)rc;
+	return 0;
+}
+
 static int mem_init(const struct coll_ctx *ctx, void **state)
 {
 	const struct asys_options *o = ctx->opts;
+	const struct mem_opts *mo = options_get(o, &mem_options);
 	struct mem_state *st = calloc(1, sizeof(*st));
 	int rc;
 
@@ -142,10 +207,9 @@ static int mem_init(const struct coll_ctx *ctx, void **state)
 	/* -s none: no mem.proc stream at all, so a pane or a recording tells
 	 * "no process followed" from the schema */
 	if (st->scope != SCOPE_NONE) {
-		rc = stream_table_add(ctx->streams, &mem_proc_stream);
+		rc = mem_add_proc_streams(st, ctx->streams, mo->threads);
 		if (rc < 0)
 			goto fail;
-		st->sid_proc = (uint32_t)rc;
 	}
 	st->period_ns = (uint64_t)((o->delay_s > 0 ? o->delay_s : 1.0) * 1e9);
 
@@ -159,8 +223,8 @@ static int mem_init(const struct coll_ctx *ctx, void **state)
 	if (st->scope == SCOPE_NONE)
 		return 0;
 	/* without per-process rows the host totals still go on */
-	if (memproc_new(&st->mp, st->sid_proc, o, st->scope == SCOPE_PROCESS_TREE, st->proc_status,
-			sizeof(st->proc_status)) < 0)
+	if (memproc_new(&st->mp, &st->sids, o, st->scope == SCOPE_PROCESS_TREE, mo->threads,
+			st->proc_status, sizeof(st->proc_status)) < 0)
 		st->mp = NULL;
 	return 0;
 fail:
@@ -208,7 +272,7 @@ static int mem_sample(void *state, struct emitter *out, uint64_t now_ns)
 
 	mem_sample_sys(st, out);
 	if (!st->mp) {
-		if (st->proc_status[0] && emit_status(out, st->sid_proc, STATUS_STREAM,
+		if (st->proc_status[0] && emit_status(out, st->sids.proc, STATUS_STREAM,
 						      asys_now_ns(), st->proc_status) == 0)
 			st->proc_status[0] = '\0';
 		return 0;

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collector.h"
@@ -15,14 +17,16 @@
 #include "sysroot.h"
 #include "util.h"
 
-/* The per-process rows of the mem collector (stream mem.proc).
- * System-wide, the scan of every /proc/PID runs once per refresh: the rows
- * of the last report are re-read through their kept status fds, every other
- * process through its cheap statm (known kernel threads not at all), and
- * only newcomers to the top MEM_TOP_N get their status and cmdline opened.
- * In process-tree mode the tree of the
- * roots is rebuilt once per refresh through the children files of every
- * thread (a ppid scan where the kernel has none) and read at the full rate
+/* The per-process rows of the mem collector (streams mem.proc and
+ * proc.cpu). System-wide, the scan of every /proc/PID runs once per
+ * refresh, and a process costs one pread of its stat (kept open): it gives
+ * the CPU times, state, nice, parent, threads, flags and start, and the
+ * resident pages and fault counts that say whether its status (VmHWM, uid)
+ * can have changed; only then, or every MEM_STATUS_REFRESH reports, is
+ * status read. Kernel threads (PF_KTHREAD in stat's flags) never read
+ * status or cmdline. In process-tree mode the tree of the roots is rebuilt
+ * once per refresh through the children files of every thread (a ppid
+ * scan where the kernel has none) and read whole at the full rate
  * (memtree.c). */
 
 /* Reads a small file below /proc/ into st->buf. Bytes, or -errno. */
@@ -45,13 +49,66 @@ void memproc_note_error(struct memproc *st, ssize_t rc)
 		st->unreadable++;
 }
 
+/* Waits for the bus at most ~50 ms a refresh in all: it is woken when the
+ * ring passes half full and drains it meanwhile. */
+static int mem_emit_retry(int rc, int *tries)
+{
+	struct timespec ms = {0, 1000000};
+
+	if (rc != -ENOBUFS || *tries >= 50)
+		return 0;
+	(*tries)++;
+	nanosleep(&ms, NULL);
+	return 1;
+}
+
+int memproc_emit(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t entity,
+		 uint64_t ts, const double *v, uint32_t n)
+{
+	int rc;
+
+	while (mem_emit_retry(rc = emit_sample(out, sid, entity, ts, v, n), &st->emit_waits))
+		;
+	return rc;
+}
+
+int memproc_label(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t entity,
+		  uint64_t ts, const char *text)
+{
+	int rc;
+
+	while (mem_emit_retry(rc = emit_label(out, sid, entity, ts, text), &st->emit_waits))
+		;
+	return rc;
+}
+
+int memproc_gone(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t entity,
+		 uint64_t ts)
+{
+	int rc;
+
+	while (mem_emit_retry(rc = emit_gone(out, sid, entity, ts), &st->emit_waits))
+		;
+	return rc;
+}
+
+/* A process left: its rows end in both streams. */
+static void mem_gone(struct memproc *st, struct emitter *out, pid_t pid, uint64_t ts)
+{
+	memproc_gone(st, out, st->sid.proc, (uint64_t)pid, ts);
+	memproc_gone(st, out, st->sid.cpu, (uint64_t)pid, ts);
+}
+
 static int mem_cur_grow(struct memproc *st)
 {
+	size_t max = st->tree_mode ? MEM_TREE_MAX : MEM_PROCS_MAX;
 	size_t cap = st->cap * 2;
 	struct mem_proc *a, *b;
 
-	if (cap > MEM_TREE_MAX)
+	if (st->cap >= max)
 		return -E2BIG;
+	if (cap > max)
+		cap = max;
 	a = realloc(st->procs, cap * sizeof(*a));
 	if (!a)
 		return -ENOMEM;
@@ -71,12 +128,25 @@ static int mem_cmp_proc(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The previous report's row of pid (procs is sorted by pid), or NULL. */
+/* The previous report's row of pid (procs is sorted by pid), or NULL.
+ * /proc lists pids in order, so the row is usually at or just after the
+ * one found last: a walk from there, which only goes forward, costs no
+ * more than one pass over procs per scan; a search otherwise. */
 static struct mem_proc *mem_old(struct memproc *st, pid_t pid)
 {
-	struct mem_proc key = {.pid = pid};
+	struct mem_proc key = {.pid = pid}, *p;
+	size_t h = st->old_hint;
 
-	return st->nprocs ? bsearch(&key, st->procs, st->nprocs, sizeof(key), mem_cmp_proc) : NULL;
+	while (h < st->nprocs && st->procs[h].pid < pid)
+		h++;
+	if (h < st->nprocs && st->procs[h].pid == pid) {
+		st->old_hint = h + 1;
+		return &st->procs[h];
+	}
+	p = st->nprocs ? bsearch(&key, st->procs, st->nprocs, sizeof(key), mem_cmp_proc) : NULL;
+	if (p)
+		st->old_hint = (size_t)(p - st->procs) + 1;
+	return p;
 }
 
 static void mem_close_fd(struct memproc *st, int *fd)
@@ -88,80 +158,220 @@ static void mem_close_fd(struct memproc *st, int *fd)
 	st->nfds--;
 }
 
-/* Reads the status of pid into the next row of cur, through the fd kept
- * from the last report when there is one (it then moves to the new row). A
- * vanished or hidden process is skipped: 0 with nothing added. */
-int memproc_add_cur(struct memproc *st, pid_t pid)
+/* Reads pid's file NAME into st->buf through *kept (moved there from the
+ * last report's row) or a fresh open, kept when the budget allows. Bytes,
+ * or -errno. A kept fd of an exited process reads ESRCH or nothing, never a
+ * newcomer that reused the pid: that one is opened afresh. */
+static ssize_t mem_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept, bool keep)
 {
-	struct mem_proc *old, *p;
+	char rel[48];
+	ssize_t len;
+
+	if (*kept >= 0) {
+		len = sysroot_pread_all(*kept, st->buf, sizeof(st->buf));
+		if (len > 0)
+			return len;
+		mem_close_fd(st, kept);
+	}
+	snprintf(rel, sizeof(rel), "%d/%s", (int)pid, name);
+	if (!keep || st->nfds >= st->fd_budget)
+		return memproc_read_rel(st, rel, st->buf, sizeof(st->buf));
+	*kept = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (*kept < 0)
+		return -errno;
+	st->nfds++;
+	len = sysroot_pread_all(*kept, st->buf, sizeof(st->buf));
+	if (len <= 0)
+		mem_close_fd(st, kept);
+	return len;
+}
+
+static void mem_row_stat(struct memproc *st, struct mem_proc *p, const struct procfs_pid_stat *ps)
+{
+	p->kthread = (ps->flags & PROCFS_PF_KTHREAD) != 0;
+	p->cpu[PC_UTIME] = (double)ps->utime / st->clk_tck;
+	p->cpu[PC_STIME] = (double)ps->stime / st->clk_tck;
+	p->cpu[PC_STATE] = (unsigned char)ps->state;
+	p->cpu[PC_NICE] = (double)ps->nice;
+	p->cpu[PC_KTHREAD] = p->kthread;
+	p->cpu[PC_START] = (double)ps->starttime / st->clk_tck;
+	p->v[MP_PPID] = ps->ppid;
+	p->v[MP_THREADS] = ps->num_threads >= 0 ? (double)ps->num_threads : NAN;
+	util_strlcpy(p->name, ps->comm, sizeof(p->name));
+}
+
+/* status, when stat says it may have changed: VmRSS, VmHWM and the uid.
+ * False when the process is gone. */
+static bool mem_row_status(struct memproc *st, struct mem_proc *p, struct mem_proc *old,
+			   const struct procfs_pid_stat *ps, bool always)
+{
 	struct procfs_status s;
 	ssize_t len;
-	int fd = -1;
+	bool zombie = ps->state == 'Z' || ps->state == 'X';
+
+	if (old) {
+		p->fd_status = old->fd_status;
+		old->fd_status = -1;
+	}
+	if (!always && old && !old->kthread && old->status_age < MEM_STATUS_REFRESH &&
+	    old->rss_pages == ps->rss_pages && old->faults == ps->minflt + ps->majflt) {
+		/* an idle process: its status fd is better spent on a busy one */
+		mem_close_fd(st, &p->fd_status);
+		p->v[MP_RSS] = zombie ? NAN : (double)ps->rss_pages * st->page_size;
+		p->v[MP_HWM] = old->v[MP_HWM];
+		p->v[MP_UID] = old->v[MP_UID];
+		p->status_age = old->status_age + 1;
+		p->rss_pages = old->rss_pages;
+		p->faults = old->faults;
+		return true;
+	}
+	/* kept open for a process whose status changes at every scan */
+	len =
+	    mem_read_kept(st, p->pid, "status", &p->fd_status, always || (old && old->status_read));
+	if (len <= 0) {
+		if (len < 0)
+			memproc_note_error(st, len);
+		return false;
+	}
+	if (procfs_parse_status(st->buf, &s) == 0) {
+		mem_close_fd(st, &p->fd_status);
+		return false;
+	}
+	p->v[MP_RSS] = s.rss;
+	p->v[MP_HWM] = s.hwm;
+	p->v[MP_UID] = s.uid;
+	p->status_read = true;
+	/* newcomers come due at different scans: a burst of them (a job's
+	 * start) does not make every 16th refresh a slow one */
+	p->status_age = old ? 0 : (uint16_t)(p->pid % MEM_STATUS_REFRESH);
+	p->rss_pages = ps->rss_pages;
+	p->faults = ps->minflt + ps->majflt;
+	return true;
+}
+
+int memproc_add_cur(struct memproc *st, pid_t pid, bool always_status)
+{
+	struct mem_proc *old, *p;
+	struct procfs_pid_stat ps;
+	ssize_t len;
 
 	/* grow first: it moves procs, where old points */
 	if (st->ncur == st->cap && mem_cur_grow(st))
 		return -E2BIG;
 	old = mem_old(st, pid);
-	if (old && old->fd >= 0) {
-		fd = old->fd;
-		old->fd = -1;
-	} else {
-		char rel[48];
-
-		snprintf(rel, sizeof(rel), "%d/status", (int)pid);
-		fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0) {
-			memproc_note_error(st, -errno);
-			return 0;
-		}
-		st->nfds++;
+	p = &st->cur[st->ncur];
+	*p = (struct mem_proc){.pid = pid, .fd_stat = -1, .fd_status = -1};
+	if (old) {
+		p->fd_stat = old->fd_stat;
+		old->fd_stat = -1;
 	}
-	/* a kept fd of an exited process reads ESRCH or nothing, never a
-	 * newcomer that reused the pid */
-	len = sysroot_pread_all(fd, st->buf, sizeof(st->buf));
-	if (len <= 0 || procfs_parse_status(st->buf, &s) == 0) {
-		mem_close_fd(st, &fd);
+	len = mem_read_kept(st, pid, "stat", &p->fd_stat, true);
+	if (len <= 0) {
 		if (len < 0)
 			memproc_note_error(st, len);
 		return 0;
 	}
-	if (st->nfds > MEM_FD_MAX)
-		mem_close_fd(st, &fd);
-	p = &st->cur[st->ncur++];
-	p->pid = pid;
-	p->fd = fd;
-	p->v[MP_RSS] = s.rss;
-	p->v[MP_HWM] = s.hwm;
-	p->v[MP_UID] = s.uid;
-	p->v[MP_PPID] = s.ppid;
-	p->v[MP_THREADS] = s.threads;
-	util_strlcpy(p->name, s.name, sizeof(p->name));
-	p->label[0] = '\0';
-	p->label_age = 0;
+	if (procfs_parse_pid_stat(st->buf, &ps)) {
+		mem_close_fd(st, &p->fd_stat);
+		return 0;
+	}
+	mem_row_stat(st, p, &ps);
+	if (old && old->cpu[PC_START] != p->cpu[PC_START]) {
+		/* another process took the pid since the last report */
+		mem_close_fd(st, &old->fd_status);
+		p->reused = true;
+		old = NULL;
+	}
+	if (p->kthread) {
+		/* no memory of their own, and they all run as root */
+		p->v[MP_RSS] = p->v[MP_HWM] = NAN;
+		p->v[MP_UID] = 0;
+		if (old)
+			mem_close_fd(st, &old->fd_status);
+	} else if (!mem_row_status(st, p, old, &ps, always_status)) {
+		mem_close_fd(st, &p->fd_stat);
+		mem_close_fd(st, &p->fd_status);
+		return 0;
+	}
+	st->ncur++;
 	return 0;
-}
-
-static int mem_cmp_cand(const void *a, const void *b)
-{
-	const struct mem_cand *x = a, *y = b;
-
-	if (x->rss != y->rss)
-		return x->rss < y->rss ? 1 : -1; /* largest first */
-	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
 static void mem_read_label(struct memproc *st, struct mem_proc *p)
 {
-	char rel[48], cmd[4096];
-	ssize_t len;
+	char rel[48], cmd[4096], out[MEM_LABEL_MAX];
+	ssize_t len = -1;
 	int fd;
 
-	snprintf(rel, sizeof(rel), "%d/cmdline", (int)p->pid);
-	fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	len = fd < 0 ? -1 : read(fd, cmd, sizeof(cmd));
-	if (fd >= 0)
-		close(fd);
-	procfs_format_cmdline(cmd, len > 0 ? (size_t)len : 0, p->name, p->label, sizeof(p->label));
+	/* a kernel thread has no command line */
+	if (!p->kthread) {
+		snprintf(rel, sizeof(rel), "%d/cmdline", (int)p->pid);
+		fd = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		len = fd < 0 ? -1 : read(fd, cmd, sizeof(cmd));
+		if (fd >= 0)
+			close(fd);
+	}
+	procfs_format_cmdline(cmd, len > 0 ? (size_t)len : 0, p->name, out, sizeof(out));
+	p->label = strdup(out);
+}
+
+static void mem_row_free(struct memproc *st, struct mem_proc *p)
+{
+	mem_close_fd(st, &p->fd_stat);
+	mem_close_fd(st, &p->fd_status);
+	free(p->label);
+	p->label = NULL;
+	free(p->group);
+	p->group = NULL;
+}
+
+/* A row that stays: its label carries over unless it was renamed or is due
+ * for a re-read. */
+static bool mem_carry_label(struct mem_proc *old, struct mem_proc *nw)
+{
+	if (!old->label || strcmp(old->name, nw->name) || old->label_age >= MEM_LABEL_REFRESH)
+		return false;
+	nw->label = old->label;
+	nw->label_age = old->label_age + 1;
+	old->label = NULL;
+	return true;
+}
+
+static void mem_report_one(struct memproc *st, struct emitter *out, uint64_t ts,
+			   struct mem_proc *old, struct mem_proc *nw)
+{
+	bool send = true;
+
+	if (old) {
+		if (mem_carry_label(old, nw)) {
+			send = false;
+		} else if (old->label) {
+			mem_read_label(st, nw);
+			send = !nw->label || strcmp(old->label, nw->label);
+		}
+		free(old->label);
+		old->label = NULL;
+	}
+	if (!nw->label) {
+		mem_read_label(st, nw);
+		nw->label_age = (uint16_t)(nw->pid % MEM_LABEL_REFRESH); /* staggered */
+	}
+	if (send && nw->label &&
+	    memproc_label(st, out, st->sid.proc, (uint64_t)nw->pid, ts, nw->label) != 0) {
+		free(nw->label); /* the ring was full: send it next time */
+		nw->label = NULL;
+	}
+	memgroup_report(st, out, ts, old, nw);
+	memproc_emit(st, out, st->sid.proc, (uint64_t)nw->pid, ts, nw->v, MP_NVALS);
+	memproc_emit(st, out, st->sid.cpu, (uint64_t)nw->pid, ts, nw->cpu, PC_NVALS);
+}
+
+static bool mem_sorted(const struct mem_proc *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (a[i - 1].pid >= a[i].pid)
+			return false;
+	return true;
 }
 
 /* Emits cur (sorted here) against the previous report: labels for the new
@@ -171,39 +381,39 @@ static void mem_report(struct memproc *st, struct emitter *out, uint64_t ts)
 	size_t i = 0, j = 0;
 	struct mem_proc *tmp;
 
-	qsort(st->cur, st->ncur, sizeof(*st->cur), mem_cmp_proc);
+	/* /proc lists pids in order: the sort is for fixtures and the tree */
+	if (!mem_sorted(st->cur, st->ncur))
+		qsort(st->cur, st->ncur, sizeof(*st->cur), mem_cmp_proc);
 	while (i < st->nprocs || j < st->ncur) {
 		struct mem_proc *old = i < st->nprocs ? &st->procs[i] : NULL;
 		struct mem_proc *nw = j < st->ncur ? &st->cur[j] : NULL;
-		const char *prev = NULL;
 
 		if (old && (!nw || old->pid < nw->pid)) {
-			mem_close_fd(st, &old->fd);
-			emit_gone(out, st->sid_proc, (uint64_t)old->pid, ts);
+			mem_row_free(st, old);
+			mem_gone(st, out, old->pid, ts);
 			i++;
 			continue;
 		}
-		if (nw && j > 0 && st->cur[j - 1].pid == nw->pid) {
-			mem_close_fd(st, &nw->fd);
+		if (j > 0 && st->cur[j - 1].pid == nw->pid) {
+			mem_row_free(st, nw);
 			memmove(nw, nw + 1, (st->ncur - j - 1) * sizeof(*nw)); /* duplicate */
 			st->ncur--;
 			continue;
 		}
 		if (old && old->pid == nw->pid) {
-			mem_close_fd(st, &old->fd); /* not handed on: read afresh */
+			/* fds not handed on are closed: the row is read afresh */
+			mem_close_fd(st, &old->fd_stat);
+			mem_close_fd(st, &old->fd_status);
 			i++;
-			prev = old->label;
-			if (!strcmp(old->name, nw->name) && old->label_age < MEM_LABEL_REFRESH) {
-				memcpy(nw->label, old->label, sizeof(nw->label));
-				nw->label_age = old->label_age + 1;
+			if (nw->reused) {
+				mem_row_free(st, old);
+				mem_gone(st, out, old->pid, ts);
+				old = NULL;
 			}
+		} else {
+			old = NULL;
 		}
-		if (!nw->label[0])
-			mem_read_label(st, nw);
-		if ((!prev || strcmp(prev, nw->label)) &&
-		    emit_label(out, st->sid_proc, (uint64_t)nw->pid, ts, nw->label) != 0)
-			nw->label[0] = '\0'; /* the ring was full: send it next time */
-		emit_sample(out, st->sid_proc, (uint64_t)nw->pid, ts, nw->v, MP_NVALS);
+		mem_report_one(st, out, ts, old, nw);
 		j++;
 	}
 	tmp = st->procs;
@@ -219,7 +429,7 @@ struct mem_cand *memproc_cand_next(struct memproc *st)
 		size_t cap = st->candcap ? st->candcap * 2 : 512;
 		struct mem_cand *c;
 
-		if (cap > (1u << 22))
+		if (cap > MEM_PROCS_MAX)
 			return NULL;
 		c = realloc(st->cand, cap * sizeof(*c));
 		if (!c)
@@ -230,175 +440,18 @@ struct mem_cand *memproc_cand_next(struct memproc *st)
 	return &st->cand[st->ncand++];
 }
 
-static int mem_cmp_kthread(const void *a, const void *b)
-{
-	const struct mem_kthread *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return (x->pid > y->pid) - (x->pid < y->pid);
-	return (x->ino > y->ino) - (x->ino < y->ino);
-}
-
-static bool mem_kt_known(const struct memproc *st, pid_t pid, ino_t ino)
-{
-	struct mem_kthread key = {pid, ino};
-
-	return st->nkt && bsearch(&key, st->kt, st->nkt, sizeof(key), mem_cmp_kthread) != NULL;
-}
-
-static void mem_kt_keep(struct memproc *st, pid_t pid, ino_t ino)
-{
-	if (st->nktn == st->ktcap) {
-		size_t cap = st->ktcap ? st->ktcap * 2 : 256;
-		struct mem_kthread *a, *b;
-
-		if (cap > (1u << 20))
-			return;
-		a = realloc(st->kt, cap * sizeof(*a));
-		if (a)
-			st->kt = a;
-		b = realloc(st->ktn, cap * sizeof(*b));
-		if (b)
-			st->ktn = b;
-		if (!a || !b)
-			return;
-		st->ktcap = cap;
-	}
-	st->ktn[st->nktn++] = (struct mem_kthread){pid, ino};
-}
-
-/* Whether a process without resident memory is a kernel thread (not a
- * zombie, nor a process swapped out whole). */
-static bool mem_is_kthread(struct memproc *st, pid_t pid)
-{
-	struct procfs_pid_stat ps;
-	char rel[48];
-
-	snprintf(rel, sizeof(rel), "%d/stat", (int)pid);
-	return memproc_read_rel(st, rel, st->buf, sizeof(st->buf)) > 0 &&
-	       procfs_parse_pid_stat(st->buf, &ps) == 0 && (ps.flags & PROCFS_PF_KTHREAD);
-}
-
-/* Every /proc/PID once: the rows of the last report through their kept
- * status fds, the others through the cheaper statm; then status (kept
- * open) for those that entered the top MEM_TOP_N. */
-/* The resident size of one /proc entry, for the ranking: a row read
- * already is re-read (its place in cur into *row), a newcomer's statm is
- * read. False for what has no memory of its own (gone, a zombie, a kernel
- * thread), which is not ranked. */
-static bool mem_scan_one(struct memproc *st, pid_t pid, ino_t ino, double *rss, int *row)
-{
-	struct mem_proc *old = mem_old(st, pid);
-	char rel[48];
-	uint64_t pages;
-	ssize_t len;
-
-	*row = -1;
-	if (old && old->fd >= 0) {
-		size_t before = st->ncur;
-
-		memproc_add_cur(st, pid);
-		if (st->ncur == before)
-			return false; /* gone */
-		*row = (int)before;
-		*rss = st->cur[*row].v[MP_RSS];
-		if (!(*rss > 0)) {
-			mem_close_fd(st, &st->cur[*row].fd);
-			st->ncur--; /* a zombie: no memory of its own any more */
-			return false;
-		}
-		return true;
-	}
-	snprintf(rel, sizeof(rel), "%d/statm", (int)pid);
-	len = memproc_read_rel(st, rel, st->buf, sizeof(st->buf));
-	if (len < 0) {
-		memproc_note_error(st, len);
-		return false;
-	}
-	if (procfs_parse_statm_resident(st->buf, &pages))
-		return false; /* gone */
-	if (pages == 0) {
-		if (mem_is_kthread(st, pid))
-			mem_kt_keep(st, pid, ino);
-		return false; /* no memory of its own */
-	}
-	*rss = (double)pages * st->page_size;
-	return true;
-}
-
-/* In rank order: keep rows read already, read status for newcomers (one
- * that vanished meanwhile gives its place to the next), and drop rows that
- * fell out of the top. */
-static void mem_scan_keep_top(struct memproc *st)
-{
-	size_t k, taken;
-
-	for (k = 0, taken = 0; k < st->ncand; k++) {
-		struct mem_cand *c = &st->cand[k];
-
-		if (taken >= MEM_TOP_N) {
-			if (c->cur >= 0) {
-				mem_close_fd(st, &st->cur[c->cur].fd);
-				st->cur[c->cur].pid = 0;
-			}
-		} else if (c->cur >= 0) {
-			taken++;
-		} else {
-			size_t before = st->ncur;
-
-			memproc_add_cur(st, c->pid);
-			if (st->ncur > before && !(st->cur[before].v[MP_RSS] > 0)) {
-				/* it turned zombie after its statm was read */
-				mem_close_fd(st, &st->cur[before].fd);
-				st->ncur--;
-			}
-			taken += st->ncur > before;
-		}
-	}
-	for (k = 0; k < st->ncur;) {
-		if (st->cur[k].pid == 0)
-			st->cur[k] = st->cur[--st->ncur];
-		else
-			k++;
-	}
-}
-
+/* Every /proc/PID once, in the order /proc lists them. */
 static void mem_scan_system(struct memproc *st)
 {
-	struct mem_kthread *t;
 	struct dirent *de;
 
-	st->ncand = 0;
-	st->nktn = 0;
 	rewinddir(st->procdir);
 	while ((de = readdir(st->procdir))) {
 		pid_t pid = procfs_pid_from_name(de->d_name);
-		struct mem_cand *c;
-		double rss;
-		int row;
 
-		if (pid <= 0)
-			continue;
-		if (mem_kt_known(st, pid, de->d_ino)) {
-			mem_kt_keep(st, pid, de->d_ino);
-			continue;
-		}
-		if (!mem_scan_one(st, pid, de->d_ino, &rss, &row))
-			continue;
-		c = memproc_cand_next(st);
-		if (!c)
+		if (pid > 0 && memproc_add_cur(st, pid, false) == -E2BIG)
 			break;
-		*c = (struct mem_cand){pid, 0, rss, row};
 	}
-	t = st->kt;
-	if (st->nktn)
-		qsort(st->ktn, st->nktn, sizeof(*st->ktn), mem_cmp_kthread);
-	st->kt = st->ktn;
-	st->nkt = st->nktn;
-	st->ktn = t;
-	if (st->ncand)
-		qsort(st->cand, st->ncand, sizeof(*st->cand), mem_cmp_cand);
-	mem_scan_keep_top(st);
 }
 
 /* What the table leaves out: processes we may not read, and a process
@@ -420,18 +473,29 @@ static void mem_emit_unreadable(struct memproc *st, struct emitter *out, uint64_
 			 st->unreadable == 1 ? "" : "es");
 	else if (dropped)
 		msg[strlen(msg) - 2] = '\0';
-	if (emit_status(out, st->sid_proc, STATUS_STREAM, ts, msg) == 0) {
+	if (emit_status(out, st->sid.proc, STATUS_STREAM, ts, msg) == 0) {
 		st->unreadable_sent = st->unreadable;
 		st->tree_dropped_sent = dropped;
 	}
 }
 
-int memproc_new(struct memproc **out, uint32_t sid_proc, const struct asys_options *o,
-		bool tree_mode, char *err, size_t n)
+/* Half the soft RLIMIT_NOFILE (the rest is for the other collectors: probe
+ * links, sockets, libraries), at most MEM_FD_CAP. */
+static int mem_fd_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return MEM_FD_CAP;
+	return rl.rlim_cur / 2 < MEM_FD_CAP ? (int)(rl.rlim_cur / 2) : MEM_FD_CAP;
+}
+
+int memproc_new(struct memproc **out, const struct memproc_sids *sids, const struct asys_options *o,
+		bool tree_mode, bool threads, char *err, size_t n)
 {
 	struct memproc *st = calloc(1, sizeof(*st));
 	char path[4096];
-	long ps = sysconf(_SC_PAGESIZE);
+	long ps = sysconf(_SC_PAGESIZE), hz = sysconf(_SC_CLK_TCK);
 	int rc;
 
 	*out = NULL;
@@ -439,10 +503,13 @@ int memproc_new(struct memproc **out, uint32_t sid_proc, const struct asys_optio
 		rc = -ENOMEM;
 		goto fail;
 	}
-	st->sid_proc = sid_proc;
+	st->sid = *sids;
 	st->tree_mode = tree_mode;
+	st->threads = threads;
 	st->opts = o;
 	st->page_size = ps > 0 ? (double)ps : 4096.0;
+	st->clk_tck = hz > 0 ? (double)hz : 100.0;
+	st->fd_budget = mem_fd_budget();
 	rc = sysroot_path(path, sizeof(path), "/proc");
 	if (rc)
 		goto fail;
@@ -453,12 +520,12 @@ int memproc_new(struct memproc **out, uint32_t sid_proc, const struct asys_optio
 		memproc_free(st);
 		return rc;
 	}
-	st->cap = MEM_TOP_N;
+	st->cap = 256;
 	st->procs = calloc(st->cap, sizeof(*st->procs));
 	st->cur = calloc(st->cap, sizeof(*st->cur));
 	if (tree_mode)
 		st->tree = calloc(MEM_TREE_MAX, sizeof(*st->tree));
-	if (!st->procs || !st->cur || (tree_mode && !st->tree)) {
+	if (!st->procs || !st->cur || (tree_mode && !st->tree) || memgroup_init(st)) {
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -477,27 +544,33 @@ void memproc_free(struct memproc *st)
 	if (st->procdir)
 		closedir(st->procdir);
 	for (size_t i = 0; st->procs && i < st->nprocs; i++)
-		if (st->procs[i].fd >= 0)
-			close(st->procs[i].fd);
+		mem_row_free(st, &st->procs[i]);
 	free(st->procs);
 	free(st->cur);
 	free(st->cand);
 	free(st->tree);
-	free(st->kt);
-	free(st->ktn);
+	memproc_threads_free(st);
+	memgroup_fini(st);
 	free(st);
 }
 
 void memproc_sample(struct memproc *st, struct emitter *out, bool full)
 {
+	uint64_t ts;
+
 	if (!st->tree_mode && !full)
 		return;
 	st->unreadable = 0;
 	st->ncur = 0;
+	st->old_hint = 0;
+	st->emit_waits = 0;
+	ts = asys_now_ns();
 	if (st->tree_mode)
 		memproc_scan_tree(st, full);
 	else
 		mem_scan_system(st);
-	mem_report(st, out, asys_now_ns());
+	mem_report(st, out, ts);
+	if (st->threads && full)
+		memproc_threads(st, out, ts);
 	mem_emit_unreadable(st, out, asys_now_ns());
 }

@@ -1,5 +1,6 @@
-/* Internals shared by memproc.c (rows, reports, the system-wide scan) and
- * memtree.c (the process tree). Not an interface for anything else. */
+/* Internals shared by memproc.c (rows, reports, the system-wide scan),
+ * memtree.c (the process tree) and memthread.c (proc.thread). Not an
+ * interface for anything else. */
 #ifndef ASYS_MEMPROC_INT_H
 #define ASYS_MEMPROC_INT_H
 
@@ -12,75 +13,110 @@
 #include "memproc.h"
 #include "procfs.h"
 
-#define MEM_TOP_N 64
+#define MEM_PROCS_MAX (1 << 22) /* the kernel's PID_MAX_LIMIT */
 #define MEM_TREE_MAX 4096
 #define MEM_LABEL_MAX 256
 #define MEM_LABEL_REFRESH 16 /* re-read a cmdline every N reports (setproctitle) */
-/* status fds kept open across reads: an open costs as much as the read */
-#define MEM_FD_MAX 256
+/* status is re-read when RSS or the fault counts moved, else every N reports
+ * (a setuid changes the uid without a fault) */
+#define MEM_STATUS_REFRESH 16
+/* Kept fds at most, whatever RLIMIT_NOFILE allows: each holds a page of
+ * kernel memory (its seq_file buffer) for as long as it is open. */
+#define MEM_FD_CAP 4096
 
 enum { MP_RSS, MP_HWM, MP_UID, MP_PPID, MP_THREADS, MP_NVALS };
+enum { PC_UTIME, PC_STIME, PC_STATE, PC_NICE, PC_KTHREAD, PC_START, PC_NVALS };
+enum { PT_UTIME, PT_STIME, PT_STATE, PT_TGID, PT_NVALS };
+
+struct procgroup_cache;
+struct emitter;
 
 struct mem_proc {
 	pid_t pid;
-	int fd; /* its status, kept open; -1 = none (or handed on) */
-	uint32_t label_age;
+	int fd_stat, fd_status; /* kept open; -1 = none (or handed on) */
+	uint16_t label_age, status_age;
+	bool kthread;
+	bool reused;	   /* a new process on the pid of a row of the last report */
+	bool status_read;  /* its status was read at this report */
+	int64_t rss_pages; /* from stat, when status was last read */
+	uint64_t faults;   /* minflt + majflt, when status was last read */
 	double v[MP_NVALS];
-	char name[PROCFS_COMM_MAX]; /* comm when the label was read */
-	char label[MEM_LABEL_MAX];  /* "" = not read yet */
+	double cpu[PC_NVALS];
+	char name[PROCFS_COMM_MAX]; /* comm */
+	char *label;		    /* owned; NULL = not read yet */
+	char *group;		    /* CONTAINER (memgroup.c), owned; NULL = none */
+	uint16_t group_age;
+	bool group_read;
 };
 
 struct mem_cand {
 	pid_t pid;
-	pid_t ppid; /* ppid scan only */
-	double rss;
-	int cur; /* its row in cur when its status was read already, else -1 */
+	pid_t ppid;
 };
 
-/* A kernel thread seen in an earlier scan. A reused pid comes with a new
- * /proc inode (the old dentries are flushed at exit), so (pid, ino) names
- * the thread itself. */
-struct mem_kthread {
-	pid_t pid;
-	ino_t ino;
+/* A thread seen at the last report (proc.thread), sorted by tid. */
+struct mem_thread {
+	pid_t tid;
+	char comm[PROCFS_COMM_MAX];
 };
 
 struct memproc {
 	DIR *procdir; /* sysroot /proc, rewound for each scan */
 	char buf[8192];
-	uint32_t sid_proc;
-	bool tree_mode;
+	struct memproc_sids sid;
+	bool tree_mode, threads;
 	const struct asys_options *opts; /* roots: opts->pids (main adds the workload) */
-	double page_size;
+	double page_size, clk_tck;
 	/* the reported set, sorted by pid; cur is built on each report */
 	struct mem_proc *procs, *cur;
 	size_t nprocs, ncur, cap;
-	struct mem_cand *cand;
+	size_t old_hint;       /* where the last row of procs was found */
+	struct mem_cand *cand; /* the ppid scan of the tree */
 	size_t ncand, candcap;
 	pid_t *tree; /* process-tree members (MEM_TREE_MAX) */
 	size_t ntree;
-	bool no_children; /* the kernel has no /proc/PID/task/TID/children */
-	int nfds;	  /* status fds kept open */
+	bool no_children;    /* the kernel has no /proc/PID/task/TID/children */
+	int nfds, fd_budget; /* fds kept open, and how many may be */
+	int emit_waits;	     /* ms waited for room in the ring this refresh */
 	unsigned unreadable, unreadable_sent;
 	unsigned tree_dropped; /* processes past MEM_TREE_MAX in this rebuild */
 	bool tree_dropped_sent;
-	/* kernel threads are most of /proc on big machines (per-CPU workers):
-	 * once known they are skipped without a read. kt: last scan's, sorted
-	 * by pid; ktn: this scan's */
-	struct mem_kthread *kt, *ktn;
-	size_t nkt, nktn, ktcap;
+	struct mem_thread *thr, *thrn; /* proc.thread: last report's, this one's */
+	size_t nthr, nthrn, thrcap;
+	struct procgroup_cache *groups; /* CONTAINER names, by cgroup text */
 };
+
+/* memgroup.c: the CONTAINER label of proc.cpu. */
+#define MEM_GROUP_CACHE 1024
+int memgroup_init(struct memproc *st);
+void memgroup_fini(struct memproc *st);
+/* After the row's own label: carries old's name over, or reads it again
+ * when new or due, and sends it when it changed. */
+void memgroup_report(struct memproc *st, struct emitter *out, uint64_t ts, struct mem_proc *old,
+		     struct mem_proc *nw);
 
 /* Reads a small file below /proc/ into buf. Bytes, or -errno. */
 ssize_t memproc_read_rel(struct memproc *st, const char *rel, char *buf, size_t n);
 /* A failed per-process read: the process is gone (silent) or hidden (counted). */
 void memproc_note_error(struct memproc *st, ssize_t rc);
-/* Reads pid's status into the next row of cur; a vanished or hidden
- * process adds nothing. 0, or -E2BIG past MEM_TREE_MAX rows. */
-int memproc_add_cur(struct memproc *st, pid_t pid);
+/* Reads pid into the next row of cur: stat always, status when it may have
+ * changed (always_status: every time). A vanished or hidden process adds
+ * nothing. 0, or -E2BIG past the row cap. */
+int memproc_add_cur(struct memproc *st, pid_t pid, bool always_status);
 /* The next free candidate slot, or NULL. */
 struct mem_cand *memproc_cand_next(struct memproc *st);
 /* Process-tree mode: the rows of the tree of opts->pids (memtree.c). */
 void memproc_scan_tree(struct memproc *st, bool full);
+/* An emit that waits a little for the bus when the ring is full: a refresh
+ * of thousands of processes is more than the ring holds at once. */
+int memproc_emit(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t entity,
+		 uint64_t ts, const double *v, uint32_t n);
+int memproc_label(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t entity,
+		  uint64_t ts, const char *text);
+int memproc_gone(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t entity,
+		 uint64_t ts);
+/* proc.thread for every reported process (memthread.c). */
+void memproc_threads(struct memproc *st, struct emitter *out, uint64_t ts);
+void memproc_threads_free(struct memproc *st);
 
 #endif

@@ -141,7 +141,7 @@ static void mem_tree_ppid_scan(struct memproc *st)
 		c = memproc_cand_next(st);
 		if (!c)
 			break;
-		*c = (struct mem_cand){pid, ps.ppid, 0, -1};
+		*c = (struct mem_cand){pid, ps.ppid};
 	}
 	/* st->tree holds the roots; add children until nothing changes */
 	while (grew && st->ntree < MEM_TREE_MAX) {
@@ -192,7 +192,7 @@ void memproc_scan_tree(struct memproc *st, bool full)
 			mem_tree_main_children(st, st->tree[i]);
 	}
 	for (size_t i = 0; i < st->ntree; i++)
-		memproc_add_cur(st, st->tree[i]);
+		memproc_add_cur(st, st->tree[i], true);
 	/* members that exited leave the tree */
 	st->ntree = 0;
 	for (size_t i = 0; i < st->ncur; i++)

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,44 @@
 #include "util.h"
 
 static const struct nic_opts nic_defaults = {.frequency = 1000};
+
+/* A netdev name is at most 15 bytes: an expression that needs more than
+ * these to match one is a mistake, or an attempt to make glibc's regcomp
+ * build an automaton of gigabytes (a quantifier on a quantifier, a bound in
+ * the thousands). NULL when tok is within them, else why not. */
+#define NIC_RE_LEN_MAX 200
+#define NIC_RE_BOUND_MAX 64
+
+static const char *nic_re_too_costly(const char *tok)
+{
+	bool after_quant = false;
+
+	if (strlen(tok) > NIC_RE_LEN_MAX)
+		return "longer than 200 characters";
+	for (const char *p = tok; *p; p++) {
+		bool quant = *p == '*' || *p == '+' || *p == '?' || *p == '{';
+
+		if (*p == '\\' && p[1]) {
+			p++;
+			after_quant = false;
+			continue;
+		}
+		if (quant && after_quant)
+			return "a repetition of a repetition";
+		if (*p == '{') {
+			char *end;
+			unsigned long m = strtoul(p + 1, &end, 10), k = m;
+
+			if (*end == ',')
+				k = strtoul(end + 1, &end, 10);
+			if (m > NIC_RE_BOUND_MAX || k > NIC_RE_BOUND_MAX)
+				return "a bound above 64";
+			p = *end == '}' ? end : p;
+		}
+		after_quant = quant;
+	}
+	return NULL;
+}
 
 /* Compiled here too, so that a bad expression stops the command at once. */
 static int nic_parse_include(const struct opt_desc *d, const char *name, const char *val,
@@ -25,9 +64,14 @@ static int nic_parse_include(const struct opt_desc *d, const char *name, const c
 	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
 		char msg[128], shown[256];
 		regex_t re;
-		int e = regcomp(&re, tok, REG_EXTENDED | REG_NOSUB);
+		const char *costly = nic_re_too_costly(tok);
+		int e = costly ? REG_ESPACE : regcomp(&re, tok, REG_EXTENDED | REG_NOSUB);
 
-		if (e) {
+		if (costly) {
+			snprintf(err, n, "regular expression '%s' for %s refused: %s",
+				 str_escape(shown, sizeof(shown), tok, 60), name, costly);
+			rc = -EINVAL;
+		} else if (e) {
 			regerror(e, &re, msg, sizeof(msg));
 			snprintf(err, n, "bad regular expression '%s' for %s: %s",
 				 str_escape(shown, sizeof(shown), tok, 60), name, msg);

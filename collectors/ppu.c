@@ -14,7 +14,7 @@
 #include "collector.h"
 #include "ppu_cli.h"
 #include "ppu_lib.h"
-#include "sysroot.h"
+#include "ppu_putil.h"
 #include "util.h"
 
 #define PPU_PROC_MAX 4096
@@ -70,7 +70,8 @@ static const struct stream_desc ppu_proc_stream = {
     .help = "device memory per process; entity = (device << 32) | pid",
 };
 
-static const struct stream_desc *const ppu_streams[] = {&ppu_dev_stream, &ppu_proc_stream, NULL};
+static const struct stream_desc *const ppu_streams[] = {&ppu_dev_stream, &ppu_proc_stream,
+							&ppu_proc_util_stream, NULL};
 
 struct ppu_dev {
 	ppu_device_t h;
@@ -84,7 +85,8 @@ struct ppu_state {
 	struct ppu_lib *lib;
 	struct ppu_dev *devs;
 	unsigned int ndev;
-	int s_dev, s_proc;
+	int s_dev, s_proc, s_util;
+	struct ppu_putil util;
 	struct ppu_process_info *procs;
 	unsigned int procs_cap;
 	char err[1536];
@@ -107,6 +109,7 @@ static void ppu_fini(void *p)
 		free(st->devs[i].pids);
 	free(st->devs);
 	free(st->procs);
+	ppu_putil_fini(&st->util);
 	ppu_lib_close(st->lib);
 	free(st);
 }
@@ -124,9 +127,10 @@ static int ppu_init(const struct coll_ctx *ctx, void **state)
 		return -ENOMEM;
 	st->s_dev = stream_table_add(ctx->streams, &ppu_dev_stream);
 	st->s_proc = stream_table_add(ctx->streams, &ppu_proc_stream);
-	if (st->s_dev < 0 || st->s_proc < 0) {
+	st->s_util = stream_table_add(ctx->streams, &ppu_proc_util_stream);
+	if (st->s_dev < 0 || st->s_proc < 0 || st->s_util < 0) {
 		snprintf(st->err, sizeof(st->err), "cannot register the PPU streams");
-		return st->s_dev < 0 ? st->s_dev : st->s_proc;
+		return st->s_dev < 0 ? st->s_dev : st->s_proc < 0 ? st->s_proc : st->s_util;
 	}
 	ret = ppu_lib_open(&st->lib, ppu_opts_of(ctx->opts)->backend, st->err, sizeof(st->err));
 	if (ret < 0)
@@ -141,7 +145,7 @@ static int ppu_init(const struct coll_ctx *ctx, void **state)
 	st->devs = calloc(n, sizeof(*st->devs));
 	st->procs_cap = 64;
 	st->procs = calloc(st->procs_cap, sizeof(*st->procs));
-	if (!st->devs || !st->procs) {
+	if (!st->devs || !st->procs || ppu_putil_init(&st->util, st->s_util, st->lib, n) < 0) {
 		snprintf(st->err, sizeof(st->err), "out of memory for %u PPU devices", n);
 		return -ENOMEM;
 	}
@@ -220,20 +224,6 @@ static bool ppu_has_pid(const unsigned int *pids, size_t n, unsigned int pid)
 	return false;
 }
 
-static void ppu_proc_label(unsigned int pid, char *buf, size_t n)
-{
-	char path[64], comm[64];
-	ssize_t len;
-
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	len = sysroot_read_file(path, comm, sizeof(comm));
-	if (len <= 0)
-		snprintf(comm, sizeof(comm), "?");
-	else if (comm[len - 1] == '\n')
-		comm[len - 1] = '\0';
-	snprintf(buf, n, "%u %s", pid, comm);
-}
-
 /* Forgets the processes of a device (they are gone, or the device is). */
 static void ppu_procs_gone(struct ppu_state *st, struct emitter *out, unsigned int dev, uint64_t ts)
 {
@@ -244,7 +234,8 @@ static void ppu_procs_gone(struct ppu_state *st, struct emitter *out, unsigned i
 	d->npids = 0;
 }
 
-static void ppu_sample_procs(struct ppu_state *st, struct emitter *out, unsigned int dev,
+/* Emits the processes on device dev; false when it could not list them. */
+static bool ppu_sample_procs(struct ppu_state *st, struct emitter *out, unsigned int dev,
 			     uint64_t ts)
 {
 	struct ppu_dev *d = &st->devs[dev];
@@ -266,11 +257,11 @@ static void ppu_sample_procs(struct ppu_state *st, struct emitter *out, unsigned
 	if (n < 0) {
 		if (r == PPU_ERR_GPU_IS_LOST)
 			d->lost = true;
-		return;
+		return false;
 	}
 	now_pids = calloc((size_t)n + 1, sizeof(*now_pids));
 	if (!now_pids)
-		return;
+		return false;
 	for (int i = 0; i < n; i++) {
 		unsigned int pid = st->procs[i].pid;
 		double mem = (double)st->procs[i].used_memory;
@@ -291,6 +282,7 @@ static void ppu_sample_procs(struct ppu_state *st, struct emitter *out, unsigned
 	free(d->pids);
 	d->pids = now_pids;
 	d->npids = (size_t)n;
+	return true;
 }
 
 static void ppu_mark_lost(struct ppu_state *st, struct emitter *out, unsigned int i, uint64_t ts)
@@ -303,6 +295,7 @@ static void ppu_mark_lost(struct ppu_state *st, struct emitter *out, unsigned in
 		 i, st->devs[i].id.bus_id);
 	emit_status(out, (uint32_t)st->s_dev, i, ts, msg);
 	ppu_procs_gone(st, out, i, ts);
+	ppu_putil_gone(&st->util, out, i, ts);
 }
 
 static int ppu_sample(void *p, struct emitter *out, uint64_t now_ns)
@@ -330,8 +323,14 @@ static int ppu_sample(void *p, struct emitter *out, uint64_t now_ns)
 			d->labelled = true;
 		}
 		ppu_read_state(st, d, v);
-		if (!d->lost)
-			ppu_sample_procs(st, out, i, ts);
+		if (!d->lost) {
+			bool listed = ppu_sample_procs(st, out, i, ts);
+
+			if (!d->lost && ppu_putil_sample(&st->util, st->lib, out, i, d->h,
+							 listed ? d->pids : NULL, d->npids,
+							 ts) == PPU_ERR_GPU_IS_LOST)
+				d->lost = true;
+		}
 		if (d->lost) {
 			ppu_mark_lost(st, out, i, ts);
 			continue;

@@ -47,6 +47,8 @@ static const struct ppu_sym ppu_syms[] = {
     SYM("DeviceGetCurrPcieLinkGeneration", 1, device_get_curr_pcie_link_generation, false),
     SYM("DeviceGetCurrPcieLinkWidth", 1, device_get_curr_pcie_link_width, false),
     SYM("DeviceGetComputeRunningProcesses", 3, device_get_compute_running_processes, false),
+    SYM("DeviceGetProcessesUtilizationInfo", 1, device_get_processes_utilization_info, false),
+    SYM("DeviceGetProcessUtilization", 1, device_get_process_utilization, false),
     SYM("GpmQueryDeviceSupport", 1, gpm_query_device_support, false),
     SYM("GpmSampleAlloc", 1, gpm_sample_alloc, false),
     SYM("GpmSampleFree", 1, gpm_sample_free, false),
@@ -201,6 +203,9 @@ static int ppu_bind(struct ppu_lib *l, char *err, size_t errlen)
 		if (s->off == offsetof(struct ppu_lib, device_get_compute_running_processes))
 			l->proc_version = v;
 	}
+	l->util_api = l->device_get_processes_utilization_info ? 2
+		      : l->device_get_process_utilization      ? 1
+							       : 0;
 	return 0;
 }
 
@@ -314,6 +319,67 @@ int ppu_lib_processes(const struct ppu_lib *l, ppu_device_t d, struct ppu_proces
 	if (*ret != PPU_OK)
 		return -1;
 	return (int)(n < max / 2 ? n : max / 2);
+}
+
+_Static_assert(sizeof(struct ppu_proc_util) <= sizeof(struct ppu_proc_util_sample),
+	       "normalised samples must fit in place of the library's");
+_Static_assert(sizeof(struct ppu_proc_util_sample) <= PPU_PROC_UTIL_STRIDE,
+	       "the stride holds either record");
+
+void ppu_lib_util_symbol(const struct ppu_lib *l, int api, char *buf, size_t n)
+{
+	ppu_lib_symbol(
+	    l, api == 2 ? "DeviceGetProcessesUtilizationInfo" : "DeviceGetProcessUtilization", buf,
+	    n);
+}
+
+/* Rewrites the library's records as struct ppu_proc_util from the start of
+ * buf. Entry i goes to no byte past the end of the library's entry i (the
+ * normalised record is no longer than either), and each record is copied
+ * out whole before its slot is written. */
+static void ppu_util_normalise(void *buf, unsigned int n, bool info)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		struct ppu_proc_util u;
+
+		if (info) {
+			struct ppu_proc_util_info r;
+
+			memcpy(&r, (char *)buf + (size_t)i * sizeof(r), sizeof(r));
+			u = (struct ppu_proc_util){r.timestamp, r.pid, r.sm, r.mem, r.enc, r.dec};
+		} else {
+			struct ppu_proc_util_sample r;
+
+			memcpy(&r, (char *)buf + (size_t)i * sizeof(r), sizeof(r));
+			u = (struct ppu_proc_util){r.timestamp, r.pid, r.sm, r.mem, r.enc, r.dec};
+		}
+		memcpy((char *)buf + (size_t)i * sizeof(u), &u, sizeof(u));
+	}
+}
+
+ppu_ret_t ppu_lib_proc_util(const struct ppu_lib *l, int api, ppu_device_t d,
+			    unsigned long long last_seen, void *buf, unsigned int *n)
+{
+	unsigned int cap = *n;
+	ppu_ret_t r;
+
+	if (api == 2 && l->device_get_processes_utilization_info) {
+		struct ppu_procs_util_info info = {PPU_PROCS_UTIL_INFO_VERSION, cap, last_seen,
+						   buf};
+
+		r = l->device_get_processes_utilization_info(d, &info);
+		*n = info.count;
+	} else if (api == 1 && l->device_get_process_utilization) {
+		r = l->device_get_process_utilization(d, buf, n, last_seen);
+	} else {
+		return PPU_ERR_NOT_SUPPORTED;
+	}
+	if (r != PPU_OK)
+		return r;
+	if (*n > cap) /* a library that claims more than it was given room for */
+		*n = cap;
+	ppu_util_normalise(buf, *n, api == 2);
+	return PPU_OK;
 }
 
 int ppu_lib_ident(const struct ppu_lib *l, ppu_device_t d, struct ppu_dev_ident *id)

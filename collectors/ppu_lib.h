@@ -67,6 +67,40 @@ struct ppu_process_info_v1 {
 	unsigned long long used_memory;
 };
 
+/* nvmlProcessUtilizationSample_t: what GetProcessUtilization fills. */
+struct ppu_proc_util_sample {
+	unsigned int pid;
+	unsigned long long timestamp; /* CPU time of the sample, us */
+	unsigned int sm, mem, enc, dec;
+};
+
+/* nvmlProcessUtilizationInfo_v1_t, an element of the array below. */
+struct ppu_proc_util_info {
+	unsigned long long timestamp;
+	unsigned int pid;
+	unsigned int sm, mem, enc, dec, jpg, ofa;
+};
+
+/* nvmlProcessesUtilizationInfo_v1_t, the argument of
+ * GetProcessesUtilizationInfo; version is NVML_STRUCT_VERSION(..., 1), the
+ * struct's size with the version in the top byte. */
+struct ppu_procs_util_info {
+	unsigned int version;
+	unsigned int count; /* in: entries array holds; out: entries written or wanted */
+	unsigned long long last_seen;
+	struct ppu_proc_util_info *array;
+};
+#define PPU_PROCS_UTIL_INFO_VERSION ((unsigned int)sizeof(struct ppu_procs_util_info) | (1u << 24))
+
+/* One process's sample from either call, in the same place in the buffer. */
+struct ppu_proc_util {
+	unsigned long long timestamp;
+	unsigned int pid;
+	unsigned int sm, mem, enc, dec; /* %, or above 100 when not available */
+};
+/* Bytes a buffer needs per entry, for the larger record of the two calls. */
+#define PPU_PROC_UTIL_STRIDE sizeof(struct ppu_proc_util_info)
+
 #define PPU_GPM_SUPPORT_VERSION 1
 struct ppu_gpm_support {
 	unsigned int version;
@@ -111,6 +145,9 @@ struct ppu_lib {
 	char path[512];	    /* the file that was loaded */
 	bool inited;
 	int proc_version; /* 3, 2, 1 or 0 (none) for GetComputeRunningProcesses */
+	/* Per-process utilisation: 2 GetProcessesUtilizationInfo, 1
+	 * GetProcessUtilization, 0 neither. */
+	int util_api;
 	/* The least time between the two GPM samples of a metric: NVIDIA
 	 * documents 100 ms for NVML ("due to the internal sample refresh rate";
 	 * closer samples give zeros); HGML has none. ASYS_GPM_MIN_INTERVAL_MS
@@ -135,6 +172,10 @@ struct ppu_lib {
 	ppu_ret_t (*device_get_curr_pcie_link_width)(ppu_device_t d, unsigned int *w);
 	ppu_ret_t (*device_get_compute_running_processes)(ppu_device_t d, unsigned int *n,
 							  void *infos);
+	ppu_ret_t (*device_get_processes_utilization_info)(ppu_device_t d,
+							   struct ppu_procs_util_info *i);
+	ppu_ret_t (*device_get_process_utilization)(ppu_device_t d, struct ppu_proc_util_sample *s,
+						    unsigned int *n, unsigned long long last_seen);
 	ppu_ret_t (*gpm_query_device_support)(ppu_device_t d, struct ppu_gpm_support *s);
 	ppu_ret_t (*gpm_sample_alloc)(ppu_gpm_sample_t *s);
 	ppu_ret_t (*gpm_sample_free)(ppu_gpm_sample_t s);
@@ -157,6 +198,16 @@ void ppu_lib_symbol(const struct ppu_lib *l, const char *base, char *buf, size_t
  * returns the count, or -1 with *ret set. */
 int ppu_lib_processes(const struct ppu_lib *l, ppu_device_t d, struct ppu_process_info *out,
 		      unsigned int max, ppu_ret_t *ret);
+
+/* Per-process utilisation samples newer than last_seen (us, the library's
+ * clock; 0 for all it keeps) through api (2 or 1, as util_api). buf holds *n entries of
+ * PPU_PROC_UTIL_STRIDE bytes; on PPU_OK it holds *n struct ppu_proc_util
+ * from its start. On PPU_ERR_INSUFFICIENT_SIZE *n is the count the library
+ * wants (unchecked: the caller bounds it). PPU_ERR_NOT_FOUND: nothing new. */
+ppu_ret_t ppu_lib_proc_util(const struct ppu_lib *l, int api, ppu_device_t d,
+			    unsigned long long last_seen, void *buf, unsigned int *n);
+/* The name of the call api uses ("hgmlDeviceGetProcessUtilization"). */
+void ppu_lib_util_symbol(const struct ppu_lib *l, int api, char *buf, size_t n);
 
 /* Device identity, read once. */
 struct ppu_dev_ident {

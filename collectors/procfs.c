@@ -314,7 +314,7 @@ int procfs_parse_pid_stat(const char *buf, struct procfs_pid_stat *s)
 {
 	const char *open, *close, *p;
 	uint64_t v[22];
-	bool ok;
+	bool ok, neg[22];
 	size_t len;
 
 	memset(s, 0, sizeof(*s));
@@ -343,19 +343,24 @@ int procfs_parse_pid_stat(const char *buf, struct procfs_pid_stat *s)
 	for (int i = 0; i < 21; i++) {
 		p = skip_blanks(p);
 		/* tpgid, cutime, cstime, priority, nice, itrealvalue are signed;
-		 * their sign does not matter here */
-		if (*p == '-' && (i == 4 || (i >= 12 && i <= 15) || i == 17))
+		 * only nice's sign is kept */
+		neg[i] = *p == '-' && (i == 4 || (i >= 12 && i <= 15) || i == 17);
+		if (neg[i])
 			p++;
 		p = read_u64(p, &v[i], &ok);
 		if (!ok || !token_end(p))
 			return -EINVAL;
 	}
-	/* v[0] = ppid (field 4), flags 9 -> v[5], utime 14 -> v[10], stime 15 -> v[11],
-	 * num_threads 20 -> v[16], starttime 22 -> v[18], rss 24 -> v[20] */
-	if (v[0] > INT32_MAX)
+	/* v[0] = ppid (field 4), flags 9 -> v[5], minflt 10 -> v[6], majflt 12 -> v[8],
+	 * utime 14 -> v[10], stime 15 -> v[11], nice 19 -> v[15], num_threads 20 -> v[16],
+	 * starttime 22 -> v[18], rss 24 -> v[20] */
+	if (v[0] > INT32_MAX || v[15] > 40)
 		return -EINVAL;
 	s->ppid = (pid_t)v[0];
 	s->flags = v[5];
+	s->minflt = v[6];
+	s->majflt = v[8];
+	s->nice = neg[15] ? -(int64_t)v[15] : (int64_t)v[15];
 	s->utime = v[10];
 	s->stime = v[11];
 	s->num_threads = v[16] > INT64_MAX ? -1 : (int64_t)v[16];

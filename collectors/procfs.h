@@ -77,7 +77,9 @@ struct procfs_pid_stat {
 	char state;
 	char comm[PROCFS_COMM_MAX];
 	uint64_t flags;			  /* PF_*: PROCFS_PF_KTHREAD */
+	uint64_t minflt, majflt;	  /* page faults: an RSS that grew took some */
 	uint64_t utime, stime, starttime; /* clock ticks */
+	int64_t nice;			  /* -20..19 */
 	int64_t num_threads;
 	int64_t rss_pages;
 };

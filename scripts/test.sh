@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh Debian 12 machine: installs what is
 # missing, then builds and runs `make check` twice, once plain and once under
-# ASan+UBSan, then runs the reader fuzzer for 60 s and `make distcheck` (which
+# ASan+UBSan (each in two halves: the tests that judge time one at a time,
+# the rest side by side; Makefile.am's SERIAL_TESTS), then runs the reader fuzzer for 60 s and `make distcheck` (which
 # checks the tarball and runs a short list of tests from it).
 # Set ASYS_TEST_QUICK=1 to run only the plain `make check`.
 set -euo pipefail
@@ -15,11 +16,18 @@ DISTCHECK_TESTS="tests/cli.sh tests/manpages.sh tests/core/test_core tests/procf
 	tests/rec/badfiles.sh tests/ppu/help.sh"
 rm -f build/*/check.out
 run_check() {
-	local dir=$1; shift
+	local dir=$1 par ser; shift
 	echo "== make check in $dir ($*)"
 	mkdir -p "$dir"
-	(cd "$dir" && "$top/configure" -q "$@" && make -j"$(nproc)" >/dev/null &&
-		make check 2>&1 | tee check.out) || status=1
+	if ! (cd "$dir" && "$top/configure" -q "$@" && make -j"$(nproc)" >/dev/null); then
+		status=1
+		return
+	fi
+	par=$(make -s -C "$dir" print-tests WHICH=parallel | tr "\n" " ") &&
+		ser=$(make -s -C "$dir" print-tests WHICH=serial | tr "\n" " ") || { status=1; return; }
+	rm -f "$dir/check.out"
+	(cd "$dir" && make -j"$(nproc)" check TESTS="$par" 2>&1 | tee -a check.out) || status=1
+	(cd "$dir" && make check TESTS="$ser" 2>&1 | tee -a check.out) || status=1
 	for log in "$dir"/tests/*.log "$dir"/tests/*/*.log; do
 		[ -f "$log" ] || continue
 		case "$log" in *test-suite.log) continue ;; esac

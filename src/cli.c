@@ -59,6 +59,8 @@ static const struct opt_desc app_opts[] = {
 	     no_color),
     APP_FLAG("nic-all", 0, "show inactive NICs too (the a key)", OPT_CMD_TOP | OPT_CMD_VIEW,
 	     nic_show_all),
+    APP_FLAG("no-config", 0, "read no asysrc file (see asysrc(5))", OPT_CMD_SAMPLE | OPT_CMD_VIEW,
+	     no_config),
     APP_PARSE("speed", 0, "X", "replay speed, 1/64 to 64 (default 1)", OPT_CMD_VIEW,
 	      cli_parse_speed, "a speed between 1/64 and 64, such as 0.5, 1/4 or 8"),
     APP_STR("begin", 0, "TIME",
@@ -372,4 +374,40 @@ int cli_set(struct asys_options *o, const char *lng, const char *val)
 	}
 	snprintf(name, sizeof(name), "--%s", lng);
 	return cli_apply(&any, owner, d, name, val, o) ? -EINVAL : 0;
+}
+
+int cli_set_quiet(unsigned cmd, struct asys_options *o, const char *lng, const char *val, char *err,
+		  size_t n)
+{
+	const struct opt_table *t[CLI_TABLES_MAX], *owner = NULL;
+	size_t nt = cli_tables(OPT_CMD_SAMPLE, t, CLI_TABLES_MAX);
+	const struct opt_desc *d = cli_find(t, nt, ~0u, lng, strlen(lng), 0, &owner);
+	struct asys_options scratch;
+	bool on = true, taken;
+	void *block;
+
+	err[0] = '\0';
+	if (!d || d == &app_opts[0])
+		return -ENOENT;
+	/* a flag is written "key = true" in a file; false leaves the default */
+	if (d->type == OPT_FLAG && opt_parse_bool(val, &on)) {
+		opt_bad_value(err, n, lng, val, "true or false");
+		return -EINVAL;
+	}
+	/* one the command does not take is checked all the same, so that a
+	 * file means the same to every command */
+	taken = (d->cmds & cmd) != 0;
+	if (!taken)
+		options_defaults(&scratch);
+	o = taken ? o : &scratch;
+	block = owner == &app_table ? (void *)o : options_edit(o, owner);
+	if (!block) {
+		snprintf(err, n, "no room for the options of %s", owner->name);
+		return -EINVAL;
+	}
+	if (d->type == OPT_FLAG && !on)
+		return taken ? 0 : 1;
+	if (opt_apply(d, lng, d->type == OPT_FLAG ? NULL : val, block, err, n))
+		return -EINVAL;
+	return taken ? 0 : 1;
 }

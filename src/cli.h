@@ -33,5 +33,11 @@ void cli_usage(const struct cli_cmd *c, FILE *f);
 /* Sets one option by its long name, as if given on the command line: for
  * tests and benchmarks. 0, or -ENOENT / -EINVAL after printing why. */
 int cli_set(struct asys_options *o, const char *lng, const char *val);
+/* The same for a file's key (asysrc): a flag takes a boolean, and nothing
+ * is printed. 0: set; 1: a good value for an option the command (enum
+ * opt_cmd) does not take, not set; -ENOENT: no such option; -EINVAL: err
+ * says why. A string value is kept by pointer: it must outlive o. */
+int cli_set_quiet(unsigned cmd, struct asys_options *o, const char *lng, const char *val, char *err,
+		  size_t n);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "asysrc.h"
 #include "cli.h"
 #include "commands.h"
 #include "env.h"
@@ -94,17 +95,27 @@ int cmd_demo(int argc, char **argv)
 	    .begin = DEMO_BEGIN,
 	    .opts = &o,
 	};
-	char path[PATH_MAX], no_tty[PATH_MAX + 80];
+	char path[PATH_MAX], no_tty[PATH_MAX + 80], notes[ASYSRC_NOTES_MAX];
+	struct asysrc *cfg;
 	int rc;
 
 	options_defaults(&o);
-	if ((rc = cli_parse(&demo_cli, argc, argv, &o)) >= 0)
-		return rc;
-	a.loop = !o.once;
-	if (demo_find(path, sizeof(path)))
-		return 1;
-	snprintf(no_tty, sizeof(no_tty), "; 'asys replay --info %s' describes the recording", path);
-	a.path = path;
-	a.no_tty = no_tty;
-	return replay_view_run(&a);
+	/* the files first: the command line overrides them */
+	cfg = asysrc_load(&o, OPT_CMD_DEMO, argc, argv);
+	rc = cli_parse(&demo_cli, argc, argv, &o);
+	if (rc < 0 && demo_find(path, sizeof(path)))
+		rc = 1;
+	if (rc < 0) {
+		a.loop = !o.once;
+		snprintf(no_tty, sizeof(no_tty),
+			 "; 'asys replay --info %s' describes the recording", path);
+		if (cfg)
+			asysrc_messages(cfg, notes, sizeof(notes));
+		a.notes = cfg ? notes : NULL;
+		a.path = path;
+		a.no_tty = no_tty;
+		rc = replay_view_run(&a);
+	}
+	asysrc_free(cfg);
+	return rc;
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "asysrc.h"
 #include "cli.h"
 #include "env.h"
 #include "collector.h"
@@ -260,19 +261,35 @@ static void record_end(struct record_run *r)
 	session_free(r->s);
 }
 
+/* asysrc's messages on stderr: record has no screen. */
+static void record_config_messages(const struct asysrc *cfg)
+{
+	char msgs[ASYSRC_NOTES_MAX];
+
+	if (!cfg || !asysrc_message_count(cfg))
+		return;
+	asysrc_messages(cfg, msgs, sizeof(msgs));
+	fprintf(stderr, "%s\n", msgs);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_run r = {.handle = -1};
+	struct asysrc *cfg;
 	char cmdline[1024];
 	int rc, ret = 1;
 
 	options_defaults(&r.o);
+	/* the files first: the command line overrides them */
+	cfg = asysrc_load(&r.o, OPT_CMD_RECORD, argc, argv);
+	record_config_messages(cfg);
 	if ((rc = cli_parse(&record_cli, argc, argv, &r.o)) >= 0)
-		return rc;
+		goto out;
+	rc = CLI_EXIT_USAGE;
 	if (!r.o.output) {
 		fprintf(stderr,
 			"asys record: no output file: add -o FILE (for example -o run.asys)\n");
-		return CLI_EXIT_USAGE;
+		goto out;
 	}
 	sysroot_set(env_path("ASYS_SYSROOT"));
 	join_args(cmdline, sizeof(cmdline), argc, argv);
@@ -282,5 +299,8 @@ int cmd_record(int argc, char **argv)
 		ret = 0;
 	}
 	record_end(&r);
-	return ret;
+	rc = ret;
+out:
+	asysrc_free(cfg);
+	return rc;
 }

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "asysrc.h"
 #include "cli.h"
 #include "commands.h"
 #include "rec_export.h"
@@ -28,21 +29,31 @@ int cmd_replay(int argc, char **argv)
 	    .prog = "asys replay",
 	    .no_tty = "; use 'asys replay --info' or 'asys export' without one",
 	};
+	char notes[ASYSRC_NOTES_MAX];
+	struct asysrc *cfg;
 	int rc;
 
 	options_defaults(&o);
-	if ((rc = cli_parse(&replay_cli, argc, argv, &o)) >= 0)
-		return rc;
-	if (o.info)
-		return rec_info_files(o.args, o.nargs, stdout, stderr);
-	if (o.nargs > 1) {
+	/* the files first: the command line overrides them */
+	cfg = asysrc_load(&o, OPT_CMD_REPLAY, argc, argv);
+	rc = cli_parse(&replay_cli, argc, argv, &o);
+	if (rc < 0 && o.info)
+		rc = rec_info_files(o.args, o.nargs, stdout, stderr);
+	if (rc < 0 && o.nargs > 1) {
 		fprintf(stderr,
 			"asys replay: one recording at a time (got %d); --info takes several\n",
 			o.nargs);
-		return CLI_EXIT_USAGE;
+		rc = CLI_EXIT_USAGE;
 	}
-	a.path = o.args[0];
-	a.begin = o.begin;
-	a.opts = &o;
-	return replay_view_run(&a);
+	if (rc < 0) {
+		if (cfg)
+			asysrc_messages(cfg, notes, sizeof(notes));
+		a.notes = cfg ? notes : NULL;
+		a.path = o.args[0];
+		a.begin = o.begin;
+		a.opts = &o;
+		rc = replay_view_run(&a);
+	}
+	asysrc_free(cfg);
+	return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "asysrc.h"
 #include "cli.h"
 #include "commands.h"
 #include "engine.h"
@@ -20,8 +21,11 @@
 #include "util.h"
 #include "workload.h"
 
-/* how long the header shows environment variables that were ignored */
+/* how long the message lines show environment variables that were
+ * ignored and asysrc's messages */
 #define TOP_NOTES_NS (30 * 1000000000ull)
+/* ...and what saving the settings did */
+#define TOP_SAVED_NS (10 * 1000000000ull)
 
 /* A sampling thread is shown as short of its rate below 97% of it: a
  * scheduler's hiccup costs a percent or two, a real shortfall more. */
@@ -43,6 +47,9 @@ struct top_ctx {
 	uint64_t notes_until; /* ignored variables are shown until then */
 	struct store *store;
 	struct engine *engine;
+	struct asysrc *cfg; /* asysrc(5): its messages, and where setup saves */
+	char saved[600];    /* what the last save did */
+	uint64_t saved_until;
 };
 
 static bool top_workload(void *ctx, char *buf, size_t n)
@@ -96,6 +103,17 @@ static void top_notes(void *ctx, char *buf, size_t n)
 	if (env_note_count() && asys_now_ns() < t->notes_until) {
 		env_notes(line, sizeof(line));
 		top_append(buf, n, line);
+	}
+	if (t->cfg && asysrc_message_count(t->cfg) && asys_now_ns() < t->notes_until) {
+		char msgs[ASYSRC_NOTES_MAX];
+
+		asysrc_messages(t->cfg, msgs, sizeof(msgs));
+		top_append(buf, n, *buf ? "\n" : "");
+		top_append(buf, n, msgs);
+	}
+	if (t->saved[0] && asys_now_ns() < t->saved_until) {
+		top_append(buf, n, *buf ? "\n" : "");
+		top_append(buf, n, t->saved);
 	}
 	if (rec_toggle_note(t->rec, line, sizeof(line))) {
 		top_append(buf, n, *buf ? "\n" : "");
@@ -158,6 +176,22 @@ static bool top_key(void *ctx, int ch)
 	return rec_toggle_key(t->rec, ch);
 }
 
+/* The setup screen's changes, into the user's asysrc. */
+static int top_save(void *ctx, const struct asys_options *o, unsigned changed, char *msg, size_t n)
+{
+	struct top_ctx *t = ctx;
+	int rc;
+
+	if (!t->cfg) {
+		snprintf(msg, n, "settings not saved: out of memory");
+		return -ENOMEM;
+	}
+	rc = asysrc_save(t->cfg, o, changed, msg, n);
+	util_strlcpy(t->saved, msg, sizeof(t->saved));
+	t->saved_until = asys_now_ns() + TOP_SAVED_NS;
+	return rc;
+}
+
 static double top_progress(void *ctx)
 {
 	(void)ctx;
@@ -204,6 +238,7 @@ static int top_view(struct top_ctx *t, struct session *s, const struct asys_opti
 	drv.workload = top_workload;
 	drv.progress = top_progress;
 	drv.key = top_key;
+	drv.save = top_save;
 	drv.hint = "R start/stop recording";
 	drv.hint_title = "Recording";
 	tc.opts = o;
@@ -230,6 +265,12 @@ static void top_finish(struct top_ctx *t)
 		env_notes(notes, sizeof(notes));
 		fprintf(stderr, "asys top: %s\n", notes);
 	}
+	if (t->cfg && asysrc_message_count(t->cfg)) {
+		char msgs[ASYSRC_NOTES_MAX];
+
+		asysrc_messages(t->cfg, msgs, sizeof(msgs));
+		fprintf(stderr, "%s\n", msgs);
+	}
 	if (t->have_workload) {
 		char log[WORKLOAD_SHOWN];
 
@@ -248,19 +289,23 @@ int cmd_top(int argc, char **argv)
 	int rc, ret = 1;
 
 	options_defaults(&o);
-	if ((rc = cli_parse(&top_cli, argc, argv, &o)) >= 0)
+	/* the files first: the command line overrides them */
+	t.cfg = asysrc_load(&o, OPT_CMD_TOP, argc, argv);
+	if ((rc = cli_parse(&top_cli, argc, argv, &o)) >= 0) {
+		asysrc_free(t.cfg);
 		return rc;
+	}
 	if (nc && *nc)
 		o.no_color = true;
 	sysroot_set(env_path("ASYS_SYSROOT"));
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr,
 			"asys top: needs a terminal; use 'asys record' to sample without one\n");
-		return 1;
+		goto cleanup;
 	}
 	if (o.command) {
 		if (workload_start(&t.wl, o.command, o.workload_log) < 0)
-			return 1;
+			goto cleanup;
 		t.have_workload = true;
 		if (o.npids < OPT_MAX_PIDS)
 			o.pids[o.npids++] = t.wl.pid;
@@ -280,5 +325,6 @@ cleanup:
 	top_finish(&t);
 	rec_toggle_free(t.rec); /* flushes and writes the trailer */
 	session_free(s);
+	asysrc_free(t.cfg);
 	return ret;
 }

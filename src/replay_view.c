@@ -29,10 +29,15 @@ static const struct tui_key_hint replay_keys[] = {
     {"g", "go to"},	{"S-Left/Right", "10s"}, {NULL, NULL},
 };
 
+/* how long asysrc's messages stay on the message lines */
+#define REPLAY_NOTES_NS (30 * 1000000000ull)
+
 struct replay_ctx {
 	struct rec_player *p;
 	char note[128]; /* a short message in the header, such as a bad `g` time */
 	uint64_t note_until;
+	const char *start_notes; /* asysrc's, until start_until */
+	uint64_t start_until;
 	bool loop;
 	uint64_t loop_t; /* where the replay began: a loop goes back there */
 };
@@ -93,8 +98,10 @@ static void replay_notes(void *ctx, char *buf, size_t n)
 	struct replay_ctx *c = ctx;
 
 	buf[0] = '\0';
+	if (c->start_notes && *c->start_notes && asys_now_ns() < c->start_until)
+		snprintf(buf, n, "%s", c->start_notes);
 	if (c->note[0] && asys_now_ns() < c->note_until)
-		snprintf(buf, n, "%s", c->note);
+		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", *buf ? "\n" : "", c->note);
 }
 
 /* The recording's machine and clock, for the header and the message log. */
@@ -277,6 +284,8 @@ int replay_view_run(const struct replay_view *a)
 		fprintf(stderr, "%s: out of memory\n", a->prog);
 		goto cleanup;
 	}
+	c.start_notes = a->notes;
+	c.start_until = asys_now_ns() + REPLAY_NOTES_NS;
 	ret = replay_start(a, &c, bus, ring, store, refresh);
 	if (!ret)
 		ret = replay_show(a, &c, store);

@@ -16,6 +16,8 @@ struct replay_view {
 	const struct asys_options *opts;
 	/* at the end, go back to where the replay began and play on */
 	bool loop;
+	/* asysrc's messages, '\n' between, shown for a while; NULL: none */
+	const char *notes;
 };
 
 /* Runs until q; returns the exit status: 0, 1 when the file or the

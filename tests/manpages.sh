@@ -45,7 +45,7 @@ for sub in $subs; do
 done
 # the pages are well-formed roff
 if command -v groff >/dev/null 2>&1; then
-	for page in "$man"/*.1; do
+	for page in "$man"/*.1 "$man"/*.5; do
 		w=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
 		[ -z "$w" ] && pass || fail "$page: $w"
 	done

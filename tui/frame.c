@@ -9,6 +9,7 @@
 
 #include "layout.h"
 #include "store.h"
+#include "setup.h"
 #include "tui_int.h"
 #include "util.h"
 #include "widget.h"
@@ -143,6 +144,7 @@ static const struct hint hints_tail[] = {
     {"u", "units", PANE_KEY_UNITS, false},
     {"o/s", "overlay/stacked", PANE_KEY_OVERLAY, false},
     {"L", "messages", 0, false},
+    {"F2", "setup", 0, false}, /* last: where there is room */
     {"q", "quit", 0, true},
 };
 
@@ -470,7 +472,9 @@ static void draw_full_body(struct tui *t)
 
 	if (!body)
 		return;
-	if (t->log)
+	if (t->setup)
+		tui_setup_draw(t, body);
+	else if (t->log)
 		tui_log_draw(t, body);
 	else
 		tui_help_draw(t, body);
@@ -502,7 +506,7 @@ void tui_frame(struct tui *t)
 	driver_messages(t);
 	store_lock(t->v.store);
 	view_follow(t);
-	if (t->help || t->log)
+	if (t->help || t->log || t->setup)
 		draw_full_body(t);
 	else
 		draw_body(t);

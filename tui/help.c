@@ -18,6 +18,7 @@ struct help_entry {
 static const struct help_entry global_help[] = {
     {"q, F10        quit", 0},
     {"h, ?, F1      this help; any key closes it", 0},
+    {"F2            setup: panes, columns, refresh, units, theme, sort (asysrc(5))", 0},
     {"L             the message log: every status in full, with its time", 0},
     {"Tab, S-Tab    focus the next / previous pane", 0},
     {NULL, 0}, /* the pane numbers: made from the panes */

@@ -10,6 +10,7 @@
 #include "options.h"
 #include "pane.h"
 #include "proc.h"
+#include "proc_cols.h"
 #include "store.h"
 #include "stream.h"
 #include "util.h"
@@ -23,11 +24,16 @@ static void *mem_init(const struct view *v)
 {
 	struct proc_pane *s = calloc(1, sizeof(*s));
 
-	(void)v;
 	if (!s)
 		return NULL;
 	s->sort_id = PC_RSS;
 	s->sort_desc = true;
+	/* the default sort of asysrc(5) */
+	if (v && v->opts && proc_col_find(v->opts->ui.sort) >= 0) {
+		s->sort_id = proc_col_find(v->opts->ui.sort);
+		s->sort_desc = !v->opts->ui.sort_asc;
+		s->sort_chosen = true;
+	}
 	return s;
 }
 
@@ -129,7 +135,9 @@ static void mem_title(const struct pane *p, const struct view *v, char *buf, int
  * selection stays on its process. */
 static void table_load(struct proc_pane *s, const struct view *v, int cols)
 {
-	if (!s->sort_chosen)
+	/* by CPU% where it is sampled; a chosen column that a recording lacks
+	 * falls back too */
+	if (!s->sort_chosen || !proc_col_present(s, v, s->sort_id))
 		s->sort_id = proc_col_present(s, v, PC_CPU) ? PC_CPU : PC_RSS;
 	proc_load(s, v);
 	proc_choose_columns(s, v, cols);
@@ -345,6 +353,17 @@ static const char *const mem_help[] = {
     "buff/cache    buffers + cached + reclaimable slab, as free(1) counts it",
     NULL,
 };
+
+/* The process table's columns for the settings (proc_cols.h). */
+const char *proc_col_title(int i)
+{
+	return i >= 0 && i < PC_N ? proc_cols[i].col.title : NULL;
+}
+
+const char *proc_col_default_sort(void)
+{
+	return proc_cols[PC_CPU].col.title;
+}
 
 const struct pane_class mem_pane = {
     .name = "mem",

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "proc.h"
+#include "proc_cols.h"
 #include "store.h"
 #include "stream.h"
 #include "util.h"
@@ -107,13 +108,18 @@ bool proc_col_present(const struct proc_pane *s, const struct view *v, int ci)
 
 /* Which columns fit: drop the optional ones, highest first, until COMMAND
  * keeps COMMAND_MIN columns. */
+_Static_assert(PC_N <= PROC_COLS_MAX, "proc_cols.h has room for every column");
+_Static_assert(PC_N <= SET_LIST_MAX, "a settings list can name every column");
+
 void proc_choose_columns(struct proc_pane *s, const struct view *v, int cols)
 {
-	bool on[PC_N];
-	int used = 0;
+	bool on[PC_N], shown[PC_N];
+	int used = 0, order[PC_N];
 
+	/* asysrc(5) and F2 order the columns and hide some */
+	proc_cols_order(v->opts ? &v->opts->ui.columns : NULL, order, shown);
 	for (int i = 0; i < PC_N; i++) {
-		on[i] = proc_col_present(s, v, i);
+		on[i] = proc_col_present(s, v, i) && shown[i];
 		if (on[i] && proc_cols[i].col.width)
 			used += proc_cols[i].col.width + 1;
 	}
@@ -131,7 +137,9 @@ void proc_choose_columns(struct proc_pane *s, const struct view *v, int cols)
 	}
 	s->nvis = 0;
 	s->table.sort_col = 0;
-	for (int i = 0; i < PC_N; i++) {
+	for (int k = 0; k < PC_N; k++) {
+		int i = order[k];
+
 		if (!on[i])
 			continue;
 		if (i == s->sort_id)

@@ -18,6 +18,7 @@
 #include <curses.h>
 
 #include "env.h"
+#include "setup.h"
 #include "store.h"
 #include "strsafe.h"
 #include "tui.h"
@@ -120,6 +121,9 @@ static void tui_suspend(void)
 	sigaction(SIGTSTP, &mine, NULL);
 	sig_cont = 0;
 	reset_prog_mode();
+	/* endwin took the keypad out of application mode and the resume does
+	 * not put it back: the arrows would no longer match terminfo */
+	keypad(stdscr, TRUE);
 	handle_resize();
 }
 
@@ -204,6 +208,9 @@ static enum key_act fixed_key(struct tui *t, int ch)
 		t->help = true;
 		t->help_top = 0;
 		return ACT_DONE;
+	case KEY_F(2):
+		tui_setup_open(t);
+		return ACT_DONE;
 	case '\t':
 		focus_step(t, 1);
 		return ACT_DONE;
@@ -283,6 +290,8 @@ static bool handle_key(struct tui *t, int ch)
 		return true;
 	if (t->log && tui_log_key(t, ch))
 		return true;
+	if (t->setup)
+		return tui_setup_key(t, ch);
 	r = fixed_key(t, ch);
 	if (r != ACT_PASS)
 		return r == ACT_DONE;
@@ -325,13 +334,26 @@ static bool can_address_cursor(void)
 	return cup && cup != (const char *)-1;
 }
 
+/* The panes in the order of the settings, those hidden left out. */
 static void panes_init(struct tui *t)
 {
-	for (int i = 0; pane_registry[i] && t->npanes < TUI_MAX_PANES; i++) {
-		struct pane *p = &t->panes[t->npanes++];
+	const char *names[TUI_MAX_PANES] = {NULL};
+	int order[TUI_MAX_PANES], n = 0;
+	bool shown[TUI_MAX_PANES];
 
+	while (pane_registry[n] && n < TUI_MAX_PANES) {
+		names[n] = pane_registry[n]->name;
+		n++;
+	}
+	settings_order(&t->opts.ui.panes, names, n, order, shown);
+	for (int k = 0; k < n; k++) {
+		struct pane *p;
+
+		if (!shown[order[k]])
+			continue;
+		p = &t->panes[t->npanes++];
 		memset(p, 0, sizeof(*p));
-		p->cls = pane_registry[i];
+		p->cls = pane_registry[order[k]];
 		store_lock(t->v.store);
 		p->priv = p->cls->init ? p->cls->init(&t->v) : NULL;
 		store_unlock(t->v.store);
@@ -350,6 +372,17 @@ static void panes_fini(struct tui *t)
 	t->npanes = 0;
 }
 
+void tui_panes_rebuild(struct tui *t)
+{
+	const struct pane_class *was = t->npanes ? t->panes[t->focus].cls : NULL;
+
+	panes_fini(t);
+	panes_init(t);
+	for (int i = 0; i < t->npanes; i++)
+		if (t->panes[i].cls == was)
+			t->focus = i;
+}
+
 /* The time between frames, from -d (one second when unset). */
 static uint64_t frame_delay_ns(const struct asys_options *o)
 {
@@ -365,11 +398,12 @@ static struct tui *tui_new(const struct tui_ctx *ctx)
 		return NULL;
 	t->ctx = ctx;
 	setlocale(LC_ALL, "");
+	t->opts = *ctx->opts;
 	t->v.store = ctx->store;
 	t->v.streams = ctx->streams;
-	t->v.opts = ctx->opts;
+	t->v.opts = &t->opts;
 	t->v.utf8 = locale_is_utf8();
-	t->v.bits = true;
+	t->v.bits = !t->opts.ui.bytes;
 	/* the frame may widen it to the store's bucket */
 	t->v.window_ns = frame_delay_ns(ctx->opts);
 	host_info(t);
@@ -390,8 +424,14 @@ static void screen_modes(struct tui *t)
 	/* no typeahead checks in the middle of an update: they cost a poll and
 	 * a write each, and the frame is short */
 	typeahead(-1);
-	t->v.color = want_color(t->ctx->opts) && has_colors();
-	widget_colors_init(t->v.color);
+	tui_apply_theme(t);
+}
+
+void tui_apply_theme(struct tui *t)
+{
+	t->v.color = want_color(&t->opts) && has_colors() && t->opts.ui.theme != SET_THEME_MONO;
+	widget_colors_init(t->v.color, t->opts.ui.theme);
+	clearok(curscr, TRUE);
 }
 
 /* Installs the signal handlers and starts curses on the terminal; on failure
@@ -425,11 +465,23 @@ static SCREEN *screen_open(struct tui *t, struct saved_signals *old)
 		return NULL;
 	}
 	screen_modes(t);
+	/* ncurses 6 flushes its output at every cursor move until the screen
+	 * has been suspended once (its state stays "initial" until then): a
+	 * frame costs a write(2) per move, about a hundred, and each wakes the
+	 * terminal, and over SSH sends a packet. One suspend and resume before
+	 * the first frame leaves that state: a frame then goes out in a few
+	 * writes. */
+	endwin();
+	doupdate();
+	/* the resume leaves the keypad out of application mode (see
+	 * tui_suspend) */
+	keypad(stdscr, TRUE);
 	return scr;
 }
 
-/* Draws a frame every delay and answers keys and signals until asked to quit. */
-static void main_loop(struct tui *t, uint64_t delay_ns)
+/* Draws a frame every refresh (which setup may change) and answers keys
+ * and signals until asked to quit. */
+static void main_loop(struct tui *t)
 {
 	uint64_t next_ns = 0;
 
@@ -451,7 +503,7 @@ static void main_loop(struct tui *t, uint64_t delay_ns)
 		if (now >= next_ns) {
 			tui_frame(t);
 			now = mono_ns();
-			next_ns = now + delay_ns;
+			next_ns = now + frame_delay_ns(&t->opts);
 		}
 		wait_ms = (int)((next_ns - now + 999999) / 1000000);
 		if (wait_ms > TUI_WAIT_MAX_MS)
@@ -490,7 +542,8 @@ int tui_run(const struct tui_ctx *ctx)
 		return -ENOTTY;
 	}
 	panes_init(t);
-	main_loop(t, frame_delay_ns(ctx->opts));
+	main_loop(t);
+	tui_setup_close(t);
 	panes_fini(t);
 	endwin();
 	delscreen(scr);

@@ -51,6 +51,10 @@ struct tui_driver {
 	 * recording that failed or was saved, ignored variables, a bad time.
 	 * Each goes to the message log too. Called without the store's lock. */
 	void (*notes)(void *ctx, char *buf, size_t n);
+	/* Saves what the setup screen (F2) changed, enum set_changed in
+	 * changed, from o: 0 or -errno, with what happened in msg either way.
+	 * NULL: settings are not saved (a replay). */
+	int (*save)(void *ctx, const struct asys_options *o, unsigned changed, char *msg, size_t n);
 	/* The recording's machine and clock; NULL: this machine, now. */
 	void (*source)(void *ctx, struct tui_source *out);
 	const char *name;		 /* the header's first words: "asys replay" */

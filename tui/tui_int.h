@@ -13,8 +13,12 @@
 #define TUI_MIN_ROWS 24
 #define TUI_MAX_PANES 16
 
+struct setup;
+
 struct tui {
 	const struct tui_ctx *ctx;
+	struct asys_options opts; /* the view's: the setup screen changes them */
+	struct setup *setup;	  /* the setup screen (F2) while it is up */
 	struct view v;
 	struct pane panes[TUI_MAX_PANES];
 	int npanes;
@@ -51,6 +55,12 @@ void tui_log_draw(struct tui *t, WINDOW *w);
 bool tui_log_key(struct tui *t, int ch);
 /* "18:23:05" (or with the date) of a time on the samples' clock. */
 void tui_fmt_time(const struct tui *t, uint64_t ts_ns, char *buf, size_t n, bool date);
+
+/* Colours after the theme of t->opts, now or again. */
+void tui_apply_theme(struct tui *t);
+/* The panes again, in the order and with the visibility of t->opts, the
+ * focus kept on its pane where that is still shown. */
+void tui_panes_rebuild(struct tui *t);
 
 /* Composes one frame with wnoutrefresh everywhere, then one doupdate(). */
 void tui_frame(struct tui *t);

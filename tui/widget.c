@@ -11,12 +11,15 @@
 #include "util.h"
 #include "widget.h"
 
-/* Colour pairs are numbered by enum tui_color; pair 0 is the terminal's own. */
-static const struct {
+/* Colour pairs are numbered by enum tui_color; pair 0 is the terminal's own,
+ * or the theme's background. */
+struct color_def {
 	short fg;
 	attr_t attr; /* with colour */
 	attr_t mono; /* without: only attributes can say anything */
-} color_map[TC_COUNT] = {
+};
+
+static const struct color_def color_default[TC_COUNT] = {
     [TC_DEFAULT] = {-1, 0, 0},
     [TC_USER] = {COLOR_GREEN, 0, 0},
     [TC_NICE] = {COLOR_CYAN, 0, 0},
@@ -33,18 +36,67 @@ static const struct {
     [TC_ACCENT] = {COLOR_CYAN, 0, 0},
 };
 
+/* Yellow and cyan fade on white: blue and magenta instead. */
+static const struct color_def color_light[TC_COUNT] = {
+    [TC_DEFAULT] = {-1, 0, 0},
+    [TC_USER] = {COLOR_GREEN, 0, 0},
+    [TC_NICE] = {COLOR_BLUE, 0, 0},
+    [TC_SYSTEM] = {COLOR_RED, 0, 0},
+    [TC_IOWAIT] = {COLOR_BLUE, A_BOLD, 0},
+    [TC_IRQ] = {COLOR_MAGENTA, 0, 0},
+    [TC_STEAL] = {COLOR_MAGENTA, A_BOLD, 0},
+    [TC_WARN] = {COLOR_MAGENTA, A_BOLD, A_BOLD},
+    [TC_CRIT] = {COLOR_RED, A_BOLD, A_BOLD | A_UNDERLINE},
+    [TC_GOOD] = {COLOR_GREEN, 0, 0},
+    [TC_DIM] = {-1, A_DIM, A_DIM},
+    [TC_TITLE] = {COLOR_BLUE, A_BOLD, A_BOLD},
+    [TC_SELECT] = {-1, A_REVERSE, A_REVERSE},
+    [TC_ACCENT] = {COLOR_BLUE, 0, 0},
+};
+
+/* On the blue background of widget_colors_init: blue text would vanish. */
+static const struct color_def color_midnight[TC_COUNT] = {
+    [TC_DEFAULT] = {COLOR_WHITE, 0, 0},
+    [TC_USER] = {COLOR_GREEN, A_BOLD, 0},
+    [TC_NICE] = {COLOR_CYAN, 0, 0},
+    [TC_SYSTEM] = {COLOR_RED, A_BOLD, 0},
+    [TC_IOWAIT] = {COLOR_WHITE, A_BOLD, 0},
+    [TC_IRQ] = {COLOR_YELLOW, 0, 0},
+    [TC_STEAL] = {COLOR_MAGENTA, A_BOLD, 0},
+    [TC_WARN] = {COLOR_YELLOW, A_BOLD, A_BOLD},
+    [TC_CRIT] = {COLOR_RED, A_BOLD, A_BOLD | A_UNDERLINE},
+    [TC_GOOD] = {COLOR_GREEN, A_BOLD, 0},
+    [TC_DIM] = {COLOR_CYAN, 0, A_DIM},
+    [TC_TITLE] = {COLOR_YELLOW, A_BOLD, A_BOLD},
+    [TC_SELECT] = {COLOR_BLACK, 0, A_REVERSE},
+    [TC_ACCENT] = {COLOR_CYAN, A_BOLD, 0},
+};
+
+static const struct color_def *color_map = color_default;
 static bool colors_ready;
 
-void widget_colors_init(bool color)
+void widget_colors_init(bool color, int theme)
 {
+	short bg = -1;
+
 	colors_ready = false;
-	if (!color || !has_colors())
+	color_map = theme == SET_THEME_LIGHT	  ? color_light
+		    : theme == SET_THEME_MIDNIGHT ? color_midnight
+						  : color_default;
+	if (!color || theme == SET_THEME_MONO || !has_colors())
 		return;
 	if (start_color() == ERR)
 		return;
-	use_default_colors();
+	if (theme == SET_THEME_MIDNIGHT && COLORS >= 8) {
+		/* pair 0 too: what nothing else paints is blue */
+		bg = COLOR_BLUE;
+		assume_default_colors(COLOR_WHITE, COLOR_BLUE);
+	} else {
+		use_default_colors();
+	}
 	for (int i = 1; i < TC_COUNT; i++)
-		init_pair((short)i, color_map[i].fg, -1);
+		init_pair((short)i, color_map[i].fg,
+			  i == TC_SELECT && bg == COLOR_BLUE ? COLOR_CYAN : bg);
 	colors_ready = true;
 }
 

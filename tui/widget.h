@@ -27,7 +27,9 @@ enum tui_color {
 	TC_COUNT
 };
 
-void widget_colors_init(bool color);
+/* The colour pairs of a theme (enum set_theme); with color false or the
+ * mono theme, attributes only. Again at any time to change the theme. */
+void widget_colors_init(bool color, int theme);
 void widget_attr_on(WINDOW *w, const struct view *v, enum tui_color c);
 void widget_attr_off(WINDOW *w, const struct view *v, enum tui_color c);
 

@@ -22,6 +22,9 @@
  * never waits on it. A session sets a quarter refresh. */
 #define BUS_PERIOD_UNSET_NS 5000000
 
+/* See bus_wait_ns. */
+#define BUS_HELPED_PERIODS 8
+
 #define BUS_MAX_RINGS 64
 #define BUS_MAX_CONSUMERS 8
 
@@ -57,8 +60,10 @@ struct bus {
 	uint64_t period_ns;
 	/* the period now: period_ns, or less while a consumer needs it */
 	_Atomic uint64_t cur_period_ns;
-	int wake_fd;		/* eventfd: a ring past half full, a consumer's new
-				 * latency, or bus_stop */
+	int wake_fd;	   /* eventfd: a ring past half full, a consumer's new
+			    * latency, or bus_stop */
+	atomic_int helped; /* a sampling thread pumps each period (bus_pump_due) */
+	_Atomic uint64_t last_pump_ns;
 	struct sticky **sticky; /* arrival order */
 	size_t nsticky, capsticky;
 	struct sticky *shash[BUS_STICKY_BUCKETS];
@@ -265,8 +270,46 @@ uint64_t bus_pump(struct bus *b)
 	for (int c = 0; c < BUS_MAX_CONSUMERS; c++)
 		if (b->cons[c].live && b->cons[c].ops->end)
 			b->cons[c].ops->end(b->cons[c].ctx);
+	atomic_store_explicit(&b->last_pump_ns, asys_now_ns(), memory_order_relaxed);
 	pthread_mutex_unlock(&b->lock);
 	return n;
+}
+
+void bus_set_helped(struct bus *b, bool on)
+{
+	uint64_t one = 1;
+
+	if (atomic_exchange(&b->helped, on) && !on && write(b->wake_fd, &one, sizeof(one)) < 0) {
+		/* the thread takes its own period again after its current wait */
+	}
+}
+
+uint64_t bus_period_ns(const struct bus *b)
+{
+	return b->running ? b->period_ns : 0;
+}
+
+bool bus_pump_due(struct bus *b, uint64_t now_ns)
+{
+	uint64_t last = atomic_load_explicit(&b->last_pump_ns, memory_order_relaxed);
+
+	if (now_ns - last < atomic_load_explicit(&b->cur_period_ns, memory_order_relaxed))
+		return false;
+	bus_pump(b);
+	return true;
+}
+
+/* How long the thread waits: the period, or while a sampling thread pumps
+ * every period (and no consumer asks for less), BUS_HELPED_PERIODS of them,
+ * so it wakes only for what that thread cannot see: a ring past half full,
+ * or a producer of another thread when that thread has stopped. */
+static uint64_t bus_wait_ns(struct bus *b)
+{
+	uint64_t p = atomic_load(&b->cur_period_ns);
+
+	if (atomic_load(&b->helped) && p >= b->period_ns)
+		p *= BUS_HELPED_PERIODS;
+	return p;
 }
 
 static void *bus_thread(void *arg)
@@ -284,7 +327,7 @@ static void *bus_thread(void *arg)
 		uint64_t v;
 
 		bus_pump(b);
-		ts = util_timespec(atomic_load(&b->cur_period_ns));
+		ts = util_timespec(bus_wait_ns(b));
 		if (ppoll(&p, 1, &ts, NULL) > 0 && read(b->wake_fd, &v, sizeof(v)) < 0) {
 			/* EAGAIN: another wake took it */
 		}

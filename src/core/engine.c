@@ -16,52 +16,7 @@
 #include "engine.h"
 #include "util.h"
 
-#define ENGINE_MAX_COLLECTORS 32
-/* Below this period a wake-up costs more than the period: spin only. */
-#define ENGINE_PURE_SPIN_NS 200000ull
-/* A thread less than this late runs the missed ticks at once (a short
- * preemption must not cost samples); later than this it skips them. */
-#define ENGINE_CATCHUP_NS 250000000ull
-/* How early a spinning thread wakes before its deadline. */
-#define ENGINE_SPIN_MARGIN_NS 120000ull
-
-struct engine_coll {
-	const struct collector *c;
-	void *state;
-	int rc; /* init result */
-	double hz;
-	int group;
-};
-
-struct engine_group {
-	struct engine *e;
-	double hz;
-	uint64_t period_ns;
-	int members[ENGINE_MAX_COLLECTORS];
-	int nmembers;
-	struct ring *ring;
-	int trimmed; /* the heap was trimmed after this group's first tick */
-	struct emitter em;
-	pthread_t thread;
-	int started;
-	int tfd; /* the thread's timerfd; engine_stop fires it to wake a sleeper */
-	pthread_mutex_t stats_lock;
-	struct engine_group_stats stats;
-};
-
-struct engine {
-	const struct asys_options *o;
-	struct stream_table *t;
-	struct bus *bus;
-	struct engine_coll colls[ENGINE_MAX_COLLECTORS];
-	int ncolls;
-	struct engine_group groups[ENGINE_MAX_GROUPS];
-	int ngroups;
-	struct ring *control; /* statuses from init, before any thread runs */
-	struct emitter control_em;
-	atomic_int stopping;
-	int inited;
-};
+#include "engine_int.h"
 
 static void engine_thread_setup(void)
 {
@@ -226,11 +181,6 @@ int engine_init(struct engine *e)
 	return 0;
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	return util_now_ns(CLOCK_THREAD_CPUTIME_ID);
-}
-
 /* Spinning rates: sleep until shortly before the deadline (CLOCK_MONOTONIC
  * ns), then spin to it, or stop when asked. Returns 1 to go on, with *now the
  * clock read that reached the deadline, or 0 to stop. A stop that fires the
@@ -264,16 +214,10 @@ static int wait_until(struct engine_group *g, uint64_t deadline, uint64_t *now)
 	return 1;
 }
 
-/* Achieved rate and own CPU, measured over windows of about a second. */
-struct group_window {
-	uint64_t start, ticks, cpu;
-};
-
-/* One tick, begun at t (the clock read after the wake): the first collector
- * may stamp its reads with t (emit_tick_start), and the rate and CPU windows
- * are measured on it, so a tick reads the clock once. */
-static void group_tick(struct engine_group *g, uint64_t deadline, uint64_t t,
-		       struct group_window *w)
+/* The group's collectors, once: the first may stamp its reads with t, the
+ * clock read after the wake (emit_tick_start), so a tick reads the clock
+ * once. */
+static void group_sample(struct engine_group *g, uint64_t deadline, uint64_t t)
 {
 	struct engine *e = g->e;
 
@@ -295,19 +239,33 @@ static void group_tick(struct engine_group *g, uint64_t deadline, uint64_t t,
 		malloc_trim(0);
 #endif
 	}
-	w->ticks++;
-	if (t - w->start >= 1000000000ull) {
-		uint64_t cpu = thread_cpu_ns();
+}
 
-		pthread_mutex_lock(&g->stats_lock);
-		g->stats.hz_achieved = (double)w->ticks * 1e9 / (double)(t - w->start);
-		g->stats.cpu_pct = 100.0 * (double)(cpu - w->cpu) / (double)(t - w->start);
-		g->stats.ticks += w->ticks;
-		pthread_mutex_unlock(&g->stats_lock);
-		w->start = t;
-		w->cpu = cpu;
-		w->ticks = 0;
+/* One tick of a group with a thread, begun at t, then the guests whose
+ * turn it is (mid-way through their own period: the deadline's index on
+ * the host's grid is every/2 modulo every), then the bus when a period has
+ * passed since its last pump. */
+static void group_tick(struct engine_group *g, uint64_t deadline, uint64_t t)
+{
+	struct engine *e = g->e;
+	uint64_t k = deadline / g->period_ns;
+
+	group_sample(g, deadline, t);
+	engine_group_account(g, t);
+	for (int i = 0; i < g->nguests; i++) {
+		struct engine_group *gu = &e->groups[g->guests[i]];
+		uint64_t c0, now;
+
+		if (k % gu->every != gu->every / 2)
+			continue;
+		c0 = engine_thread_cpu_ns();
+		now = asys_now_ns();
+		group_sample(gu, deadline, now);
+		gu->own_cpu += engine_thread_cpu_ns() - c0;
+		engine_group_account(gu, now);
 	}
+	if (g->pumps)
+		bus_pump_due(e->bus, asys_now_ns());
 }
 
 static void group_add_late(struct engine_group *g, uint64_t missed)
@@ -320,7 +278,7 @@ static void group_add_late(struct engine_group *g, uint64_t missed)
 /* Sleeping rates: one periodic timer armed once on the grid, so a tick costs
  * a single blocking read(), which also says how many deadlines went by. The
  * reference loop of bench/overhead re-arms and reads: two calls a tick. */
-static void group_loop_periodic(struct engine_group *g, uint64_t next, struct group_window *w)
+static void group_loop_periodic(struct engine_group *g, uint64_t next)
 {
 	struct itimerspec its = {util_timespec(g->period_ns), util_timespec(next)};
 
@@ -345,10 +303,10 @@ static void group_loop_periodic(struct engine_group *g, uint64_t next, struct gr
 			} else {
 				/* a short preemption must not cost samples */
 				for (; missed; missed--, next += g->period_ns)
-					group_tick(g, next, asys_now_ns(), w);
+					group_tick(g, next, asys_now_ns());
 			}
 		}
-		group_tick(g, next, asys_now_ns(), w);
+		group_tick(g, next, asys_now_ns());
 		next += g->period_ns;
 	}
 }
@@ -356,7 +314,7 @@ static void group_loop_periodic(struct engine_group *g, uint64_t next, struct gr
 /* Spinning rates: sleep to just before each deadline, spin the rest. The
  * clock read that ends the wait also starts the tick and tells if the
  * thread fell far behind. */
-static void group_loop_spin(struct engine_group *g, uint64_t next, struct group_window *w)
+static void group_loop_spin(struct engine_group *g, uint64_t next)
 {
 	for (;;) {
 		uint64_t t;
@@ -370,7 +328,7 @@ static void group_loop_spin(struct engine_group *g, uint64_t next, struct group_
 			next += missed * g->period_ns;
 			group_add_late(g, missed);
 		}
-		group_tick(g, next, t, w);
+		group_tick(g, next, t);
 		next += g->period_ns;
 	}
 }
@@ -379,7 +337,6 @@ static void *group_thread(void *arg)
 {
 	struct engine_group *g = arg;
 	uint64_t now = asys_now_ns(), next;
-	struct group_window w = {.start = now};
 
 	engine_thread_setup();
 	{
@@ -388,27 +345,40 @@ static void *group_thread(void *arg)
 		snprintf(name, sizeof(name), "asys-%.0fHz", g->hz);
 		pthread_setname_np(pthread_self(), name);
 	}
-	w.cpu = thread_cpu_ns();
+	engine_group_windows_start(g, now);
 	/* Deadlines sit mid-period on a grid of the period, so samples of
 	 * slow collectors fall well inside the store's buckets, not on their edges. */
 	next = (now / g->period_ns + 1) * g->period_ns + g->period_ns / 2;
 	if (g->hz > ENGINE_SPIN_HZ)
-		group_loop_spin(g, next, &w);
+		group_loop_spin(g, next);
 	else
-		group_loop_periodic(g, next, &w);
+		group_loop_periodic(g, next);
+	for (int i = 0; i < g->nguests; i++) {
+		struct engine_group *gu = &g->e->groups[g->guests[i]];
+
+		pthread_mutex_lock(&gu->stats_lock);
+		gu->stats.ticks += gu->w.ticks;
+		pthread_mutex_unlock(&gu->stats_lock);
+	}
 	pthread_mutex_lock(&g->stats_lock);
-	g->stats.ticks += w.ticks;
+	g->stats.ticks += g->w.ticks;
 	pthread_mutex_unlock(&g->stats_lock);
 	return NULL;
 }
 
 int engine_start(struct engine *e)
 {
+	bool helped = false;
+
 	atomic_store(&e->stopping, 0);
+	e->helped = false;
+	engine_plan_sharing(e);
 	for (int i = 0; i < e->ngroups; i++) {
 		struct engine_group *g = &e->groups[i];
 		int rc;
 
+		if (g->host >= 0)
+			continue;
 		g->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 		if (g->tfd < 0) {
 			rc = -errno;
@@ -423,8 +393,19 @@ int engine_start(struct engine *e)
 			return -rc;
 		}
 		g->started = 1;
+		helped |= g->pumps;
+	}
+	if (helped) {
+		bus_set_helped(e->bus, true);
+		e->helped = true;
 	}
 	return 0;
+}
+
+/* Whether the group's collectors ran: on its thread or on its host's. */
+static bool group_ran(const struct engine *e, const struct engine_group *g)
+{
+	return g->host >= 0 ? e->groups[g->host].started : g->started;
 }
 
 void engine_stop(struct engine *e)
@@ -435,38 +416,39 @@ void engine_stop(struct engine *e)
 	if (!e)
 		return;
 	atomic_store_explicit(&e->stopping, 1, memory_order_release);
+	/* the bus thread keeps its own period from here; only while the
+	 * engine helps it, as engine_free may come after the bus is freed */
+	if (e->helped) {
+		bus_set_helped(e->bus, false);
+		e->helped = false;
+	}
 	for (int i = 0; i < e->ngroups; i++) {
 		struct engine_group *g = &e->groups[i];
 
 		if (g->started) {
 			timerfd_settime(g->tfd, TFD_TIMER_ABSTIME, &now, NULL);
 			pthread_join(g->thread, NULL);
-			/* the ring's producer has stopped: this thread may write it */
-			for (int m = 0; m < g->nmembers; m++) {
-				struct engine_coll *ec = &e->colls[g->members[m]];
-
-				if (ec->c->flush)
-					ec->c->flush(ec->state, &g->em);
-			}
 		}
+	}
+	for (int i = 0; i < e->ngroups; i++) {
+		struct engine_group *g = &e->groups[i];
+
+		/* the ring's producer has stopped: this thread may write it */
+		for (int m = 0; group_ran(e, g) && m < g->nmembers; m++) {
+			struct engine_coll *ec = &e->colls[g->members[m]];
+
+			if (ec->c->flush)
+				ec->c->flush(ec->state, &g->em);
+		}
+	}
+	for (int i = 0; i < e->ngroups; i++) {
+		struct engine_group *g = &e->groups[i];
+
 		g->started = 0;
 		if (g->tfd >= 0)
 			close(g->tfd);
 		g->tfd = -1;
 	}
-}
-
-int engine_stats(struct engine *e, struct engine_group_stats *out, int n)
-{
-	int i;
-
-	for (i = 0; i < e->ngroups && i < n; i++) {
-		pthread_mutex_lock(&e->groups[i].stats_lock);
-		out[i] = e->groups[i].stats;
-		out[i].dropped = ring_dropped(e->groups[i].ring);
-		pthread_mutex_unlock(&e->groups[i].stats_lock);
-	}
-	return i;
 }
 
 void engine_free(struct engine *e)

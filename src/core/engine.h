@@ -2,7 +2,10 @@
  * share one thread and one timer wake per tick (a wake costs ~20 us on a VM,
  * more than most reads). Deadlines are absolute on CLOCK_MONOTONIC, so a late
  * tick does not shift later ones; above ENGINE_SPIN_HZ a thread sleeps most
- * of the period and spins the rest. */
+ * of the period and spins the rest. Groups at or below 100 Hz whose periods
+ * are whole multiples of the fastest one's ride on its thread, which also
+ * pumps the bus (bus_set_helped): at the defaults one thread wakes 10 times
+ * a second for memory, CPU, NICs, PPUs and the bus. */
 #ifndef ASYS_ENGINE_H
 #define ASYS_ENGINE_H
 

@@ -11,6 +11,7 @@ void options_defaults(struct asys_options *o)
 	o->scope = SCOPE_DEFAULT;
 	o->fsync_s = 1.0;
 	o->speed = 1.0;
+	settings_defaults(&o->ui);
 }
 
 enum sample_scope options_scope(const struct asys_options *o)

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "opttab.h"
+#include "settings.h"
 
 enum sample_scope {
 	SCOPE_DEFAULT = 0, /* system-wide, or process-tree with -p or a command */
@@ -44,6 +45,8 @@ struct asys_options {
 	const char *workload_log; /* --workload-log FILE, NULL = a new temp file */
 	bool no_color;		  /* --no-color or NO_COLOR */
 	bool nic_show_all;	  /* --nic-all: a view setting of the NIC pane */
+	bool no_config;		  /* --no-config: no asysrc file is read */
+	struct asys_settings ui;  /* the screen's, from asysrc(5) and F2 */
 
 	/* record, and top -o */
 	const char *output;   /* -o FILE */

@@ -4,6 +4,9 @@
 # them away again. The README's quick start relies on this to put `asys` on
 # the PATH and `man asys-top` in reach.
 . "$top_srcdir/tests/lib.sh"
+# make's own flags from the make that runs the tests (-j, a jobserver, print
+# the directory) must not reach the makes this test runs
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 command -v make >/dev/null 2>&1 || skip "make is not installed"
 dest=$(mktemp -d "${TMPDIR:-/tmp}/asys-install.XXXXXX") || skip "cannot make a directory"
@@ -36,13 +39,14 @@ else
 	fail "$bindir/asys is not installed, or does not run: $(ls -l "$root$bindir" 2>&1)"
 fi
 
-# every page in man/ is installed
-for page in "$top_srcdir"/man/*.1; do
+# every page in man/ is installed, in the section its name ends with
+for page in "$top_srcdir"/man/*.[1-9]; do
 	name=${page##*/}
-	if [ -f "$root$mandir/man1/$name" ]; then
+	sec=${name##*.}
+	if [ -f "$root$mandir/man$sec/$name" ]; then
 		pass
 	else
-		fail "man page $name is not in $mandir/man1"
+		fail "man page $name is not in $mandir/man$sec"
 	fi
 done
 # and man finds it by name there

@@ -6,6 +6,9 @@
 # with ASYS_QUICKSTART_NO_START=1, stop there; without it, start `asys top`
 # with the arguments given (here --help, which needs no terminal).
 . "$top_srcdir/tests/lib.sh"
+# make's own flags from the make that runs the tests (-j, a jobserver, print
+# the directory) must not reach the makes this test runs
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 command -v bash >/dev/null 2>&1 || skip "bash is not installed"
 command -v make >/dev/null 2>&1 || skip "make is not installed"

@@ -1,11 +1,13 @@
 /* The engine's timing: over 2 s at 1 kHz the tick count is within 1% of
  * what was asked, and deadlines stay on their grid (no cumulative drift).
- * Also: collectors of one frequency share one thread, and a collector whose
- * init fails reports why on its streams while the others run. */
+ * Also: collectors of one frequency share one thread, slow groups share the
+ * fastest slow group's thread, and a collector whose init fails reports why
+ * on its streams while the others run. */
 #include "config.h"
 
 #include <check.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +190,86 @@ START_TEST(bus_pumps_as_often_as_its_consumers_need)
 }
 END_TEST
 
+/* Slow groups share a thread: a 10 Hz and a 1 Hz collector run on one
+ * thread, the 1 Hz one mid-way through its second (550 ms past it, the
+ * 10 Hz grid point nearest), and that thread pumps the bus once per bus
+ * period, so the bus thread need not wake for it. */
+static _Atomic uint64_t fast_ticks, slow_ticks, slow_off_bad;
+static pthread_t fast_thread, slow_thread;
+
+static double freq_1(const struct asys_options *o)
+{
+	return 1;
+}
+
+static int sample_fast(void *st, struct emitter *out, uint64_t deadline)
+{
+	double v = 1;
+
+	fast_thread = pthread_self();
+	atomic_fetch_add(&fast_ticks, 1);
+	emit_sample(out, 0, 0, emit_tick_start(out), &v, 1);
+	return 0;
+}
+
+static int sample_slow(void *st, struct emitter *out, uint64_t deadline)
+{
+	slow_thread = pthread_self();
+	atomic_fetch_add(&slow_ticks, 1);
+	if (deadline % 1000000000ull != 550000000ull)
+		atomic_fetch_add(&slow_off_bad, 1);
+	return 0;
+}
+
+static const struct collector c_fast = {
+    .name = "fast", .frequency = freq_b, .init = init_ok, .sample = sample_fast, .fini = fini_none};
+static const struct collector c_slow = {
+    .name = "slow", .frequency = freq_1, .init = init_ok, .sample = sample_slow, .fini = fini_none};
+
+START_TEST(slow_groups_share_a_thread_and_pump_the_bus)
+{
+	const struct collector *list[] = {&c_fast, &c_slow, NULL};
+	struct asys_options o;
+	struct stream_table *t = stream_table_new();
+	struct bus *b = bus_new();
+	struct engine *e;
+	struct engine_group_stats st[ENGINE_MAX_GROUPS];
+	int n;
+
+	options_defaults(&o);
+	stream_table_add(t, &s_a);
+	e = engine_new(&o, t, b, list);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(engine_init(e), 0);
+	ck_assert_int_eq(bus_attach(b, &count_ops, NULL), 0);
+	ck_assert_int_eq(bus_start(b, 250000000ull), 0);
+	ck_assert_int_eq(engine_start(e), 0);
+	pumps_in(0.6);
+	/* the engine pumps each 250 ms (on 10 Hz ticks: 250-300 ms apart),
+	 * the bus thread alone would each 2 s (8 periods) */
+	n = pumps_in(2.4);
+	ck_assert_msg(n >= 6 && n <= 11, "%d pumps in 2.4 s at a 250 ms bus period", n);
+	n = engine_stats(e, st, ENGINE_MAX_GROUPS);
+	ck_assert_int_eq(n, 2);
+	ck_assert_double_eq_tol(st[0].hz_achieved, 10, 1);
+	ck_assert_double_eq_tol(st[1].hz_achieved, 1, 0.5);
+	engine_stop(e);
+	ck_assert_msg(pthread_equal(fast_thread, slow_thread), "1 Hz ran on a thread of its own");
+	ck_assert_msg(fast_ticks >= 25 && fast_ticks <= 32, "%llu 10 Hz ticks in 3 s",
+		      (unsigned long long)fast_ticks);
+	ck_assert_msg(slow_ticks >= 2 && slow_ticks <= 4, "%llu 1 Hz ticks in 3 s",
+		      (unsigned long long)slow_ticks);
+	ck_assert_uint_eq(slow_off_bad, 0);
+	/* stopped, the bus thread keeps its own period again */
+	pumps_in(0.3);
+	n = pumps_in(1.0);
+	ck_assert_msg(n >= 3 && n <= 5, "%d pumps in 1 s after the engine stopped", n);
+	bus_free(b);
+	engine_free(e);
+	stream_table_free(t);
+}
+END_TEST
+
 START_TEST(rate_hook_and_tick_start)
 {
 	const struct collector *list[] = {&c_cap, &c_cap2, NULL};
@@ -279,6 +361,7 @@ int main(void)
 	tcase_add_test(tc, engine_1khz_two_seconds);
 	tcase_add_test(tc, rate_hook_and_tick_start);
 	tcase_add_test(tc, bus_pumps_as_often_as_its_consumers_need);
+	tcase_add_test(tc, slow_groups_share_a_thread_and_pump_the_bus);
 	suite_add_tcase(s, tc);
 	return check_run(s, NULL);
 }

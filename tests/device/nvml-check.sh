@@ -129,6 +129,54 @@ else
 	echo "WARN: no nvcc; recording an idle GPU"
 fi
 
+# ---- NVML's per-process utilisation, asked directly ----
+# One line per device and call: "dev D NAME rc R n N pids PID:SM,..." (rc 0
+# answers, 3 not supported, 6 no sample since, -1 no such symbol).
+util_probe() {
+	command -v python3 >/dev/null 2>&1 || { echo "probe: no python3"; return 0; }
+	python3 - <<'PY'
+import ctypes as C, time
+nv = C.CDLL("libnvidia-ml.so.1")
+class Info(C.Structure):
+    _fields_ = [("ts", C.c_ulonglong), ("pid", C.c_uint), ("sm", C.c_uint), ("mem", C.c_uint),
+                ("enc", C.c_uint), ("dec", C.c_uint), ("jpg", C.c_uint), ("ofa", C.c_uint)]
+class Infos(C.Structure):
+    _fields_ = [("version", C.c_uint), ("count", C.c_uint), ("last_seen", C.c_ulonglong),
+                ("array", C.POINTER(Info))]
+class Sample(C.Structure):
+    _fields_ = [("pid", C.c_uint), ("ts", C.c_ulonglong), ("sm", C.c_uint), ("mem", C.c_uint),
+                ("enc", C.c_uint), ("dec", C.c_uint)]
+def newest(arr, n):
+    """pid:sm of each process's newest sample"""
+    last = {}
+    for k in range(min(n, 1024)):
+        if arr[k].pid not in last or arr[k].ts >= last[arr[k].pid][0]:
+            last[arr[k].pid] = (arr[k].ts, arr[k].sm)
+    return ",".join("%d:%d" % (p, v[1]) for p, v in sorted(last.items()))
+nv.nvmlInit_v2()
+time.sleep(1)  # a sample period or more, for a library that starts counting at init
+n = C.c_uint(0)
+nv.nvmlDeviceGetCount_v2(C.byref(n))
+for d in range(n.value):
+    h = C.c_void_p()
+    nv.nvmlDeviceGetHandleByIndex_v2(d, C.byref(h))
+    if hasattr(nv, "nvmlDeviceGetProcessesUtilizationInfo"):
+        arr = (Info * 1024)()
+        i = Infos(C.sizeof(Infos) | (1 << 24), 1024, 0, arr)
+        r = nv.nvmlDeviceGetProcessesUtilizationInfo(h, C.byref(i))
+        pids = newest(arr, i.count) if r == 0 else ""
+        print("dev %d GetProcessesUtilizationInfo rc %d n %d pids %s" % (d, r, i.count, pids))
+    else:
+        print("dev %d GetProcessesUtilizationInfo rc -1" % d)
+    arr = (Sample * 1024)()
+    c = C.c_uint(1024)
+    r = nv.nvmlDeviceGetProcessUtilization(h, arr, C.byref(c), C.c_ulonglong(0))
+    pids = newest(arr, c.value) if r == 0 else ""
+    print("dev %d GetProcessUtilization rc %d n %d pids %s" % (d, r, c.value, pids))
+nv.nvmlShutdown()
+PY
+}
+
 # ---- record, with nvidia-smi's view in the middle ----
 say "asys record --ppu-backend nvml --ppu-metrics-device all --duration ${secs}s"
 "$ASYS" record --ppu-backend nvml --ppu-metrics-device all --duration "${secs}s" -s none \
@@ -138,6 +186,9 @@ sleep $((secs / 2))
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --format=csv \
 	--query-gpu=index,name,pci.bus_id,utilization.gpu,utilization.memory,memory.used,memory.total,clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu,pcie.link.gen.current,pcie.link.width.current
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi pmon -c 1 -s u
+util_probe >"$work/probe.out" 2>&1
+cat "$work/probe.out"
 wait "$rec_pid"
 rc=$?
 cat "$work/record.log"
@@ -169,6 +220,25 @@ if [ -n "$load_pid" ]; then
 	# one row per device: stream field values min avg max p99 series
 	awk '$1 == "ppu.dev" && $2 == "util_gpu" && $6 + 0 > 50 { hot = 1 } END { exit !hot }' "$work/summary" ||
 		{ echo "FAIL: util_gpu never above 50% under load"; ok=1; }
+fi
+# Per-process utilisation: what NVML answered decides what asys must show.
+say "per-process utilisation (ppu.proc_util)"
+grep -E '^  ppu\.proc_util ' "$work/summary" || echo "no ppu.proc_util in the summary"
+if grep -Eq 'rc 0 n [1-9]' "$work/probe.out"; then
+	grep -Eq '^  ppu\.proc_util +v[0-9]+ +[0-9]+ fields +[1-9][0-9]* series +[1-9]' "$work/summary" ||
+		{ echo "FAIL: NVML answers per-process utilisation but asys recorded none"; ok=1; }
+	if [ -n "$load_pid" ]; then
+		# the load's own SM share, on some device, above 0
+		"$ASYS" export --streams ppu.proc_util "$work/gpu.asys" 2>/dev/null |
+			awk -F, -v pid="$load_pid" '$6 == "sm" && $4 % 4294967296 == pid && $8 + 0 > 0 { hot = 1 }
+				END { exit !hot }' ||
+			{ echo "FAIL: the CUDA load (pid $load_pid) never had an SM share in ppu.proc_util"; ok=1; }
+	fi
+	say "per-process utilisation: works"
+elif grep -q 'rc 3 n' "$work/probe.out"; then
+	say "per-process utilisation: NVML says Not Supported on this GPU or driver (asys records that as the stream's status)"
+else
+	say "per-process utilisation: NVML gave no samples (see the probe lines above)"
 fi
 [ "$ok" -eq 0 ] && say "PASS: device state, processes and GPM metrics recorded from NVML"
 exit "$ok"

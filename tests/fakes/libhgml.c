@@ -14,9 +14,19 @@
  *   FAKE_HGML_NO_GPM=LIST      devices without GPM support
  *   FAKE_HGML_PROCS=N          N processes per device instead of 1 + d % 3
  *   FAKE_HGML_PCIE_X8=LIST     these devices run PCIe gen 4 x8 (the rest gen 5 x16)
+ *   FAKE_HGML_SHARED=1         two more processes, pids 4000900 and 4000901, on both
+ *                              devices 0 and 1 (one job on two devices)
+ *   FAKE_HGML_PUTIL=HOW        the per-process utilisation calls: not_supported
+ *                              (both answer Not Supported), new_not_supported (only
+ *                              GetProcessesUtilizationInfo does), huge (both claim
+ *                              0xfffffff0 samples: Insufficient Size, always)
+ *   FAKE_HGML_PUTIL_IDLE=LIST  on these devices only the first process has samples
+ *                              (the others are idle: the library leaves them out)
  * Built with -DFAKE_HGML_OLD it lacks the symbols an old library lacks
- * (_v3/_v2 processes, the enforced power limit, all GPM calls): a missing
- * symbol is a build of this file, since a library cannot hide an export.
+ * (_v3/_v2 processes, the enforced power limit, all GPM calls,
+ * GetProcessesUtilizationInfo): a missing symbol is a build of this file,
+ * since a library cannot hide an export, so the old build is how the older
+ * GetProcessUtilization path is tested.
  *
  * Patterns (t = whole seconds since the first init, d = device index):
  *   utilization gpu = (10 d + t) % 100, memory = gpu / 2
@@ -24,7 +34,21 @@
  *   power 100 + 2 gpu W, limit 400 W; PCIe gen 5 x16 (or gen 4 x8); bus id 00000000:(16+d):00.0
  *   processes: 1 + d % 3 per device, pid 4000000 + 100 d + i (device 0's
  *   first one is the caller itself), (i + 1)(d + 1) GiB each; memory total
- *   96 GiB, used = processes + 512 MiB
+ *   96 GiB, used = processes + 512 MiB. With FAKE_HGML_SHARED, pids 4000900
+ *   and 4000901 follow on devices 0 and 1 (i = 1, 2 on device 0; 2, 3 on 1)
+ *   per-process utilisation (both calls), for process i on device d:
+ *     sm = 1 + (10 d + i) % 100, mem = sm / 2, enc = (d + i) % 100,
+ *     dec = 2 d % 100 for even i, 0xffffffff (not available) for odd i;
+ *   one sample per process every 20 ms (timestamps: CLOCK_REALTIME us, on
+ *   multiples of 20000), the last 50 periods kept; a call returns those newer
+ *   than lastSeenTimeStamp, period by period, or Not Found when none is.
+ *   With FAKE_HGML_SHARED (defaults otherwise) the PPU% sums over devices:
+ *     pid 4000900: 2 (device 0) + 13 (device 1) = 15
+ *     pid 4000901: 3 (device 0) + 14 (device 1) = 17
+ *     the two as one job: 32; device 0's own process (the caller): 1
+ *   fakeHgmlUtilStats(d, out[4]) gives, for device d: samples returned,
+ *   samples returned again (not newer than one returned before), calls of
+ *   GetProcessesUtilizationInfo, calls of GetProcessUtilization.
  *   GPM (s = the per-device sample number of sample2, from 1):
  *     ids 1..13: (10 d + id + s) % 100; 20, 21, 60..97: 100 (d + 1) + id MiB/s;
  *     160..165: 1000 (d + 1) + id; 2048..2051: 50 + d + (id - 2048)
@@ -38,23 +62,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FK_OK 0
-#define FK_UNINITIALIZED 1
-#define FK_INVALID_ARGUMENT 2
-#define FK_NOT_SUPPORTED 3
-#define FK_NO_PERMISSION 4
-#define FK_INSUFFICIENT_SIZE 7
-#define FK_DRIVER_NOT_LOADED 9
-#define FK_GPU_IS_LOST 15
-#define FK_IN_USE 19
-
-#define FK_MAX_DEV 64
-#define FK_GIB (1024ull * 1024 * 1024)
-
-struct fk_dev {
-	unsigned int index;
-	_Atomic unsigned long long seq;
-};
+#include "libhgml_int.h"
 
 struct fk_sample {
 	unsigned int magic;
@@ -108,6 +116,16 @@ static struct fk_dev fk_devs[FK_MAX_DEV];
 static _Atomic int fk_inited;
 static _Atomic unsigned long long fk_t0;
 
+_Atomic unsigned long long fk_util_t0;
+
+unsigned long long fk_real_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000 + (unsigned long long)ts.tv_nsec / 1000;
+}
+
 static unsigned long long fk_now_ms(void)
 {
 	struct timespec ts;
@@ -125,7 +143,7 @@ static unsigned int fk_count(void)
 }
 
 /* "all", or a comma list of indices. */
-static int fk_in_list(const char *env, unsigned int d)
+int fk_in_list(const char *env, unsigned int d)
 {
 	const char *s = getenv(env);
 	char *end;
@@ -146,7 +164,7 @@ static int fk_in_list(const char *env, unsigned int d)
 	return 0;
 }
 
-static int fk_dev_ok(const struct fk_dev *dv)
+int fk_dev_ok(const struct fk_dev *dv)
 {
 	const char *s = getenv("FAKE_HGML_LOST");
 	char *end;
@@ -177,9 +195,21 @@ static unsigned int fk_nproc(unsigned int d)
 	return s && *s ? (unsigned int)strtoul(s, NULL, 10) % 1000 : 1 + d % 3;
 }
 
-static void fk_proc_at(unsigned int d, unsigned int i, unsigned int *pid, unsigned long long *used)
+/* The device's processes, with FAKE_HGML_SHARED's two on devices 0 and 1. */
+unsigned int fk_nproc_all(unsigned int d)
 {
-	*pid = (d == 0 && i == 0) ? (unsigned int)getpid() : 4000000 + 100 * d + i;
+	const char *s = getenv("FAKE_HGML_SHARED");
+	int shared = s && *s && strcmp(s, "0") && d < 2 && fk_count() >= 2;
+
+	return fk_nproc(d) + (shared ? 2 : 0);
+}
+
+void fk_proc_at(unsigned int d, unsigned int i, unsigned int *pid, unsigned long long *used)
+{
+	if (i >= fk_nproc(d))
+		*pid = 4000900 + (i - fk_nproc(d));
+	else
+		*pid = (d == 0 && i == 0) ? (unsigned int)getpid() : 4000000 + 100 * d + i;
 	*used = (unsigned long long)(i + 1) * (d + 1) * FK_GIB;
 }
 
@@ -193,6 +223,8 @@ static int fk_init(void)
 	if (f && *f && strcmp(f, "0"))
 		return FK_DRIVER_NOT_LOADED;
 	atomic_compare_exchange_strong(&fk_t0, &zero, fk_now_ms());
+	zero = 0;
+	atomic_compare_exchange_strong(&fk_util_t0, &zero, fk_real_us());
 	for (unsigned int i = 0; i < FK_MAX_DEV; i++)
 		fk_devs[i].index = i;
 	fk_inited++;
@@ -297,7 +329,7 @@ static int fk_get_mem(struct fk_dev *d, struct fk_mem *m)
 
 	if (r)
 		return r;
-	for (unsigned int i = 0; i < fk_nproc(d->index); i++) {
+	for (unsigned int i = 0; i < fk_nproc_all(d->index); i++) {
 		fk_proc_at(d->index, i, &pid, &u);
 		used += u;
 	}
@@ -385,7 +417,7 @@ static int fk_get_procs(struct fk_dev *d, unsigned int *n, void *infos, int v1)
 		return r;
 	if (!n)
 		return FK_INVALID_ARGUMENT;
-	want = fk_nproc(d->index);
+	want = fk_nproc_all(d->index);
 	if (*n < want || !infos) {
 		*n = want;
 		return FK_INSUFFICIENT_SIZE;
@@ -503,19 +535,6 @@ static int fk_gpm_metrics(struct fk_metrics_get *g)
 #endif
 
 /* ---- exports: hgml* and nvml* ---- */
-
-#define FK_EXPORT __attribute__((visibility("default")))
-#define FK_BOTH(ret, name, params, args, impl)                                                     \
-	FK_EXPORT ret hgml##name params;                                                           \
-	FK_EXPORT ret nvml##name params;                                                           \
-	FK_EXPORT ret hgml##name params                                                            \
-	{                                                                                          \
-		return impl args;                                                                  \
-	}                                                                                          \
-	FK_EXPORT ret nvml##name params                                                            \
-	{                                                                                          \
-		return impl args;                                                                  \
-	}
 
 FK_BOTH(int, Init_v2, (void), (), fk_init)
 FK_BOTH(int, Init, (void), (), fk_init)

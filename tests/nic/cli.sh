@@ -19,6 +19,11 @@ usage_error() { # MESSAGE-REGEX ARGS...: exit 2 with that message on stderr
 usage_error "--nic-device-include.*(Unmatched|parenthes)" --nic-device-include '('
 usage_error "--nic-device-include" --nic-device-include 'eth,['
 usage_error "--nic-device-include" --nic-device-include 'a{2,1}'
+# expressions that would make regcomp build an automaton of gigabytes are
+# refused before it runs, with the reason
+usage_error "refused: a repetition of a repetition" --nic-device-include 'a++++++++++++++++'
+usage_error "refused: a bound above 64" --nic-device-include 'a{1000}'
+usage_error "refused: longer than 200 characters" --nic-device-include "$(printf '%0250d' 0)"
 usage_error "--nic-metrics-frequency.*1.*100000" --nic-metrics-frequency 0
 usage_error "--nic-metrics-frequency.*1.*100000" --nic-metrics-frequency 100001
 usage_error "--nic-metrics-frequency" --nic-metrics-frequency fast

@@ -31,10 +31,11 @@ void tp_fake_path(char *buf, size_t n, int old)
 void tp_use_fake(int old)
 {
 	static const char *const sw[] = {
-	    "FAKE_HGML_DEVICES",     "FAKE_HGML_NAME",		"FAKE_HGML_INIT_FAIL",
-	    "FAKE_HGML_LOST",	     "FAKE_HGML_GPM_BUSY",	"FAKE_HGML_GPM_ERROR",
-	    "FAKE_HGML_GPM_BUSY_MS", "FAKE_HGML_NO_GPM",	"FAKE_HGML_PROCS",
-	    "FAKE_HGML_PCIE_X8",     "ASYS_GPM_MIN_INTERVAL_MS"};
+	    "FAKE_HGML_DEVICES",     "FAKE_HGML_NAME",		 "FAKE_HGML_INIT_FAIL",
+	    "FAKE_HGML_LOST",	     "FAKE_HGML_GPM_BUSY",	 "FAKE_HGML_GPM_ERROR",
+	    "FAKE_HGML_GPM_BUSY_MS", "FAKE_HGML_NO_GPM",	 "FAKE_HGML_PROCS",
+	    "FAKE_HGML_PCIE_X8",     "ASYS_GPM_MIN_INTERVAL_MS", "FAKE_HGML_SHARED",
+	    "FAKE_HGML_PUTIL",	     "FAKE_HGML_PUTIL_IDLE"};
 	char path[PATH_MAX];
 
 	tp_fake_path(path, sizeof(path), old);
@@ -505,5 +506,6 @@ int main(void)
 	suite_add_tcase(s, help);
 	suite_add_tcase(s, lib);
 	suite_add_tcase(s, tp_collect_tcase());
+	suite_add_tcase(s, tp_util_tcase());
 	return check_run(s, NULL);
 }

@@ -4,6 +4,10 @@
 
 #include <check.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "options.h"
 
 /* Points ASYS_HGML_LIBRARY at the fake (old: the build without newer
  * symbols) and clears the fake's failure switches. */
@@ -13,6 +17,42 @@ void tp_fake_path(char *buf, size_t n, int old);
 /* Output of fn(arg) written to a FILE, as a malloc'd string. */
 char *tp_capture(void (*fn)(void *arg, FILE *f), void *arg);
 
+/* The collectors run in process: every sample of one stream, as the bus
+ * delivers it. */
+#define MAX_KEPT 20000
+#define KEPT_FIELDS 16
+struct kept {
+	int stream;
+	size_t n;
+	uint64_t entity[MAX_KEPT];
+	uint64_t ts[MAX_KEPT];
+	double v[MAX_KEPT][KEPT_FIELDS];
+};
+
+struct run {
+	struct asys_options o;
+	const char *keep;     /* the stream kept in k (NULL: ppu.metrics) */
+	const char *rec_path; /* when set, also recorded there */
+	struct stream_table *t;
+	struct bus *b;
+	struct store *s;
+	struct engine *e;
+	struct rec_writer *w;
+	struct kept *k;
+	int dev, proc, util, metrics;
+};
+
+/* Options for a run: the devices, set and list of the metrics and their
+ * rate; the refresh is 0.1 s. */
+void opts_for(struct run *r, const char *devices, const char *set, const char *list, double hz);
+/* Runs the ppu collectors for secs, then holds the store locked. */
+void run_go(struct run *r, double secs);
+void run_end(struct run *r);
+int field(const struct run *r, int stream, const char *name);
+/* The newest value of a field of a series (which must exist). */
+double last(const struct run *r, int stream, uint64_t ent, const char *name);
+
 TCase *tp_collect_tcase(void);
+TCase *tp_util_tcase(void);
 
 #endif

@@ -16,24 +16,13 @@
 #include "engine.h"
 #include "ppu_cli.h"
 #include "ppu_catalogue.h"
+#include "rec_writer.h"
 #include "store.h"
 #include "stream.h"
 #include "test_ppu.h"
 
 extern const struct collector ppu_collector;
 extern const struct collector ppu_metrics_collector;
-
-#define MAX_KEPT 20000
-#define KEPT_FIELDS 16
-
-/* Every ppu.metrics sample, as delivered by the bus. */
-struct kept {
-	int stream;
-	size_t n;
-	uint64_t entity[MAX_KEPT];
-	uint64_t ts[MAX_KEPT];
-	double v[MAX_KEPT][KEPT_FIELDS];
-};
 
 static void kept_consume(void *ctx, const struct rec *r)
 {
@@ -50,17 +39,20 @@ static void kept_consume(void *ctx, const struct rec *r)
 
 static const struct bus_consumer_ops kept_ops = {NULL, kept_consume, NULL};
 
-struct run {
-	struct asys_options o;
-	struct stream_table *t;
-	struct bus *b;
-	struct store *s;
-	struct engine *e;
-	struct kept *k;
-	int dev, proc, metrics;
-};
+/* The recorder of r->rec_path, attached like asys record's. */
+static void run_record(struct run *r)
+{
+	struct rec_writer_opts o = {.path = r->rec_path, .force = true};
+	char msg[256] = "";
+	int err = 0;
 
-static void run_go(struct run *r, double secs)
+	r->w = rec_writer_new(r->t, &o, &err, msg, sizeof(msg));
+	ck_assert_msg(r->w != NULL, "%s", msg);
+	ck_assert_int_ge(
+	    bus_attach_within(r->b, &rec_writer_consumer_ops, r->w, REC_WRITER_LATENCY_NS), 0);
+}
+
+void run_go(struct run *r, double secs)
 {
 	static const struct collector *const list[] = {&ppu_collector, &ppu_metrics_collector,
 						       NULL};
@@ -76,31 +68,38 @@ static void run_go(struct run *r, double secs)
 	ck_assert_int_eq(engine_init(r->e), 0);
 	r->dev = stream_table_find(r->t, "ppu.dev");
 	r->proc = stream_table_find(r->t, "ppu.proc");
-	r->metrics = r->k->stream = stream_table_find(r->t, "ppu.metrics");
+	r->util = stream_table_find(r->t, "ppu.proc_util");
+	r->metrics = stream_table_find(r->t, "ppu.metrics");
+	r->k->stream = stream_table_find(r->t, r->keep ? r->keep : "ppu.metrics");
 	ck_assert_int_ge(r->dev, 0);
 	ck_assert_int_ge(r->proc, 0);
+	ck_assert_int_ge(r->util, 0);
 	ck_assert_int_ge(bus_attach(r->b, &store_consumer_ops, r->s), 0);
 	ck_assert_int_ge(bus_attach(r->b, &kept_ops, r->k), 0);
+	if (r->rec_path)
+		run_record(r);
 	ck_assert_int_eq(bus_start(r->b, 5000000), 0);
 	ck_assert_int_eq(engine_start(r->e), 0);
 	nanosleep(&ts, NULL);
 	engine_stop(r->e);
 	bus_stop(r->b);
+	if (r->w)
+		ck_assert_int_eq(rec_writer_close(r->w), 0);
 	store_lock(r->s);
 }
 
-static void run_end(struct run *r)
+void run_end(struct run *r)
 {
 	store_unlock(r->s);
 	bus_free(r->b);
 	engine_free(r->e);
 	store_free(r->s);
 	stream_table_free(r->t);
+	rec_writer_free(r->w);
 	free(r->k);
 }
 
-static void opts_for(struct run *r, const char *devices, const char *set, const char *list,
-		     double hz)
+void opts_for(struct run *r, const char *devices, const char *set, const char *list, double hz)
 {
 	struct ppu_opts *po;
 
@@ -114,7 +113,7 @@ static void opts_for(struct run *r, const char *devices, const char *set, const 
 	po->frequency = hz;
 }
 
-static int field(const struct run *r, int stream, const char *name)
+int field(const struct run *r, int stream, const char *name)
 {
 	int i = stream_field_index(stream_table_get(r->t, (uint32_t)stream), name);
 
@@ -122,7 +121,7 @@ static int field(const struct run *r, int stream, const char *name)
 	return i;
 }
 
-static double last(const struct run *r, int stream, uint64_t ent, const char *name)
+double last(const struct run *r, int stream, uint64_t ent, const char *name)
 {
 	const struct series *se = store_series(r->s, (uint32_t)stream, ent);
 

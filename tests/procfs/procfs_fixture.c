@@ -123,6 +123,8 @@ void fx_kill_proc(const char *root, int pid)
 
 	snprintf(rel, sizeof(rel), "proc/%d/status", pid);
 	fx_write(root, rel, "%s", "");
+	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+	fx_write(root, rel, "%s", "");
 	snprintf(rel, sizeof(rel), "%s/proc/%d", root, pid);
 	fx_rmtree(strdup(rel));
 }

@@ -44,8 +44,8 @@ void fx_write_bytes(const char *root, const char *rel, const void *data, size_t 
 void fx_write_proc(const char *root, int pid, const char *name, int ppid, int uid, long rss_kb,
 		   long hwm_kb, const char *cmdline, size_t cmdlen);
 
-/* The process exits: as on a real /proc, a status fd kept open reads
- * nothing any more, and the directory goes. */
+/* The process exits: as on a real /proc, a stat or status fd kept open
+ * reads nothing any more, and the directory goes. */
 void fx_kill_proc(const char *root, int pid);
 
 /* Moves every record out of the ring into recs (appending). */
@@ -78,5 +78,6 @@ void fx_coll_fini(struct fx_coll *fc);
 Suite *procfs_coll_suite(void);
 Suite *procfs_real_suite(void);
 Suite *procfs_tree_suite(void);
+Suite *procfs_many_suite(void);
 
 #endif

@@ -274,6 +274,23 @@ START_TEST(pid_stat)
 	ck_assert_int_eq(s.num_threads, 1);
 	ck_assert_uint_eq(s.starttime, 1000);
 	ck_assert_int_eq(s.rss_pages, 1000);
+	ck_assert_uint_eq(s.minflt, 100);
+	ck_assert_uint_eq(s.majflt, 0);
+	ck_assert_int_eq(s.nice, 0);
+	/* nice keeps its sign; a nice no kernel has is garbage */
+	ck_assert_int_eq(procfs_parse_pid_stat("9 (n) R 1 9 9 0 -1 0 7 0 3 0 250 40 0 0 "
+					       "39 -19 2 0 500 0 10 0\n",
+					       &s),
+			 0);
+	ck_assert_int_eq(s.nice, -19);
+	ck_assert_uint_eq(s.minflt, 7);
+	ck_assert_uint_eq(s.majflt, 3);
+	ck_assert_uint_eq(s.utime, 250);
+	ck_assert_int_eq(s.state, 'R');
+	ck_assert_int_eq(procfs_parse_pid_stat("9 (n) R 1 9 9 0 -1 0 7 0 3 0 250 40 0 0 "
+					       "39 -99 2 0 500 0 10 0\n",
+					       &s),
+			 -EINVAL);
 	ck_assert_int_eq(procfs_parse_pid_stat("", &s), -EINVAL);
 	ck_assert_int_eq(procfs_parse_pid_stat("12 (x) S\n", &s), -EINVAL);
 	ck_assert_int_eq(procfs_parse_pid_stat("12 x) S 1 2 3\n", &s), -EINVAL);
@@ -478,5 +495,5 @@ static Suite *procfs_parser_suite(void)
 int main(void)
 {
 	return check_run(procfs_parser_suite(), procfs_coll_suite(), procfs_tree_suite(),
-			 procfs_real_suite(), NULL);
+			 procfs_real_suite(), procfs_many_suite(), NULL);
 }

@@ -308,18 +308,40 @@ START_TEST(mem_system_wide)
 	struct asys_options o;
 	struct fx_coll fc;
 	const struct fx_rec *r;
-	uint32_t proc;
-	static const int want[] = {1, 100, 101, 102, 104, 200};
+	uint32_t proc, cpu;
+	double hz = (double)sysconf(_SC_CLK_TCK);
+	static const int want[] = {1, 2, 100, 101, 102, 104, 200};
 
 	sysroot_set(fx_fixture("basic"));
 	opts(&o, SCOPE_SYSTEM_WIDE);
 	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
 	proc = fx_stream(&fc, "mem.proc");
+	cpu = fx_stream(&fc, "proc.cpu");
+	/* proc.thread only with --process-threads */
+	ck_assert_int_lt(stream_table_find(fc.t, "proc.thread"), 0);
+	{
+		const struct stream_desc *d = stream_table_get(fc.t, cpu);
+		static const char *const names[] = {"utime", "stime",	"state",
+						    "nice",  "kthread", "start"};
+
+		ck_assert_uint_eq(d->nfields, 6);
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+			ck_assert_str_eq(d->fields[i].name, names[i]);
+		ck_assert_int_eq(d->fields[0].kind, FIELD_COUNTER);
+		ck_assert_int_eq(d->fields[1].kind, FIELD_COUNTER);
+		ck_assert_int_eq(d->fields[2].kind, FIELD_ATTR);
+		ck_assert_int_eq(d->fields[5].kind, FIELD_ATTR);
+		ck_assert_str_eq(d->fields[0].unit, "s");
+		ck_assert_int_eq(d->entity, ENTITY_PID);
+	}
 	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
-	/* not kthreadd (no memory of its own), not 77 (gone), no status */
-	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 6);
-	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+	/* every process, kthreadd too; not 77 (gone), no status */
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 7);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, cpu), 7);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, (uint64_t)want[i]));
+		ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, cpu, (uint64_t)want[i]));
+	}
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_STATUS, proc), 0);
 	r = fx_find(&fc.recs, REC_SAMPLE, proc, 100);
 	ck_assert_uint_eq(r->nvals, 5);
@@ -328,58 +350,87 @@ START_TEST(mem_system_wide)
 	ck_assert_double_eq(r->v[2], 1000);
 	ck_assert_double_eq(r->v[3], 1);
 	ck_assert_double_eq(r->v[4], 3);
+	r = fx_find(&fc.recs, REC_SAMPLE, cpu, 100);
+	ck_assert_uint_eq(r->nvals, 6);
+	ck_assert_double_eq(r->v[0], 10 / hz);
+	ck_assert_double_eq(r->v[1], 5 / hz);
+	ck_assert_double_eq(r->v[2], 'S');
+	ck_assert_double_eq(r->v[3], 0);
+	ck_assert_double_eq(r->v[4], 0);
+	ck_assert_double_eq(r->v[5], 1000 / hz);
+	/* a kernel thread: no memory of its own, root, its comm in brackets */
+	r = fx_find(&fc.recs, REC_SAMPLE, proc, 2);
+	ck_assert(isnan(r->v[0]) && isnan(r->v[1]));
+	ck_assert_double_eq(r->v[2], 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, cpu, 2)->v[4], 1);
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 2)->text, "[kthreadd]");
 	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 100)->text, "python train.py");
 	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 1)->text, "/sbin/init splash");
 	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 102)->text, "[worker2]");
 	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 200)->text, "-bash");
+	/* proc.cpu's label is the container's, which this collector does not know */
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, cpu), 0);
 
 	/* between refreshes only the host totals are read */
 	ck_assert_int_eq(fx_coll_sample(&fc, SEC + SEC / 10), 0);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, cpu), 0);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, fx_stream(&fc, "mem.sys")), 1);
 	/* the next refresh: the same rows, no labels again */
 	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC), 0);
-	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 6);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 7);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, cpu), 7);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, proc), 0);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_GONE, proc), 0);
 	fx_coll_fini(&fc);
 }
 END_TEST
 
-START_TEST(mem_top64_and_vanish)
+START_TEST(mem_all_and_vanish)
 {
 	char *root = fx_tmpdir();
 	struct asys_options o;
 	struct fx_coll fc;
-	uint32_t proc;
+	const struct fx_rec *r;
+	uint32_t proc, cpu;
 
 	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
 	for (int i = 0; i < 70; i++)
 		fx_write_proc(root, 1000 + i, "p", 1, 0, (i + 1) * 1000, (i + 1) * 1000, "p\0", 2);
-	/* listed and its statm read, but gone before its status was */
+	/* listed, but gone before its stat was read */
 	fx_write(root, "proc/1070/statm", "999999 999999 0 0 0 0 0\n");
-	/* and one that turned zombie between its statm and its status */
-	fx_write(root, "proc/1071/statm", "999998 999998 0 0 0 0 0\n");
-	fx_write(root, "proc/1071/status", "Name:\tz\nState:\tZ (zombie)\nPPid:\t1\n");
+	/* a zombie: no memory of its own, but listed */
+	fx_write(root, "proc/1071/stat",
+		 "1071 (z) Z 1 1071 1071 0 -1 4227084 0 0 0 0 3 4 0 0 20 0 1 0 100 0 0 0\n");
+	fx_write(root, "proc/1071/status",
+		 "Name:\tz\nState:\tZ (zombie)\nPPid:\t1\n"
+		 "Uid:\t7\t7\t7\t7\nThreads:\t1\n");
 	sysroot_set(root);
 	opts(&o, SCOPE_SYSTEM_WIDE);
 	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
 	proc = fx_stream(&fc, "mem.proc");
+	cpu = fx_stream(&fc, "proc.cpu");
 	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
-	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 64);
-	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 1005));
+	/* every process, not the 64 largest */
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 71);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, cpu), 71);
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 1000));
 	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 1070));
-	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 1071));
-	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 1006));
+	r = fx_find(&fc.recs, REC_SAMPLE, proc, 1071);
+	ck_assert(isnan(r->v[0]) && isnan(r->v[1]));
+	ck_assert_double_eq(r->v[2], 7);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, cpu, 1071)->v[2], 'Z');
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, cpu, 1071)->v[4], 0);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_STATUS, proc), 0); /* vanishing is silent */
 
-	/* 1000 grows into the top, 1069 exits */
-	fx_write_proc(root, 1000, "p", 1, 0, 10000000, 10000000, "big\0", 4);
+	/* 1000 execs and grows, 1069 exits */
+	fx_write_proc(root, 1000, "big", 1, 0, 10000000, 10000000, "big\0", 4);
 	fx_kill_proc(root, 1069);
 	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC), 0);
-	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 64);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 70);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_GONE, proc), 1);
 	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_GONE, proc, 1069));
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_GONE, cpu, 1069));
 	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 1000)->text, "big");
 	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, proc, 1000)->v[0], 10000000 * KB);
 	fx_coll_fini(&fc);
@@ -387,50 +438,75 @@ START_TEST(mem_top64_and_vanish)
 }
 END_TEST
 
-/* Kernel threads are recognised once and then skipped without a read; a
- * process without resident memory that is not one is looked at again. */
-START_TEST(mem_kthread_cache)
+/* A stat line of pid with the given faults, utime and start. */
+static void kt_stat(const char *root, int pid, const char *comm, unsigned flags, int minflt,
+		    int utime, int start, long pages)
 {
-	static const char kstat[] =
-	    "2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 1 1 0 0 20 0 1 0 100 0 0 0\n";
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+	fx_write(root, rel, "%d (%s) S 1 %d %d 0 -1 %u %d 0 0 0 %d 2 0 0 20 0 1 0 %d 0 %ld 0\n",
+		 pid, comm, pid, pid, flags, minflt, utime, start, pages);
+}
+
+/* Kernel threads are read through stat alone; status is read again only
+ * when stat says the memory may have changed; a pid taken by another
+ * process is a new row. */
+START_TEST(mem_kthread_and_status)
+{
 	char *root = fx_tmpdir();
 	char from[4096], to[4096];
 	struct asys_options o;
 	struct fx_coll fc;
-	uint32_t proc;
+	uint32_t proc, cpu;
+	long pages = 100 * 1024 / sysconf(_SC_PAGESIZE);
+	double hz = (double)sysconf(_SC_CLK_TCK);
 
 	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
-	fx_write_proc(root, 2, "kthreadd", 0, 0, -1, -1, "", 0);
-	fx_write(root, "proc/2/stat", "%s", kstat);
-	fx_write_proc(root, 3, "swapped", 1, 0, -1, -1, "swapped\0", 8); /* all swapped out */
+	fx_write(root, "proc/2/stat",
+		 "2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 1 1 0 0 20 0 1 "
+		 "0 100 0 0 0\n");
+	/* what a kernel thread's status and cmdline would say is never read */
+	fx_write(root, "proc/2/status", "Name:\tnot-read\nUid:\t5\t5\t5\t5\n");
+	fx_write(root, "proc/2/cmdline", "not-read");
 	fx_write_proc(root, 10, "normal", 1, 0, 100, 100, "normal\0", 7);
 	sysroot_set(root);
 	opts(&o, SCOPE_SYSTEM_WIDE);
 	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
 	proc = fx_stream(&fc, "mem.proc");
+	cpu = fx_stream(&fc, "proc.cpu");
 	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
-	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 1);
-
-	/* both now show memory: only the one that is no kernel thread is read */
-	fx_write_proc(root, 2, "kthreadd", 0, 0, 100, 100, "", 0);
-	fx_write(root, "proc/2/stat", "%s", kstat);
-	fx_write_proc(root, 3, "swapped", 1, 0, 100, 100, "swapped\0", 8);
-	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC), 0);
 	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, proc), 2);
-	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 3));
-	ck_assert_ptr_null(fx_find(&fc.recs, REC_SAMPLE, proc, 2));
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 2)->text, "[kthreadd]");
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, proc, 2)->v[2], 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, cpu, 2)->v[4], 1);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, proc, 10)->v[1], 100 * KB);
 
-	/* pid 2 exits and is reused by a user process: a new /proc inode */
-	fx_write_proc(root, 99, "reuser", 1, 0, 300, 300, "reuser\0", 7);
-	snprintf(from, sizeof(from), "%s/proc/2", root);
-	snprintf(to, sizeof(to), "%s/proc/2.old", root);
-	ck_assert_int_eq(rename(from, to), 0);
-	snprintf(from, sizeof(from), "%s/proc/99", root);
-	snprintf(to, sizeof(to), "%s/proc/2", root);
-	ck_assert_int_eq(rename(from, to), 0);
+	/* status changes but stat does not: the known values stay */
+	fx_write_proc(root, 10, "normal", 1, 0, 100, 300, "normal\0", 7);
+	ck_assert_int_eq(fx_coll_sample(&fc, 2 * SEC), 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, proc, 10)->v[1], 100 * KB);
+	/* a fault: status is read again; CPU times come from stat every time */
+	kt_stat(root, 10, "normal", 0, 1, 50, 100, pages);
 	ck_assert_int_eq(fx_coll_sample(&fc, 3 * SEC), 0);
-	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 2));
-	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 2)->text, "reuser");
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, proc, 10)->v[1], 300 * KB);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, cpu, 10)->v[0], 50 / hz);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, proc), 0);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_GONE, proc), 0);
+
+	/* pid 10 exits and is reused by another process: its kept fds read
+	 * nothing, as on a real /proc, and the newcomer starts later */
+	fx_write_proc(root, 99, "reuser", 1, 0, 300, 300, "reuser\0", 7);
+	kt_stat(root, 99, "reuser", 0, 0, 0, 900, pages);
+	fx_kill_proc(root, 10);
+	snprintf(from, sizeof(from), "%s/proc/99", root);
+	snprintf(to, sizeof(to), "%s/proc/10", root);
+	ck_assert_int_eq(rename(from, to), 0);
+	ck_assert_int_eq(fx_coll_sample(&fc, 4 * SEC), 0);
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_GONE, cpu, 10));
+	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, proc, 10)->text, "reuser");
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, proc, 10)->v[0], 300 * KB);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, cpu, 10)->v[5], 900 / hz);
 	fx_coll_fini(&fc);
 	fx_rmtree(root);
 }
@@ -474,8 +550,8 @@ Suite *procfs_coll_suite(void)
 	tcase_add_test(tc, cpu_frequency_and_errors);
 	tcase_add_test(tc, mem_sys);
 	tcase_add_test(tc, mem_system_wide);
-	tcase_add_test(tc, mem_top64_and_vanish);
-	tcase_add_test(tc, mem_kthread_cache);
+	tcase_add_test(tc, mem_all_and_vanish);
+	tcase_add_test(tc, mem_kthread_and_status);
 	tcase_add_test(tc, mem_label_change);
 	suite_add_tcase(s, tc);
 	return s;

@@ -18,6 +18,7 @@
 
 #include <check.h>
 
+#include "procfs.h"
 #include "procfs_fixture.h"
 #include "ring.h"
 #include "store.h"
@@ -142,31 +143,72 @@ START_TEST(mem_real_tree)
 }
 END_TEST
 
+/* Our own utime + stime in seconds, from /proc/self/stat. */
+static double self_cpu_s(void)
+{
+	struct procfs_pid_stat ps;
+	char buf[4096];
+	FILE *f = fopen("/proc/self/stat", "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	ck_assert_int_eq(procfs_parse_pid_stat(buf, &ps), 0);
+	return (double)(ps.utime + ps.stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
 START_TEST(mem_real_system)
 {
 	struct asys_options o;
 	struct fx_coll fc;
-	uint32_t proc;
+	const struct fx_rec *r;
+	uint32_t proc, cpu;
 	size_t rows, labels;
+	double before, after;
 
 	sysroot_set(NULL);
 	options_defaults(&o);
 	o.scope = SCOPE_SYSTEM_WIDE;
 	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
 	proc = fx_stream(&fc, "mem.proc");
+	cpu = fx_stream(&fc, "proc.cpu");
+	before = self_cpu_s();
 	ck_assert_int_eq(fx_coll_sample(&fc, SEC), 0);
+	after = self_cpu_s();
 	rows = fx_count(&fc.recs, REC_SAMPLE, proc);
 	labels = fx_count(&fc.recs, REC_LABEL, proc);
-	ck_assert_uint_ge(rows, 1);
-	ck_assert_uint_le(rows, 64);
+	ck_assert_uint_ge(rows, 2);
 	ck_assert_uint_eq(labels, rows);
+	ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, cpu), rows);
+	/* pid 1 is always there, and so are we */
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 1));
+	r = fx_find(&fc.recs, REC_SAMPLE, cpu, (uint64_t)getpid());
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(r->v[0] + r->v[1] >= before - 1e-9 && r->v[0] + r->v[1] <= after + 1e-9,
+		      "our CPU %.2f s, read before %.2f and after %.2f", r->v[0] + r->v[1], before,
+		      after);
+	ck_assert_double_eq(r->v[2], 'R'); /* we were reading it */
+	ck_assert_double_eq(r->v[4], 0);
 	for (size_t i = 0; i < fc.recs.n; i++) {
-		const struct fx_rec *r = &fc.recs.r[i];
+		const struct fx_rec *m = &fc.recs.r[i], *c;
 
-		if (r->kind == REC_SAMPLE && r->stream == proc)
-			ck_assert(r->v[0] > 0 && !isnan(r->v[2]) && !isnan(r->v[4]));
-		if (r->kind == REC_LABEL && r->stream == proc)
-			ck_assert(r->text[0]);
+		if (m->kind == REC_LABEL && m->stream == proc)
+			ck_assert(m->text[0]);
+		if (m->kind != REC_SAMPLE || m->stream != proc)
+			continue;
+		c = fx_find(&fc.recs, REC_SAMPLE, cpu, m->entity);
+		ck_assert_ptr_nonnull(c);
+		ck_assert(c->v[0] >= 0 && c->v[1] >= 0 && c->v[5] >= 0);
+		ck_assert(c->v[2] >= 'A' && c->v[2] <= 'z');
+		ck_assert(c->v[3] >= -20 && c->v[3] <= 19);
+		ck_assert(c->v[4] == 0 || c->v[4] == 1);
+		ck_assert(!isnan(m->v[2]) && !isnan(m->v[4]));
+		if (c->v[4] == 1) /* a kernel thread: no memory of its own, [comm] */
+			ck_assert(isnan(m->v[0]) &&
+				  fx_find(&fc.recs, REC_LABEL, proc, m->entity)->text[0] == '[');
+		else /* NaN for a zombie or one that is exiting */
+			ck_assert(isnan(m->v[0]) || m->v[0] > 0);
 	}
 	fx_coll_fini(&fc);
 }

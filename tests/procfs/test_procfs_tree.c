@@ -51,6 +51,11 @@ START_TEST(mem_tree)
 		/* a child forked by a thread (task 103) */
 		ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_SAMPLE, proc, 104));
 		ck_assert_uint_eq(fx_count(&fc.recs, REC_LABEL, proc), tick == 0 ? 4 : 0);
+		/* and their CPU times, at the same rate */
+		ck_assert_uint_eq(fx_count(&fc.recs, REC_SAMPLE, fx_stream(&fc, "proc.cpu")), 4);
+		r = fx_find(&fc.recs, REC_SAMPLE, fx_stream(&fc, "proc.cpu"), 100);
+		ck_assert_double_eq(r->v[0], 10 / (double)sysconf(_SC_CLK_TCK));
+		ck_assert_double_eq(r->v[2], 'S');
 	}
 	fx_coll_fini(&fc);
 
@@ -218,6 +223,12 @@ static void tree_of(const char *root, int parent, int nkids)
 		ck_assert_ptr_nonnull(f);
 		fprintf(f, "Name:\tkid\nPPid:\t%d\nUid:\t0\t0\t0\t0\nVmHWM:\t4 kB\nVmRSS:\t4 kB\n",
 			parent);
+		fclose(f);
+		strcpy(strrchr(dir, '/'), "/stat");
+		f = fopen(dir, "w");
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "%d (kid) S %d 0 0 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 100 0 1 0\n",
+			parent + i, parent);
 		fclose(f);
 		off += (size_t)snprintf(kids + off, cap - off, "%d ", parent + i);
 	}

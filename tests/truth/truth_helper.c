@@ -2,6 +2,7 @@
  *
  *   truth_helper now           CLOCK_MONOTONIC in ns (the clock of t_ns in an export)
  *   truth_helper stat          "t_ns N" then /proc/stat, read in one go at N
+ *   truth_helper pidstat PID   "t_ns N" then /proc/PID/stat, read in one go at N
  *   truth_helper hog DIR A B   hold A MiB of touched anonymous memory, then B
  *
  * hog writes DIR/phase1 ("t_ns pid") once the A MiB are resident, waits for
@@ -33,15 +34,15 @@ static uint64_t now_ns(void)
 
 /* /proc/stat fits in 64 KiB up to a few hundred cores; one read() gives one
  * consistent snapshot, stamped with the middle of the read. */
-static int print_stat(void)
+static int print_stat(const char *path)
 {
 	static char buf[1 << 20];
-	int fd = open("/proc/stat", O_RDONLY);
+	int fd = open(path, O_RDONLY);
 	uint64_t t0, t1;
 	ssize_t n;
 
 	if (fd < 0) {
-		perror("truth_helper: /proc/stat");
+		perror(path);
 		return 1;
 	}
 	t0 = now_ns();
@@ -49,7 +50,7 @@ static int print_stat(void)
 	t1 = now_ns();
 	close(fd);
 	if (n <= 0) {
-		perror("truth_helper: read /proc/stat");
+		perror(path);
 		return 1;
 	}
 	printf("t_ns %llu\n", (unsigned long long)(t0 + (t1 - t0) / 2));
@@ -123,9 +124,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "stat"))
-		return print_stat();
+		return print_stat("/proc/stat");
+	if (argc == 3 && !strcmp(argv[1], "pidstat")) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", atoi(argv[2]));
+		return print_stat(path);
+	}
 	if (argc == 5 && !strcmp(argv[1], "hog"))
 		return hog(argv[2], strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10));
-	fprintf(stderr, "usage: truth_helper now | stat | hog DIR A_MIB B_MIB\n");
+	fprintf(stderr, "usage: truth_helper now | stat | pidstat PID | hog DIR A_MIB B_MIB\n");
 	return 2;
 }

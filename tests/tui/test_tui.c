@@ -380,7 +380,7 @@ START_TEST(draw_utf8)
 	memset(&v, 0, sizeof(v));
 	v.utf8 = true;
 	v.color = true;
-	widget_colors_init(true);
+	widget_colors_init(true, SET_THEME_DEFAULT);
 	/* 5.5 cells: five full blocks and a half block */
 	widget_bar(w, &v, 0, 0, 10, fr, c, 1);
 	row_text(w, 0, 0, 7, buf, sizeof(buf));

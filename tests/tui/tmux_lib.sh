@@ -136,18 +136,39 @@ tui_pid() {
 	pgrep -P "$shell" -x asys 2>/dev/null || pgrep -P "$shell" 2>/dev/null | head -n 1
 }
 
-# check_layout COLS ROWS: the screen is exactly the size, every box that is
-# opened is closed, no line is longer than the screen, and the hint line is last.
-check_layout() {
-	local cols=$1 rows=$2 s
+# layout_problem COLS ROWS: prints what is wrong with the screen and returns 1,
+# or returns 0 when it is exactly the size, every box that is opened is
+# closed, no line is longer than the screen, and the hint line is last.
+layout_problem() {
+	local cols=$1 rows=$2 s open close
 	s=$(cap)
-	[ "$(printf '%s\n' "$s" | wc -l)" -eq "$rows" ] || fail "screen is not $rows lines"
-	[ "$(printf '%s\n' "$s" | LC_ALL=C.UTF-8 wc -L)" -le "$cols" ] ||
-		fail "a line is wider than $cols columns"
-	local open close
+	if [ "$(printf '%s\n' "$s" | wc -l)" -ne "$rows" ]; then
+		echo "screen is not $rows lines"
+		return 1
+	fi
+	if [ "$(printf '%s\n' "$s" | LC_ALL=C.UTF-8 wc -L)" -gt "$cols" ]; then
+		echo "a line is wider than $cols columns"
+		return 1
+	fi
 	open=$(printf '%s\n' "$s" | grep -Ec '^(╭|\+)[0-9]')
 	close=$(printf '%s\n' "$s" | grep -Ec '^(╰|\+)[-─]')
-	[ "$open" -ge 2 ] || fail "fewer than two panes drawn"
-	[ "$open" -eq "$close" ] || fail "$open boxes opened but $close closed (overlap?)"
-	printf '%s\n' "$s" | tail -n 1 | grep -q 'quit' || fail "the hint line is not the last line"
+	if [ "$open" -lt 2 ]; then
+		echo "fewer than two panes drawn"
+		return 1
+	fi
+	if [ "$open" -ne "$close" ]; then
+		echo "$open boxes opened but $close closed (overlap?)"
+		return 1
+	fi
+	if ! printf '%s\n' "$s" | tail -n 1 | grep -q 'quit'; then
+		echo "the hint line is not the last line"
+		return 1
+	fi
+	return 0
+}
+
+# check_layout COLS ROWS: fails the test unless layout_problem finds nothing.
+check_layout() {
+	local why
+	why=$(layout_problem "$1" "$2") || fail "$why"
 }

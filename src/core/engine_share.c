@@ -1,0 +1,100 @@
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine_int.h"
+
+/* The CPU a group has used so far: its thread's, less what the thread spent
+ * on its guests; a guest's own ticks. Read once a second, not a tick. */
+uint64_t engine_group_cpu(const struct engine_group *g)
+{
+	const struct engine *e = g->e;
+	uint64_t cpu;
+
+	if (g->host >= 0)
+		return g->own_cpu;
+	cpu = engine_thread_cpu_ns();
+	for (int i = 0; i < g->nguests; i++)
+		cpu -= e->groups[g->guests[i]].own_cpu;
+	return cpu;
+}
+
+/* Achieved rate and CPU, over windows of about a second. */
+void engine_group_account(struct engine_group *g, uint64_t t)
+{
+	struct group_window *w = &g->w;
+
+	w->ticks++;
+	if (t - w->start >= 1000000000ull) {
+		uint64_t cpu = engine_group_cpu(g);
+
+		pthread_mutex_lock(&g->stats_lock);
+		g->stats.hz_achieved = (double)w->ticks * 1e9 / (double)(t - w->start);
+		g->stats.cpu_pct = 100.0 * (double)(cpu - w->cpu) / (double)(t - w->start);
+		g->stats.ticks += w->ticks;
+		pthread_mutex_unlock(&g->stats_lock);
+		w->start = t;
+		w->cpu = cpu;
+		w->ticks = 0;
+	}
+}
+
+/* The windows of a group and of its guests start with its thread. */
+void engine_group_windows_start(struct engine_group *g, uint64_t now)
+{
+	struct engine *e = g->e;
+
+	for (int i = 0; i < g->nguests; i++) {
+		struct engine_group *gu = &e->groups[g->guests[i]];
+
+		gu->own_cpu = 0;
+		gu->w = (struct group_window){.start = now};
+	}
+	g->w = (struct group_window){.start = now, .cpu = engine_group_cpu(g)};
+}
+
+/* Which groups ride on another's thread (ENGINE_SHARE_HZ), and whether that
+ * thread pumps the bus: when it ticks at least once per bus period, so a
+ * frame still sees data at most a bus period old. */
+void engine_plan_sharing(struct engine *e)
+{
+	struct engine_group *host = NULL;
+
+	for (int i = 0; i < e->ngroups; i++) {
+		struct engine_group *g = &e->groups[i];
+
+		g->host = -1;
+		g->nguests = 0;
+		g->every = 1;
+		g->pumps = false;
+		if (g->hz <= ENGINE_SHARE_HZ && (!host || g->period_ns < host->period_ns))
+			host = g;
+	}
+	if (!host)
+		return;
+	for (int i = 0; i < e->ngroups; i++) {
+		struct engine_group *g = &e->groups[i];
+
+		if (g == host || g->hz > ENGINE_SHARE_HZ || g->period_ns % host->period_ns ||
+		    g->period_ns / host->period_ns > ENGINE_SHARE_MAX_EVERY)
+			continue;
+		g->host = (int)(host - e->groups);
+		g->every = g->period_ns / host->period_ns;
+		host->guests[host->nguests++] = i;
+	}
+	host->pumps = bus_period_ns(e->bus) && host->period_ns <= bus_period_ns(e->bus);
+}
+
+int engine_stats(struct engine *e, struct engine_group_stats *out, int n)
+{
+	int i;
+
+	for (i = 0; i < e->ngroups && i < n; i++) {
+		pthread_mutex_lock(&e->groups[i].stats_lock);
+		out[i] = e->groups[i].stats;
+		out[i].dropped = ring_dropped(e->groups[i].ring);
+		pthread_mutex_unlock(&e->groups[i].stats_lock);
+	}
+	return i;
+}
