@@ -17,26 +17,27 @@
 /* The process table's columns. A column is a table entry naming the stream
  * and field it shows; a column whose stream or field is not registered is
  * not shown. Narrow panes drop the columns of the highest `drop` first:
- * FAIL, ALLOC/s, PINNED, THR, HWM, NI, S, CONTAINER, MEM%, USER, TIME+,
- * DEVICE, PPU%; PID, CPU%, RSS and COMMAND stay. */
+ * FAIL, ALLOC/s, PINNED, CONTAINER (wide: it alone makes room for several),
+ * THR, HWM, NI, S, MEM%, USER, TIME+, DEVICE, PPU%; PID, CPU%, RSS and
+ * COMMAND stay. */
 const struct proc_col proc_cols[PC_N] = {
     [PC_PID] = {{"PID", 7, true}, NULL, NULL, CK_PID, 0},
     [PC_USER] = {{"USER", 8, false}, "mem.proc", "uid", CK_USER, 9},
-    [PC_STATE] = {{"S", 1, false}, "proc.cpu", "state", CK_STATE, 12},
-    [PC_NICE] = {{"NI", 3, true}, "proc.cpu", "nice", CK_NICE, 13},
+    [PC_STATE] = {{"S", 1, false}, "proc.cpu", "state", CK_STATE, 11},
+    [PC_NICE] = {{"NI", 3, true}, "proc.cpu", "nice", CK_NICE, 12},
     [PC_CPU] = {{"CPU%", 5, true}, "proc.cpu", "utime", CK_CPU, 0},
     [PC_TIME] = {{"TIME+", 9, true}, "proc.cpu", "utime", CK_TIME, 8},
     [PC_RSS] = {{"RSS", 6, true}, "mem.proc", "rss", CK_BYTES, 0},
-    [PC_HWM] = {{"HWM", 6, true}, "mem.proc", "hwm", CK_BYTES, 14},
+    [PC_HWM] = {{"HWM", 6, true}, "mem.proc", "hwm", CK_BYTES, 13},
     [PC_MEMPCT] = {{"MEM%", 5, true}, "mem.sys", "total", CK_MEMPCT, 10},
-    [PC_THR] = {{"THR", 4, true}, "mem.proc", "threads", CK_COUNT, 15},
+    [PC_THR] = {{"THR", 4, true}, "mem.proc", "threads", CK_COUNT, 14},
     [PC_PPU] = {{"PPU%", 5, true}, "ppu.proc_util", "sm", CK_PPU, 6},
     /* gpurt: runtime probes (shown only once some process used the runtime) */
     [PC_DEVICE] = {{"DEVICE", 7, true}, "gpurt.mem", "device_bytes", CK_BYTES, 7},
     [PC_PINNED] = {{"PINNED", 7, true}, "gpurt.mem", "pinned_bytes", CK_BYTES, 16},
     [PC_ALLOC] = {{"ALLOC/s", 7, true}, "gpurt.mem", "allocs", CK_COUNT, 17},
     [PC_FAIL] = {{"FAIL", 15, true}, "gpurt.mem", "fails", CK_FAIL, 18},
-    [PC_CONTAINER] = {{"CONTAINER", 20, false}, "proc.cpu", "utime", CK_CONTAINER, 11},
+    [PC_CONTAINER] = {{"CONTAINER", 20, false}, "proc.cpu", "utime", CK_CONTAINER, 15},
     [PC_COMMAND] = {{"COMMAND", 0, false}, NULL, NULL, CK_LABEL, 0},
 };
 
