@@ -298,7 +298,8 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 	if (s->grouped)
 		snprintf(what, sizeof(what), "%zu groups  ", s->nrows);
 	else if ((s->hidden || s->subtree) && !s->exited)
-		snprintf(what, sizeof(what), "%zu of ", s->nrows); /* filtered, or kernel threads */
+		snprintf(what, sizeof(what), "%zu of ",
+			 s->nprocs); /* filtered, or kernel threads */
 	snprintf(buf, (size_t)n, "%s%zu proc%s%s%s%s%s  sort: %s %s", what, nproc,
 		 nproc == 1 ? "" : "s", !nproc || !s->exited ? "" : " exited",
 		 s->tree && !s->grouped ? "  tree" : "", s->subtree ? "  subtree" : "",

@@ -115,6 +115,7 @@ struct proc_pane {
 	struct mem_kept kept; /* the last rows, for when every process is gone */
 	bool exited;	      /* the rows shown are the kept ones */
 	size_t hidden;	      /* rows the filter or K hid */
+	size_t nprocs;	      /* processes among the rows (not threads) */
 	bool any_container;   /* some process has a CONTAINER label */
 	struct proc_ids ids;  /* of the last load */
 

@@ -258,10 +258,16 @@ static void fmt_pct(char *buf, size_t n, double pct)
 		snprintf(buf, n, "%.1f", pct);
 }
 
-/* A group row: what a sum says, blank where a sum says nothing. */
-static bool group_blank(int ci)
+/* A group row: what a sum says, blank where a sum says nothing; a thread
+ * row: only what is the thread's own, its process's row has the rest. */
+static bool cell_blank(const struct proc_row *r, int ci)
 {
-	return ci == PC_USER || ci == PC_STATE || ci == PC_NICE || ci == PC_HWM;
+	if (r->flags & PR_GROUP)
+		return ci == PC_USER || ci == PC_STATE || ci == PC_NICE || ci == PC_HWM;
+	if (r->flags & PR_THREAD)
+		return ci != PC_PID && ci != PC_USER && ci != PC_STATE && ci != PC_CPU &&
+		       ci != PC_TIME && ci != PC_CONTAINER && ci != PC_COMMAND;
+	return false;
 }
 
 void proc_fmt_cell(char *buf, size_t n, const struct proc_row *r, int ci)
@@ -269,7 +275,7 @@ void proc_fmt_cell(char *buf, size_t n, const struct proc_row *r, int ci)
 	double x = r->val[ci];
 
 	buf[0] = '\0';
-	if ((r->flags & PR_GROUP) && group_blank(ci))
+	if (cell_blank(r, ci))
 		return;
 	switch (proc_cols[ci].kind) {
 	case CK_PID:

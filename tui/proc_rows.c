@@ -256,6 +256,9 @@ void proc_load(struct proc_pane *s, const struct view *v)
 	proc_sort(s, s->rows, s->nrows);
 	if (s->subtree)
 		proc_subtree_only(s);
+	s->nprocs = 0;
+	for (size_t i = 0; i < s->nrows; i++)
+		s->nprocs += !(s->rows[i].flags & PR_THREAD);
 	if (s->grouped)
 		proc_group(s);
 	else if (s->tree)

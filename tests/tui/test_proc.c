@@ -402,6 +402,9 @@ START_TEST(threads)
 	ck_assert_str_eq(cell(&f, y, PC_CPU), "10.0");
 	ck_assert_str_eq(cell(&f, y, PC_STATE), "S");
 	ck_assert_str_eq(cell(&f, y, PC_PID), "102");
+	/* its process's memory is on its process's row */
+	ck_assert_str_eq(cell(&f, y, PC_RSS), "");
+	ck_assert_str_eq(cell(&f, y, PC_NICE), "");
 	key(&f, 't');
 	/* under train.py, after worker.py (busier) */
 	ck_assert_int_eq(row_of(&f, "dataloader"), row_of(&f, "worker.py") + 1);
