@@ -137,6 +137,9 @@ static const struct hint hints_head[] = {{"F1", "help", 0, true}};
 static const struct hint hints_tail[] = {
     {"Tab", "pane", 0, false},
     {"</>", "sort", PANE_KEY_SORT, false},
+    {"/", "filter", PANE_KEY_PROC, false},
+    {"t", "tree", PANE_KEY_PROC, false},
+    {"k", "kill", PANE_KEY_PROC_LIVE, false},
     {"space", "pause", 0, false},
     {"u", "units", PANE_KEY_UNITS, false},
     {"o/s", "overlay/stacked", PANE_KEY_OVERLAY, false},
@@ -164,7 +167,7 @@ static int hints_list(const struct tui *t, struct hint *out, int max)
 		out[n++] = (struct hint){d->keys[i].key, d->keys[i].what, 0, false};
 	for (size_t i = 0; i < ARRAY_SIZE(hints_tail) && n < max; i++) {
 		const struct hint *h = &hints_tail[i];
-		unsigned have = h->need == PANE_KEY_SORT ? t->keys_focus : t->keys_any;
+		unsigned have = h->need & PANE_KEYS_FOCUSED ? t->keys_focus : t->keys_any;
 		bool dup = false;
 
 		for (int k = 0; d && d->keys && d->keys[k].key; k++)
@@ -495,6 +498,7 @@ void tui_frame(struct tui *t)
 
 	if (d && d->source)
 		d->source(d->ctx, &t->src);
+	t->v.recorded = t->src.recorded;
 	driver_messages(t);
 	store_lock(t->v.store);
 	view_follow(t);

@@ -69,11 +69,14 @@ void mem_kept_save(struct mem_kept *k, const struct proc_row *rows, size_t n, ui
 		util_strlcpy(t->label, rows[i].label && *rows[i].label ? rows[i].label : "?",
 			     sizeof(t->label));
 		util_strlcpy(t->user, rows[i].user ? rows[i].user : "?", sizeof(t->user));
+		util_strlcpy(t->container, rows[i].container ? rows[i].container : "",
+			     sizeof(t->container));
 		was = nold ? kept_find(old, nold, rows[i].pid) : NULL;
 		if (was)
 			kept_merge(&k->rows[i], t, was, &old_text[was - old]);
 		k->rows[i].label = t->label;
 		k->rows[i].user = t->user;
+		k->rows[i].container = t->container[0] ? t->container : NULL;
 	}
 	free(old);
 	free(old_text);

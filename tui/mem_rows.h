@@ -9,19 +9,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MEM_NCOLS 10	/* the pane's columns */
+#define MEM_NCOLS 17	/* the pane's columns (proc.h's enum proc_col_id) */
 #define MEM_KEPT_MAX 64 /* rows kept: a screenful */
+
+/* What a row is, beyond a process. */
+enum proc_row_flag {
+	PR_KTHREAD = 1u << 0,	/* a kernel thread (proc.cpu kthread) */
+	PR_THREAD = 1u << 1,	/* a thread of process ppid (proc.thread) */
+	PR_GROUP = 1u << 2,	/* the sum of a container's processes */
+	PR_LAST = 1u << 3,	/* tree: the last child of its parent */
+	PR_KIDS = 1u << 4,	/* tree: has children */
+	PR_COLLAPSED = 1u << 5, /* tree: its children are hidden */
+};
 
 struct proc_row {
 	uint64_t pid;
+	uint64_t ppid;	  /* 0: unknown or none */
+	uint64_t devmask; /* the PPUs it has utilisation on (bit = device) */
 	double val[MEM_NCOLS];
-	const char *label; /* the store's (valid while it is locked), or the copy's */
-	const char *user;  /* the uid cache's, or the copy's */
+	const char *label;     /* the store's (valid while it is locked), or the copy's */
+	const char *user;      /* the uid cache's, or the copy's */
+	const char *container; /* proc.cpu's label, or NULL */
+	uint32_t branches;     /* tree: bit k set when level k+1 has a sibling below */
+	uint16_t depth;	       /* tree: 0 for a root */
+	uint16_t flags;	       /* enum proc_row_flag */
+	uint32_t nproc;	       /* a group's processes */
 };
 
 struct mem_kept_row {
 	char label[256];
 	char user[33];
+	char container[64];
 };
 
 struct mem_kept {

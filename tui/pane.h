@@ -26,6 +26,7 @@ struct view {
 	bool overlay;	   /* PPU metric groups overlaid ('o') or stacked ('s') */
 	char status[1024]; /* a pane may set the status line (n/a reasons) */
 	bool status_shown; /* the pane drew that status whole itself */
+	bool recorded;	   /* a recording: no action on this machine's processes */
 };
 
 /* Keys that apply to a pane now, for the bottom line's hints and the help:
@@ -35,7 +36,16 @@ enum pane_keys {
 	PANE_KEY_UNITS = 1u << 1,   /* u: the pane shows rates in bit/s or B/s */
 	PANE_KEY_OVERLAY = 1u << 2, /* o s: the pane has PPU metric groups */
 	PANE_KEY_SELECT = 1u << 3,  /* Up Down PgUp PgDn Home End move a selection */
+	/* a process table: t / F3 F4 F5 F P M T c G + - Enter */
+	PANE_KEY_PROC = 1u << 4,
+	PANE_KEY_PROC_LIVE = 1u << 5,	 /* ...of this machine: k F9 F7 F8 e */
+	PANE_KEY_PROC_CPU = 1u << 6,	 /* ...with proc.cpu: K */
+	PANE_KEY_PROC_THREADS = 1u << 7, /* ...with proc.thread: H */
 };
+/* The keys that act on the focused pane only: hinted only while it is. */
+#define PANE_KEYS_FOCUSED                                                                          \
+	(PANE_KEY_SORT | PANE_KEY_PROC | PANE_KEY_PROC_LIVE | PANE_KEY_PROC_CPU |                  \
+	 PANE_KEY_PROC_THREADS)
 
 struct pane {
 	const struct pane_class *cls;

@@ -58,10 +58,15 @@ cap | grep -E "^.*$P1 " | grep -Eq '\(5\)' || fail "the process row does not cou
 keys p
 
 # the memory pane: device and pinned totals, failures with size and age;
-# sorted by DEVICE (three columns right of RSS) to bring the workload up
+# sorted by DEVICE (some columns right of the first sort) to bring the
+# workload up
 keys 4
 wait_for 'DEVICE' 5 || fail "the memory pane has no DEVICE column"
-keys '>' '>' '>'
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	cap | grep -q 'DEVICE[▼v]' && break
+	keys '>'
+	sleep 0.3
+done
 wait_for 'DEVICE.' 5 || fail "could not sort by DEVICE"
 wait_for "^[^0-9a-z]*$P1 .* 7\.0M " 10 || fail "pid $P1 is not listed with 7.0M of device memory"
 row=$(cap | grep -E "^[^0-9a-z]*$P1 " | head -n 1)

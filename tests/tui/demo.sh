@@ -66,9 +66,9 @@ check_layout 160 48
 # the memory pane focused: processes with their device and pinned memory,
 # and rank 5's failed allocation
 keys 4
-wait_for 'PID USER +RSS.* HWM +THR +DEVICE +PINNED +ALLOC/s +FAIL COMMAND' 10 ||
+wait_for 'PID USER .*RSS.* HWM +MEM% +THR +(PPU% +)?DEVICE +PINNED +ALLOC/s +FAIL COMMAND' 10 ||
 	fail "160x48: no process table with DEVICE and PINNED"
-wait_for '^│ +48211 .*[0-9.]+G +[0-9.]+G +94 +[0-9.]+G +8\.0G .*python train\.py' 10 ||
+wait_for '^│ +48211 .*[0-9.]+G +[0-9.]+G +[0-9.]+ +94 +([0-9.]+ +|- +)?[0-9.]+G +8\.0G .*python train\.py' 10 ||
 	fail "160x48: no device and pinned memory of rank 0"
 wait_for '^│ +48216 .* 2\.0G [0-9]+s ago python train\.py' 10 ||
 	fail "160x48: no failed allocation of rank 5"

@@ -36,7 +36,7 @@ for size in "80 24" "160 48"; do
 	rm -rf "$CFG"
 	tui_start "$cols" "$rows" XDG_CONFIG_HOME="$CFG" -- -d 0.5
 	keys 4
-	wait_for 'PID +USER +RSS' 10 || fail "${cols}x$rows: no process table with USER"
+	wait_for 'PID +USER .*RSS' 10 || fail "${cols}x$rows: no process table with USER"
 	keys F2
 	wait_for 'Changes apply now and are saved on leaving' 5 || fail "${cols}x$rows: F2 opened no setup screen"
 	pick '] USER' "$rows"
@@ -48,9 +48,9 @@ for size in "80 24" "160 48"; do
 	wait_for 'Rates in +B/s' 5 || fail "${cols}x$rows: Right did not change the units"
 	keys Escape
 	wait_for "settings saved to $RC" 5 || fail "${cols}x$rows: leaving setup said no save"
-	wait_for 'PID +RSS' 5 || fail "${cols}x$rows: USER is still in the table after setup"
+	wait_for 'PID +[^U].*RSS' 5 || fail "${cols}x$rows: USER is still in the table after setup"
 	[ -f "$RC" ] || fail "no $RC after setup"
-	grep -qx 'columns = PID, -USER, RSS, HWM, THR, DEVICE, PINNED, ALLOC/s, FAIL, COMMAND' "$RC" ||
+	grep -qx 'columns = PID, -USER, S, NI, CPU%, TIME+, RSS, HWM, MEM%, THR, PPU%, DEVICE, PINNED, ALLOC/s, FAIL, CONTAINER, COMMAND' "$RC" ||
 		fail "asysrc lacks the columns: $(cat "$RC")"
 	grep -qx 'units = bytes' "$RC" || fail "asysrc lacks the units: $(cat "$RC")"
 	[ "$(stat -c %a "$CFG/asys")" = 700 ] || fail "$CFG/asys is not 0700"
@@ -61,7 +61,7 @@ for size in "80 24" "160 48"; do
 	# restarted: both settings are there
 	tui_start "$cols" "$rows" XDG_CONFIG_HOME="$CFG" -- -d 0.5
 	keys 4
-	wait_for 'PID +RSS' 10 || fail "${cols}x$rows: no process table after the restart"
+	wait_for 'PID +[^U].*RSS' 10 || fail "${cols}x$rows: no process table after the restart"
 	table_head | grep -q USER && fail "${cols}x$rows: USER is back after the restart"
 	keys F2
 	pick 'Rates in' "$rows"
@@ -77,14 +77,14 @@ printf '[options]\ndelay = 0.5\ndealy = 3\n[display]\ncolumns = -THR\n' >"$RC"
 tui_start 80 24 XDG_CONFIG_HOME="$CFG"
 wait_for "$RC:3: unknown key 'dealy' in \[options\]" 10 || fail "no message for the bad line"
 keys 4
-wait_for 'PID +USER +RSS[^ ]* +HWM +COMMAND' 10 || fail "the line after the bad one did not apply (THR shown)"
+wait_for 'PID +USER .*RSS[^ ]* +HWM +MEM%[^ ]* +COMMAND' 10 || fail "the line after the bad one did not apply (THR shown)"
 quit_ok "a bad line"
 tui_stop
 
 # --no-config: neither file is read
 tui_start 80 24 XDG_CONFIG_HOME="$CFG" -- --no-config
 keys 4
-wait_for 'PID +USER +RSS[^ ]* +HWM +THR' 10 || fail "--no-config: the file's columns applied"
+wait_for 'PID +USER .*RSS[^ ]* +HWM +MEM%[^ ]* +THR' 10 || fail "--no-config: the file's columns applied"
 cap | grep -q 'dealy' && fail "--no-config: the file was read"
 quit_ok "--no-config"
 tui_stop
