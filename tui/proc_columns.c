@@ -41,7 +41,7 @@ const struct proc_col proc_cols[PC_N] = {
     [PC_COMMAND] = {{"COMMAND", 0, false}, NULL, NULL, CK_LABEL, 0},
 };
 
-#define COMMAND_MIN 12
+#define COMMAND_MIN 24
 
 /* getpwuid can go over the network (NSS): ask once per uid. */
 const char *proc_user_name(struct proc_pane *s, double uid)

@@ -57,7 +57,7 @@ tui_stop
 # 80x24: the optional columns give way to COMMAND
 TUI_SUB=replay TUI_READY='asys replay' tui_start 80 24 -- "$REC"
 keys 4
-wait_for 'PID USER +S +NI CPU%.* TIME\+ +RSS +HWM +MEM% +PPU% COMMAND' 10 ||
+wait_for 'PID USER +S +CPU%.* TIME\+ +RSS +MEM% +PPU% COMMAND' 10 ||
 	fail "80x24: not the columns of the documented drop order"
 check_layout 80 24
 quit_ok "replay 80x24"

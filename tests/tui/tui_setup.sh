@@ -74,15 +74,16 @@ done
 
 # A broken line: its message names file:line, and the lines around it apply.
 printf '[options]\ndelay = 0.5\ndealy = 3\n[display]\ncolumns = -THR\n' >"$RC"
-tui_start 80 24 XDG_CONFIG_HOME="$CFG"
+# 120 columns: wide enough that THR would be there if the line had not applied
+tui_start 120 24 XDG_CONFIG_HOME="$CFG"
 wait_for "$RC:3: unknown key 'dealy' in \[options\]" 10 || fail "no message for the bad line"
 keys 4
 wait_for 'PID +USER .*RSS[^ ]* +HWM +MEM%[^ ]* +COMMAND' 10 || fail "the line after the bad one did not apply (THR shown)"
 quit_ok "a bad line"
 tui_stop
 
-# --no-config: neither file is read
-tui_start 80 24 XDG_CONFIG_HOME="$CFG" -- --no-config
+# --no-config: neither file is read (120 columns: THR fits)
+tui_start 120 24 XDG_CONFIG_HOME="$CFG" -- --no-config
 keys 4
 wait_for 'PID +USER .*RSS[^ ]* +HWM +MEM%[^ ]* +THR' 10 || fail "--no-config: the file's columns applied"
 cap | grep -q 'dealy' && fail "--no-config: the file was read"
