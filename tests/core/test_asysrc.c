@@ -407,7 +407,7 @@ START_TEST(save_keeps_lines)
 				      "theme = mono\n"
 				      "columns = -USER\n"
 				      "units = bytes\n"
-				      "sort = RSS\n"
+				      "sort = CPU%\n"
 				      "sort-order = descending\n"
 				      "\n"
 				      "[other]\n"

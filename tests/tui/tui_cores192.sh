@@ -66,7 +66,7 @@ wait_for '3 CPU +192 cores' 10 || fail "80x24: the CPU title does not count 192 
 wait_for 'one cell per core' 10 || fail "80x24: no one-cell-per-core strip"
 wait_for 'host 252G' 10 || fail "80x24: the fixture's memory total is not shown"
 keys 4
-wait_for '4711 +root .*781M +928M +0\.3 .*python train' 10 || fail "80x24: no row for the fixture's process"
+wait_for '4711 +root .*781M +0\.3 .*python train' 10 || fail "80x24: no row for the fixture's process"
 check_layout 80 24
 # every core is on screen: the strip rows (under the history line) carry
 # the first core of each row
