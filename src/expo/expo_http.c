@@ -14,10 +14,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include <microhttpd.h>
-
 #include "expo_addr.h"
 #include "expo_http.h"
+#include "expo_mhd.h"
 #include "util.h"
 
 #define EXPO_COLLECTORS_MAX 32
@@ -39,6 +38,9 @@ struct expo_server {
 	struct expo_scraper scrapers[EXPO_HTTP_SCRAPERS];
 	atomic_ulong scrapes;
 };
+
+/* The library's calls: set by the first server start, before any callback. */
+static const struct expo_mhd_api *mhd;
 
 static const char expo_index_html[] =
     "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>asys</title></head>\n"
@@ -87,17 +89,17 @@ static enum MHD_Result expo_reply(struct MHD_Connection *c, unsigned code, const
 	enum MHD_Result ret;
 
 	if (owned)
-		r = MHD_create_response_from_buffer_with_free_callback(len, body, free);
+		r = mhd->create_response_from_buffer_with_free_callback(len, body, free);
 	else
-		r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_PERSISTENT);
+		r = mhd->create_response_from_buffer(len, body, MHD_RESPMEM_PERSISTENT);
 	if (!r) {
 		if (owned)
 			free(body);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	ret = MHD_queue_response(c, code, r);
-	MHD_destroy_response(r);
+	mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ret = mhd->queue_response(c, code, r);
+	mhd->destroy_response(r);
 	return ret;
 }
 
@@ -105,9 +107,9 @@ static enum MHD_Result expo_reply(struct MHD_Connection *c, unsigned code, const
 static enum MHD_Result expo_metrics(struct expo_server *s, struct MHD_Connection *c, bool head)
 {
 	const union MHD_ConnectionInfo *ci =
-	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	enum expo_format f =
-	    expo_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	    mhd->get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	enum expo_format f = expo_negotiate(
+	    mhd->lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 	struct expo_collector col[EXPO_COLLECTORS_MAX];
 	struct expo_snap_opts o = {.processes = s->cfg.processes};
 	struct expo_scraper *sc = NULL;
@@ -178,6 +180,8 @@ int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 	*out = NULL;
 	if (rc < 0)
 		return rc;
+	if (!mhd && !(mhd = expo_mhd(err, n)))
+		return -ENOENT;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, n, "out of memory");
@@ -192,12 +196,12 @@ int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 	 * poll, serve's sigsuspend), never to this one. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	s->d = MHD_start_daemon(flags, 0, NULL, NULL, expo_handle, s, MHD_OPTION_SOCK_ADDR,
-				(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
-				(unsigned)EXPO_HTTP_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-				(unsigned)EXPO_HTTP_PER_ADDRESS, MHD_OPTION_CONNECTION_TIMEOUT,
-				(unsigned)EXPO_HTTP_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-				(size_t)EXPO_HTTP_MEMORY, MHD_OPTION_END);
+	s->d = mhd->start_daemon(
+	    flags, 0, NULL, NULL, expo_handle, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)EXPO_HTTP_CONNECTIONS,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)EXPO_HTTP_PER_ADDRESS,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)EXPO_HTTP_TIMEOUT_S,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)EXPO_HTTP_MEMORY, MHD_OPTION_END);
 	if (!s->d) {
 		/* MHD says nothing of why; a bind that fails is the usual cause */
 		snprintf(err, n, "cannot listen on %s (address in use, or not this host's?)",
@@ -206,7 +210,7 @@ int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 		free(s);
 		return -EADDRNOTAVAIL;
 	}
-	di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+	di = mhd->get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
 	if (di && di->port) {
 		if (ss.ss_family == AF_INET6)
 			((struct sockaddr_in6 *)&ss)->sin6_port = htons(di->port);
@@ -222,7 +226,7 @@ void expo_server_stop(struct expo_server *s)
 {
 	if (!s)
 		return;
-	MHD_stop_daemon(s->d);
+	mhd->stop_daemon(s->d);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

@@ -1,0 +1,58 @@
+#include "config.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include "expo_mhd.h"
+
+static struct expo_mhd_api api;
+static const char *api_missing; /* the first symbol not found, or the dlerror */
+static char api_why[256];
+static pthread_once_t api_once = PTHREAD_ONCE_INIT;
+
+#define EXPO_MHD_SYM(field, name)                                                                  \
+	do {                                                                                       \
+		if (!(api.field = (__typeof__(api.field))dlsym(h, name)) && !api_missing)          \
+			api_missing = name;                                                        \
+	} while (0)
+
+static void expo_mhd_load(void)
+{
+	/* kept open for the life of the process: a server may start again */
+	void *h = dlopen(EXPO_MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		const char *e = dlerror();
+
+		snprintf(api_why, sizeof(api_why), "cannot load %s (%s): install libmicrohttpd12",
+			 EXPO_MHD_SONAME, e ? e : "not found");
+		api_missing = EXPO_MHD_SONAME;
+		return;
+	}
+	EXPO_MHD_SYM(start_daemon, "MHD_start_daemon");
+	EXPO_MHD_SYM(stop_daemon, "MHD_stop_daemon");
+	EXPO_MHD_SYM(get_daemon_info, "MHD_get_daemon_info");
+	EXPO_MHD_SYM(get_connection_info, "MHD_get_connection_info");
+	EXPO_MHD_SYM(lookup_connection_value, "MHD_lookup_connection_value");
+	EXPO_MHD_SYM(create_response_from_buffer, "MHD_create_response_from_buffer");
+	EXPO_MHD_SYM(create_response_from_buffer_with_free_callback,
+		     "MHD_create_response_from_buffer_with_free_callback");
+	EXPO_MHD_SYM(add_response_header, "MHD_add_response_header");
+	EXPO_MHD_SYM(queue_response, "MHD_queue_response");
+	EXPO_MHD_SYM(destroy_response, "MHD_destroy_response");
+	if (api_missing)
+		snprintf(api_why, sizeof(api_why),
+			 "%s lacks %s: install libmicrohttpd12 0.9.71 or later", EXPO_MHD_SONAME,
+			 api_missing);
+}
+
+const struct expo_mhd_api *expo_mhd(char *err, size_t n)
+{
+	pthread_once(&api_once, expo_mhd_load);
+	if (api_missing) {
+		snprintf(err, n, "%s", api_why);
+		return NULL;
+	}
+	return &api;
+}

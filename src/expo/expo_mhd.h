@@ -1,0 +1,33 @@
+/* libmicrohttpd, loaded with dlopen when an endpoint starts: linked, it
+ * and what it needs (GnuTLS, p11-kit, nettle, ...) cost every asys top
+ * about 2.5 MiB resident, served or not. The types come from its header;
+ * the calls go through expo_mhd. */
+#ifndef ASYS_EXPO_MHD_H
+#define ASYS_EXPO_MHD_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <microhttpd.h>
+
+#define EXPO_MHD_SONAME "libmicrohttpd.so.12"
+
+struct expo_mhd_api {
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+	__typeof__(MHD_get_daemon_info) *get_daemon_info;
+	__typeof__(MHD_get_connection_info) *get_connection_info;
+	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+	__typeof__(MHD_create_response_from_buffer_with_free_callback)
+	    *create_response_from_buffer_with_free_callback;
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_destroy_response) *destroy_response;
+};
+
+/* The library's calls, loaded once; NULL with why in err (a sentence that
+ * says what to install). Thread-safe. */
+const struct expo_mhd_api *expo_mhd(char *err, size_t n);
+#endif
