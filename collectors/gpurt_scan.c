@@ -21,6 +21,7 @@
 #include <linux/capability.h>
 
 #include "gpurt.h"
+#include "gpurt_ldso.h"
 #include "gpurt_scan.h"
 #include "sysroot.h"
 #include "util.h"
@@ -30,7 +31,7 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
-	sc->fd_stub_libs = sc->fd_stub_where = -1;
+	sc->fd_stub_libs = sc->fd_stub_where = sc->fd_loaders_known = -1;
 	sc->track_mem = go->memory;
 	sc->track_launch = go->trace != 0;
 	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
@@ -288,14 +289,27 @@ static void consider(struct gpurt_scan *sc, const char *path, const char *base,
 }
 
 /* The dynamic loader at path: its debugger hook tells the discovery thread
- * when a followed process loads objects. */
+ * when a followed process loads a runtime library. The hook reads the
+ * loader's r_debug at the offset the cookie gives; without one (a loader
+ * whose file does not name it) every call of the hook reaches this side.
+ * The exec tracepoint stops asking about the file once it is here. */
 static void consider_loader(struct gpurt_scan *sc, const char *path, const struct stat *st)
 {
 	if (!sc->prog_loader || !file_add(&sc->loaders, &sc->nloaders, &sc->caploaders, st))
 		return;
-	struct bpf_link *l = attach_one(sc->prog_loader, path, "_dl_debug_state", 0, false);
+	int64_t delta;
+	if (gpurt_ldso_rdebug_delta(path, &delta))
+		delta = 0;
+	struct bpf_link *l =
+	    attach_one(sc->prog_loader, path, "_dl_debug_state", (__u64)delta, false);
 	if (l && link_keep(sc, l))
 		bpf_link__destroy(l);
+	struct gpurt_file f = {
+	    .dev = (uint64_t)major(st->st_dev) << 20 | minor(st->st_dev),
+	    .ino = st->st_ino,
+	};
+	__u8 one = 1;
+	bpf_map_update_elem(sc->fd_loaders_known, &f, &one, BPF_ANY);
 }
 
 /* glibc's and musl's dynamic loaders */
@@ -409,7 +423,8 @@ static bool scan_line(struct gpurt_scan *sc, uint32_t pid, const char *line, con
 	return !loader;
 }
 
-void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
+/* One read of the maps; see gpurt_scan_pid. */
+static void scan_maps(struct gpurt_scan *sc, uint32_t pid, bool learn)
 {
 	char rel[64], line[4352];
 	bool runtime = false;
@@ -423,6 +438,7 @@ void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
 		close(fd);
 		return;
 	}
+	sc->nreads++;
 	while (fgets(line, sizeof(line), fp)) {
 		char *path = strchr(line, '/');
 		if (!path)
@@ -442,6 +458,17 @@ void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
 		}
 	}
 	fclose(fp);
+}
+
+void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
+{
+	size_t nloaders = sc->nloaders;
+
+	scan_maps(sc, pid, learn);
+	/* a loader hooked just now missed the objects it finished before the
+	 * hook was in: those are mapped by now, and the hook sees the rest */
+	if (sc->nloaders != nloaders)
+		scan_maps(sc, pid, learn);
 }
 
 static int seen_cmp(const void *a, const void *b)
@@ -488,13 +515,13 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 		struct gpurt_seen key = {.pid = (uint32_t)pid};
 		const struct gpurt_seen *old =
 		    sc->nseen ? bsearch(&key, sc->seen, sc->nseen, sizeof(key), seen_cmp) : NULL;
-		key.next_ns = old ? old->next_ns : 0;
-		key.scans = old ? old->scans : 0;
+		/* the first scan reads every process; later ones leave a new
+		 * process to the loader hook until it is GPURT_RESCAN_KNOWN_NS
+		 * old, so short-lived ones are never read */
+		key.next_ns = old ? old->next_ns : sc->npasses ? now_ns + GPURT_RESCAN_KNOWN_NS : 0;
 		if (key.next_ns <= now_ns) {
 			gpurt_scan_pid(sc, key.pid, false);
-			key.scans++;
-			key.next_ns =
-			    key.scans < GPURT_YOUNG_SCANS ? now_ns : now_ns + GPURT_RESCAN_KNOWN_NS;
+			key.next_ns = now_ns + GPURT_RESCAN_KNOWN_NS;
 		}
 		cur[n++] = key;
 	}
@@ -504,6 +531,8 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 	free(sc->seen);
 	sc->seen = cur;
 	sc->nseen = n;
+	if (!sc->npasses++)
+		sc->nreads_first = sc->nreads;
 }
 
 void gpurt_scan_cmdline(uint32_t pid, char *buf, size_t n)

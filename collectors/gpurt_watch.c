@@ -5,9 +5,12 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -17,6 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "collector.h"
+#include "env.h"
 #include "gpurt.h"
 #include "gpurt_watch.h"
 #include "util.h"
@@ -37,6 +41,9 @@ struct gpurt_watch {
 	uint32_t pending[WATCH_PENDING_MAX]; /* processes to read, once each */
 	size_t npending;
 	uint64_t due_ns; /* when they are read */
+	/* for ASYS_GPURT_STATS: ring records by kind (GPURT_LOADED_), maps
+	 * files read for them */
+	uint64_t nevents[3], nevent_reads;
 };
 
 static int on_loaded(void *ctx, void *data, size_t len)
@@ -47,6 +54,7 @@ static int on_loaded(void *ctx, void *data, size_t len)
 	if (len < sizeof(ev))
 		return 0;
 	memcpy(&ev, data, sizeof(ev));
+	w->nevents[ev.kind < ARRAY_SIZE(w->nevents) ? ev.kind : 0]++;
 	for (size_t i = 0; i < w->npending; i++)
 		if (w->pending[i] == ev.pid)
 			return 0;
@@ -61,8 +69,10 @@ static int on_loaded(void *ctx, void *data, size_t len)
 static void read_pending(struct gpurt_watch *w)
 {
 	pthread_mutex_lock(&w->lock);
+	uint64_t before = w->sc->nreads;
 	for (size_t i = 0; i < w->npending; i++)
 		gpurt_scan_pid(w->sc, w->pending[i], true);
+	w->nevent_reads += w->sc->nreads - before;
 	pthread_mutex_unlock(&w->lock);
 	w->npending = 0;
 }
@@ -153,6 +163,34 @@ fail:
 	return r;
 }
 
+/* What the discovery did, for tests and benches: written to the file
+ * ASYS_GPURT_STATS names, which must exist (it is truncated, never created
+ * or followed through a link). */
+static void watch_stats_write(const struct gpurt_watch *w)
+{
+	const char *path = env_path("ASYS_GPURT_STATS");
+	const struct gpurt_scan *sc = w->sc;
+
+	if (!path)
+		return;
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	FILE *fp = fdopen(fd, "w");
+	if (!fp) {
+		close(fd);
+		return;
+	}
+	fprintf(fp,
+		"scans %" PRIu64 "\nmaps_reads %" PRIu64 "\nmaps_reads_first_scan %" PRIu64
+		"\nmaps_reads_events %" PRIu64 "\nevents_loader %" PRIu64 "\nevents_exec %" PRIu64
+		"\nloaders %zu\nlibraries %zu\nprobes %zu\n",
+		sc->npasses, sc->nreads, sc->nreads_first, w->nevent_reads,
+		w->nevents[GPURT_LOADED_OBJECTS], w->nevents[GPURT_LOADED_EXEC], sc->nloaders,
+		sc->nlibs, sc->nattached);
+	fclose(fp);
+}
+
 void gpurt_watch_stop(struct gpurt_watch *w)
 {
 	if (!w)
@@ -162,6 +200,7 @@ void gpurt_watch_stop(struct gpurt_watch *w)
 		/* the thread then sees the stop at its next wake, 2 s at most */
 	}
 	pthread_join(w->thread, NULL);
+	watch_stats_write(w);
 	ring_buffer__free(w->rb);
 	close(w->stop_fd);
 	pthread_mutex_destroy(&w->lock);
