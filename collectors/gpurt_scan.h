@@ -64,7 +64,7 @@ struct gpurt_scan {
  * net for what they cannot see (a program linked statically, a loader
  * without the hook): it reads a process's maps once it is
  * GPURT_RESCAN_KNOWN_NS old and again every GPURT_RESCAN_KNOWN_NS. */
-#define GPURT_RESCAN_KNOWN_NS 10000000000ull
+#define GPURT_RESCAN_KNOWN_NS 30000000000ull
 
 struct gpurt_seen {
 	uint32_t pid;

@@ -60,7 +60,9 @@ static int on_loaded(void *ctx, void *data, size_t len)
 			return 0;
 	if (!w->npending)
 		w->due_ns = asys_now_ns() + WATCH_BATCH_NS;
-	/* past the bound, the next scan finds the rest */
+	/* past the bound, the scan finds the rest once they are
+	 * GPURT_RESCAN_KNOWN_NS old: 256 processes loading the runtime within
+	 * one window is far past any real start-up */
 	if (w->npending < WATCH_PENDING_MAX)
 		w->pending[w->npending++] = ev.pid;
 	return 0;
@@ -115,7 +117,7 @@ static void *watch_thread(void *arg)
 			pthread_mutex_lock(&w->lock);
 			gpurt_scan_libraries(w->sc, now);
 			pthread_mutex_unlock(&w->lock);
-			next = now + GPURT_RESCAN_NS;
+			next = now + (w->sc->tree ? GPURT_RESCAN_NS : GPURT_RESCAN_WIDE_NS);
 		}
 		if (w->npending && now >= w->due_ns)
 			read_pending(w);
@@ -197,7 +199,7 @@ void gpurt_watch_stop(struct gpurt_watch *w)
 		return;
 	atomic_store(&w->stop, 1);
 	if (eventfd_write(w->stop_fd, 1) < 0) {
-		/* the thread then sees the stop at its next wake, 2 s at most */
+		/* the thread then sees the stop at its next wake, 10 s at most */
 	}
 	pthread_join(w->thread, NULL);
 	watch_stats_write(w);
