@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -166,8 +167,8 @@ fail:
 }
 
 /* What the discovery did, for tests and benches: written to the file
- * ASYS_GPURT_STATS names, which must exist (it is truncated, never created
- * or followed through a link). */
+ * ASYS_GPURT_STATS names, which must be a regular file that exists (it is
+ * truncated, never created or followed through a link). */
 static void watch_stats_write(const struct gpurt_watch *w)
 {
 	const char *path = env_path("ASYS_GPURT_STATS");
@@ -175,11 +176,13 @@ static void watch_stats_write(const struct gpurt_watch *w)
 
 	if (!path)
 		return;
-	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO there is refused, not waited on */
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
 	if (fd < 0)
 		return;
-	FILE *fp = fdopen(fd, "w");
-	if (!fp) {
+	FILE *fp = NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || ftruncate(fd, 0) || !(fp = fdopen(fd, "w"))) {
 		close(fd);
 		return;
 	}
