@@ -200,10 +200,24 @@ static long vma_file(struct task_struct *task, struct vm_area_struct *vma, struc
 	return 0;
 }
 
+/* A loader run as the program (`ld.so PROG`, no AT_BASE): true, with its
+ * file in f, when the program's file is named like one ("ld-*"). */
+static __always_inline bool exe_is_loader(struct mm_struct *mm, struct gpurt_file *f)
+{
+	struct file *exe = mm->exe_file;
+	char head[4] = {};
+	if (!exe || bpf_probe_read_kernel(head, 3, exe->f_path.dentry->d_name.name) ||
+	    head[0] != 'l' || head[1] != 'd' || head[2] != '-')
+		return false;
+	f->dev = exe->f_inode->i_sb->s_dev;
+	f->ino = exe->f_inode->i_ino;
+	return true;
+}
+
 /* A program starts: when its dynamic loader (mapped at AT_BASE) is a file
  * user space has not seen (a container's, musl's), user space reads the
- * maps and hooks that loader. A known loader or a static program costs a
- * lookup here and nothing else. */
+ * maps and hooks that loader (also one run as the program itself). A known
+ * loader or a static program costs a lookup here and nothing else. */
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(gpurt_on_exec, struct task_struct *p)
 {
@@ -228,10 +242,12 @@ int BPF_PROG(gpurt_on_exec, struct task_struct *p)
 			break;
 		}
 	}
-	if (!base)
-		return 0;
 	struct gpurt_file f = {};
-	bpf_find_vma(p, base, vma_file, &f, 0);
+	if (base) {
+		bpf_find_vma(p, base, vma_file, &f, 0);
+	} else if (!exe_is_loader(mm, &f)) {
+		return 0; /* a static program */
+	}
 	if (f.ino && bpf_map_lookup_elem(&loaders_known, &f))
 		return 0;
 	loaded_emit(tgid, GPURT_LOADED_EXEC);
