@@ -9,10 +9,11 @@
  * table stays data and needs no rebuild.
  *
  * Two rings carry what cannot wait for the next read: the counts of a process
- * whose last thread ended (`exits`), and the dynamic loader's news that a
- * followed process's libraries changed (`loader`), so user space attaches
- * to a runtime library within milliseconds of its dlopen instead of at the
- * next scan of /proc. */
+ * whose last thread ended (`exits`), and the news that a followed process
+ * loaded a runtime library or started with a dynamic loader not seen yet
+ * (`loader`, gpurt_loader.bpf.h), so user space attaches to a runtime
+ * library within milliseconds of its dlopen instead of at the next scan of
+ * /proc. */
 #include <vmlinux.h> /* generated in collectors/gen, else the committed copy */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -68,6 +69,15 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } launch_pids SEC(".maps");
+
+/* per process: the runtime-named objects in its loader's list at its last
+ * look (deleted at exec and exit) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u32);
+} rt_objs SEC(".maps");
 
 /* struct gpurt_exit records; 1 MiB holds over 10,000 kernels' counts
  * between two drains */
@@ -400,6 +410,7 @@ int BPF_PROG(gpurt_on_exit, struct task_struct *p)
 	if (p->signal->live.counter != 0)
 		return 0;
 	bpf_map_delete_elem(&targets, &tgid);
+	bpf_map_delete_elem(&rt_objs, &tgid);
 	bool had_launches = false;
 	if (bpf_map_lookup_elem(&launch_pids, &tgid))
 		had_launches = true;
@@ -430,18 +441,5 @@ int BPF_PROG(gpurt_on_exit, struct task_struct *p)
 	return 0;
 }
 
-/* The dynamic loader calls _dl_debug_state (the debuggers' breakpoint,
- * r_brk) before and after it maps the objects of a program at its start and
- * at each dlopen and dlclose. A uprobe there costs a few microseconds per
- * dlopen and nothing per system call, where a tracepoint on mmap's exit
- * would slow every system call of every process. */
-SEC("uprobe")
-int BPF_KPROBE(gpurt_on_loader)
-{
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	if (!wanted(tgid))
-		return 0;
-	struct gpurt_loaded ev = {.pid = tgid};
-	bpf_ringbuf_output(&loader, &ev, sizeof(ev), 0);
-	return 0;
-}
+/* the discovery's programs: the loader hook and the exec tracepoint */
+#include "gpurt_loader.bpf.h"

@@ -300,6 +300,12 @@ static int gpurt_load(struct gpurt_state *s)
 		return r;
 	}
 	s->skel->rodata->filter_pids = options_scope(o) == SCOPE_PROCESS_TREE;
+	struct gpurt_head h[GPURT_HEADS_MAX];
+	int nh = gpurt_probes_heads(&s->scan.probes, h, GPURT_HEADS_MAX);
+	s->skel->rodata->heads_all = nh < 0;
+	s->skel->rodata->nheads = nh < 0 ? 0 : (__u32)nh;
+	for (int i = 0; i < nh; i++)
+		s->skel->rodata->heads[i] = h[i];
 	r = gpurt_bpf__load(s->skel);
 	if (r) {
 		if (r == -EPERM)
@@ -315,8 +321,11 @@ static int gpurt_load(struct gpurt_state *s)
 				 libbpf_last[0] ? libbpf_last : strerror(-r));
 		return r;
 	}
-	struct bpf_program *tps[] = {s->skel->progs.gpurt_on_exit, s->skel->progs.gpurt_on_fork};
-	struct bpf_link **tpl[] = {&s->skel->links.gpurt_on_exit, &s->skel->links.gpurt_on_fork};
+	struct bpf_program *tps[] = {s->skel->progs.gpurt_on_exit, s->skel->progs.gpurt_on_fork,
+				     s->skel->progs.gpurt_on_exec};
+	struct bpf_link **tpl[] = {&s->skel->links.gpurt_on_exit, &s->skel->links.gpurt_on_fork,
+				   &s->skel->links.gpurt_on_exec};
+	static const char *const tpn[] = {"exit", "fork", "exec"};
 	for (size_t i = 0; i < ARRAY_SIZE(tps); i++) {
 		*tpl[i] = bpf_program__attach(tps[i]);
 		if (!*tpl[i]) {
@@ -324,7 +333,7 @@ static int gpurt_load(struct gpurt_state *s)
 			snprintf(
 			    s->err, sizeof(s->err),
 			    "runtime probes: cannot attach to the scheduler's %s tracepoint: %s",
-			    i ? "fork" : "exit", strerror(-r));
+			    tpn[i], strerror(-r));
 			return r;
 		}
 	}
@@ -341,6 +350,7 @@ static int gpurt_load(struct gpurt_state *s)
 	sc->fd_names = bpf_map__fd(s->skel->maps.names);
 	sc->fd_stub_libs = bpf_map__fd(s->skel->maps.stub_libs);
 	sc->fd_stub_where = bpf_map__fd(s->skel->maps.stub_where);
+	sc->fd_loaders_known = bpf_map__fd(s->skel->maps.loaders_known);
 	return gpurt_start(s);
 }
 

@@ -106,11 +106,32 @@ struct gpurt_exit {
 	struct gpurt_mem mem;
 };
 
-/* A followed process's dynamic loader changed its list of objects (the
- * `loader` ring). */
+/* Why user space should read a process's maps (the `loader` ring). */
+#define GPURT_LOADED_OBJECTS 1 /* its loader's list gained a runtime object */
+#define GPURT_LOADED_EXEC 2    /* it started with a dynamic loader not yet seen */
+
 struct gpurt_loaded {
 	__u32 pid;
+	__u32 kind; /* GPURT_LOADED_ */
+};
+
+/* The literal start of each probe glob on library file names ("libcudart.so"
+ * of "libcudart.so*"): the loader hook counts an object as the runtime's
+ * when its file name starts with one of them. A head cut to fit matches
+ * more, never less. */
+#define GPURT_HEADS_MAX 16
+#define GPURT_HEAD_MAX 32
+
+struct gpurt_head {
+	__u64 s[GPURT_HEAD_MAX / 8];	/* the bytes, in memory order */
+	__u64 mask[GPURT_HEAD_MAX / 8]; /* 0xff for each byte of the head */
+	__u32 len;
 	__u32 pad;
 };
+
+/* The loader hook's attach cookie: the address of the loader's r_debug less
+ * the address of _dl_debug_state (both from the loader file's symbol
+ * table), as a two's-complement __s64; 0 = not known, every call of the
+ * hook is passed on to user space. */
 
 #endif

@@ -254,3 +254,39 @@ bool gpurt_probes_lib_wanted(const struct gpurt_probes *p, const char *file_name
 			return true;
 	return false;
 }
+
+/* Adds head (len bytes) unless a kept head starts it; drops the kept heads
+ * it starts. false when there is no room. */
+static bool head_add(struct gpurt_head *v, size_t *n, size_t max, const char *head, size_t len)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (v[i].len <= len && !memcmp(v[i].s, head, v[i].len))
+			return true;
+	for (size_t i = 0; i < *n;)
+		if (len <= v[i].len && !memcmp(v[i].s, head, len))
+			v[i] = v[--*n];
+		else
+			i++;
+	if (*n == max)
+		return false;
+	memset(&v[*n], 0, sizeof(v[*n]));
+	memcpy(v[*n].s, head, len);
+	memset(v[*n].mask, 0xff, len);
+	v[(*n)++].len = (__u32)len;
+	return true;
+}
+
+int gpurt_probes_heads(const struct gpurt_probes *p, struct gpurt_head *v, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		size_t len = strcspn(p->v[i].lib, "*?[\\");
+
+		if (len > GPURT_HEAD_MAX)
+			len = GPURT_HEAD_MAX;
+		if (!len || !head_add(v, &n, max, p->v[i].lib, len))
+			return -1;
+	}
+	return (int)n;
+}

@@ -37,6 +37,12 @@ bool gpurt_probes_lib_wanted(const struct gpurt_probes *p, const char *file_name
 /* fnmatch(pattern, file_name, 0) == 0, without its cost when the pattern's
  * literal head already differs. */
 bool gpurt_lib_match(const char *pattern, const char *file_name);
+struct gpurt_head;
+/* The literal heads of the library globs (cut to GPURT_HEAD_MAX bytes),
+ * none starting another, into v (max of them). Their number, or -1 when a
+ * glob starts with a wildcard or they do not fit: then any file name may be
+ * a runtime library's. */
+int gpurt_probes_heads(const struct gpurt_probes *p, struct gpurt_head *v, size_t max);
 /* A role from its name ("dev-alloc", ...), or -EINVAL. */
 int gpurt_role_parse(const char *s);
 /* Number of arguments a role needs (1 or 2), whether it has a return probe. */

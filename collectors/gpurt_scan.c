@@ -21,6 +21,7 @@
 #include <linux/capability.h>
 
 #include "gpurt.h"
+#include "gpurt_ldso.h"
 #include "gpurt_scan.h"
 #include "sysroot.h"
 #include "util.h"
@@ -30,7 +31,7 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
-	sc->fd_stub_libs = sc->fd_stub_where = -1;
+	sc->fd_stub_libs = sc->fd_stub_where = sc->fd_loaders_known = -1;
 	sc->track_mem = go->memory;
 	sc->track_launch = go->trace != 0;
 	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
@@ -288,14 +289,27 @@ static void consider(struct gpurt_scan *sc, const char *path, const char *base,
 }
 
 /* The dynamic loader at path: its debugger hook tells the discovery thread
- * when a followed process loads objects. */
+ * when a followed process loads a runtime library. The hook reads the
+ * loader's r_debug at the offset the cookie gives; without one (a loader
+ * whose file does not name it) every call of the hook reaches this side.
+ * The exec tracepoint stops asking about the file once it is here. */
 static void consider_loader(struct gpurt_scan *sc, const char *path, const struct stat *st)
 {
 	if (!sc->prog_loader || !file_add(&sc->loaders, &sc->nloaders, &sc->caploaders, st))
 		return;
-	struct bpf_link *l = attach_one(sc->prog_loader, path, "_dl_debug_state", 0, false);
+	int64_t delta;
+	if (gpurt_ldso_rdebug_delta(path, &delta))
+		delta = 0;
+	struct bpf_link *l =
+	    attach_one(sc->prog_loader, path, "_dl_debug_state", (__u64)delta, false);
 	if (l && link_keep(sc, l))
 		bpf_link__destroy(l);
+	struct gpurt_file f = {
+	    .dev = (uint64_t)major(st->st_dev) << 20 | minor(st->st_dev),
+	    .ino = st->st_ino,
+	};
+	__u8 one = 1;
+	bpf_map_update_elem(sc->fd_loaders_known, &f, &one, BPF_ANY);
 }
 
 /* glibc's and musl's dynamic loaders */
@@ -377,41 +391,79 @@ static bool file_known(const struct gpurt_lib *v, size_t n, dev_t dev, ino_t ino
 	return false;
 }
 
+/* A file of a maps read to attach to once the read is over: attaching
+ * takes milliseconds a probe, and a short job read in the meantime could
+ * end before the read reached its other libraries. */
+struct scan_cand {
+	char *path;
+	struct stat st;
+	dev_t dev;
+	ino_t ino;
+	bool loader, has_file;
+};
+
+#define SCAN_CANDS_MAX 32 /* files new to us in one read; the rest wait for the next */
+
+static bool cand_has(const struct scan_cand *c, size_t n, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i].has_file && c[i].dev == dev && c[i].ino == ino)
+			return true;
+	return false;
+}
+
 /* One line of maps: a runtime library or a dynamic loader not attached yet
- * is. Returns whether the line names a runtime library. */
-static bool scan_line(struct gpurt_scan *sc, uint32_t pid, const char *line, const char *path)
+ * becomes a candidate, once. Returns whether the line names a runtime
+ * library. */
+static bool scan_line(struct gpurt_scan *sc, const char *line, const char *path,
+		      struct scan_cand *c, size_t *n)
 {
 	const char *base = strrchr(path, '/') + 1;
 	bool loader = is_loader(base);
-	dev_t dev;
-	ino_t ino;
+	dev_t dev = 0;
+	ino_t ino = 0;
 
 	if (!loader && !gpurt_probes_lib_wanted(&sc->probes, base))
 		return false;
 	/* most lines name files attached already: no stat for those */
-	if (line_file(line, &dev, &ino) && (loader ? file_known(sc->loaders, sc->nloaders, dev, ino)
-						   : file_known(sc->libs, sc->nlibs, dev, ino)))
+	bool has = line_file(line, &dev, &ino);
+	if (has && (loader ? file_known(sc->loaders, sc->nloaders, dev, ino)
+			   : file_known(sc->libs, sc->nlibs, dev, ino)))
 		return !loader;
-	/* the path is the process's view: go through its root when ours
-	 * names another file (containers) */
-	char alt[4400];
-	struct stat st, ours;
-	const char *use = path;
-	snprintf(alt, sizeof(alt), "/proc/%u/root%s", pid, path);
-	if (stat(alt, &st))
+	if ((has && cand_has(c, *n, dev, ino)) || *n == SCAN_CANDS_MAX)
 		return !loader;
-	if (stat(path, &ours) || ours.st_dev != st.st_dev || ours.st_ino != st.st_ino)
-		use = alt;
-	if (loader)
-		consider_loader(sc, use, &st);
-	else
-		consider(sc, use, base, &st);
+	c[*n] = (struct scan_cand){.dev = dev, .ino = ino, .loader = loader, .has_file = has};
+	if ((c[*n].path = util_strdup(path)))
+		(*n)++;
 	return !loader;
 }
 
-void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
+/* The path is the process's view: go through its root when ours names
+ * another file (containers). false when the file is gone. */
+static bool cand_resolve(struct scan_cand *c, uint32_t pid)
+{
+	char alt[4400];
+	struct stat ours;
+
+	snprintf(alt, sizeof(alt), "/proc/%u/root%s", pid, c->path);
+	if (stat(alt, &c->st))
+		return false;
+	if (stat(c->path, &ours) || ours.st_dev != c->st.st_dev || ours.st_ino != c->st.st_ino) {
+		char *a = util_strdup(alt);
+		if (!a)
+			return false;
+		free(c->path);
+		c->path = a;
+	}
+	return true;
+}
+
+/* One read of the maps; see gpurt_scan_pid. */
+static void scan_maps(struct gpurt_scan *sc, uint32_t pid, bool learn)
 {
 	char rel[64], line[4352];
+	struct scan_cand cand[SCAN_CANDS_MAX];
+	size_t ncand = 0;
 	bool runtime = false;
 
 	snprintf(rel, sizeof(rel), "/proc/%u/maps", pid);
@@ -423,12 +475,13 @@ void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
 		close(fd);
 		return;
 	}
+	sc->nreads++;
 	while (fgets(line, sizeof(line), fp)) {
 		char *path = strchr(line, '/');
 		if (!path)
 			continue;
 		path[strcspn(path, "\n")] = '\0';
-		runtime |= scan_line(sc, pid, line, path);
+		runtime |= scan_line(sc, line, path, cand, &ncand);
 	}
 	/* a process of the runtime: note its executable files, to name its
 	 * stubs should it end before its counts are read */
@@ -442,6 +495,33 @@ void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
 		}
 	}
 	fclose(fp);
+	/* every file found before the first attach, while the process lives */
+	for (size_t i = 0; i < ncand; i++)
+		if (!cand_resolve(&cand[i], pid)) {
+			free(cand[i].path);
+			cand[i].path = NULL;
+		}
+	/* from the top of the address space down: the loader maps later
+	 * objects lower, so the runtime a program loaded first is attached
+	 * first */
+	for (size_t i = ncand; i-- > 0;) {
+		if (cand[i].path && cand[i].loader)
+			consider_loader(sc, cand[i].path, &cand[i].st);
+		else if (cand[i].path)
+			consider(sc, cand[i].path, strrchr(cand[i].path, '/') + 1, &cand[i].st);
+		free(cand[i].path);
+	}
+}
+
+void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
+{
+	size_t nloaders = sc->nloaders;
+
+	scan_maps(sc, pid, learn);
+	/* a loader hooked just now missed the objects it finished before the
+	 * hook was in: those are mapped by now, and the hook sees the rest */
+	if (sc->nloaders != nloaders)
+		scan_maps(sc, pid, learn);
 }
 
 static int seen_cmp(const void *a, const void *b)
@@ -488,13 +568,13 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 		struct gpurt_seen key = {.pid = (uint32_t)pid};
 		const struct gpurt_seen *old =
 		    sc->nseen ? bsearch(&key, sc->seen, sc->nseen, sizeof(key), seen_cmp) : NULL;
-		key.next_ns = old ? old->next_ns : 0;
-		key.scans = old ? old->scans : 0;
+		/* the first scan reads every process; later ones leave a new
+		 * process to the loader hook until it is GPURT_RESCAN_KNOWN_NS
+		 * old, so short-lived ones are never read */
+		key.next_ns = old ? old->next_ns : sc->npasses ? now_ns + GPURT_RESCAN_KNOWN_NS : 0;
 		if (key.next_ns <= now_ns) {
 			gpurt_scan_pid(sc, key.pid, false);
-			key.scans++;
-			key.next_ns =
-			    key.scans < GPURT_YOUNG_SCANS ? now_ns : now_ns + GPURT_RESCAN_KNOWN_NS;
+			key.next_ns = now_ns + GPURT_RESCAN_KNOWN_NS;
 		}
 		cur[n++] = key;
 	}
@@ -504,66 +584,6 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 	free(sc->seen);
 	sc->seen = cur;
 	sc->nseen = n;
-}
-
-void gpurt_scan_cmdline(uint32_t pid, char *buf, size_t n)
-{
-	char rel[64];
-	snprintf(rel, sizeof(rel), "/proc/%u/cmdline", pid);
-	ssize_t len = sysroot_read_file(rel, buf, n);
-	if (len <= 0) {
-		snprintf(buf, n, "pid %u", pid);
-		return;
-	}
-	while (len > 0 && buf[len - 1] == '\0')
-		len--;
-	for (ssize_t i = 0; i < len; i++)
-		if (buf[i] == '\0' || buf[i] == '\n' || buf[i] == '\t')
-			buf[i] = ' ';
-	buf[len] = '\0';
-}
-
-bool gpurt_scan_pid_alive(uint32_t pid)
-{
-	char rel[64], buf[512];
-	snprintf(rel, sizeof(rel), "/proc/%u/stat", pid);
-	if (sysroot_read_file(rel, buf, sizeof(buf)) <= 0)
-		return false;
-	char *p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
-}
-
-/* Deletes the keys of one pid from a map whose keys start with a __u32 pid. */
-static void sweep_map(int fd, size_t keylen, uint32_t pid)
-{
-	enum { BATCH = 256 };
-	_Alignas(8) unsigned char key[32], next[32], del[BATCH][32];
-	if (keylen > sizeof(key))
-		return;
-	for (;;) {
-		size_t nd = 0;
-		bool first = true;
-		while (nd < BATCH && !bpf_map_get_next_key(fd, first ? NULL : key, next)) {
-			first = false;
-			memcpy(key, next, keylen);
-			uint32_t kp;
-			memcpy(&kp, key, sizeof(kp));
-			if (kp == pid)
-				memcpy(del[nd++], key, keylen);
-		}
-		for (size_t i = 0; i < nd; i++)
-			bpf_map_delete_elem(fd, del[i]);
-		if (nd < BATCH)
-			return;
-	}
-}
-
-void gpurt_scan_sweep_pid(struct gpurt_scan *sc, uint32_t pid)
-{
-	bpf_map_delete_elem(sc->fd_mem, &pid);
-	bpf_map_delete_elem(sc->fd_targets, &pid);
-	sweep_map(sc->fd_ptrs, sizeof(struct gpurt_ptr_key), pid);
-	sweep_map(sc->fd_launches, sizeof(struct gpurt_launch_key), pid);
-	sweep_map(sc->fd_stub_where, sizeof(struct gpurt_launch_key), pid);
-	sweep_map(sc->fd_names, sizeof(struct gpurt_handle_key), pid);
+	if (!sc->npasses++)
+		sc->nreads_first = sc->nreads;
 }

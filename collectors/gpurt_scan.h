@@ -35,6 +35,7 @@ struct gpurt_scan {
 	/* set by the caller after the BPF object is loaded */
 	struct bpf_program *prog_save, *prog_return, *prog_free, *prog_launch, *prog_loader;
 	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs, fd_stub_where;
+	int fd_loaders_known;
 	struct gpurt_lib *libs;
 	size_t nlibs, caplibs;
 	struct gpurt_lib *loaders; /* dynamic loaders with the discovery hook */
@@ -52,21 +53,24 @@ struct gpurt_scan {
 	/* system-wide: when each process's maps are next read (sorted by pid) */
 	struct gpurt_seen *seen;
 	size_t nseen;
+	/* for ASYS_GPURT_STATS: maps files read, all and by the first scan;
+	 * system-wide scans of /proc */
+	uint64_t nreads, nreads_first, npasses;
 };
 
-/* A library file once attached covers every process that maps it, so a
- * process needs its maps read again only to find library files not yet seen:
- * new processes at every scan for their first GPURT_YOUNG_SCANS, then every
- * GPURT_RESCAN_KNOWN_NS. */
-#define GPURT_RESCAN_KNOWN_NS 10000000000ull
+/* A library file once attached covers every process that maps it, and the
+ * loader hook and the exec tracepoint report the processes that load a
+ * runtime library or start with an unknown loader. The scan is the safety
+ * net for what they cannot see (a program linked statically, a loader
+ * without the hook): it reads a process's maps once it is
+ * GPURT_RESCAN_KNOWN_NS old and again every GPURT_RESCAN_KNOWN_NS. */
+#define GPURT_RESCAN_KNOWN_NS 30000000000ull
 
 struct gpurt_seen {
 	uint32_t pid;
-	uint32_t scans; /* a young process is read at every scan: it may dlopen late */
+	uint32_t pad;
 	uint64_t next_ns;
 };
-
-#define GPURT_YOUNG_SCANS 8
 
 /* The runtime probes' own options (the table is in gpurt.c). */
 struct gpurt_opts {
@@ -92,7 +96,8 @@ int gpurt_scan_follow_roots(struct gpurt_scan *sc, char *err, size_t n);
  * CLOCK_MONOTONIC. */
 void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns);
 /* Reads one process's maps and attaches to runtime libraries and dynamic
- * loaders not seen yet; with learn, when it maps a runtime library, also
+ * loaders not seen yet (and reads them once more when it hooked a loader);
+ * with learn, when it maps a runtime library, also
  * notes the path of each executable file it maps. */
 void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn);
 /* The path noted for a file (the kernel's device number, inode). 0 or

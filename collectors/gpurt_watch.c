@@ -5,18 +5,23 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
 
 #include "collector.h"
+#include "env.h"
 #include "gpurt.h"
 #include "gpurt_watch.h"
 #include "util.h"
@@ -37,6 +42,9 @@ struct gpurt_watch {
 	uint32_t pending[WATCH_PENDING_MAX]; /* processes to read, once each */
 	size_t npending;
 	uint64_t due_ns; /* when they are read */
+	/* for ASYS_GPURT_STATS: ring records by kind (GPURT_LOADED_), maps
+	 * files read for them */
+	uint64_t nevents[3], nevent_reads;
 };
 
 static int on_loaded(void *ctx, void *data, size_t len)
@@ -47,12 +55,15 @@ static int on_loaded(void *ctx, void *data, size_t len)
 	if (len < sizeof(ev))
 		return 0;
 	memcpy(&ev, data, sizeof(ev));
+	w->nevents[ev.kind < ARRAY_SIZE(w->nevents) ? ev.kind : 0]++;
 	for (size_t i = 0; i < w->npending; i++)
 		if (w->pending[i] == ev.pid)
 			return 0;
 	if (!w->npending)
 		w->due_ns = asys_now_ns() + WATCH_BATCH_NS;
-	/* past the bound, the next scan finds the rest */
+	/* past the bound, the scan finds the rest once they are
+	 * GPURT_RESCAN_KNOWN_NS old: 256 processes loading the runtime within
+	 * one window is far past any real start-up */
 	if (w->npending < WATCH_PENDING_MAX)
 		w->pending[w->npending++] = ev.pid;
 	return 0;
@@ -61,8 +72,10 @@ static int on_loaded(void *ctx, void *data, size_t len)
 static void read_pending(struct gpurt_watch *w)
 {
 	pthread_mutex_lock(&w->lock);
+	uint64_t before = w->sc->nreads;
 	for (size_t i = 0; i < w->npending; i++)
 		gpurt_scan_pid(w->sc, w->pending[i], true);
+	w->nevent_reads += w->sc->nreads - before;
 	pthread_mutex_unlock(&w->lock);
 	w->npending = 0;
 }
@@ -105,7 +118,7 @@ static void *watch_thread(void *arg)
 			pthread_mutex_lock(&w->lock);
 			gpurt_scan_libraries(w->sc, now);
 			pthread_mutex_unlock(&w->lock);
-			next = now + GPURT_RESCAN_NS;
+			next = now + (w->sc->tree ? GPURT_RESCAN_NS : GPURT_RESCAN_WIDE_NS);
 		}
 		if (w->npending && now >= w->due_ns)
 			read_pending(w);
@@ -153,15 +166,46 @@ fail:
 	return r;
 }
 
+/* What the discovery did, for tests and benches: written to the file
+ * ASYS_GPURT_STATS names, which must be a regular file that exists (it is
+ * truncated, never created or followed through a link). */
+static void watch_stats_write(const struct gpurt_watch *w)
+{
+	const char *path = env_path("ASYS_GPURT_STATS");
+	const struct gpurt_scan *sc = w->sc;
+
+	if (!path)
+		return;
+	/* O_NONBLOCK: a FIFO there is refused, not waited on */
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return;
+	FILE *fp = NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || ftruncate(fd, 0) || !(fp = fdopen(fd, "w"))) {
+		close(fd);
+		return;
+	}
+	fprintf(fp,
+		"scans %" PRIu64 "\nmaps_reads %" PRIu64 "\nmaps_reads_first_scan %" PRIu64
+		"\nmaps_reads_events %" PRIu64 "\nevents_loader %" PRIu64 "\nevents_exec %" PRIu64
+		"\nloaders %zu\nlibraries %zu\nprobes %zu\n",
+		sc->npasses, sc->nreads, sc->nreads_first, w->nevent_reads,
+		w->nevents[GPURT_LOADED_OBJECTS], w->nevents[GPURT_LOADED_EXEC], sc->nloaders,
+		sc->nlibs, sc->nattached);
+	fclose(fp);
+}
+
 void gpurt_watch_stop(struct gpurt_watch *w)
 {
 	if (!w)
 		return;
 	atomic_store(&w->stop, 1);
 	if (eventfd_write(w->stop_fd, 1) < 0) {
-		/* the thread then sees the stop at its next wake, 2 s at most */
+		/* the thread then sees the stop at its next wake, 10 s at most */
 	}
 	pthread_join(w->thread, NULL);
+	watch_stats_write(w);
 	ring_buffer__free(w->rb);
 	close(w->stop_fd);
 	pthread_mutex_destroy(&w->lock);

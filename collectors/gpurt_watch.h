@@ -1,10 +1,12 @@
 /* gpurt discovery thread: attaches the probe table to a runtime library
  * within milliseconds of a followed process loading it (the `loader` ring of
- * gpurt.bpf.c, fed by a uprobe on the dynamic loader's debugger hook: the
- * thread then reads that process's maps), and rescans /proc every
- * GPURT_RESCAN_NS for what the ring missed (a full ring, a loader without
- * the hook, a static program). The sampling thread never waits on an
- * attach. */
+ * gpurt.bpf.c, fed by a uprobe on the dynamic loader's debugger hook that
+ * reports a process whose list of objects gained a runtime library, and by
+ * the exec tracepoint that reports a process started by a loader not seen
+ * yet: the thread then reads that process's maps once). A scan of /proc,
+ * every GPURT_RESCAN_NS for a followed tree and GPURT_RESCAN_WIDE_NS
+ * system-wide, is the safety net for what no event reports (a static
+ * program, a full ring). The sampling thread never waits on an attach. */
 #ifndef ASYS_GPURT_WATCH_H
 #define ASYS_GPURT_WATCH_H
 
@@ -14,6 +16,7 @@
 #include "gpurt_scan.h"
 
 #define GPURT_RESCAN_NS 2000000000ull
+#define GPURT_RESCAN_WIDE_NS 10000000000ull
 
 struct gpurt_watch;
 

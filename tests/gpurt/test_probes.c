@@ -12,6 +12,7 @@
 #include <linux/types.h>
 
 #include "gpurt.h"
+#include "gpurt_ldso.h"
 #include "gpurt_libpath.h"
 #include "gpurt_probes.h"
 #include "gpurt_syms.h"
@@ -276,6 +277,86 @@ START_TEST(libpath_dirs)
 }
 END_TEST
 
+/* The index of the head equal to text among v[0..n), or -1. */
+static int head_find(const struct gpurt_head *v, int n, const char *text)
+{
+	for (int i = 0; i < n; i++) {
+		const unsigned char *m = (const unsigned char *)v[i].mask;
+		size_t len = strlen(text);
+		if (v[i].len != len || memcmp(v[i].s, text, len))
+			continue;
+		for (size_t j = 0; j < GPURT_HEAD_MAX; j++)
+			ck_assert_uint_eq(m[j], j < len ? 0xff : 0);
+		return i;
+	}
+	return -1;
+}
+
+START_TEST(heads)
+{
+	struct gpurt_probes p = {0};
+	struct gpurt_head v[GPURT_HEADS_MAX];
+	char err[256] = "", line[128];
+
+	ck_assert_int_eq(gpurt_probes_builtin(&p), 0);
+	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), 3);
+	ck_assert_int_ge(head_find(v, 3, "libcudart.so"), 0);
+	ck_assert_int_ge(head_find(v, 3, "libcuda.so"), 0);
+	ck_assert_int_ge(head_find(v, 3, "libhggc"), 0);
+	/* a shorter head covers a longer one, whichever comes first */
+	ck_assert_int_eq(gpurt_probes_parse(&p, "libcud* myFree dev-free 1\n", err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), 2);
+	ck_assert_int_ge(head_find(v, 2, "libcud"), 0);
+	ck_assert_int_ge(head_find(v, 2, "libhggc"), 0);
+	/* a head longer than the BPF side compares is cut: it matches more */
+	ck_assert_int_eq(
+	    gpurt_probes_parse(&p,
+			       "libaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.so myFree dev-free 1\n",
+			       err, sizeof(err)),
+	    0);
+	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), 3);
+	ck_assert_int_ge(head_find(v, 3, "libaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), 0);
+	/* more heads than fit, or a glob that starts with a wildcard: any name */
+	for (int i = 0; i < GPURT_HEADS_MAX; i++) {
+		snprintf(line, sizeof(line), "libx%d.so myFree dev-free 1\n", i);
+		ck_assert_int_eq(gpurt_probes_parse(&p, line, err, sizeof(err)), 0);
+	}
+	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), -1);
+	gpurt_probes_clear(&p);
+	ck_assert_int_eq(gpurt_probes_parse(&p, "*cuda* myFree dev-free 1\n", err, sizeof(err)), 0);
+	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), -1);
+	gpurt_probes_clear(&p);
+}
+END_TEST
+
+/* The loader this test runs under (glibc's) names _r_debug; a file that is
+ * no ELF, or none, gives no offset. */
+START_TEST(ldso_delta)
+{
+	FILE *fp = fopen("/proc/self/maps", "r");
+	char line[4352], ldso[4096] = "";
+	int64_t d = 1;
+
+	ck_assert_ptr_nonnull(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		char *path = strchr(line, '/');
+		if (path && strstr(path, "/ld-linux")) {
+			path[strcspn(path, "\n")] = '\0';
+			snprintf(ldso, sizeof(ldso), "%s", path);
+		}
+	}
+	fclose(fp);
+	if (ldso[0]) {
+		ck_assert_int_eq(gpurt_ldso_rdebug_delta(ldso, &d), 0);
+		ck_assert(d != 0);
+	}
+	ck_assert_int_eq(gpurt_ldso_rdebug_delta("/proc/self/status", &d), -ENOENT);
+	ck_assert_int_eq(d, 0);
+	ck_assert_int_eq(gpurt_ldso_rdebug_delta("/nonexistent/ld.so", &d), -ENOENT);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("gpurt");
@@ -290,6 +371,8 @@ int main(void)
 	tcase_add_test(tc, syms_fallback);
 	tcase_add_test(tc, libpath_cache);
 	tcase_add_test(tc, libpath_dirs);
+	tcase_add_test(tc, heads);
+	tcase_add_test(tc, ldso_delta);
 	suite_add_tcase(s, tc);
 	return check_run(s, NULL);
 }
