@@ -48,6 +48,7 @@ static void series_free(struct series *se)
 	free(se->rate);
 	free(se->pw);
 	free(se->open);
+	free(se->hidx);
 	free(se->fine_tag);
 	free(se->fine);
 	free(se->copen);
@@ -68,7 +69,7 @@ static size_t hist_bytes(uint32_t nf)
 static void series_drop(struct store *s, struct series *se)
 {
 	if (se && se->fine)
-		s->hist_bytes -= hist_bytes(se->nf);
+		s->hist_bytes -= hist_bytes(se->hnf);
 	series_free(se);
 }
 
@@ -143,15 +144,22 @@ static struct series *series_new(const struct stream_desc *d, uint32_t stream, u
 	se->nf = d->nfields;
 	se->fields = d->fields;
 	se->open_idx = -1;
+	se->first_idx = -1;
 	se->coarse_open = -1;
 	se->last = malloc(nf * sizeof(double));
 	se->rate = malloc(nf * sizeof(double));
 	se->open = malloc(nf * sizeof(struct acc));
 	se->pw = calloc(nf, sizeof(struct peak_win));
-	if (!se->last || !se->rate || !se->open || !se->pw) {
+	se->hidx = malloc(nf * sizeof(*se->hidx));
+	if (!se->last || !se->rate || !se->open || !se->pw || !se->hidx) {
 		series_free(se);
 		return NULL;
 	}
+	/* an attribute (a uid, a PCIe generation) needs no history: a process
+	 * table's series are mostly attributes, and every process has them */
+	for (uint32_t i = 0; i < nf; i++)
+		se->hidx[i] = i < se->nf && se->fields[i].kind == FIELD_ATTR ? STORE_NO_HIST
+									     : (uint16_t)se->hnf++;
 	for (uint32_t i = 0; i < nf; i++)
 		se->last[i] = se->rate[i] = NAN;
 	acc_reset(se->open, nf);
@@ -164,8 +172,8 @@ static struct series *series_new(const struct stream_desc *d, uint32_t stream, u
  * there is no room (the series then shows its latest values only). */
 static bool series_hist(struct store *s, struct series *se)
 {
-	uint32_t nf = se->nf ? se->nf : 1;
-	size_t need = hist_bytes(se->nf);
+	uint32_t nf = se->hnf ? se->hnf : 1;
+	size_t need = hist_bytes(se->hnf);
 
 	if (se->fine)
 		return true;
@@ -322,7 +330,7 @@ struct bucket store_acc_close(const struct acc *a, enum field_kind kind)
 static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket *fb)
 {
 	int64_t cidx = fine_idx / STORE_COARSE_FACTOR;
-	uint32_t nf = se->nf;
+	uint32_t nf = se->hnf;
 
 	if (se->coarse_open >= 0 && cidx != se->coarse_open) {
 		size_t slot = (size_t)(se->coarse_open % STORE_COARSE_BUCKETS);
@@ -363,7 +371,7 @@ static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket
  * keeps its size and its oldest buckets are overwritten. */
 static void fine_grow(struct series *se)
 {
-	uint32_t nf = se->nf ? se->nf : 1;
+	uint32_t nf = se->hnf ? se->hnf : 1;
 	uint32_t cap =
 	    se->fine_cap * 2 < STORE_FINE_BUCKETS ? se->fine_cap * 2 : STORE_FINE_BUCKETS;
 	int64_t *tag = malloc(cap * sizeof(*tag));
@@ -411,9 +419,11 @@ static void series_close_open(struct store *s, struct series *se)
 		slot = (size_t)(se->open_idx % se->fine_cap);
 	}
 	for (uint32_t f = 0; f < nf; f++)
-		se->fine[slot * nf + f] = store_acc_close(&se->open[f], se->fields[f].kind);
+		if (se->hidx[f] != STORE_NO_HIST)
+			se->fine[slot * se->hnf + se->hidx[f]] =
+			    store_acc_close(&se->open[f], se->fields[f].kind);
 	se->fine_tag[slot] = se->open_idx;
-	coarse_feed(se, se->open_idx, &se->fine[slot * nf]);
+	coarse_feed(se, se->open_idx, &se->fine[slot * se->hnf]);
 	acc_reset(se->open, nf);
 }
 
@@ -475,6 +485,8 @@ static void series_add(struct store *s, struct series *se, const struct rec *r)
 	if (idx != se->open_idx) {
 		series_close_open(s, se);
 		se->open_idx = idx;
+		if (se->first_idx < 0)
+			se->first_idx = idx;
 	}
 	dt_ns = se->last_ns ? r->ts_ns - se->last_ns : 0;
 	if (!se->period_known && dt_ns)

@@ -24,6 +24,8 @@ struct acc {
 	uint64_t n;
 };
 
+#define STORE_NO_HIST 0xffffu
+
 struct series {
 	uint64_t bucket_ns;
 	uint32_t stream;
@@ -44,18 +46,24 @@ struct series {
 	struct peak_est est;
 	struct peak_win *pw; /* nf */
 	bool nohist;	     /* no room for history rings: latest values only */
+	/* the history rings hold the hnf fields that are not attributes (an
+	 * attribute's buckets read as its latest value): hidx[f] is field f's
+	 * place in a ring's bucket row, or STORE_NO_HIST */
+	uint32_t hnf;
+	uint16_t *hidx;	     /* nf */
+	int64_t first_idx;   /* the first bucket with a sample */
 	int64_t open_idx;    /* bucket being filled, -1 before the first sample */
 	struct acc *open;    /* nf */
 	int64_t *fine_tag;   /* bucket index held in each fine slot, -1 = none */
-	struct bucket *fine; /* fine_cap * nf */
+	struct bucket *fine; /* fine_cap * hnf */
 	/* slots of the fine ring: it grows to STORE_FINE_BUCKETS as buckets
 	 * close, so a series younger than the ring's span costs its age */
 	uint32_t fine_cap;
 	int64_t coarse_open;
 	/* the history: NULL until the first bucket closes (series_hist) */
-	struct acc *copen; /* nf: open coarse bucket, fed by closed fine buckets */
+	struct acc *copen; /* hnf: open coarse bucket, fed by closed fine buckets */
 	int64_t *coarse_tag;
-	struct bucket *coarse; /* STORE_COARSE_BUCKETS * nf */
+	struct bucket *coarse; /* STORE_COARSE_BUCKETS * hnf */
 };
 
 struct stream_slot {

@@ -11,17 +11,27 @@ static int bucket_at(const struct series *se, uint32_t f, int64_t idx, struct bu
 {
 	size_t slot;
 
+	uint16_t h;
+
 	if (idx < 0)
 		return 0;
 	if (idx == se->open_idx) {
 		*out = store_acc_close(&se->open[f], se->fields[f].kind);
 		return !isnan(out->avg);
 	}
+	h = se->hidx[f];
+	if (h == STORE_NO_HIST) {
+		/* an attribute: its latest value, over the series' life */
+		if (idx < se->first_idx || idx > se->open_idx || isnan(se->last[f]))
+			return 0;
+		*out = (struct bucket){(float)se->last[f], (float)se->last[f], (float)se->last[f]};
+		return 1;
+	}
 	if (!se->fine)
 		return 0; /* no history yet, or no room for it */
 	slot = (size_t)(idx % se->fine_cap);
 	if (se->fine_tag[slot] == idx) {
-		*out = se->fine[slot * se->nf + f];
+		*out = se->fine[slot * se->hnf + h];
 		return !isnan(out->avg);
 	}
 	if (se->open_idx - idx >= STORE_FINE_BUCKETS) {
@@ -29,7 +39,7 @@ static int bucket_at(const struct series *se, uint32_t f, int64_t idx, struct bu
 
 		slot = (size_t)(c % STORE_COARSE_BUCKETS);
 		if (se->coarse_tag[slot] == c) {
-			*out = se->coarse[slot * se->nf + f];
+			*out = se->coarse[slot * se->hnf + h];
 			return !isnan(out->avg);
 		}
 	}

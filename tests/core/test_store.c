@@ -65,6 +65,51 @@ static void put(struct fixture *f, uint64_t ent, uint64_t ts, double bytes, doub
 #define MS 1000000ull
 #define SEC 1000000000ull
 
+/* An attribute keeps no history rings (a process table's series are mostly
+ * attributes): its buckets read as its latest value over the series' life,
+ * and a gauge beside it keeps its own history. */
+static const struct field_desc a_fields[] = {
+    FIELD_DESC("temp", "C", FIELD_GAUGE),
+    FIELD_DESC("uid", "", FIELD_ATTR),
+};
+static const struct stream_desc a_stream = {"t.a",    1,      ENTITY_KEY,  2,
+					    a_fields, "test", .rate_hz = 0};
+
+START_TEST(store_attributes_keep_no_history)
+{
+	struct fixture f;
+	const struct series *se;
+	double hist[6];
+	int sid;
+
+	fx_init(&f, SEC);
+	sid = stream_table_add(f.t, &a_stream);
+	ck_assert_int_ge(sid, 0);
+	for (int i = 0; i < 4; i++) {
+		double v[2] = {10.0 * (i + 1), 1000 + i};
+
+		ck_assert_int_eq(emit_sample(&f.e, (uint32_t)sid, 5, (2 + i) * SEC + SEC / 2, v, 2),
+				 0);
+	}
+	bus_pump(f.b);
+	store_lock(f.s);
+	se = store_series(f.s, (uint32_t)sid, 5);
+	ck_assert_ptr_nonnull(se);
+	/* buckets 0..5 ending at 6 s: nothing before the first sample at 2.5 s */
+	series_history(se, 0, 6 * SEC, SEC, hist, 6);
+	ck_assert(isnan(hist[0]) && isnan(hist[1]));
+	ck_assert_double_eq(hist[2], 10);
+	ck_assert_double_eq(hist[4], 30);
+	series_history(se, 1, 6 * SEC, SEC, hist, 6);
+	ck_assert(isnan(hist[0]) && isnan(hist[1]));
+	ck_assert_double_eq(hist[2], 1003);
+	ck_assert_double_eq(hist[5], 1003);
+	ck_assert_double_eq(series_last(se, 1), 1003);
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(store_rates_windows_and_peaks)
 {
 	struct fixture f;
@@ -469,6 +514,7 @@ int main(void)
 	tcase_add_test(tc, store_many_entities_and_clear);
 	tcase_add_test(tc, store_caps_and_lazy_history);
 	tcase_add_test(tc, store_fine_ring_grows_keeps_buckets);
+	tcase_add_test(tc, store_attributes_keep_no_history);
 	tcase_add_test(tc, bus_sticky_flood);
 	suite_add_tcase(s, tc);
 	return check_run(s, NULL);
