@@ -608,6 +608,15 @@ static void gpurt_flush(void *state, struct emitter *out)
 		gpurt_tick(s, out);
 }
 
+size_t gpurt_attached(void *state)
+{
+	struct gpurt_state *s = state;
+	size_t nlibs = 0, nattached = 0;
+	if (s && s->watch)
+		gpurt_watch_counts(s->watch, &nlibs, &nattached);
+	return nattached;
+}
+
 const struct collector gpurt_collector = {
     .name = "gpurt",
     .streams = gpurt_streams,

@@ -31,5 +31,9 @@ void gpurt_watch_stop(struct gpurt_watch *w);
 int gpurt_watch_path(struct gpurt_watch *w, uint64_t dev, uint64_t ino, char *buf, size_t n);
 /* Library files found and probes attached so far. */
 void gpurt_watch_counts(struct gpurt_watch *w, size_t *nlibs, size_t *nattached);
+/* The same for the gpurt collector's state: probes attached so far, 0
+ * before the thread runs. For tests, which must not let a workload's calls
+ * start before the thread has attached (a tick never waits for it). */
+size_t gpurt_attached(void *state);
 
 #endif

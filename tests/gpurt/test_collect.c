@@ -29,6 +29,7 @@
 #include "stream.h"
 
 extern const struct collector gpurt_collector;
+extern size_t gpurt_attached(void *state);
 
 static int failures;
 static char tmpdir[] = "/tmp/gpurt-test.XXXXXX";
@@ -208,6 +209,21 @@ static void run_work(struct rig *g, struct wl *const *ws, int n, uint64_t *t_go,
 	rig_sample(g, false);
 }
 
+static void wait_attached(struct rig *g)
+{
+	size_t last = 0;
+	int same = 0;
+
+	for (int i = 0; i < 3000 && same < 30; i++) {
+		size_t n = gpurt_attached(g->st);
+
+		same = n && n == last ? same + 1 : 0;
+		last = n;
+		usleep(10000);
+	}
+	CHECK(last > 0, "no probe attached within 30 s");
+}
+
 static int mode_main(void)
 {
 	struct rig g = {0};
@@ -221,7 +237,11 @@ static int mode_main(void)
 	struct wl a, b, c;
 	wl_start(&a, 1);
 	wl_start(&b, 2);
-	rig_sample(&g, true); /* the rescan finds and attaches the libraries */
+	rig_sample(&g, true);
+	/* the discovery thread attaches on the loader hook's report, on its
+	 * own time (a sanitizer build on a loaded machine takes a while):
+	 * the workloads' calls must not start before the count settles */
+	wait_attached(&g);
 	struct sink_ent *st = sink_get(&g.sink, (uint32_t)g.s_mem, STATUS_STREAM);
 	CHECK(st && st->has_status && !st->status[0], "stream status not cleared: '%s'",
 	      st ? st->status : "(none)");
