@@ -1,190 +1,19 @@
 /* The process table of the memory pane over a store fed with fixed values
  * (proc_scene.h): each column's figure, the orders (sort, tree, groups),
- * the filter, the search, kernel threads and threads, and the actions'
- * refusals; a signal sent to a real child. */
+ * the filter, the search, kernel threads and threads. The actions' cases
+ * are in test_proc_act.c. */
 #include "config.h"
 
 #include <check.h>
-#include <locale.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "pane.h"
-#include "proc.h"
 #include "record.h"
-#include "store.h"
-#include "stream.h"
-#include "sysroot.h"
-#include "widget.h"
 #include "store_feed.h"
-#include "proc_scene.h"
+#include "proc_fix.h"
 #include "../check_run.h"
-
-extern const struct pane_class mem_pane;
-
-#define ALL ((1u << SC_N) - 1)
-#define ROWS 30
-#define COLS 160
-
-struct fix {
-	struct stream_table *t;
-	struct store *st;
-	int ids[SC_N];
-	struct view v;
-	struct pane p;
-	SCREEN *scr;
-	FILE *out, *in;
-	WINDOW *w;
-};
-
-static void put_store(void *ctx, int slot, uint64_t entity, uint64_t ts, const double *v, int n,
-		      const char *label)
-{
-	struct fix *f = ctx;
-
-	feed(f->st, label ? REC_LABEL : REC_SAMPLE, (uint32_t)f->ids[slot], entity, ts, v, n,
-	     label);
-}
-
-/* The scene's five ticks, one a second, viewed just after the last. */
-static bool fix_open(struct fix *f, unsigned want)
-{
-	memset(f, 0, sizeof(*f));
-	setlocale(LC_ALL, "C");
-	f->t = stream_table_new();
-	ck_assert_int_eq(sc_register(f->t, f->ids, want), 0);
-	f->st = store_new(f->t, 1000000000ull);
-	ck_assert_ptr_nonnull(f->st);
-	for (int k = 1; k <= 5; k++)
-		sc_tick(put_store, f, f->ids, k, (uint64_t)k * 1000000000ull);
-	f->v.store = f->st;
-	f->v.streams = f->t;
-	f->v.end_ns = 5500000000ull;
-	f->v.window_ns = 1000000000ull;
-	f->p.cls = &mem_pane;
-	f->p.focused = true;
-	f->p.rows = ROWS;
-	f->p.cols = COLS;
-	store_lock(f->st);
-	f->p.priv = mem_pane.init(&f->v);
-	f->out = fopen("/dev/null", "w");
-	f->in = fopen("/dev/null", "r");
-	f->scr = f->out && f->in ? newterm("xterm", f->out, f->in) : NULL;
-	if (!f->scr) {
-		fprintf(stderr, "test_proc: no xterm terminfo here, not checked\n");
-		return false;
-	}
-	set_term(f->scr);
-	f->w = newwin(ROWS, COLS, 0, 0);
-	return f->w != NULL;
-}
-
-static void fix_close(struct fix *f)
-{
-	if (f->w)
-		delwin(f->w);
-	if (f->scr) {
-		endwin();
-		delscreen(f->scr);
-	}
-	if (f->out)
-		fclose(f->out);
-	if (f->in)
-		fclose(f->in);
-	mem_pane.fini(f->p.priv);
-	store_unlock(f->st);
-	store_free(f->st);
-	stream_table_free(f->t);
-}
-
-static void draw(struct fix *f)
-{
-	werase(f->w);
-	f->v.status[0] = '\0';
-	mem_pane.draw(&f->p, f->w, &f->v);
-}
-
-static void key(struct fix *f, int ch)
-{
-	ck_assert(mem_pane.key(&f->p, ch, &f->v));
-	draw(f);
-}
-
-static void keys(struct fix *f, const char *s)
-{
-	for (; *s; s++)
-		key(f, *s);
-}
-
-static void line(struct fix *f, int y, char *buf)
-{
-	mvwinnstr(f->w, y, 0, buf, COLS);
-	for (int n = (int)strlen(buf); n > 0 && buf[n - 1] == ' ';)
-		buf[--n] = '\0';
-}
-
-/* The screen row whose COMMAND holds text, or -1. */
-static int row_of(struct fix *f, const char *text)
-{
-	char buf[COLS + 1];
-
-	for (int y = 0; y < ROWS; y++) {
-		line(f, y, buf);
-		if (strstr(buf, text))
-			return y;
-	}
-	return -1;
-}
-
-/* The text of column col in screen row y, trimmed. */
-static const char *cell_raw(struct fix *f, int y, int col, bool raw)
-{
-	static char out[COLS + 1];
-	const struct proc_pane *s = f->p.priv;
-	char buf[COLS + 1];
-	int x = 0, w = -1;
-
-	ck_assert_int_ge(y, 0);
-	for (int c = 0; c < s->nvis; c++) {
-		if (s->vis[c] == col) {
-			w = s->vis_cols[c].width ? s->vis_cols[c].width : COLS - x;
-			break;
-		}
-		x += s->vis_cols[c].width + 1;
-	}
-	if (w < 0)
-		return NULL; /* not shown */
-	mvwinnstr(f->w, y, 0, buf, COLS);
-	snprintf(out, sizeof(out), "%.*s", w, buf + x);
-	for (int n = (int)strlen(out); n > 0 && out[n - 1] == ' ';)
-		out[--n] = '\0';
-	return raw ? out : out + strspn(out, " ");
-}
-
-static const char *cell(struct fix *f, int y, int col)
-{
-	return cell_raw(f, y, col, false);
-}
-
-/* The COMMAND column of the table rows, top to bottom, '|'-joined. */
-static void commands(struct fix *f, char *buf, size_t n)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (int y = 3; y < ROWS; y++) {
-		const char *c = cell_raw(f, y, PC_COMMAND, true);
-
-		if (!c || !*c)
-			break;
-		off += (size_t)snprintf(buf + off, n - off, "%s%s", off ? "|" : "", c);
-	}
-}
 
 START_TEST(columns)
 {
@@ -440,108 +269,6 @@ out:
 END_TEST
 
 /* A replay refuses k, F7, F8 and e, and says why. */
-START_TEST(replay_refuses)
-{
-	struct fix f;
-
-	if (!fix_open(&f, ALL))
-		goto out;
-	f.v.recorded = true;
-	draw(&f);
-	ck_assert_uint_eq(mem_pane.keys(&f.p, &f.v) & PANE_KEY_PROC_LIVE, 0);
-	key(&f, 'k');
-	ck_assert_msg(strstr(f.v.status, "not in a replay"), "status: %s", f.v.status);
-	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_TABLE);
-	key(&f, KEY_F(7));
-	ck_assert_msg(strstr(f.v.status, "not in a replay"), "status: %s", f.v.status);
-	key(&f, 'e');
-	ck_assert_msg(strstr(f.v.status, "not in a replay"), "status: %s", f.v.status);
-	/* details still open, with what was recorded */
-	key(&f, '\n');
-	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_DETAIL);
-	ck_assert_int_ge(row_of(&f, "pod 1a2b3c4d"), 0);
-	ck_assert_int_ge(row_of(&f, "cgroup    (not recorded)"), 0);
-	ck_assert_int_ge(row_of(&f, "PPUs      0,1"), 0);
-	key(&f, 27);
-	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_TABLE);
-out:
-	fix_close(&f);
-}
-END_TEST
-
-/* k on a real child: the list, SIGTERM first, the question, and the child
- * ends by SIGTERM; a process that is gone gives the errno in words. */
-START_TEST(signal_child)
-{
-	struct fix f;
-	pid_t child;
-	int status = 0, ready[2];
-	char c;
-	double mp[5] = {1e6, 1e6, 0, 1, 1};
-
-	if (!fix_open(&f, ALL))
-		goto out;
-	ck_assert_int_eq(pipe(ready), 0);
-	child = fork();
-	ck_assert_int_ge(child, 0);
-	if (!child) {
-		/* not curses' handler, inherited (it signals the whole group):
-		 * the default action, in place before the parent may send */
-		signal(SIGTERM, SIG_DFL);
-		if (write(ready[1], "r", 1) != 1)
-			_exit(1);
-		pause();
-		_exit(0);
-	}
-	ck_assert_int_eq(read(ready[0], &c, 1), 1);
-	close(ready[0]);
-	close(ready[1]);
-	store_unlock(f.st); /* feeding takes the lock */
-	feed(f.st, REC_LABEL, (uint32_t)f.ids[SC_MEMPROC], (uint64_t)child, 5000000000ull, NULL, 0,
-	     "sleeping-child");
-	feed(f.st, REC_SAMPLE, (uint32_t)f.ids[SC_MEMPROC], (uint64_t)child, 5000000000ull, mp, 5,
-	     NULL);
-	store_lock(f.st);
-	keys(&f, "/sleeping-child");
-	key(&f, '\n');
-	key(&f, 'k');
-	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_SIGNAL);
-	ck_assert_int_ge(row_of(&f, "SIGTERM"), 0);
-	key(&f, '\n');
-	ck_assert_int_ge(row_of(&f, "Send SIGTERM to"), 0);
-	key(&f, 'n'); /* not now */
-	ck_assert_msg(strstr(f.v.status, "no signal sent"), "status: %s", f.v.status);
-	/* F8: one step nicer; e: its environment (inherited from this test) */
-	key(&f, KEY_F(8));
-	ck_assert_msg(strstr(f.v.status, "now has nice"), "status: %s", f.v.status);
-	key(&f, 'e');
-	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_ENV);
-	ck_assert_ptr_nonnull(strstr(((struct proc_pane *)f.p.priv)->text, "PATH="));
-	ck_assert_int_ge(row_of(&f, "Environment of"), 0);
-	key(&f, 27);
-	key(&f, 'k');
-	key(&f, '\n');
-	/* never anything but the child */
-	ck_assert_uint_eq(((struct proc_pane *)f.p.priv)->act_pid, (uint64_t)child);
-	key(&f, 'y');
-	ck_assert_msg(strstr(f.v.status, "sent SIGTERM"), "status: %s", f.v.status);
-	ck_assert_int_eq(waitpid(child, &status, 0), child);
-	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
-	/* the child is gone now: its row is still in the store */
-	key(&f, 'k');
-	ck_assert_msg(strstr(f.v.status, "No such process"), "status: %s", f.v.status);
-	key(&f, KEY_F(8));
-	ck_assert_msg(strstr(f.v.status, "No such process"), "status: %s", f.v.status);
-	key(&f, 'e');
-	ck_assert_msg(strstr(f.v.status, "cannot read /proc/"), "status: %s", f.v.status);
-out:
-	fix_close(&f);
-}
-END_TEST
-
-/* 8,000 processes (the store keeps 8,192 a stream) in one chain, each the child of the previous,
- * and two that are each other's parent: the tree holds every row, in chain order, without
- * recursion, and the cycle's rows come last. */
 START_TEST(deep_tree)
 {
 	struct fix f;
@@ -575,54 +302,6 @@ out:
 END_TEST
 
 /* Under ASYS_SYSROOT the pids are the tree's: k and F8 are refused. */
-START_TEST(sysroot_refuses)
-{
-	struct fix f;
-
-	if (!fix_open(&f, ALL))
-		goto out;
-	sysroot_set("/tmp");
-	draw(&f);
-	key(&f, 'k');
-	ck_assert_msg(strstr(f.v.status, "ASYS_SYSROOT"), "status: %s", f.v.status);
-	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_TABLE);
-	key(&f, KEY_F(8));
-	ck_assert_msg(strstr(f.v.status, "ASYS_SYSROOT"), "status: %s", f.v.status);
-	sysroot_set(NULL);
-out:
-	fix_close(&f);
-}
-END_TEST
-
-/* A process the user may not signal: refused before the list, with the
- * errno in words (signal 0 asks; nothing is sent). */
-START_TEST(signal_not_permitted)
-{
-	struct fix f;
-
-	if (!fix_open(&f, ALL))
-		goto out;
-	/* as nobody when root: pid 1 is then not ours (only in a forked test:
-	 * the rest of the suite keeps its privileges) */
-	if (geteuid() == 0 && getenv("CK_FORK") && !strcmp(getenv("CK_FORK"), "no")) {
-		fprintf(stderr, "signal_not_permitted: CK_FORK=no, not checked\n");
-		goto out;
-	}
-	if (geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0)) {
-		fprintf(stderr, "signal_not_permitted: cannot become nobody, not checked\n");
-		goto out;
-	}
-	keys(&f, "/init");
-	key(&f, '\n');
-	key(&f, 'k');
-	ck_assert_msg(strstr(f.v.status, "k: cannot signal 1: Operation not permitted"),
-		      "status: %s", f.v.status);
-	ck_assert_int_eq(((struct proc_pane *)f.p.priv)->mode, PM_TABLE);
-out:
-	fix_close(&f);
-}
-END_TEST
-
 static Suite *proc_suite(void)
 {
 	Suite *s = suite_create("proc");
@@ -636,12 +315,9 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, groups);
 	tcase_add_test(tc, threads);
 	tcase_add_test(tc, absent_streams);
-	tcase_add_test(tc, replay_refuses);
-	tcase_add_test(tc, signal_child);
 	tcase_add_test(tc, deep_tree);
-	tcase_add_test(tc, sysroot_refuses);
-	tcase_add_test(tc, signal_not_permitted);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, proc_act_tcase());
 	return s;
 }
 
