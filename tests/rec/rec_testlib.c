@@ -289,3 +289,13 @@ char *tl_tmpdir(void)
 	snprintf(d, 64, "%s/asys-rec-test-XXXXXX", base);
 	return mkdtemp(d);
 }
+
+uint64_t tl_seek_target(const struct tl_frame *fr, size_t n, size_t i, uint64_t *rng)
+{
+	if (i < n)
+		return fr[i].t_max + (i % 3) - 1;
+	if (i < n + 4)
+		return (uint64_t[]){0, 1, fr[n - 1].t_max + 1, UINT64_MAX}[i - n];
+	*rng = *rng * 6364136223846793005ull + 1;
+	return fr[0].t_max + (*rng >> 11) % (fr[n - 1].t_max - fr[0].t_max);
+}

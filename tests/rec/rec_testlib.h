@@ -41,6 +41,10 @@ struct tl_frame {
 	uint8_t type;
 };
 size_t tl_frames(const char *path, struct tl_frame *out, size_t max);
+/* The i-th of n + 400 seek targets over frames fr[0..n) (n >= 1): each
+ * frame's last time and its neighbours, then 0, 1, past the end and
+ * UINT64_MAX, then pseudo-random times within the file (*rng: the state). */
+uint64_t tl_seek_target(const struct tl_frame *fr, size_t n, size_t i, uint64_t *rng);
 char *tl_tmpdir(void); /* a fresh directory, removed by nothing (under /tmp) */
 
 #endif

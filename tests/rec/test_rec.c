@@ -426,17 +426,8 @@ START_TEST(seek_matches_linear)
 		if (mode == 1)
 			rec_reader_no_trailer(r);
 		for (size_t i = 0; i < nf + 400; i++) {
-			uint64_t t, got, before;
+			uint64_t t = tl_seek_target(fr, nf, i, &rng), got, before;
 
-			if (i < nf) {
-				/* edges: each frame's own end, and just around it */
-				t = fr[i].t_max + (i % 3) - 1;
-			} else if (i < nf + 4) {
-				t = (uint64_t[]){0, 1, fr[nf - 1].t_max + 1, UINT64_MAX}[i - nf];
-			} else {
-				rng = rng * 6364136223846793005ull + 1;
-				t = fr[0].t_max + (rng >> 11) % (fr[nf - 1].t_max - fr[0].t_max);
-			}
 			if (mode == 1 && i < nf && i % 16)
 				continue; /* the bisect is slower: every 16th edge */
 			before = rec_reader_bytes_read(r);
@@ -477,16 +468,8 @@ START_TEST(seek_matches_linear)
 		ck_assert_int_eq(rec_reader_open(pc, &r, msg, sizeof(msg), NULL, 0), 0);
 		ck_assert(!rec_reader_has_trailer(r));
 		for (size_t i = 0; i < nc + 400; i++) {
-			uint64_t t, got, before;
+			uint64_t t = tl_seek_target(fr, nc, i, &rng), got, before;
 
-			if (i < nc) {
-				t = fr[i].t_max + (i % 3) - 1;
-			} else if (i < nc + 4) {
-				t = (uint64_t[]){0, 1, fr[nc - 1].t_max + 1, UINT64_MAX}[i - nc];
-			} else {
-				rng = rng * 6364136223846793005ull + 1;
-				t = fr[0].t_max + (rng >> 11) % (fr[nc - 1].t_max - fr[0].t_max);
-			}
 			before = rec_reader_bytes_read(r);
 			got = rec_reader_seek_time(r, t);
 			if (rec_reader_bytes_read(r) - before > worst)

@@ -158,16 +158,8 @@ static uint64_t seeks_exact(const char *path, size_t nf)
 	ck_assert(rec_reader_has_trailer(r));
 	size = rec_reader_size(r);
 	for (size_t i = 0; i < nf + 400; i++) {
-		uint64_t t, got, before;
+		uint64_t t = tl_seek_target(fr, nf, i, &rng), got, before;
 
-		if (i < nf) {
-			t = fr[i].t_max + (i % 3) - 1;
-		} else if (i < nf + 4) {
-			t = (uint64_t[]){0, 1, fr[nf - 1].t_max + 1, UINT64_MAX}[i - nf];
-		} else {
-			rng = rng * 6364136223846793005ull + 1;
-			t = fr[0].t_max + (rng >> 11) % (fr[nf - 1].t_max - fr[0].t_max);
-		}
 		before = rec_reader_bytes_read(r);
 		got = rec_reader_seek_time(r, t);
 		if (rec_reader_bytes_read(r) - before > worst)
