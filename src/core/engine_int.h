@@ -58,6 +58,7 @@ struct engine_group {
 	bool pumps; /* this thread pumps the bus after its ticks */
 	struct group_window {
 		uint64_t start, ticks, cpu;
+		bool ticked; /* the first tick has started the window */
 	} w;
 	uint64_t own_cpu; /* a shared thread's CPU spent on this group's ticks */
 };
