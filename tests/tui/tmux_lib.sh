@@ -93,6 +93,24 @@ wait_gone() {
 
 keys() { tmx send-keys -t "$TSESS" "$@"; }
 
+# sort_label: the table's "sort: NAME" from the screen.
+sort_label() { cap | grep -oE 'sort: [^ ]+' | head -n 1 | cut -c7-; }
+
+# sort_walk KEY NAME: presses KEY (< or >) until the table sorts by NAME,
+# one press at a time, each after the previous one shows, so that a slow
+# frame on a loaded machine cannot make the walk overshoot (12 steps at most).
+sort_walk() {
+	local key=$1 want=$2 i=0 now
+	while [ "$i" -lt 12 ]; do
+		now=$(sort_label)
+		[ "$now" = "$want" ] && return 0
+		keys "$key"
+		wait_gone "sort: $(printf '%s' "$now" | sed 's/[]\\[.*+?^$(){}|]/\\&/g') " 5 || return 1
+		i=$((i + 1))
+	done
+	return 1
+}
+
 # wait_exit: prints asys top's exit status once it has exited (60 s at most).
 # Leaving the screen is quick, the exit can be slow: as root asys top has
 # uprobes on every process that loaded the runtime (here the test workloads

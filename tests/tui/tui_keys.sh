@@ -39,14 +39,9 @@ keys Tab
 sleep 0.3
 keys M
 wait_for 'sort: RSS' 5 || fail "Tab + M did not sort by RSS (focus not on Memory?)"
-for i in 1 2 3 4 5 6; do
-	cap | grep -q 'sort: USER' && break
-	keys '<'
-	sleep 0.3
-done
-wait_for 'sort: USER' 5 || fail "< did not reach USER"
+sort_walk '<' USER || fail "< did not reach USER (at '$(sort_label)')"
 keys '<'
-wait_for 'sort: PID' 5 || fail "< did not move the sort to PID"
+wait_for 'sort: PID' 5 || fail "< did not move the sort to PID (at '$(sort_label)')"
 sleep 0.3
 by_pid=$(pids)
 [ "$(printf '%s\n' "$by_pid" | wc -l)" -ge 3 ] || fail "fewer than 3 process rows"
@@ -57,12 +52,7 @@ sleep 0.3
 printf '%s\n' "$(pids)" | sort -n -c 2>/dev/null || fail "inverted PID sort is not ascending"
 
 # back to RSS with >: the order differs from the PID order
-for i in 1 2 3 4 5 6; do
-	cap | grep -q 'sort: RSS' && break
-	keys '>'
-	sleep 0.3
-done
-wait_for 'sort: RSS' 5 || fail "> did not return to RSS"
+sort_walk '>' RSS || fail "> did not return to RSS (at '$(sort_label)')"
 sleep 0.3
 by_rss=$(pids)
 [ "$by_rss" != "$by_pid" ] || fail "sorting by RSS gave the same order as by PID"

@@ -78,7 +78,7 @@ printf '[options]\ndelay = 0.5\ndealy = 3\n[display]\ncolumns = -THR\n' >"$RC"
 tui_start 120 24 XDG_CONFIG_HOME="$CFG"
 wait_for "$RC:3: unknown key 'dealy' in \[options\]" 10 || fail "no message for the bad line"
 keys 4
-wait_for 'PID +USER .*RSS[^ ]* +HWM +MEM%[^ ]* +COMMAND' 10 || fail "the line after the bad one did not apply (THR shown)"
+wait_for 'PID +USER .*RSS[^ ]* +HWM +MEM%[^ ]* +(CONTAINER +)?COMMAND' 10 || fail "the line after the bad one did not apply (THR shown)"
 quit_ok "a bad line"
 tui_stop
 
