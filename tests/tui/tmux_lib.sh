@@ -48,7 +48,8 @@ fail() {
 # tui_start COLS ROWS [ENV=VAL ...] -- [asys top args...]: starts asys top in
 # a fresh session and records its exit status in $TDIR/exit. Waits until the
 # first frame is drawn. TUI_SUB runs another subcommand (demo, replay), and
-# TUI_READY is then the header to wait for.
+# TUI_READY is then the header to wait for. TUI_WRAP is a command put before
+# asys (`unshare -n`: a network namespace of its own).
 tui_start() {
 	local cols=$1 rows=$2 envs="" args="" a
 	shift 2
@@ -62,7 +63,7 @@ tui_start() {
 	done
 	rm -f "$TDIR/exit"
 	tmx new-session -d -s "$TSESS" -x "$cols" -y "$rows" \
-		"env LC_ALL=$TUI_LOCALE TERM=screen-256color $envs $(shq "$ASYS") ${TUI_SUB:-top}$args; echo EXIT=\$? > $TDIR/exit; sleep 600" ||
+		"env LC_ALL=$TUI_LOCALE TERM=screen-256color $envs ${TUI_WRAP:-} $(shq "$ASYS") ${TUI_SUB:-top}$args; echo EXIT=\$? > $TDIR/exit; sleep 600" ||
 		fail "tmux could not start a session"
 	tmx set-option -t "$TSESS" remain-on-exit on >/dev/null 2>&1
 	wait_for "${TUI_READY:-asys top}" 15 ||
