@@ -154,29 +154,9 @@ int asysrc_message_count(const struct asysrc *c)
 
 /* Up to ASYSRC_FILE_MAX + 1 bytes into buf: the file may grow between
  * fstat and read, and one byte over says so. 0 or -errno. */
-static int asysrc_read_fd(int fd, char *buf, size_t *got)
-{
-	*got = 0;
-	while (*got <= ASYSRC_FILE_MAX) {
-		ssize_t r = read(fd, buf + *got, ASYSRC_FILE_MAX + 1 - *got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			break;
-		*got += (size_t)r;
-	}
-	return 0;
-}
-
 int asysrc_slurp(const char *path, char **out, size_t *len, char *why, size_t n)
 {
-	struct stat st;
-	char *buf = NULL;
-	size_t got = 0;
-	int rc = 0;
+	int rc;
 	/* no final symbolic link, no FIFO to block on, no terminal to take */
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
@@ -189,38 +169,15 @@ int asysrc_slurp(const char *path, char **out, size_t *len, char *why, size_t n)
 			snprintf(why, n, "cannot read: %s", strerror(-rc));
 		return rc;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	rc = env_read_fd(fd, ASYSRC_FILE_MAX, out, len);
+	if (rc == -EINVAL)
 		snprintf(why, n, "not a regular file: not read");
-		rc = -EINVAL;
-		goto out;
-	}
-	if (st.st_size > ASYSRC_FILE_MAX) {
+	else if (rc == -EFBIG)
 		snprintf(why, n, "larger than %d KiB: not read", ASYSRC_FILE_MAX / 1024);
-		rc = -EFBIG;
-		goto out;
-	}
-	buf = malloc(ASYSRC_FILE_MAX + 2);
-	if (!buf) {
-		rc = -ENOMEM;
+	else if (rc == -ENOMEM)
 		snprintf(why, n, "out of memory");
-		goto out;
-	}
-	rc = asysrc_read_fd(fd, buf, &got);
-	if (rc) {
+	else if (rc)
 		snprintf(why, n, "cannot read: %s", strerror(-rc));
-		goto out;
-	}
-	if (got > ASYSRC_FILE_MAX) {
-		snprintf(why, n, "larger than %d KiB: not read", ASYSRC_FILE_MAX / 1024);
-		rc = -EFBIG;
-		goto out;
-	}
-	buf[got] = '\0';
-	*out = buf;
-	*len = got;
-	buf = NULL;
-out:
-	free(buf);
 	close(fd);
 	return rc;
 }

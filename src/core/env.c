@@ -249,11 +249,47 @@ void env_reset_notes(void)
 	pthread_mutex_unlock(&env_lock);
 }
 
-int env_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t n)
+int env_read_fd(int fd, size_t max, char **out, size_t *len)
 {
 	struct stat st;
-	char *buf = NULL;
+	char *buf;
 	size_t got = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if ((uint64_t)st.st_size > max)
+		return -EFBIG;
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		return -ENOMEM;
+	/* the size may change while we read: never past what was allocated */
+	while (got < (size_t)st.st_size) {
+		ssize_t k = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int rc = -errno;
+
+			free(buf);
+			return rc;
+		}
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*len = got;
+	return 0;
+}
+
+int env_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t n)
+{
 	int fd, rc;
 
 	*out = NULL;
@@ -268,43 +304,13 @@ int env_read_file(const char *path, size_t max, char **out, size_t *len, char *e
 		snprintf(err, n, "%s", strerror(errno));
 		return rc;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		rc = -EINVAL;
+	rc = env_read_fd(fd, max, out, len);
+	if (rc == -EINVAL)
 		snprintf(err, n, "not a regular file");
-		goto cleanup;
-	}
-	if ((uint64_t)st.st_size > max) {
-		rc = -EFBIG;
+	else if (rc == -EFBIG)
 		snprintf(err, n, "larger than the %zu bytes allowed", max);
-		goto cleanup;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		rc = -ENOMEM;
-		snprintf(err, n, "out of memory");
-		goto cleanup;
-	}
-	/* the size may change while we read: never past what was allocated */
-	while (got < (size_t)st.st_size) {
-		ssize_t k = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			rc = -errno;
-			snprintf(err, n, "%s", strerror(errno));
-			goto cleanup;
-		}
-		if (k == 0)
-			break;
-		got += (size_t)k;
-	}
-	buf[got] = '\0';
-	*out = buf;
-	*len = got;
-	buf = NULL;
-cleanup:
-	free(buf);
+	else if (rc)
+		snprintf(err, n, "%s", strerror(-rc));
 	close(fd);
 	return rc;
 }

@@ -37,6 +37,11 @@ int env_user_file_ok(const char *path, char *why, size_t n);
 
 #define ENV_NOTES_MAX 2600 /* room for every note, joined */
 
+/* Reads a whole regular file from an open descriptor into a NUL-terminated
+ * buffer the caller frees: 0, -EINVAL (not a regular file), -EFBIG (over
+ * max bytes), -ENOMEM or the read's -errno. Never reads past the size fstat
+ * gave, so a file that grows meanwhile is cut there. */
+int env_read_fd(int fd, size_t max, char **out, size_t *len);
 /* Reads a whole regular file the user named (never a FIFO or a device,
  * which could block or never end) of at most max bytes, checked with
  * env_user_file_ok. *out is NUL-terminated and the caller's to free. 0, or
