@@ -146,7 +146,7 @@ void writer_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const char
 static bool need_rotate(struct rec_writer *w, size_t next_len)
 {
 	const struct rec_writer_opts *o = &w->opts;
-	uint64_t after = w->off + next_len + REC_FRAME_OVERHEAD;
+	uint64_t after = w->off + next_len + REC_FRAME_OVERHEAD + writer_trailer_bound(w);
 
 	if (w->seg_frames == 0)
 		return false;

@@ -77,7 +77,8 @@ struct rec_writer {
 	uint64_t last_attempt_ns;
 	int64_t clock_origin_ns;
 	uint8_t uuid[16];
-	uint32_t nschemas; /* streams 0..nschemas-1 have a SCHEMA in this segment */
+	uint32_t nschemas;     /* streams 0..nschemas-1 have a SCHEMA in this segment */
+	uint64_t schema_bytes; /* their SCHEMA frames' bytes before compression */
 	bool paused;
 	struct wgap pause_gap;
 	struct wckpt *ckpt;

@@ -225,8 +225,10 @@ int writer_put_schemas(struct rec_writer *w, uint32_t from, uint32_t to)
 	for (uint32_t i = from; i < to; i++)
 		rec_schema_encode_one(&pk, i, stream_table_get(w->streams, i));
 	rc = put_packed(w, REC_FT_SCHEMA, now, now, true);
-	if (!rc)
+	if (!rc) {
 		w->nschemas = to;
+		w->schema_bytes += w->enc.len;
+	}
 	return rc;
 }
 
@@ -304,6 +306,7 @@ int writer_open_segment(struct rec_writer *w, char *msg, size_t msgn)
 	w->ckpt_indexed = 0;
 	w->ngaps = 0;
 	w->nschemas = 0;
+	w->schema_bytes = 0;
 	w->seg_start_ns = asys_now_ns();
 	w->last_sticky_ns = w->seg_start_ns;
 	memset(w->sstat, 0, sizeof(w->sstat));
@@ -422,6 +425,18 @@ static void put_trailer(struct rec_writer *w)
 	if (put_packed(w, REC_FT_TRAILER, t.t0, t.t1 > t.t0 ? t.t1 : t.t0, true))
 		return;
 	put_footer(w, toff);
+}
+
+uint64_t writer_trailer_bound(const struct rec_writer *w)
+{
+	/* the trailer repeats the schemas and the checkpoints, and has a list
+	 * entry per stream (5 integers of at most 9 bytes) and per gap; it is
+	 * bounded before compression, which only shrinks it */
+	uint64_t b = w->schema_bytes + 16 * (uint64_t)w->nckpt + 64u * w->nschemas;
+
+	for (size_t i = 0; i < w->ngaps; i++)
+		b += 32 + strlen(w->gaps[i].why);
+	return b + 256 + REC_FRAME_OVERHEAD + REC_FOOTER_LEN;
 }
 
 void writer_close_segment(struct rec_writer *w)

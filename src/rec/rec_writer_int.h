@@ -24,6 +24,10 @@ int writer_put_gap(struct rec_writer *w, uint64_t t_min, uint64_t t_max, const c
 void writer_put_index(struct rec_writer *w);
 /* Creates segment w->seg (O_EXCL) with header, META and SCHEMA. */
 int writer_open_segment(struct rec_writer *w, char *msg, size_t msgn);
+/* An upper bound of the bytes the segment's trailer and footer would take
+ * if it closed now, so that --rotate SIZE can keep a whole segment under
+ * SIZE. */
+uint64_t writer_trailer_bound(const struct rec_writer *w);
 /* Trailer and footer (unless paused), sync, close. */
 void writer_close_segment(struct rec_writer *w);
 

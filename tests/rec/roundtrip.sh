@@ -62,6 +62,9 @@ pass
 total=$(cat "$work"/sz*.asys | wc -c)
 [ -f "$work/sz.1.asys" ] || fail "--rotate 64KB made one segment: $(ls "$work")"
 [ "$total" -le 262144 ] || fail "--max-size 256KB: the segments hold $total bytes"
+for seg in "$work"/sz*.asys; do
+	[ "$(wc -c <"$seg")" -le 65536 ] || fail "--rotate 64KB: $seg holds $(wc -c <"$seg") bytes"
+done
 grep -q -- "--max-size reached" "$work/err" || fail "no --max-size stop: $(cat "$work/err")"
 for seg in "$work"/sz*.asys; do
 	"$ASYS" replay --info "$seg" >"$work/info" 2>&1 || fail "$seg does not open: $(cat "$work/info")"
