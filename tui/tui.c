@@ -410,6 +410,17 @@ static struct tui *tui_new(const struct tui_ctx *ctx)
 	return t;
 }
 
+/* Shift+Left/Right (replay's 10 s seek): tmux and xterm send CSI 1;2 D/C
+ * whatever TERM says, and screen's terminfo entries do not name them, so
+ * curses would hand the sequence over as bytes. */
+static void shift_arrows(void)
+{
+	if (key_defined("\033[1;2D") == 0)
+		define_key("\033[1;2D", KEY_SLEFT);
+	if (key_defined("\033[1;2C") == 0)
+		define_key("\033[1;2C", KEY_SRIGHT);
+}
+
 /* The curses modes of the screen: raw keys, no cursor, keys read without waiting. */
 static void screen_modes(struct tui *t)
 {
@@ -417,6 +428,7 @@ static void screen_modes(struct tui *t)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	shift_arrows();
 	set_escdelay(25);
 	curs_set(0);
 	/* keys are read only after poll() says there are some */

@@ -280,7 +280,10 @@ static void *player_thread(void *arg)
 			do_seek(p, seek);
 			pthread_mutex_lock(&p->lock);
 			p->at_end = false;
-			reanchor_locked(p, seek);
+			/* a seek asked for meanwhile has set the clock to its own
+			 * target, which the next seek from it must start from */
+			if (!p->seek_pending)
+				reanchor_locked(p, seek);
 			pthread_mutex_unlock(&p->lock);
 		}
 		pthread_mutex_lock(&p->lock);

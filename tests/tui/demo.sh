@@ -86,6 +86,12 @@ keys g
 wait_for 'Go to' 10 || fail "g did not prompt"
 keys '+10s' Enter
 wait_clock "c == $c0 + 10" 10 || fail "g +10s moved the paused clock from $c0 to $(clock)"
+# Shift+Right/Left seek 10 s: tmux sends CSI 1;2 C/D, which the
+# screen-256color terminfo of the session does not name
+keys S-Right
+wait_clock "c == $c0 + 20" 10 || fail "S-Right moved the paused clock from $c0 + 10 to $(clock)"
+keys S-Left
+wait_clock "c == $c0 + 10" 10 || fail "S-Left moved the paused clock from $c0 + 20 to $(clock)"
 keys ' '
 wait_for '▶' 10 || fail "space did not play again"
 # at the end the demo goes back to where it began, at most c0: the clock
