@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh Debian 12 machine: installs what is
 # missing, then builds and runs `make check` twice, once plain and once under
-# ASan+UBSan (each in two halves: the tests that judge time one at a time,
-# the rest side by side; Makefile.am's SERIAL_TESTS), then runs the reader fuzzer for 60 s and `make distcheck` (which
+# ASan+UBSan, each in two halves (Makefile.am's SERIAL_TESTS): first the
+# tests that may run side by side, in one build then the other; then the
+# tests that judge time, one at a time in each build, the two builds' lists
+# side by side. Last, the reader fuzzer for 60 s and `make distcheck` (which
 # checks the tarball and runs a short list of tests from it).
 # Set ASYS_TEST_QUICK=1 to run only the plain `make check`.
 set -euo pipefail
@@ -15,20 +17,32 @@ status=0
 DISTCHECK_TESTS="tests/cli.sh tests/manpages.sh tests/core/test_core tests/procfs/test_procfs \
 	tests/rec/badfiles.sh tests/ppu/help.sh"
 rm -f build/*/check.out
-run_check() {
-	local dir=$1 par ser; shift
-	echo "== make check in $dir ($*)"
+# build_and_parallel DIR [configure args]: configures and builds DIR, then
+# runs its parallel half; the serial half's list goes to DIR/serial.list.
+build_and_parallel() {
+	local dir=$1 par; shift
+	echo "== make check in $dir ($*): the tests that run side by side"
 	mkdir -p "$dir"
+	rm -f "$dir/check.out" "$dir/serial.list"
 	if ! (cd "$dir" && "$top/configure" -q "$@" && make -j"$(nproc)" >/dev/null); then
 		status=1
 		return
 	fi
 	par=$(make -s -C "$dir" print-tests WHICH=parallel | tr "\n" " ") &&
-		ser=$(make -s -C "$dir" print-tests WHICH=serial | tr "\n" " ") || { status=1; return; }
-	rm -f "$dir/check.out"
-	(cd "$dir" && make -j"$(nproc)" check TESTS="$par" 2>&1 | tee -a check.out) || status=1
-	(cd "$dir" && make check TESTS="$ser" 2>&1 | tee -a check.out) || status=1
-	for log in "$dir"/tests/*.log "$dir"/tests/*/*.log; do
+		make -s -C "$dir" print-tests WHICH=serial >"$dir/serial.list" || { status=1; return; }
+	# most of these wait on a screen or a child: twice the cores keeps both busy
+	(cd "$dir" && make -j"$(($(nproc) * 2))" check TESTS="$par" 2>&1 | tee -a check.out) || status=1
+}
+# serial DIR [tac]: DIR's serial half, one test at a time (in reverse order
+# with tac), its lines prefixed with the build's name.
+serial() {
+	local dir=$1 order=${2:-cat} ser
+	[ -f "$dir/serial.list" ] || return 0
+	ser=$($order "$dir/serial.list" | tr "\n" " ")
+	(cd "$dir" && make check TESTS="$ser" 2>&1 | tee -a check.out | sed "s|^|[${dir#build/}] |")
+}
+failed_logs() {
+	for log in "$1"/tests/*.log "$1"/tests/*/*.log; do
 		[ -f "$log" ] || continue
 		case "$log" in *test-suite.log) continue ;; esac
 		if grep -q '^:test-result: FAIL' "${log%.log}.trs" 2>/dev/null; then
@@ -37,11 +51,27 @@ run_check() {
 	done
 }
 
-run_check build/plain
+build_and_parallel build/plain
 if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		run_check build/sanitizers --enable-sanitizers
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	build_and_parallel build/sanitizers --enable-sanitizers
+	# The two serial halves go side by side, the second in reverse order
+	# so that the same test rarely runs twice at once: each spends most of
+	# its time waiting, and two of them leave a core each.
+	echo "== the tests that judge time, one at a time in each build, both builds side by side"
+	serial build/plain &
+	lane=$!
+	serial build/sanitizers tac || status=1
+	wait "$lane" || status=1
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+else
+	serial build/plain || status=1
+fi
+for d in build/plain build/sanitizers; do
+	[ -f "$d/check.out" ] && failed_logs "$d"
+done
+if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
 	# The fuzzer (one core for its run) and the tarball's build and short
 	# test list go side by side.
 	echo "== reader fuzzer, ${FUZZ_SECONDS:-60} s (clang, ASan+UBSan), seeded from tests/data; make distcheck"
