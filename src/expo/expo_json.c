@@ -145,6 +145,33 @@ int expo_write_json(const struct expo_snap *s, const struct expo_collector *c, s
 	return ferror(f) ? -EIO : 0;
 }
 
+/* One line per known value: stream, entity, field, value, and the entity's
+ * name where it has one, last, as it may hold spaces (escaped like a label
+ * value, so one line stays one line). */
+static void expo_text_row(FILE *f, const struct expo_snap *s, const struct expo_stream *st,
+			  const struct expo_row *r)
+{
+	struct expo_buf b = {0};
+
+	if (r->has_label)
+		expo_buf_label_value(&b, r->label);
+	for (uint32_t fi = 0; fi < st->d->nfields; fi++) {
+		double v = s->vals[r->val + fi];
+
+		if (isnan(v))
+			continue;
+		if (st->d->entity == ENTITY_CPU && r->entity == ENTITY_CPU_TOTAL)
+			fprintf(f, "%s total", st->d->name);
+		else
+			fprintf(f, "%s %llu", st->d->name, (unsigned long long)r->entity);
+		fprintf(f, " %s %.15g", st->d->fields[fi].name, v);
+		if (b.p && b.len)
+			fprintf(f, " %.*s", (int)b.len, b.p);
+		fputc('\n', f);
+	}
+	free(b.p);
+}
+
 int expo_write_text(const struct expo_snap *s, FILE *f)
 {
 	for (size_t i = 0; i < s->nstreams; i++) {
@@ -157,22 +184,8 @@ int expo_write_text(const struct expo_snap *s, FILE *f)
 			fprintf(f, "%s - status %s\n", st->d->name, b.p ? b.p : "");
 			free(b.p);
 		}
-		for (size_t k = 0; k < st->nrows; k++) {
-			const struct expo_row *r = &st->rows[k];
-
-			for (uint32_t fi = 0; fi < st->d->nfields; fi++) {
-				double v = s->vals[r->val + fi];
-
-				if (isnan(v))
-					continue;
-				if (st->d->entity == ENTITY_CPU && r->entity == ENTITY_CPU_TOTAL)
-					fprintf(f, "%s total", st->d->name);
-				else
-					fprintf(f, "%s %llu", st->d->name,
-						(unsigned long long)r->entity);
-				fprintf(f, " %s %.15g\n", st->d->fields[fi].name, v);
-			}
-		}
+		for (size_t k = 0; k < st->nrows; k++)
+			expo_text_row(f, s, st, &st->rows[k]);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -57,8 +57,12 @@ if [ $rc -eq 0 ] && python3 "$out/check.py" "$out/none.json" no; then pass; else
 
 ASYS_HGML_LIBRARY="$FAKE" "$ASYS" snapshot -f text --interval 0.6 -s none -t none \
 	>"$out/t.txt" 2>&1
-if grep -qx 'ppu.dev 0 temp 40' "$out/t.txt" && grep -q '^cpu.core total idle [0-9]' "$out/t.txt"
+if grep -Eq '^ppu.dev 0 temp 40( |$)' "$out/t.txt" && grep -q '^cpu.core total idle [0-9]' "$out/t.txt"
 then pass; else fail "text form: $(head -5 "$out/t.txt")"; fi
+# the entity's name comes last: lo is interface 1 in every namespace
+lo=$(cat /sys/class/net/lo/ifindex 2>/dev/null)
+if [ -z "$lo" ] || grep -Eq "^nic.link $lo rx_bytes [0-9]+ lo$" "$out/t.txt"
+then pass; else fail "text form: no name on lo's lines: $(grep '^nic.link' "$out/t.txt" | head -3)"; fi
 
 "$ASYS" snapshot --interval 0 >/dev/null 2>"$out/bad"; rc=$?
 [ $rc -eq 2 ] && grep -q 'interval' "$out/bad" && pass || fail "--interval 0 (rc $rc)"
