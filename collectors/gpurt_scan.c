@@ -21,6 +21,7 @@
 #include <linux/capability.h>
 
 #include "gpurt.h"
+#include "gpurt_elfsym.h"
 #include "gpurt_ldso.h"
 #include "gpurt_scan.h"
 #include "sysroot.h"
@@ -200,11 +201,48 @@ static int link_keep(struct gpurt_scan *sc, struct bpf_link *l)
 	return 0;
 }
 
+/* At the offset resolved for the whole library when there is one; by name
+ * (libbpf walks the file again) when the one pass could not read it. */
 static struct bpf_link *attach_one(struct bpf_program *prog, const char *path, const char *sym,
-				   __u64 cookie, bool ret)
+				   uint64_t off, __u64 cookie, bool ret)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = sym, .retprobe = ret, .bpf_cookie = cookie);
-	return bpf_program__attach_uprobe_opts(prog, -1, path, 0, &o);
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = off ? NULL : sym, .retprobe = ret,
+		    .bpf_cookie = cookie);
+	return bpf_program__attach_uprobe_opts(prog, -1, path, (size_t)off, &o);
+}
+
+/* The probes of the table that want this library, by index into
+ * sc->probes, and their offsets from one pass over its symbols; *byname
+ * when that pass could not read the file. The number of them (*idx and
+ * *off the caller's to free), or -ENOMEM. */
+static int lib_offsets(struct gpurt_scan *sc, const char *path, const char *base, size_t **idx,
+		       uint64_t **off, bool *byname)
+{
+	const char **names = calloc(sc->probes.n + 1, sizeof(*names));
+	size_t n = 0;
+
+	*idx = calloc(sc->probes.n + 1, sizeof(**idx));
+	*off = calloc(sc->probes.n + 1, sizeof(**off));
+	if (!names || !*idx || !*off) {
+		free(names);
+		free(*idx);
+		free(*off);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < sc->probes.n; i++) {
+		const struct gpurt_probe *p = &sc->probes.v[i];
+		bool mem = gpurt_role_is_mem(p->role);
+
+		if (!gpurt_lib_match(p->lib, base) || (mem && !sc->track_mem) ||
+		    (!mem && !sc->track_launch))
+			continue;
+		(*idx)[n] = i;
+		names[n++] = p->sym;
+	}
+	/* unread: every offset stays 0, and each probe goes by name */
+	*byname = n && gpurt_elf_offsets(path, names, n, *off) < 0;
+	free(names);
+	return (int)n;
 }
 
 /* Attaches every probe that wants this file; a missing symbol skips only
@@ -218,26 +256,31 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 	    .ino = lib->ino,
 	};
 	__u8 one = 1;
+	size_t *idx;
+	uint64_t *off;
+	bool byname = false;
+	int n = lib_offsets(sc, path, base, &idx, &off, &byname);
 
-	for (size_t i = 0; i < sc->probes.n; i++) {
-		const struct gpurt_probe *p = &sc->probes.v[i];
-		bool mem = gpurt_role_is_mem(p->role);
-		if (!gpurt_lib_match(p->lib, base) || (mem && !sc->track_mem) ||
-		    (!mem && !sc->track_launch))
+	for (int k = 0; k < n; k++) {
+		const struct gpurt_probe *p = &sc->probes.v[idx[k]];
+		if (!off[k] && !byname) {
+			sc->nmissing++; /* the library does not define it */
 			continue;
+		}
 		__u64 cookie = GPURT_COOKIE(p->role, p->a1, p->a2);
 		struct bpf_program *prog =
 		    gpurt_role_has_return(p->role) ? sc->prog_save
 		    : p->role == GPURT_LAUNCH_STUB || p->role == GPURT_LAUNCH_HANDLE
 			? sc->prog_launch
 			: sc->prog_free;
-		struct bpf_link *in = attach_one(prog, path, p->sym, cookie, false), *out = NULL;
+		struct bpf_link *in = attach_one(prog, path, p->sym, off[k], cookie, false),
+				*out = NULL;
 		if (!in) {
 			sc->nmissing++;
 			continue;
 		}
 		if (gpurt_role_has_return(p->role)) {
-			out = attach_one(sc->prog_return, path, p->sym, cookie, true);
+			out = attach_one(sc->prog_return, path, p->sym, off[k], cookie, true);
 			if (!out) {
 				bpf_link__destroy(in);
 				sc->nmissing++;
@@ -255,6 +298,10 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 		sc->nattached++;
 		if (p->role == GPURT_LAUNCH_STUB)
 			bpf_map_update_elem(sc->fd_stub_libs, &f, &one, BPF_ANY);
+	}
+	if (n >= 0) {
+		free(idx);
+		free(off);
 	}
 }
 
@@ -301,7 +348,7 @@ static void consider_loader(struct gpurt_scan *sc, const char *path, const struc
 	if (gpurt_ldso_rdebug_delta(path, &delta))
 		delta = 0;
 	struct bpf_link *l =
-	    attach_one(sc->prog_loader, path, "_dl_debug_state", (__u64)delta, false);
+	    attach_one(sc->prog_loader, path, "_dl_debug_state", 0, (__u64)delta, false);
 	if (l && link_keep(sc, l))
 		bpf_link__destroy(l);
 	struct gpurt_file f = {
