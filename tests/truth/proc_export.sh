@@ -26,7 +26,7 @@ f=$truth_work/r.asys
 
 "$ASYS" export "$f" --streams proc.cpu,proc.thread,mem.proc >"$truth_work/all.csv" ||
 	fail "export failed"
-head -n 1 "$truth_work/all.csv" | grep -qx 't_ns,time,stream,entity,label,field,unit,value,pid,name' ||
+head -n 1 "$truth_work/all.csv" | grep -qx 't_ns,time,stream,entity,label,field,unit,value,pid,name,host' ||
 	fail "export header: $(head -n 1 "$truth_work/all.csv")"
 pass
 
