@@ -17,7 +17,7 @@
 
 #define MERGE_LOOKAHEAD_NS 1000000000ull
 #define MERGE_PEND_RECS (1u << 17)
-#define MERGE_PEND_BYTES (8u << 20)
+#define MERGE_PEND_BYTES (4u << 20)
 #define MERGE_DECODE_STEP 256
 
 struct pend {
