@@ -240,33 +240,51 @@ static bool same_recording(const struct src *a, const struct src *b)
 	return !memcmp(ha->uuid, hb->uuid, sizeof(ha->uuid)) && ha->segment != hb->segment;
 }
 
+/* The file that names file i's recording: its first segment given. */
+static int recording_file(const struct src *s, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (same_recording(&s[j], &s[i]))
+			return j;
+	return i;
+}
+
+static void name_one(struct src *s, int n, int i, char *const *files, FILE *err)
+{
+	char shown[1024], h1[600], h2[700];
+	int k = recording_file(s, i);
+	bool clash = false;
+
+	for (int j = 0; j < n && !clash; j++)
+		clash = j != i && !strcmp(rec_exp_host(&s[i].x), rec_exp_host(&s[j].x)) &&
+			!same_recording(&s[i], &s[j]);
+	if (!clash) {
+		util_strlcpy(s[i].host, rec_exp_host(&s[i].x), sizeof(s[i].host));
+		return;
+	}
+	snprintf(s[i].host, sizeof(s[i].host), "%s:%s", rec_exp_host(&s[i].x), base_name(files[k]));
+	/* two files of one name in two folders: the paths as given */
+	for (int j = 0; j < n; j++)
+		if (recording_file(s, j) != k && !strcmp(base_name(files[j]), base_name(files[k])))
+			snprintf(s[i].host, sizeof(s[i].host), "%s:%s", rec_exp_host(&s[i].x),
+				 files[k]);
+	/* the same file twice: its place in the list */
+	for (int j = 0; j < i; j++)
+		if (!strcmp(s[j].host, s[i].host) && recording_file(s, j) != k)
+			snprintf(s[i].host, sizeof(s[i].host), "%s:%s#%d", rec_exp_host(&s[i].x),
+				 files[k], k + 1);
+	fprintf(err,
+		"asys export: %s: another recording here has host '%s' too; this file's rows "
+		"say host '%s'\n",
+		str_escape(shown, sizeof(shown), files[i], 0),
+		str_escape(h1, sizeof(h1), rec_exp_host(&s[i].x), 0),
+		str_escape(h2, sizeof(h2), s[i].host, 0));
+}
+
 static void name_hosts(struct src *s, int n, char *const *files, FILE *err)
 {
-	char shown[1024], hs[700];
-
-	for (int i = 0; i < n; i++) {
-		bool clash = false;
-
-		for (int j = 0; j < n && !clash; j++)
-			clash = j != i && !strcmp(rec_exp_host(&s[i].x), rec_exp_host(&s[j].x)) &&
-				!same_recording(&s[i], &s[j]);
-		if (!clash) {
-			util_strlcpy(s[i].host, rec_exp_host(&s[i].x), sizeof(s[i].host));
-			continue;
-		}
-		snprintf(s[i].host, sizeof(s[i].host), "%s:%s", rec_exp_host(&s[i].x),
-			 base_name(files[i]));
-		for (int j = 0; j < i; j++)
-			if (!strcmp(s[j].host, s[i].host))
-				snprintf(s[i].host, sizeof(s[i].host), "%s:%s#%d",
-					 rec_exp_host(&s[i].x), base_name(files[i]), i + 1);
-		fprintf(err,
-			"asys export: %s: another recording here has host '%s' too; this "
-			"file's rows say host '%s'\n",
-			str_escape(shown, sizeof(shown), files[i], 0),
-			str_escape(hs, sizeof(hs), rec_exp_host(&s[i].x), 0),
-			str_escape(hs + 350, sizeof(hs) - 350, s[i].host, 0));
-	}
+	for (int i = 0; i < n; i++)
+		name_one(s, n, i, files, err);
 	for (int i = 0; i < n; i++) {
 		const struct rec_meta *m = rec_reader_meta(s[i].x.r);
 

@@ -80,6 +80,16 @@ grep -q "c.asys: another recording here has host 'nodeA' too; this file's rows s
 	fail "hosts with a shared name: $(sed 1d d.csv | awk -F, '{print $NF}' | sort -u | tr '\n' ' ')"
 pass
 
+# the segments of one rotated recording are one host, with no note
+unshare -u sh -c 'hostname nodeC && exec "$@"' sh "$ASYS" record -o "$work/r.asys" --rotate 1s \
+	--duration 2500ms -d 0.2 -s none 2>r.err || fail "asys record --rotate: $(cat r.err)"
+[ -s r.1.asys ] || fail "no second segment: $(ls)"
+"$ASYS" export --streams mem.sys r.asys r.1.asys b.asys >r.csv 2>r.err2 || fail "export of segments exited $?"
+[ ! -s r.err2 ] || fail "segments of one recording: $(cat r.err2)"
+[ "$(sed 1d r.csv | awk -F, '{print $NF}' | sort -u | tr '\n' ' ')" = "nodeB nodeC " ] ||
+	fail "segments: hosts $(sed 1d r.csv | awk -F, '{print $NF}' | sort -u | tr '\n' ' ')"
+pass
+
 # a bad second file: the error names it, and nothing is written
 head -c 4000 /dev/urandom >junk.asys
 "$ASYS" export a.asys junk.asys >j.out 2>j.err
