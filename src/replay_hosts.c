@@ -105,7 +105,7 @@ static int64_t shown_wall(struct replay_hosts *hs)
  * or not; outside, away (paused). */
 static void host_put(struct replay_host *h, int64_t w, bool paused)
 {
-	uint64_t t0, t1;
+	uint64_t t0, t1, t;
 	int64_t o = origin_of(h->p);
 
 	rec_player_span(h->p, &t0, &t1);
@@ -117,7 +117,10 @@ static void host_put(struct replay_host *h, int64_t w, bool paused)
 		return;
 	}
 	h->away = false;
-	rec_player_seek(h->p, (uint64_t)(w - o)); /* >= t0 >= 0: no wrap */
+	/* w - o in unsigned steps: exact while w >= o, and the span clamps
+	 * what a saturated wall time makes of it */
+	t = w >= o ? (uint64_t)w - (uint64_t)o : t0;
+	rec_player_seek(h->p, t < t0 ? t0 : t > t1 ? t1 : t);
 	rec_player_pause(h->p, paused);
 }
 
