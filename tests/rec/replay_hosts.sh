@@ -62,6 +62,23 @@ for size in "80 24" "160 48"; do
 	tmx kill-server >/dev/null 2>&1
 done
 
+# hosts booted at different times (rec_forge host-a, host-b: monotonic
+# clocks 4000 s apart): the switch goes by the wall clock
+FORGE=$top_builddir/tests/rec/rec_forge
+if [ -x "$FORGE" ]; then
+	"$FORGE" host-a "$TDIR/ha.asys" && "$FORGE" host-b "$TDIR/hb.asys" || fail "rec_forge host-a/b"
+	TUI_SUB=replay TUI_READY='asys replay' tui_start 80 24 TZ=UTC -- --begin 22:30:05 \
+		"$TDIR/ha.asys" "$TDIR/hb.asys"
+	keys Space
+	wait_for '\[1/2\] REPLAY ha\.asys 22:30:0[5-9] .*❚❚' 5 || fail "two boots: host-a not paused near 22:30:05"
+	t=$(clock)
+	keys '}'
+	wait_for "\\[2/2\\] REPLAY hb\\.asys $t " 5 || fail "two boots: host-b not at $t"
+	keys q
+	[ "$(wait_exit)" = 0 ] || fail "two boots: q did not exit 0"
+	tmx kill-server >/dev/null 2>&1
+fi
+
 # a bad second file: the message names it, before any screen
 head -c 3000 /dev/urandom >"$TDIR/junk.asys"
 rm -f "$TDIR/exit"
