@@ -19,8 +19,9 @@ static const struct cli_cmd export_cli = {
     .min_args = 1,
     .max_args = -1,
     .about = "Write the samples of a recording as text for scripts and plots: CSV rows\n"
-	     "(t_ns,time,stream,entity,label,field,unit,value,pid,name), JSON lines, or a\n"
-	     "summary. time is local, in ISO 8601 with its UTC offset.",
+	     "(t_ns,time,stream,entity,label,field,unit,value,pid,name,host), JSON lines,\n"
+	     "or a summary. time is local, in ISO 8601 with its UTC offset. Several files\n"
+	     "(several hosts) are merged by wall-clock time.",
     .epilog = "Damaged parts are reported on standard error and skipped. A file that cannot\n"
 	      "be opened or a bad option stops the export before it writes anything (exit\n"
 	      "status 1 or 2). See asys-export(1).",

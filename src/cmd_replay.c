@@ -12,14 +12,15 @@
 static const struct cli_cmd replay_cli = {
     .sub = "replay",
     .cmd = OPT_CMD_REPLAY,
-    .operands = "FILE",
+    .operands = "FILE...",
     .min_args = 1,
-    .max_args = -1, /* one to view; --info takes several */
-    .about = "Show a recording in the same interface as asys top. With --info, describe\n"
-	     "one or more recordings and exit.",
+    .max_args = -1,
+    .about = "Show a recording in the same interface as asys top; several (one per host)\n"
+	     "on one time axis, } and { switching host. With --info, describe one or more\n"
+	     "recordings and exit.",
     .epilog = "Keys: space pause, . and , step one refresh, ] and [ double or halve the speed,\n"
 	      "g jump to a time (14:03:10, +90s, -5m, 40%), Shift+Left/Right 10 s "
-	      "back/forward,\nq quit. See asys-replay(1).",
+	      "back/forward,\n} and { next and previous host, q quit. See asys-replay(1).",
 };
 
 int cmd_replay(int argc, char **argv)
@@ -39,17 +40,12 @@ int cmd_replay(int argc, char **argv)
 	rc = cli_parse(&replay_cli, argc, argv, &o);
 	if (rc < 0 && o.info)
 		rc = rec_info_files(o.args, o.nargs, stdout, stderr);
-	if (rc < 0 && o.nargs > 1) {
-		fprintf(stderr,
-			"asys replay: one recording at a time (got %d); --info takes several\n",
-			o.nargs);
-		rc = CLI_EXIT_USAGE;
-	}
 	if (rc < 0) {
 		if (cfg)
 			asysrc_messages(cfg, notes, sizeof(notes));
 		a.notes = cfg ? notes : NULL;
-		a.path = o.args[0];
+		a.paths = o.args;
+		a.npaths = o.nargs;
 		a.begin = o.begin;
 		a.opts = &o;
 		rc = replay_view_run(&a);

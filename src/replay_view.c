@@ -15,6 +15,7 @@
 #include "options.h"
 #include "rec_export.h"
 #include "rec_player.h"
+#include "replay_hosts.h"
 #include "replay_view.h"
 #include "ring.h"
 #include "store.h"
@@ -23,18 +24,27 @@
 
 /* The replay keys, for the help screen and the bottom line. */
 #define REPLAY_VIEW_HINT "Space pause  . , step  ] [ speed  g go to  S-Left/Right 10s"
+#define REPLAY_VIEW_HINT_HOSTS REPLAY_VIEW_HINT "  } { next/previous host"
 
 static const struct tui_key_hint replay_keys[] = {
     {"space", "pause"}, {". ,", "step"},	 {"] [", "speed"},
     {"g", "go to"},	{"S-Left/Right", "10s"}, {NULL, NULL},
 };
 
+/* With several recordings: the host keys first, where a narrow bottom
+ * line still shows them. */
+static const struct tui_key_hint replay_keys_hosts[] = {
+    {"}", "host"},  {"space", "pause"},	     {". ,", "step"}, {"] [", "speed"},
+    {"g", "go to"}, {"S-Left/Right", "10s"}, {NULL, NULL},
+};
+
 /* how long asysrc's messages stay on the message lines */
 #define REPLAY_NOTES_NS (30 * 1000000000ull)
 
 struct replay_ctx {
-	struct rec_player *p;
-	char note[128]; /* a short message in the header, such as a bad `g` time */
+	struct replay_hosts hs; /* the recordings, one host each */
+	struct rec_player *p;	/* the shown one's player */
+	char note[128];		/* a short message in the header, such as a bad `g` time */
 	uint64_t note_until;
 	const char *start_notes; /* asysrc's, until start_until */
 	uint64_t start_until;
@@ -89,19 +99,31 @@ static void replay_status(void *ctx, char *buf, size_t n)
 	 * turns at the end; a replay the user paused stays where it is. */
 	if (c->loop && rec_player_at_end(c->p) && !rec_player_paused(c->p))
 		rec_player_seek(c->p, c->loop_t);
-	rec_player_status(c->p, buf, n);
+	replay_hosts_status(&c->hs, buf, n);
 }
 
-/* A bad `g` time, for a few seconds, on the message lines. */
+static void replay_data(void *ctx, struct store **store, const struct stream_table **streams)
+{
+	struct replay_ctx *c = ctx;
+
+	replay_hosts_data(&c->hs, store, streams);
+}
+
+/* asysrc's messages, a bad `g` time for a few seconds, and why a host
+ * shows nothing, on the message lines. */
 static void replay_notes(void *ctx, char *buf, size_t n)
 {
 	struct replay_ctx *c = ctx;
+	char away[400];
 
 	buf[0] = '\0';
 	if (c->start_notes && *c->start_notes && asys_now_ns() < c->start_until)
 		snprintf(buf, n, "%s", c->start_notes);
 	if (c->note[0] && asys_now_ns() < c->note_until)
 		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", *buf ? "\n" : "", c->note);
+	replay_hosts_note(&c->hs, away, sizeof(away));
+	if (*away)
+		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", *buf ? "\n" : "", away);
 }
 
 /* The recording's machine and clock, for the header and the message log. */
@@ -139,6 +161,13 @@ static bool replay_key(void *ctx, int ch)
 	char in[64];
 	int rc;
 
+	if (c->hs.n > 1 && (ch == '}' || ch == '{')) {
+		replay_hosts_switch(&c->hs, ch == '}' ? 1 : -1);
+		c->p = replay_hosts_player(&c->hs);
+		return true;
+	}
+	if (replay_hosts_away_key(&c->hs, ch))
+		return true;
 	switch (ch) {
 	case ' ':
 		rec_player_toggle(c->p);
@@ -166,6 +195,7 @@ static bool replay_key(void *ctx, int ch)
 		if (!replay_prompt("Go to (14:03:10, +90s, -5m, 40%; Esc cancels): ", in,
 				   sizeof(in)))
 			return true;
+		replay_hosts_arrive(&c->hs);
 		rc = rec_player_seek_expr(c->p, in);
 		if (rc == -ERANGE)
 			snprintf(c->note, sizeof(c->note), "cannot go to '%s': out of range", in);
@@ -179,29 +209,22 @@ static bool replay_key(void *ctx, int ch)
 	return false;
 }
 
-/* The store, bus and ring the player feeds: 0, or -ENOMEM. */
-static int replay_wire(struct store **store, struct bus **bus, struct ring **ring,
-		       const struct stream_table *streams, uint64_t refresh)
-{
-	*store = store_new(streams, refresh);
-	*bus = bus_new();
-	*ring = ring_new(16u << 20);
-	if (!*store || !*bus || !*ring || bus_add_ring(*bus, *ring) ||
-	    bus_attach(*bus, &store_consumer_ops, *store) < 0)
-		return -ENOMEM;
-	return 0;
-}
-
 /* Starts the bus and the player at the begin time; the exit status on
  * failure (said on stderr), else 0. */
-static int replay_start(const struct replay_view *a, struct replay_ctx *c, struct bus *bus,
-			struct ring *ring, struct store *store, uint64_t refresh)
+static int replay_start(const struct replay_view *a, struct replay_ctx *c)
 {
+	struct replay_host *h = &c->hs.h[0];
 	char range[160];
-	int rc = bus_start(bus, 5000000);
+	int rc = replay_hosts_wire(&c->hs, 0);
 
+	if (rc == -ENOMEM) {
+		fprintf(stderr, "%s: out of memory\n", a->prog);
+		return 1;
+	}
 	if (!rc)
-		rc = rec_player_start(c->p, ring, store, refresh, a->opts->speed, a->begin);
+		rc = rec_player_start(c->p, h->ring, h->store, c->hs.refresh_ns, a->opts->speed,
+				      a->begin);
+	h->started = rc == 0;
 	if (rc == -ERANGE) {
 		rec_time_range(range, sizeof(range));
 		fprintf(stderr, "%s: --begin '%s' is out of range: asys takes %s\n", a->prog,
@@ -225,7 +248,7 @@ static int replay_start(const struct replay_view *a, struct replay_ctx *c, struc
 
 /* The TUI on the player's store, until q: 0, or 1 when the terminal
  * cannot be used. */
-static int replay_show(const struct replay_view *a, struct replay_ctx *c, struct store *store)
+static int replay_show(const struct replay_view *a, struct replay_ctx *c)
 {
 	struct asys_options o = *a->opts;
 	struct tui_driver drv = {0};
@@ -239,13 +262,14 @@ static int replay_show(const struct replay_view *a, struct replay_ctx *c, struct
 	drv.notes = replay_notes;
 	drv.source = replay_source;
 	drv.name = a->prog;
-	drv.keys = replay_keys;
+	drv.keys = c->hs.n > 1 ? replay_keys_hosts : replay_keys;
 	drv.key = replay_key;
+	drv.data = replay_data;
 	drv.progress = replay_progress;
 	drv.hint_title = "Replay";
-	drv.hint = REPLAY_VIEW_HINT;
+	drv.hint = c->hs.n > 1 ? REPLAY_VIEW_HINT_HOSTS : REPLAY_VIEW_HINT;
 	tc.opts = &o;
-	tc.store = store;
+	tc.store = c->hs.h[0].store;
 	tc.streams = rec_player_streams(c->p);
 	tc.driver = &drv;
 	rc = tui_run(&tc);
@@ -262,38 +286,24 @@ static int replay_show(const struct replay_view *a, struct replay_ctx *c, struct
 int replay_view_run(const struct replay_view *a)
 {
 	struct replay_ctx c = {0};
-	struct store *store = NULL;
-	struct bus *bus = NULL;
-	struct ring *ring = NULL;
-	char msg[512], warn[512];
-	uint64_t refresh = (uint64_t)(a->opts->delay_s * 1e9);
-	int ret = 1;
+	char *one[1] = {(char *)a->path};
+	int ret;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "%s: needs a terminal%s\n", a->prog, a->no_tty ? a->no_tty : "");
 		return 1;
 	}
-	c.p = rec_player_open(a->path, msg, sizeof(msg), warn, sizeof(warn));
-	if (!c.p) {
-		fprintf(stderr, "%s: %s\n", a->prog, msg);
-		return 1;
+	c.hs.refresh_ns = (uint64_t)(a->opts->delay_s * 1e9);
+	ret = a->npaths > 0 ? replay_hosts_open(&c.hs, a->paths, a->npaths, a->prog)
+			    : replay_hosts_open(&c.hs, one, 1, a->prog);
+	if (!ret) {
+		c.p = replay_hosts_player(&c.hs);
+		c.start_notes = a->notes;
+		c.start_until = asys_now_ns() + REPLAY_NOTES_NS;
+		ret = replay_start(a, &c);
 	}
-	if (*warn)
-		fprintf(stderr, "%s: %s\n", a->prog, warn);
-	if (replay_wire(&store, &bus, &ring, rec_player_streams(c.p), refresh)) {
-		fprintf(stderr, "%s: out of memory\n", a->prog);
-		goto cleanup;
-	}
-	c.start_notes = a->notes;
-	c.start_until = asys_now_ns() + REPLAY_NOTES_NS;
-	ret = replay_start(a, &c, bus, ring, store, refresh);
 	if (!ret)
-		ret = replay_show(a, &c, store);
-cleanup:
-	rec_player_stop(c.p);
-	bus_free(bus);
-	store_free(store);
-	ring_free(ring);
-	rec_player_free(c.p);
+		ret = replay_show(a, &c);
+	replay_hosts_free(&c.hs);
 	return ret;
 }

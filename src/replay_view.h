@@ -10,7 +10,9 @@
 struct replay_view {
 	const char *prog;   /* "asys replay": the first words of every message */
 	const char *no_tty; /* the rest of the sentence when there is no terminal */
-	const char *path;
+	const char *path;   /* one recording (asys demo) */
+	char *const *paths; /* or several, one host each (npaths > 0: these) */
+	int npaths;
 	const char *begin; /* a time expression, or NULL for the start */
 	/* -d, --speed, --no-color, --nic-all, as the command line set them */
 	const struct asys_options *opts;

@@ -478,6 +478,21 @@ static void draw_full_body(struct tui *t)
 	delwin(body);
 }
 
+/* Another store to draw (a replay switched host): the panes start afresh
+ * on it, as they started on the first. */
+static void frame_data(struct tui *t, const struct tui_driver *d)
+{
+	struct store *s = t->v.store;
+	const struct stream_table *st = t->v.streams;
+
+	d->data(d->ctx, &s, &st);
+	if (!s || !st || (s == t->v.store && st == t->v.streams))
+		return;
+	t->v.store = s;
+	t->v.streams = st;
+	tui_panes_rebuild(t);
+}
+
 void tui_frame(struct tui *t)
 {
 	WINDOW *head = NULL, *bottom = NULL;
@@ -496,6 +511,8 @@ void tui_frame(struct tui *t)
 	if (!head || !bottom)
 		goto out;
 
+	if (d && d->data)
+		frame_data(t, d);
 	if (d && d->source)
 		d->source(d->ctx, &t->src);
 	t->v.recorded = t->src.recorded;

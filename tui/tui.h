@@ -55,6 +55,10 @@ struct tui_driver {
 	 * changed, from o: 0 or -errno, with what happened in msg either way.
 	 * NULL: settings are not saved (a replay). */
 	int (*save)(void *ctx, const struct asys_options *o, unsigned changed, char *msg, size_t n);
+	/* The store and streams to draw, asked before each frame: a replay of
+	 * several recordings hands over another host's when the user switches
+	 * (the panes are then built afresh). NULL: the ctx's, always. */
+	void (*data)(void *ctx, struct store **store, const struct stream_table **streams);
 	/* The recording's machine and clock; NULL: this machine, now. */
 	void (*source)(void *ctx, struct tui_source *out);
 	const char *name;		 /* the header's first words: "asys replay" */

@@ -134,7 +134,7 @@ static void ser_release(struct exp *x)
 	x->ser_capped = x->labels_capped = 0;
 }
 
-static void on_rec(void *ctx, const struct rec *r)
+void rec_exp_on_rec(void *ctx, const struct rec *r)
 {
 	struct exp *x = ctx;
 	const struct stream_desc *d;
@@ -175,7 +175,7 @@ static void on_rec(void *ctx, const struct rec *r)
 
 /* ---- the file loop ---- */
 
-static int select_streams(struct exp *x)
+int rec_exp_select(struct exp *x)
 {
 	const char *p = x->o->streams;
 
@@ -277,7 +277,7 @@ static void window_note(struct exp *x, uint64_t t0, uint64_t t1)
 }
 
 /* The --begin/--end window of the open file; note: say when it misses. */
-static int window(struct exp *x, bool note)
+int rec_exp_window(struct exp *x, bool note)
 {
 	uint64_t t0 = 0, t1 = UINT64_MAX;
 
@@ -296,57 +296,56 @@ static int window(struct exp *x, bool note)
 	return 0;
 }
 
-/* Reads one open file to the end; reports holes, gaps and a cut end. */
-static void walk(struct exp *x, const char *who, bool report_gaps)
+/* One item of the walk: a hole or a gap is counted and reported (gaps
+ * when report_gaps); true for a DATA frame whose records the window wants. */
+bool rec_exp_item(struct exp *x, const struct rec_item *it, const char *who, bool report_gaps)
 {
-	struct rec_item it;
 	char line[512], shown[1024];
-	int rc;
 
-	while ((rc = rec_reader_next(x->r, &it)) == 1) {
-		if (it.kind == REC_ITEM_HOLE) {
-			x->holes++;
-			rec_hole_describe(x->r, &it, line, sizeof(line));
-			fprintf(x->err, "asys %s: %s: %s\n", who, x->path,
-				str_escape(shown, sizeof(shown), line, 0));
-			continue;
-		}
-		x->frames++;
-		if (it.h.type == REC_FT_GAP && x->gaps_n < ARRAY_SIZE(x->gaps)) {
-			struct rec_gap_info *g = &x->gaps[x->gaps_n++];
-			struct mp_cur c = {it.payload, it.payload + it.len, false};
-			uint32_t n, kl;
-			const char *k, *v;
+	if (it->kind == REC_ITEM_HOLE) {
+		x->holes++;
+		rec_hole_describe(x->r, it, line, sizeof(line));
+		fprintf(x->err, "asys %s: %s: %s\n", who, x->path,
+			str_escape(shown, sizeof(shown), line, 0));
+		return false;
+	}
+	x->frames++;
+	if (it->h.type == REC_FT_GAP && x->gaps_n < ARRAY_SIZE(x->gaps)) {
+		struct rec_gap_info *g = &x->gaps[x->gaps_n++];
+		struct mp_cur c = {it->payload, it->payload + it->len, false};
+		uint32_t n, kl;
+		const char *k, *v;
 
-			g->t_min = it.h.t_min;
-			g->t_max = it.h.t_max;
-			util_strlcpy(g->why, "unknown", sizeof(g->why));
-			if (mp_map(&c, &n) && n && mp_str(&c, &k, &kl) && mp_key_is(k, kl, "why") &&
-			    mp_str(&c, &v, &kl)) {
-				if (kl >= sizeof(g->why))
-					kl = sizeof(g->why) - 1;
-				memcpy(g->why, v, kl);
-				g->why[kl] = 0;
-			}
-		}
-		if (it.h.type == REC_FT_GAP && report_gaps) {
-			char a[40], b[40];
-
-			rec_fmt_time(x->r, it.h.t_min, a, sizeof(a), false);
-			rec_fmt_time(x->r, it.h.t_max, b, sizeof(b), false);
-			fprintf(x->err, "asys %s: %s: gap from %s to %s\n", who, x->path, a, b);
-		}
-		if (it.h.type != REC_FT_DATA || it.h.t_max < x->tb || it.h.t_min > x->te ||
-		    x->empty_window)
-			continue;
-		if (rec_reader_data(x->r, &it, on_rec, x)) {
-			fprintf(x->err,
-				"asys %s: %s: bytes %llu-%llu: DATA frame malformed inside; "
-				"skipped\n",
-				who, x->path, (unsigned long long)it.off,
-				(unsigned long long)it.end);
+		g->t_min = it->h.t_min;
+		g->t_max = it->h.t_max;
+		util_strlcpy(g->why, "unknown", sizeof(g->why));
+		if (mp_map(&c, &n) && n && mp_str(&c, &k, &kl) && mp_key_is(k, kl, "why") &&
+		    mp_str(&c, &v, &kl)) {
+			if (kl >= sizeof(g->why))
+				kl = sizeof(g->why) - 1;
+			memcpy(g->why, v, kl);
+			g->why[kl] = 0;
 		}
 	}
+	if (it->h.type == REC_FT_GAP && report_gaps) {
+		char a[40], b[40];
+
+		rec_fmt_time(x->r, it->h.t_min, a, sizeof(a), false);
+		rec_fmt_time(x->r, it->h.t_max, b, sizeof(b), false);
+		fprintf(x->err, "asys %s: %s: gap from %s to %s\n", who, x->path, a, b);
+	}
+	return it->h.type == REC_FT_DATA && it->h.t_max >= x->tb && it->h.t_min <= x->te &&
+	       !x->empty_window;
+}
+
+void rec_exp_malformed(struct exp *x, const struct rec_item *it, const char *who)
+{
+	fprintf(x->err, "asys %s: %s: bytes %llu-%llu: DATA frame malformed inside; skipped\n", who,
+		x->path, (unsigned long long)it->off, (unsigned long long)it->end);
+}
+
+void rec_exp_end(struct exp *x, int rc, const char *who)
+{
 	x->cut = rc == -EAGAIN;
 	if (rc == -EAGAIN)
 		fprintf(x->err,
@@ -355,7 +354,21 @@ static void walk(struct exp *x, const char *who, bool report_gaps)
 			who, x->path, (unsigned long long)rec_reader_pos(x->r));
 }
 
-static void exp_reset(struct exp *x)
+/* Reads one open file to the end; reports holes, gaps and a cut end. */
+static void walk(struct exp *x, const char *who, bool report_gaps)
+{
+	struct rec_item it;
+	int rc;
+
+	while ((rc = rec_reader_next(x->r, &it)) == 1) {
+		if (rec_exp_item(x, &it, who, report_gaps) &&
+		    rec_reader_data(x->r, &it, rec_exp_on_rec, x))
+			rec_exp_malformed(x, &it, who);
+	}
+	rec_exp_end(x, rc, who);
+}
+
+void rec_exp_reset(struct exp *x)
 {
 	ser_release(x);
 	rec_exp_acc_free(x);
@@ -367,7 +380,7 @@ static void exp_reset(struct exp *x)
 }
 
 /* Opens path as x->r; its damage is reported unless quiet (a first look). */
-static int open_one(struct exp *x, const char *path, const char *who, bool quiet)
+int rec_exp_open(struct exp *x, const char *path, const char *who, bool quiet)
 {
 	char msg[512], warn[512], shown[1024];
 	int rc;
@@ -382,7 +395,15 @@ static int open_one(struct exp *x, const char *path, const char *who, bool quiet
 	if (*warn && !quiet)
 		fprintf(x->err, "asys %s: %s\n", who, str_escape(shown, sizeof(shown), warn, 0));
 	x->tab = rec_reader_streams(x->r);
+	x->host = rec_exp_host(x);
 	return 0;
+}
+
+const char *rec_exp_host(const struct exp *x)
+{
+	const struct rec_meta *m = rec_reader_meta(x->r);
+
+	return m->have && m->host[0] ? m->host : "unknown";
 }
 
 int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err)
@@ -394,7 +415,7 @@ int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err)
 	x.all = true;
 	x.te = UINT64_MAX;
 	for (int i = 0; i < nfiles; i++) {
-		if (open_one(&x, files[i], "replay", false))
+		if (rec_exp_open(&x, files[i], "replay", false))
 			continue;
 		/* count, without keeping values for percentiles */
 		o.format = REC_EXPORT_INFO_ONLY;
@@ -405,7 +426,7 @@ int rec_info_files(char *const *files, int nfiles, FILE *out, FILE *err)
 		ok++;
 		rec_reader_free(x.r);
 		x.r = NULL;
-		exp_reset(&x);
+		rec_exp_reset(&x);
 	}
 	fflush(out);
 	return ok ? 0 : 1;
@@ -416,13 +437,19 @@ int rec_export_check(const struct rec_export_opts *o, char *const *files, int nf
 	struct exp x = {.o = o, .err = err};
 	int ret = nfiles > 0 ? 0 : 1;
 
+	if (nfiles > REC_EXPORT_FILES_MAX) {
+		fprintf(err, "asys export: %d files; at most %d are read at once\n", nfiles,
+			REC_EXPORT_FILES_MAX);
+		return 2;
+	}
+
 	/* every file that cannot be read is named; a bad option once */
 	for (int i = 0; i < nfiles && ret != 2; i++) {
-		if (open_one(&x, files[i], "export", true)) {
+		if (rec_exp_open(&x, files[i], "export", true)) {
 			ret = 1;
 			continue;
 		}
-		if (select_streams(&x) || window(&x, false))
+		if (rec_exp_select(&x) || rec_exp_window(&x, false))
 			ret = 2;
 		rec_reader_free(x.r);
 		x.r = NULL;
@@ -441,10 +468,14 @@ int rec_export_files(const struct rec_export_opts *o, char *const *files, int nf
 	ret = 1;
 	if (o->format == REC_EXPORT_CSV)
 		fputs(REC_EXPORT_CSV_HEADER, out);
+	if (nfiles > 1) {
+		ret = rec_exp_merge(o, files, nfiles, out, err);
+		goto cleanup;
+	}
 	for (int i = 0; i < nfiles; i++) {
-		if (open_one(&x, files[i], "export", false))
+		if (rec_exp_open(&x, files[i], "export", false))
 			continue;
-		if (select_streams(&x) || window(&x, true)) {
+		if (rec_exp_select(&x) || rec_exp_window(&x, true)) {
 			ret = 2;
 			goto cleanup;
 		}
@@ -459,12 +490,12 @@ int rec_export_files(const struct rec_export_opts *o, char *const *files, int nf
 		}
 		rec_reader_free(x.r);
 		x.r = NULL;
-		exp_reset(&x);
+		rec_exp_reset(&x);
 	}
 	ret = ok ? 0 : 1;
 cleanup:
 	rec_reader_free(x.r);
-	exp_reset(&x);
+	rec_exp_reset(&x);
 	/* a full disk or a closed pipe: the rows were not all written */
 	errno = 0;
 	if ((fflush(out) != 0 || ferror(out)) && ret != 2) {

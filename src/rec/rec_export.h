@@ -23,12 +23,17 @@ struct rec_export_opts {
 	const char *end;
 };
 
+/* Files that one export reads (and merges by time) at once: each holds a
+ * reader and a reorder buffer (asys-export(1), LIMITS). */
+#define REC_EXPORT_FILES_MAX 32
+
 /* Opens every file and checks --streams, --begin and --end against each,
  * writing nothing but messages on err: the exit status, 0 when the export
  * can start, 1 when a file cannot be opened as a recording, 2 for a bad
  * option value. A caller that creates the output calls it first. */
 int rec_export_check(const struct rec_export_opts *o, char *const *files, int nfiles, FILE *err);
-/* Exports the files in order; damage inside a file is reported on err and
+/* Exports the file, or merges several by wall-clock time with a host
+ * column (rec_export_merge.c); damage inside a file is reported on err and
  * skipped. Checks first (rec_export_check), so that a failure writes no
  * byte to out. Returns that exit status, or 1 when nothing could be read. */
 int rec_export_files(const struct rec_export_opts *o, char *const *files, int nfiles, FILE *out,

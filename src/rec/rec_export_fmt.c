@@ -131,6 +131,8 @@ void rec_exp_csv_row(struct exp *x, const struct stream_desc *d, const struct se
 		} else {
 			fputc(',', x->out);
 		}
+		fputc(',', x->out);
+		csv_str(x->out, x->host);
 		fputc('\n', x->out);
 	}
 	x->rows++;
@@ -154,8 +156,10 @@ void rec_exp_json_row(struct exp *x, const struct stream_desc *d, const struct s
 	const char *name = NULL;
 	unsigned long pid = 0;
 
-	fprintf(x->out, "{\"t_ns\":%llu,\"time\":\"%s\",\"stream\":", (unsigned long long)r->ts_ns,
+	fprintf(x->out, "{\"t_ns\":%llu,\"time\":\"%s\",\"host\":", (unsigned long long)r->ts_ns,
 		fmt_wall(x, r->ts_ns));
+	json_str(x->out, x->host);
+	fputs(",\"stream\":", x->out);
 	json_str(x->out, d->name);
 	fputs(",\"entity\":", x->out);
 	json_entity(x->out, d, r->entity);

@@ -37,6 +37,7 @@ struct exp {
 	struct rec_reader *r;
 	const struct stream_table *tab;
 	const char *path; /* path_shown: escaped for messages */
+	const char *host; /* the host column: the META's, or as the merge names it */
 	char path_shown[1024];
 	bool sel[STREAM_MAX], all;
 	uint64_t tb, te;
@@ -60,11 +61,31 @@ struct exp {
 /* rec_export_fmt.c: one sample as CSV rows (one per value, the columns of
  * REC_EXPORT_CSV_HEADER) or as one JSON object; se is NULL past the series
  * cap (no label). */
-#define REC_EXPORT_CSV_HEADER "t_ns,time,stream,entity,label,field,unit,value,pid,name\n"
+#define REC_EXPORT_CSV_HEADER "t_ns,time,stream,entity,label,field,unit,value,pid,name,host\n"
 void rec_exp_csv_row(struct exp *x, const struct stream_desc *d, const struct series_ent *se,
 		     const struct rec *r);
 void rec_exp_json_row(struct exp *x, const struct stream_desc *d, const struct series_ent *se,
 		      const struct rec *r);
+
+/* rec_export.c: the steps of one file's walk, for the merge of several */
+int rec_exp_open(struct exp *x, const char *path, const char *who, bool quiet);
+int rec_exp_select(struct exp *x);	      /* --streams: 0 or -EINVAL (said) */
+int rec_exp_window(struct exp *x, bool note); /* --begin/--end: 0 or -EINVAL (said) */
+/* A hole or gap item is counted (and said); true for a DATA frame to decode. */
+bool rec_exp_item(struct exp *x, const struct rec_item *it, const char *who, bool report_gaps);
+void rec_exp_malformed(struct exp *x, const struct rec_item *it, const char *who);
+/* The walk's end: rc of the last rec_reader_next (-EAGAIN: cut, said). */
+void rec_exp_end(struct exp *x, int rc, const char *who);
+/* One record: labels, ended entities, and the row or the summary's values. */
+void rec_exp_on_rec(void *ctx, const struct rec *r);
+void rec_exp_reset(struct exp *x);
+/* The host column of an open file: its META's host, "unknown" without. */
+const char *rec_exp_host(const struct exp *x);
+
+/* rec_export_merge.c: several files merged by wall-clock time (exit status
+ * as rec_export_files; the checks are done). */
+int rec_exp_merge(const struct rec_export_opts *o, char *const *files, int nfiles, FILE *out,
+		  FILE *err);
 
 /* rec_summary.c: --summary statistics and the --info report */
 void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_ent *se,

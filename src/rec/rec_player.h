@@ -35,6 +35,7 @@ bool rec_player_paused(struct rec_player *p);
 void rec_player_toggle(struct rec_player *p);
 void rec_player_step(struct rec_player *p, int dir);	    /* one refresh, paused */
 void rec_player_speed(struct rec_player *p, double factor); /* x2, /2 */
+double rec_player_speed_get(struct rec_player *p);
 void rec_player_seek(struct rec_player *p, uint64_t t_ns);
 void rec_player_seek_rel(struct rec_player *p, int64_t d_ns);
 /* "14:03:10", "+90s", "-5m", "40%": 0, -EINVAL, or -ERANGE past what

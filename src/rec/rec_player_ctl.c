@@ -89,6 +89,16 @@ void rec_player_speed(struct rec_player *p, double factor)
 	pthread_mutex_unlock(&p->lock);
 }
 
+double rec_player_speed_get(struct rec_player *p)
+{
+	double s;
+
+	pthread_mutex_lock(&p->lock);
+	s = p->speed;
+	pthread_mutex_unlock(&p->lock);
+	return s;
+}
+
 void rec_player_seek_rel(struct rec_player *p, int64_t d)
 {
 	uint64_t t = rec_player_now(p), ad = d < 0 ? 0 - (uint64_t)d : (uint64_t)d;

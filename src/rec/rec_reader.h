@@ -90,6 +90,8 @@ uint64_t rec_reader_bytes_read(const struct rec_reader *r);
 void rec_reader_no_trailer(struct rec_reader *r); /* tests: force bisecting */
 
 const struct rec_meta *rec_reader_meta(const struct rec_reader *r);
+/* The file header as decoded (uuid, segment): a damaged one may hold anything. */
+const struct rec_file_header *rec_reader_header(const struct rec_reader *r);
 const struct stream_table *rec_reader_streams(const struct rec_reader *r);
 /* The trailer, when the file has a whole one. */
 bool rec_reader_has_trailer(const struct rec_reader *r);

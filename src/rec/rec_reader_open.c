@@ -396,6 +396,11 @@ const struct rec_meta *rec_reader_meta(const struct rec_reader *r)
 	return &r->meta;
 }
 
+const struct rec_file_header *rec_reader_header(const struct rec_reader *r)
+{
+	return &r->hdr;
+}
+
 const struct stream_table *rec_reader_streams(const struct rec_reader *r)
 {
 	return r->tab;

@@ -21,6 +21,7 @@
 #define SHOWN_NAME_MAX (STREAM_NAME_MAX - 1)
 #define SHOWN_TEXT_MAX 160
 #define SHOWN_SERIES_MAX 24
+#define SHOWN_HOST_MAX 64
 
 struct sum_field {
 	uint64_t n;	 /* values (gauge) or intervals with a rate (counter) */
@@ -51,6 +52,7 @@ struct sum_list {
 };
 
 struct sum_state {
+	char host[SHOWN_HOST_MAX + 1];	     /* the host column: one word */
 	struct sum_list streams[STREAM_MAX]; /* first-seen order */
 	uint32_t *hash;			     /* index + 1 into all; 0 = empty */
 	struct sum_series **all;
@@ -342,6 +344,16 @@ static void fmt_value(char *buf, size_t n, double v, const char *unit, bool rate
 		 bytes ? "B" : unit, rate ? "/s" : "");
 }
 
+/* The host as one word of the table: escaped, and a space (which no host
+ * name has, but a file may claim) as '_', so columns split on blanks. */
+static void host_token(char *buf, size_t n, const char *host)
+{
+	str_escape(buf, n, host ? host : "unknown", n - 1);
+	for (char *p = buf; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+}
+
 /* How a row names its series: the label, else the entity as its kind says. */
 static void series_name(char *buf, size_t n, const struct stream_desc *d,
 			const struct sum_series *se)
@@ -388,10 +400,10 @@ static void print_row(struct exp *x, const struct stream_desc *d, const struct s
 	fmt_value(pc, sizeof(pc), fd->kind == FIELD_ATTR ? NAN : p99(a), unit, ctr);
 	series_name(name, sizeof(name), d, se);
 	/* the series last: a label may hold spaces, and scripts split on them */
-	fprintf(x->out, "%-14s %-22s %8llu %15s %15s %15s %15s  %s\n",
+	fprintf(x->out, "%-14s %-22s %8llu %15s %15s %15s %15s  %-12s %s\n",
 		str_escape(sn, sizeof(sn), d->name, SHOWN_NAME_MAX),
 		str_escape(fn, sizeof(fn), fd->name, SHOWN_NAME_MAX),
-		(unsigned long long)(ctr ? a->n : a->nseen), mn, av, mx, pc, name);
+		(unsigned long long)(ctr ? a->n : a->nseen), mn, av, mx, pc, x->sum->host, name);
 }
 
 /* "1 ms", "250 us", "1 s" */
@@ -444,8 +456,10 @@ void rec_exp_print_summary(struct exp *x)
 			print_window(x, d, &x->sum->streams[s]);
 	}
 	fprintf(x->out, "Attributes (pid, uid, ...) are not averaged: min and max only.\n\n");
-	fprintf(x->out, "%-14s %-22s %8s %15s %15s %15s %15s  %s\n", "stream", "field", "values",
-		"min", "avg", "max", "p99", "series");
+	fprintf(x->out, "%-14s %-22s %8s %15s %15s %15s %15s  %-12s %s\n", "stream", "field",
+		"values", "min", "avg", "max", "p99", "host", "series");
+	if (x->sum)
+		host_token(x->sum->host, sizeof(x->sum->host), x->host);
 	for (uint32_t s = 0; x->sum && s < ns && s < STREAM_MAX; s++) {
 		const struct stream_desc *d = stream_table_get(x->tab, s);
 		const struct sum_list *l = &x->sum->streams[s];

@@ -217,7 +217,7 @@ grep -Eq '^  ppu\.metrics +v[0-9]+ +[0-9]+ fields +[1-9][0-9]* series +[1-9]' "$
 	{ echo "FAIL: no ppu.metrics samples (GPM refused or not supported: see the statuses with asys replay)"; ok=1; }
 if [ -n "$load_pid" ]; then
 	grep -Eq '^ppu\.proc +mem_used' "$work/summary" || { echo "FAIL: the CUDA load's device memory was not seen"; ok=1; }
-	# one row per device: stream field values min avg max p99 series
+	# one row per device: stream field values min avg max p99 host series
 	awk '$1 == "ppu.dev" && $2 == "util_gpu" && $6 + 0 > 50 { hot = 1 } END { exit !hot }' "$work/summary" ||
 		{ echo "FAIL: util_gpu never above 50% under load"; ok=1; }
 fi

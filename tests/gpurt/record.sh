@@ -51,11 +51,13 @@ touch "$T/e2"; wait "$P2"; P2=
 # the last value of FIELD for ENTITY in STREAM
 last() { awk -F, -v s="$1" -v e="$2" -v f="$3" '$3==s && $4==e && $6==f { v=$8 } END { print v }' "$T/x.csv"; }
 # the last launches of the kernel NAME of process PID, by the pid and name
-# columns that end each row (CSV quotes a name that has a comma)
+# columns that end each row before the host (CSV quotes a name that has a
+# comma)
 launches() {
 	awk -v q=",$1,\"$2\"" -v p=",$1,$2" '
 	function ends(s, t) { return length(s) >= length(t) && substr(s, length(s) - length(t) + 1) == t }
-	/,launches,,/ && (ends($0, q) || ends($0, p)) { v = $0 }
+	{ l = $0; sub(/,[^,]*$/, "", l) }
+	/,launches,,/ && (ends(l, q) || ends(l, p)) { v = l }
 	END { sub(/.*,launches,,/, "", v); sub(/,.*/, "", v); print v }' "$T/x.csv"
 }
 

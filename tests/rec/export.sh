@@ -50,7 +50,7 @@ fi
 	fail "asys record exited $?: $(cat "$work/err")"
 TZ=Asia/Kolkata "$ASYS" export --streams cpu.core "$f" >"$work/ist.csv" || fail "export (IST)"
 TZ=UTC "$ASYS" export --streams cpu.core "$f" >"$work/utc.csv" || fail "export (UTC)"
-head -1 "$work/ist.csv" | grep -qx 't_ns,time,stream,entity,label,field,unit,value,pid,name' ||
+head -1 "$work/ist.csv" | grep -qx 't_ns,time,stream,entity,label,field,unit,value,pid,name,host' ||
 	fail "CSV header: $(head -1 "$work/ist.csv")"
 iso='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}'
 [ "$(sed 1d "$work/ist.csv" | grep -cvE "^[0-9]+,$iso\\+05:30,cpu\\.core,")" -eq 0 ] ||

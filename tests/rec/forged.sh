@@ -77,14 +77,29 @@ for f in "$data"/*.asys; do
 	done
 done
 
-# CSV: every row has the header's 10 columns, whatever the names hold;
+# Merged with a good file (a k-way merge by time): still bounded, the
+# reorder buffer (4 MiB, and up to three times that while it is compacted) on top
+good=$top_srcdir/tests/data/good.asys
+for f in "$data"/*.asys; do
+	size=$(wc -c <"$f")
+	lim=$((96 + size / mib + 1))
+	for cmd in "export" "export --summary"; do
+		# shellcheck disable=SC2086
+		run $lim 20 "$ASYS" $cmd "$f" "$good" || continue
+		[ $rc -le 2 ] || fail "$cmd $f $good: exit $rc"
+		grep -q "$esc" "$work/err" && fail "$cmd $f $good: raw ESC on stderr"
+		pass
+	done
+done
+
+# CSV: every row has the header's 11 columns, whatever the names hold;
 # JSON: every line parses.
 if command -v python3 >/dev/null; then
 	"$ASYS" export "$data/control-chars.asys" >"$work/c.csv" || fail "export control-chars"
 	python3 -c '
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
-bad = [len(r) for r in rows if len(r) != 10]
+bad = [len(r) for r in rows if len(r) != 11]
 sys.exit("rows of %s columns" % bad if bad or len(rows) < 3 else 0)
 ' "$work/c.csv" || fail "CSV columns: $(head -3 "$work/c.csv")"
 	python3 -c '
@@ -105,7 +120,6 @@ else
 fi
 
 # Times: out of range exits 2 with the range; past the end, no rows.
-good=$top_srcdir/tests/data/good.asys
 for b in '2300-01-01 00:00:00' '+1e300s' '-1e300s' '+99999999h'; do
 	"$ASYS" export --begin "$b" "$good" >"$work/out" 2>"$work/err"
 	rc=$?
@@ -185,4 +199,28 @@ for f in "$data"/*.asys; do
 	echo "$n replay: $(tail -1 "$work/tm" 2>/dev/null) (KiB s), q answered in $((i * 50)) ms"
 	pass
 done
+
+# Several hosts whose clock origins and times lie at the ends of 64 bits:
+# switching host (a wall time that saturates) answers, and q quits
+rm -f "$work/rc"
+T kill-server 2>/dev/null
+sock="$work/tmux.hosts"
+T new-session -d -s s -x 150 -y 40 "LANG=C.UTF-8 '$ASYS' replay -d 0.5 '$data/origin-int64max.asys' \
+'$data/origin-int64min.asys' '$data/times-int64max.asys' '$top_srcdir/tests/data/good.asys' \
+2>'$work/err'; echo \$? >'$work/rc'; sleep 30" || fail "hosts: tmux"
+wait_for '[1/4] REPLAY' $((200 * slow)) || fail "hosts: no replay header: $(screen | head -2)"
+# 1 2 3 4 1 4 3, space (play from its data if away), 4
+for k in '}' '}' '}' '}' '{' '{' ' ' '}'; do
+	T send-keys -t s "$k"
+	sleep 0.2
+done
+wait_for '[4/4]' $((20 * slow)) || fail "hosts: } and { did not land on host 4: $(screen | head -1)"
+T send-keys -t s q
+i=0
+while [ ! -s "$work/rc" ] && [ $i -lt $((20 * slow)) ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+[ "$(cat "$work/rc" 2>/dev/null)" = 0 ] || fail "hosts: replay exited '$(cat "$work/rc" 2>/dev/null)': $(cat "$work/err")"
+pass
 finish

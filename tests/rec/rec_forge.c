@@ -3,6 +3,10 @@
  * bombs, a schema of 256 streams x 128 fields, extreme clock values and
  * control characters in every name. Deterministic: the same name always
  * gives the same bytes (tests/data/forged holds the outputs).
+ * Outside the list, two honest files for the merge of several hosts:
+ * host-a and host-b, ten samples a second apart each, whose monotonic
+ * clocks differ by 4000 s (one booted earlier) while their wall-clock
+ * times interleave, b half a second after a.
  *   rec_forge NAME OUT.asys      rec_forge --list */
 #include "config.h"
 
@@ -307,6 +311,16 @@ static int forge_other(const char *name, struct forge *g)
 		put_schema(g, 1, 1, "s", "v", "B");
 		put_one_sample(g, 0, 1, T0);
 		put_one_sample(g, 0, 1, UINT64_MAX - 1);
+	} else if (!strcmp(name, "host-a") || !strcmp(name, "host-b")) {
+		bool b = name[5] == 'b';
+		/* wall = origin + mono: a at W + k s, b at W + k s + 0.5 s */
+		uint64_t mono = (b ? 5000 : 1000) * 1000000000ull;
+		int64_t origin = 1700000000000000000ll + (b ? -4000000000000ll + 500000000ll : 0);
+
+		put_head(g, name, origin);
+		put_schema(g, 1, 1, "s", "v", "B");
+		for (uint64_t k = 0; k < 10; k++)
+			put_one_sample(g, 0, 1, mono + k * 1000000000ull);
 	} else if (!strcmp(name, "control-chars")) {
 		put_head(g, "host" CTL, 0);
 		put_schema(g, 1, 2, "st" CTL, "fi" CTL, "un" CTL);

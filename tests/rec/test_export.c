@@ -234,9 +234,10 @@ START_TEST(csv_time_zone_and_kernel_columns)
 	tzset();
 	s = export_to_string(&o, files, 1, &rc);
 	ck_assert_int_eq(rc, 0);
-	ck_assert_msg(!strncmp(s, "t_ns,time,stream,entity,label,field,unit,value,pid,name\n",
-			       strlen("t_ns,time,stream,entity,label,field,unit,value,pid,name\n")),
-		      "header: %.80s", s);
+	ck_assert_msg(
+	    !strncmp(s, "t_ns,time,stream,entity,label,field,unit,value,pid,name,host\n",
+		     strlen("t_ns,time,stream,entity,label,field,unit,value,pid,name,host\n")),
+	    "header: %.80s", s);
 	for (char *l = strtok_r(s, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(l, "t_ns,", 5))
 			continue;
@@ -249,8 +250,12 @@ START_TEST(csv_time_zone_and_kernel_columns)
 				      "kernel row: %s", l);
 			kern++;
 		} else {
-			ck_assert_msg(l[strlen(l) - 1] == ',' && l[strlen(l) - 2] == ',',
+			/* ...,pid,name,host: the host is the recorder's */
+			const char *h = strrchr(l, ',');
+
+			ck_assert_msg(h - l > 2 && h[-1] == ',' && h[-2] == ',',
 				      "pid and name not empty: %s", l);
+			ck_assert_msg(h[1], "no host in: %s", l);
 		}
 	}
 	ck_assert_int_eq(kern, 6); /* 3 samples of 2 fields */

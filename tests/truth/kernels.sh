@@ -35,7 +35,7 @@ W="$GPURT_WORKLOAD"
 D=$(cd "$FAKE_CUDA_DIR" && pwd -P) || fail "no $FAKE_CUDA_DIR"
 
 # The last launches value of every kernel entity, one a line. A kernel row
-# has an empty label, and its pid and name (which may hold commas) last:
+# has an empty label, and its pid and name (which may hold commas) before the host:
 # field and value are the 6th and 8th columns.
 counts() {
 	"$ASYS" export --streams gpurt.kernels "$1" |

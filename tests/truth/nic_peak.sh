@@ -61,8 +61,8 @@ function val(s,   m, p) {
 	p = s; sub(/[^0-9.].*$/, "", p)
 	return p * m
 }
-# stream field values min avg max p99 series
-FILENAME ~ /sum$/ && $1 == "nic.link" && $8 == "veth-nA" && $2 == "tx_bytes" {
+# stream field values min avg max p99 host series
+FILENAME ~ /sum$/ && $1 == "nic.link" && $9 == "veth-nA" && $2 == "tx_bytes" {
 	smax = val($6); savg = val($5); have = 1
 }
 FILENAME ~ /csv$/ && $3 == "nic.link" && $5 == "veth-nA" && $6 == "tx_bytes" {

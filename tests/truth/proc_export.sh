@@ -26,7 +26,7 @@ f=$truth_work/r.asys
 
 "$ASYS" export "$f" --streams proc.cpu,proc.thread,mem.proc >"$truth_work/all.csv" ||
 	fail "export failed"
-head -n 1 "$truth_work/all.csv" | grep -qx 't_ns,time,stream,entity,label,field,unit,value,pid,name' ||
+head -n 1 "$truth_work/all.csv" | grep -qx 't_ns,time,stream,entity,label,field,unit,value,pid,name,host' ||
 	fail "export header: $(head -n 1 "$truth_work/all.csv")"
 pass
 
@@ -37,7 +37,7 @@ rest=${kstat#*) }
 set -- $rest
 start=$(awk -v t="${20}" -v hz="$hz" 'BEGIN { printf "%.6f", t / hz }')
 check() { # STREAM ENTITY FIELD AWK_TEST WHAT
-	v=$(awk -F, -v s="$1" -v e="$2" -v f="$3" '$3 == s && $4 == e && $(NF - 4) == f { v = $(NF - 2) } END { print v }' \
+	v=$(awk -F, -v s="$1" -v e="$2" -v f="$3" '$3 == s && $4 == e && $(NF - 5) == f { v = $(NF - 3) } END { print v }' \
 		"$truth_work/all.csv")
 	if [ -n "$v" ] && awk -v v="$v" "BEGIN { exit !($4) }"; then
 		pass
@@ -63,7 +63,7 @@ if awk '{ exit !(int($9 / 2097152) % 2) }' /proc/2/stat 2>/dev/null; then
 		fail "mem.proc label of kernel thread 2 is not '[comm]'"
 fi
 # every process the recorder saw has all six proc.cpu fields, sane
-awk -F, '$3 == "proc.cpu" { n[$4 SUBSEP $(NF - 4)]++; e[$4] = 1; v = $(NF - 2); f = $(NF - 4)
+awk -F, '$3 == "proc.cpu" { n[$4 SUBSEP $(NF - 5)]++; e[$4] = 1; v = $(NF - 3); f = $(NF - 5)
 	if ((f == "utime" || f == "stime" || f == "start") && v < 0) bad = bad " " $4 ":" f
 	if (f == "kthread" && v != 0 && v != 1) bad = bad " " $4 ":kthread" }
 	END { for (p in e) { c = 0; split("utime stime state nice kthread start", fs, " ")
@@ -74,7 +74,7 @@ awk -F, '$3 == "proc.cpu" { n[$4 SUBSEP $(NF - 4)]++; e[$4] = 1; v = $(NF - 2); 
 
 # replay reads the same streams: the file's catalogue and the summary
 "$ASYS" replay --info "$f" >"$truth_work/info" 2>&1 || fail "replay --info failed"
-nsamp=$(awk -F, '$3 == "proc.cpu" && $(NF - 4) == "utime"' "$truth_work/all.csv" | wc -l)
+nsamp=$(awk -F, '$3 == "proc.cpu" && $(NF - 5) == "utime"' "$truth_work/all.csv" | wc -l)
 awk -v n="$nsamp" '$1 == "proc.cpu" && $3 == 6 && $7 == n { ok = 1 } END { exit !ok }' "$truth_work/info" ||
 	fail "replay --info does not list proc.cpu with 6 fields and $nsamp samples: $(grep proc. "$truth_work/info")"
 grep -q '^ *proc.thread ' "$truth_work/info" || fail "replay --info does not list proc.thread"

@@ -54,10 +54,10 @@ FILENAME ~ /csv$/ && NR > 1 {
 	if ($8 < last[k]) reset[k] = 1
 	t1[k] = $1; v1[k] = $8; last[k] = $8
 }
-# stream field values min avg max p99 series (veth-nA, cpu, cpu0: no spaces)
-FILENAME ~ /sum$/ && ($1 == "nic.link" || $1 == "cpu.core") { avg[$1 " " $8 " " $2] = $5 }
+# stream field values min avg max p99 host series (veth-nA, cpu, cpu0: no spaces)
+FILENAME ~ /sum$/ && ($1 == "nic.link" || $1 == "cpu.core") { avg[$1 " " $9 " " $2] = $5 }
 FILENAME ~ /sum$/ && $1 == "mem.proc" && ($2 == "ppid" || $2 == "uid") {
-	attr++; if ($5 != "-") { print "FAIL: " $8 " " $2 " is averaged: " $5; bad = 1 }
+	attr++; if ($5 != "-") { print "FAIL: " $9 " " $2 " is averaged: " $5; bad = 1 }
 }
 END {
 	n = 0
