@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "inject_host.h"
 #include "strsafe.h"
 #include "util.h"
 #include "workload.h"
@@ -65,6 +66,7 @@ static void workload_child(const int go[2], const int err[2], int logfd, char **
 		;
 	dup2(logfd, STDOUT_FILENO);
 	dup2(logfd, STDERR_FILENO);
+	inject_host_child();
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(err[1], &e, sizeof(e)) < 0)
@@ -84,6 +86,8 @@ int workload_start(struct workload *w, char **argv, const char *log_path)
 		return logfd;
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
 		goto fail;
+	/* before the fork: the child inherits the region and its variables */
+	inject_host_workload();
 	w->pid = fork();
 	if (w->pid < 0)
 		goto fail;
