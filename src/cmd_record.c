@@ -15,7 +15,9 @@
 
 #include "asysrc.h"
 #include "cli.h"
+#include "asys_inject.h"
 #include "env.h"
+#include "inject_host.h"
 #include "collector.h"
 #include "commands.h"
 #include "rec_writer.h"
@@ -117,6 +119,9 @@ static int record_start(struct record_run *r, const char *cmdline)
 		r->have_wl = true;
 		fprintf(stderr, "asys record: the workload's output goes to %s\n",
 			str_escape(shown, sizeof(shown), r->wl.log, 200));
+		if (*inject_host_note(ASYS_INJECT_SEC_NVTX))
+			fprintf(stderr, "asys record: HGTX ranges: %s\n",
+				inject_host_note(ASYS_INJECT_SEC_NVTX));
 		if (r->o.npids < OPT_MAX_PIDS)
 			r->o.pids[r->o.npids++] = r->wl.pid;
 	}
