@@ -22,6 +22,7 @@
 
 enum rcol {
 	RC_PID,
+	RC_COUNT,
 	RC_RATE,
 	RC_MEAN,
 	RC_MAX,
@@ -34,16 +35,16 @@ enum rcol {
 };
 
 static const struct tui_col rcols[RC_N] = {
-    [RC_PID] = {"PID", 7, true},     [RC_RATE] = {"COUNT/s", 8, true},
-    [RC_MEAN] = {"MEAN", 8, true},   [RC_MAX] = {"MAX", 8, true},
-    [RC_TOTAL] = {"TOTAL", 6, true}, [RC_SELF] = {"SELF", 6, true},
-    [RC_DEPTH] = {"DEPTH", 5, true}, [RC_DOMAIN] = {"DOMAIN", 10, false},
-    [RC_NAME] = {"RANGE", 0, false},
+    [RC_PID] = {"PID", 6, true},	[RC_COUNT] = {"COUNT", 7, true},
+    [RC_RATE] = {"/s", 6, true},	[RC_MEAN] = {"MEAN", 7, true},
+    [RC_MAX] = {"MAX", 7, true},	[RC_TOTAL] = {"TOTAL", 6, true},
+    [RC_SELF] = {"SELF", 5, true},	[RC_DEPTH] = {"DEPTH", 5, true},
+    [RC_DOMAIN] = {"DOMAIN", 8, false}, [RC_NAME] = {"RANGE", 0, false},
 };
 
 struct rrow {
 	uint64_t pid;
-	double rate, mean, max, total, self, depth;
+	double count, rate, mean, max, total, self, depth;
 	char domain[128];
 	char name[128];
 };
@@ -53,7 +54,7 @@ struct rpriv {
 	struct rrow *rows;
 	size_t nrows, cap;
 	uint64_t *ents;
-	double total_sum;
+	double rate_sum;
 	bool tree;
 	bool editing;
 	char filter[64];
@@ -128,6 +129,8 @@ static double rrow_key(const struct rrow *r, int c)
 	switch (c) {
 	case RC_PID:
 		return (double)r->pid;
+	case RC_COUNT:
+		return r->count;
 	case RC_RATE:
 		return r->rate;
 	case RC_MEAN:
@@ -207,6 +210,7 @@ static void load_row(struct rpriv *s, const struct view *v, const struct series 
 		return;
 	k.pid = (uint64_t)fmax(0, series_last(se, (uint32_t)f->pid));
 	k.depth = f->depth >= 0 ? series_last(se, (uint32_t)f->depth) : NAN;
+	k.count = series_last(se, (uint32_t)f->count);
 	k.rate = view_value(se, f->count, v, true);
 	k.total = view_value(se, f->total, v, true) / 1e7; /* ns/s as % of a second */
 	k.self = view_value(se, f->self, v, true) / 1e7;
@@ -224,8 +228,8 @@ static void load_row(struct rpriv *s, const struct view *v, const struct series 
 		k.max = fs.max;
 	if (isnan(k.max) && f->max >= 0)
 		k.max = series_last(se, (uint32_t)f->max);
-	if (!isnan(k.total))
-		s->total_sum += k.total;
+	if (!isnan(k.rate))
+		s->rate_sum += k.rate;
 	s->rows[s->nrows++] = k;
 }
 
@@ -237,7 +241,7 @@ static void load_rows(struct rpriv *s, const struct view *v)
 	size_t n;
 
 	s->nrows = 0;
-	s->total_sum = 0;
+	s->rate_sum = 0;
 	if (id < 0)
 		return;
 	d = stream_table_get(v->streams, (uint32_t)id);
@@ -305,13 +309,14 @@ static int ranges_want_rows(const struct pane *p, const struct view *v, int cols
 static void ranges_title(const struct pane *p, const struct view *v, char *buf, int n)
 {
 	const struct rpriv *s = p->priv;
+	char r[16];
 
 	buf[0] = '\0';
 	if (!s || !s->nrows)
 		return;
 	(void)v;
-	snprintf(buf, (size_t)n, "%.0f%% of wall time in ranges%s", s->total_sum,
-		 s->tree ? "  tree" : "");
+	widget_fmt_count(r, sizeof(r), s->rate_sum);
+	snprintf(buf, (size_t)n, "%s ranges/s%s", r, s->tree ? "  tree" : "");
 }
 
 static void ranges_footer(const struct pane *p, const struct view *v, char *buf, int n)
@@ -369,6 +374,12 @@ static void draw_row(WINDOW *w, struct view *v, const struct rpriv *s, const str
 	char c[RC_N][160];
 
 	snprintf(c[RC_PID], sizeof(c[RC_PID]), "%llu", (unsigned long long)r->pid);
+	if (isnan(r->count))
+		snprintf(c[RC_COUNT], sizeof(c[RC_COUNT]), "n/a");
+	else if (r->count < 1e7)
+		snprintf(c[RC_COUNT], sizeof(c[RC_COUNT]), "%.0f", r->count);
+	else
+		widget_fmt_count(c[RC_COUNT], sizeof(c[RC_COUNT]), r->count);
 	widget_fmt_count(c[RC_RATE], sizeof(c[RC_RATE]), r->rate);
 	fmt_dur(c[RC_MEAN], sizeof(c[RC_MEAN]), r->mean);
 	fmt_dur(c[RC_MAX], sizeof(c[RC_MAX]), r->max);
@@ -379,9 +390,11 @@ static void draw_row(WINDOW *w, struct view *v, const struct rpriv *s, const str
 	else
 		snprintf(c[RC_DEPTH], sizeof(c[RC_DEPTH]), "%.0f", r->depth);
 	snprintf(c[RC_DOMAIN], sizeof(c[RC_DOMAIN]), "%s", r->domain[0] ? r->domain : "-");
-	ind = s->tree && !isnan(r->depth) ? (int)fmin(r->depth, 16) * 2 : 0;
-	snprintf(c[RC_NAME], sizeof(c[RC_NAME]), "%*s%s%s", ind, "",
-		 ind ? (v->utf8 ? "\u2514 " : "`- ") : "", r->name);
+	/* depth d: 2(d-1) spaces and a corner, so a child's name starts two
+	 * cells right of its parent's */
+	ind = s->tree && !isnan(r->depth) && r->depth >= 1 ? (int)fmin(r->depth, 16) : 0;
+	snprintf(c[RC_NAME], sizeof(c[RC_NAME]), "%*s%s%s", ind ? 2 * (ind - 1) : 0, "",
+		 ind ? (v->utf8 ? "\u2514 " : "` ") : "", r->name);
 	if (sel) {
 		widget_attr_on(w, v, TC_SELECT);
 		mvwhline(w, y, 0, ' ', cols);
@@ -470,7 +483,8 @@ static unsigned ranges_keys(const struct pane *p, const struct view *v)
 static const char *const ranges_help[] = {
     "/             filter ranges by name or domain (Enter keeps it, Esc clears it)",
     "t             tree: per process, each nesting depth below the one above it",
-    "<, >          sort by PID, COUNT/s, MEAN, MAX, TOTAL, SELF, DEPTH, DOMAIN or RANGE",
+    "<, >          sort by PID, COUNT, /s, MEAN, MAX, TOTAL, SELF, DEPTH, DOMAIN or RANGE",
+    "COUNT, /s     ranges ended, in all and per second; MEAN, MAX: their durations",
     "TOTAL, SELF   time in the range (SELF: less its children) as a share of wall time",
     NULL,
 };

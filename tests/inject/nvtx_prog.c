@@ -5,12 +5,14 @@
  * clock and prints, per name, "PROG name=N count=C total_ns=T self_ns=S depth=D", for the test to
  * hold asys's figures against.
  *
- * Usage: nvtx_prog [LOOPS [SLEEP_US]] */
+ * Usage: nvtx_prog [LOOPS [SLEEP_US [HOLD_FILE]]]: with HOLD_FILE, it stays
+ * until that file exists, after printing, so its ranges can be looked at. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -119,5 +121,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)s.phase_n, (unsigned long long)s.phase_ns,
 	       (unsigned long long)s.phase_ns);
 	fflush(stdout);
+	while (argc > 3 && access(argv[3], F_OK) != 0)
+		nap(20000);
 	return 0;
 }
