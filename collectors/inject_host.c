@@ -201,6 +201,13 @@ const char *inject_host_lib(uint32_t sec)
 		snprintf(path, sizeof(path), "%s/%s", ASYS_PKGLIBDIR, INJECT_HOST_LIB);
 	if (path[0] == '/' && access(path, R_OK) == 0)
 		return path;
+	if (over && path[0] != '/') {
+		/* the workload may chdir before its first NVTX call */
+		snprintf(msg, sizeof(msg), "ASYS_INJECT_LIB must name %s by its full path, not %s",
+			 INJECT_HOST_LIB, str_escape(shown, sizeof(shown), path, 200));
+		inject_host_say(sec, msg);
+		return NULL;
+	}
 	snprintf(msg, sizeof(msg),
 		 "%s is not installed (looked for %s): install asys with 'make install' "
 		 "(it goes to %s), or set ASYS_INJECT_LIB to the library's full path, then "
