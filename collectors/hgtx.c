@@ -9,6 +9,7 @@
 
 #include "asys_inject.h"
 #include "collector.h"
+#include "hgtx.h"
 #include "hgtx_read.h"
 #include "inject_host.h"
 #include "opttab.h"
@@ -124,12 +125,18 @@ static const struct opt_table hgtx_options = {
     .defaults = &hgtx_defaults,
 };
 
-static double hgtx_frequency(const struct asys_options *o)
+bool hgtx_ranges_wanted(const struct asys_options *o)
 {
 	const struct hgtx_opts *ho = options_get(o, &hgtx_options);
+
+	return o->command && ho->ranges;
+}
+
+static double hgtx_frequency(const struct asys_options *o)
+{
 	double hz;
 
-	if (!o->command || !ho->ranges)
+	if (!hgtx_ranges_wanted(o))
 		return 0;
 	/* once per refresh: the library keeps sums, a read costs a walk of them */
 	hz = o->delay_s > 0 ? 1.0 / o->delay_s : 1.0;

@@ -217,7 +217,7 @@ const char *inject_host_lib(uint32_t sec)
 	return NULL;
 }
 
-void inject_host_workload(void)
+void inject_host_workload(bool nvtx)
 {
 	const char *lib;
 	char msg[256];
@@ -231,6 +231,8 @@ void inject_host_workload(void)
 		return;
 	}
 	/* NVTX/HGTX ranges: the header-only NVTX loads the tool this names */
+	if (!nvtx)
+		return;
 	lib = inject_host_lib(ASYS_INJECT_SEC_NVTX);
 	if (lib)
 		inject_host_env(ASYS_INJECT_SEC_NVTX, "NVTX_INJECTION64_PATH", lib);

@@ -5,6 +5,7 @@
 #ifndef ASYS_INJECT_HOST_H
 #define ASYS_INJECT_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,8 +31,9 @@ int inject_host_env(uint32_t sec, const char *name, const char *value);
 /* The path of libasys-inject.so, or NULL with why in the section's note
  * (not installed: how to install it). */
 const char *inject_host_lib(uint32_t sec);
-/* For a workload: the region and the variables of every tool asys loads. */
-void inject_host_workload(void);
+/* For a workload, before its fork: the region, and the variables of the
+ * tools asys loads into it (nvtx: libasys-inject.so for NVTX ranges). */
+void inject_host_workload(bool nvtx);
 /* In the workload after fork, before exec: keeps the region's descriptor
  * across exec and sets the variables. The parent has no thread yet, so
  * setenv is safe here. */

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "asys_inject.h"
 #include "env.h"
+#include "hgtx.h"
 #include "inject_host.h"
 #include "collector.h"
 #include "commands.h"
@@ -114,6 +115,8 @@ static int record_start(struct record_run *r, const char *cmdline)
 	int rc, err = 0;
 
 	if (r->o.command) {
+		/* before the fork: the child inherits the region and its variables */
+		inject_host_workload(hgtx_ranges_wanted(&r->o));
 		if (workload_start(&r->wl, r->o.command, r->o.workload_log) < 0)
 			return 1;
 		r->have_wl = true;

@@ -86,8 +86,6 @@ int workload_start(struct workload *w, char **argv, const char *log_path)
 		return logfd;
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
 		goto fail;
-	/* before the fork: the child inherits the region and its variables */
-	inject_host_workload();
 	w->pid = fork();
 	if (w->pid < 0)
 		goto fail;
