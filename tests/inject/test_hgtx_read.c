@@ -127,22 +127,10 @@ static void check_rows(const struct inj_nvtx_section *sec, size_t len, pid_t chi
 	struct hgtx_lost lost;
 	size_t n = hgtx_read(sec, len, 0, rows, sizeof(rows) / sizeof(*rows), &lost);
 	uint32_t me = (uint32_t)getpid();
-	const struct hgtx_row *a = find(rows, n, me,
-					"\x1f"
-					"A"),
-			      *b = find(rows, n, me,
-					"\x1f"
-					"B");
-	const struct hgtx_row *c = find(rows, n, me,
-					"\x1f"
-					"C"),
-			      *d = find(rows, n, me, "dom\x1freg");
-	const struct hgtx_row *s = find(rows, n, me,
-					"\x1f"
-					"S");
-	const struct hgtx_row *f = find(rows, n, (uint32_t)child,
-					"\x1f"
-					"F");
+	const struct hgtx_row *a = find(rows, n, me, "\037A"), *b = find(rows, n, me, "\037B");
+	const struct hgtx_row *c = find(rows, n, me, "\037C"), *d = find(rows, n, me, "dom\x1freg");
+	const struct hgtx_row *s = find(rows, n, me, "\037S");
+	const struct hgtx_row *f = find(rows, n, (uint32_t)child, "\037F");
 
 	CHECK(a && b && c && d && s, "rows missing (%zu read)", n);
 	if (!a || !b || !c || !d || !s)
@@ -161,6 +149,42 @@ static void check_rows(const struct inj_nvtx_section *sec, size_t len, pid_t chi
 	CHECK(isnan(a->color), "A has a colour");
 	CHECK(f && f->count == 1, "the fork's child has no row of its own");
 	CHECK(!lost.names && !lost.procs && !lost.shards, "lost something");
+}
+
+#define FILL_NAMES 600 /* more than a process's name table holds */
+
+/* In a fork's child (a process slot of its own): a range of each of
+ * FILL_NAMES names, so the table fills and the rest goes to "(other)". */
+static void fill_names(void)
+{
+	push_a_fn push = (push_a_fn)(void (*)(void))core_fp[NVTX_ABI_CORE_RangePushA];
+	pop_fn pop = (pop_fn)(void (*)(void))core_fp[NVTX_ABI_CORE_RangePop];
+	char name[32];
+
+	for (int i = 0; i < FILL_NAMES; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		push(name);
+		pop();
+	}
+	_exit(0);
+}
+
+static void check_full(const struct inj_nvtx_section *sec, size_t len, uint32_t pid)
+{
+	static struct hgtx_row rows[INJ_NVTX_PROCS * INJ_NVTX_NAMES];
+	struct hgtx_lost lost;
+	size_t n = hgtx_read(sec, len, 0, rows, sizeof(rows) / sizeof(*rows), &lost);
+	const struct hgtx_row *other = find(rows, n, pid, "\037(other)");
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].pid == pid)
+			sum += rows[i].count;
+	CHECK(sum == FILL_NAMES, "%g ranges of %d counted", sum, FILL_NAMES);
+	CHECK(other && other->count >= FILL_NAMES - (INJ_NVTX_NAMES - 1),
+	      "the ranges without room are not under (other)");
+	CHECK(other && (double)lost.names == other->count, "names_full %llu, (other) %g",
+	      (unsigned long long)lost.names, other ? other->count : NAN);
 }
 
 static int library_test(void)
@@ -208,6 +232,11 @@ static int library_test(void)
 	}
 	waitpid(child, NULL, 0);
 	check_rows(sec, len, child);
+	child = fork();
+	if (child == 0)
+		fill_names();
+	waitpid(child, NULL, 0);
+	check_full(sec, len, (uint32_t)child);
 	return 0;
 }
 
