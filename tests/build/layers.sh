@@ -55,4 +55,7 @@ fi
 # the rule itself must be able to fail: the core including a collector
 echo '#include "registry.h"' | (h=$(sed -n 's/^#include "\([^"]*\)".*/\1/p'); [ "$(home_of "$h")" = collectors ]) &&
 	pass || fail "home_of does not find collectors/registry.h"
+# and inject/ is a layer of its own: a header there is found there
+[ "$(home_of asys_inject.h)" = inject ] && [ "$(allowed inject)" = inject ] && pass ||
+	fail "home_of does not place inject/asys_inject.h in inject, or inject may include more"
 finish
