@@ -18,9 +18,10 @@ inject_build_prog() {
 }
 
 # The last value of FIELD for the range labelled LABEL (DOMAIN<US>NAME) in
-# a CSV export of hgtx.ranges.
+# a CSV export of hgtx.ranges, its columns found by the header's names.
 last_value() {
-	awk -F, -v lab="$2" -v fld="$3" '$3 == "hgtx.ranges" && $5 == lab && $6 == fld { v = $8 }
+	awk -F, -v lab="$2" -v fld="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["stream"] == "hgtx.ranges" && $c["label"] == lab && $c["field"] == fld { v = $c["value"] }
 		END { print v }' "$1"
 }
 
