@@ -64,7 +64,9 @@ for size in "160 48" "80 24"; do
 		want_n=$(echo "$line" | sed 's/.* count=\([0-9]*\).*/\1/')
 		want_t=$(echo "$line" | sed 's/.* total_ns=\([0-9]*\).*/\1/')
 		show "$name"
-		wait_for " $name *[│|]\$" 5 || fail "$size: no row for $name"
+		# MEAN is of the last refresh's ranges while they end, then of all
+		wait_for "[│|] +[0-9]+ +$want_n +0 .* $name *[│|]\$" 5 ||
+			fail "$size: no row for $name with $want_n ranges, none in the last refresh"
 		r=$(row_of "$name")
 		[ -n "$r" ] || fail "$size: no row for $name"
 		[ "$(cell "$r" 2)" = "$want_n" ] && pass ||
