@@ -15,6 +15,7 @@ extern const struct collector nic_collector;
 #ifdef HAVE_BPF
 extern const struct collector gpurt_collector;
 #endif
+extern const struct collector hgtx_collector;
 
 const struct collector *const collector_registry[] = {
     /* ppu */ &ppu_collector,
@@ -29,5 +30,6 @@ const struct collector *const collector_registry[] = {
 #ifdef HAVE_BPF
     &gpurt_collector,
 #endif
+    /* hgtx */ &hgtx_collector,
     NULL,
 };

@@ -15,7 +15,10 @@
 
 #include "asysrc.h"
 #include "cli.h"
+#include "asys_inject.h"
 #include "env.h"
+#include "hgtx.h"
+#include "inject_host.h"
 #include "collector.h"
 #include "commands.h"
 #include "rec_writer.h"
@@ -112,11 +115,16 @@ static int record_start(struct record_run *r, const char *cmdline)
 	int rc, err = 0;
 
 	if (r->o.command) {
+		/* before the fork: the child inherits the region and its variables */
+		inject_host_workload(hgtx_ranges_wanted(&r->o));
 		if (workload_start(&r->wl, r->o.command, r->o.workload_log) < 0)
 			return 1;
 		r->have_wl = true;
 		fprintf(stderr, "asys record: the workload's output goes to %s\n",
 			str_escape(shown, sizeof(shown), r->wl.log, 200));
+		if (*inject_host_note(ASYS_INJECT_SEC_NVTX))
+			fprintf(stderr, "asys record: HGTX ranges: %s\n",
+				inject_host_note(ASYS_INJECT_SEC_NVTX));
 		if (r->o.npids < OPT_MAX_PIDS)
 			r->o.pids[r->o.npids++] = r->wl.pid;
 	}

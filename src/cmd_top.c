@@ -12,6 +12,8 @@
 #include "commands.h"
 #include "engine.h"
 #include "env.h"
+#include "hgtx.h"
+#include "inject_host.h"
 #include "rec_toggle.h"
 #include "serve.h"
 #include "session.h"
@@ -318,6 +320,7 @@ int cmd_top(int argc, char **argv)
 		goto cleanup;
 	}
 	if (o.command) {
+		inject_host_workload(hgtx_ranges_wanted(&o));
 		if (workload_start(&t.wl, o.command, o.workload_log) < 0)
 			goto cleanup;
 		t.have_workload = true;

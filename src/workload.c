@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "inject_host.h"
 #include "strsafe.h"
 #include "util.h"
 #include "workload.h"
@@ -65,6 +66,7 @@ static void workload_child(const int go[2], const int err[2], int logfd, char **
 		;
 	dup2(logfd, STDOUT_FILENO);
 	dup2(logfd, STDERR_FILENO);
+	inject_host_child();
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(err[1], &e, sizeof(e)) < 0)

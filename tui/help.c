@@ -46,7 +46,7 @@ static const struct help_entry global_help[] = {
     {"Ctrl-L        redraw the screen", 0},
 };
 
-/* "1 .. 5        focus the pane with that number", from the hotkeys. */
+/* "1 .. 6        focus the pane with that number", from the hotkeys. */
 static void help_numbers(const struct tui *t, char *buf, size_t n)
 {
 	char lo = 0, hi = 0;

@@ -18,6 +18,8 @@ extern const struct pane_class mem_pane;
 
 /* kernels */
 extern const struct pane_class kernels_pane;
+/* ranges */
+extern const struct pane_class ranges_pane;
 
 const struct pane_class *const pane_registry[] = {
     &ppu_pane, /* '1' */
@@ -28,6 +30,8 @@ const struct pane_class *const pane_registry[] = {
     &mem_pane, /* '4' */
 
     &kernels_pane, /* '5' */
+
+    &ranges_pane, /* '6' */
 
     NULL,
 };

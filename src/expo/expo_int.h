@@ -24,6 +24,7 @@ enum expo_ent {
 	EXPO_ENT_PPU_PROC, /* entity device << 32 | pid; label "PID comm" */
 	EXPO_ENT_PID,	   /* entity pid; label the command */
 	EXPO_ENT_KERNEL,   /* label "PID<TAB>kernel" */
+	EXPO_ENT_RANGE,	   /* label "DOMAIN<US>NAME", the pid in field 0 */
 	EXPO_ENT_GENERIC,  /* a stream the table does not know: by its entity kind */
 };
 

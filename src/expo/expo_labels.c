@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,6 +167,22 @@ static void expo_pid(const struct expo_snap *s, const struct expo_stream *st,
 		expo_label(b, "container", grp->label);
 }
 
+/* An HGTX range: its process, domain and name, split at the unit separator. */
+static void expo_range(const struct expo_snap *s, const struct expo_stream *st,
+		       const struct expo_row *r, struct expo_buf *b)
+{
+	const char *us = strchr(r->label, '\x1f');
+	int fp = stream_field_index(st->d, "pid");
+	double pid = fp >= 0 ? s->vals[r->val + (size_t)fp] : NAN;
+	char dom[EXPO_LABEL_MAX];
+
+	expo_label_u64(b, "pid", isnan(pid) || pid < 0 ? 0 : (uint64_t)pid);
+	expo_cut(r->label, us ? us : r->label + strlen(r->label), dom, sizeof(dom));
+	expo_label(b, "domain", r->has_label && us ? dom : "");
+	expo_label(b, "range", r->has_label ? (us ? us + 1 : r->label) : "");
+	expo_label_u64(b, "key", r->entity);
+}
+
 bool expo_row_labels(const struct expo_snap *s, const struct expo_stream *st,
 		     const struct expo_row *r, struct expo_buf *b)
 {
@@ -205,6 +222,9 @@ bool expo_row_labels(const struct expo_snap *s, const struct expo_stream *st,
 		expo_label_u64(b, "key", r->entity);
 		break;
 	}
+	case EXPO_ENT_RANGE:
+		expo_range(s, st, r, b);
+		break;
 	case EXPO_ENT_GENERIC:
 		expo_generic(st, r, b);
 		break;

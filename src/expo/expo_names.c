@@ -69,6 +69,11 @@ static const struct expo_rule expo_rules[] = {
      .ent = EXPO_ENT_KERNEL,
      .per_process = true,
      .rank = "launches"},
+    {.stream = "hgtx.ranges",
+     .prefix = "hgtx_range",
+     .ent = EXPO_ENT_RANGE,
+     .per_process = true,
+     .rank = "total_ns"},
 };
 
 static const struct expo_rule expo_fallback = {.prefix = NULL, .ent = EXPO_ENT_GENERIC};

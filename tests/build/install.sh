@@ -1,6 +1,6 @@
 #!/bin/sh
-# `make install DESTDIR=...` puts the binary, every man page and the demo
-# recording where asys and man(1) look for them, and `make uninstall` takes
+# `make install DESTDIR=...` puts the binary, every man page, the demo
+# recording and libasys-inject.so where asys and man(1) look for them, and `make uninstall` takes
 # them away again. The README's quick start relies on this to put `asys` on
 # the PATH and `man asys-top` in reach.
 . "$top_srcdir/tests/lib.sh"
@@ -22,6 +22,7 @@ MK
 bindir=$(make_var bindir)
 mandir=$(make_var mandir)
 pkgdatadir=$(make_var pkgdatadir)
+pkglibdir=$(make_var pkglibdir)
 [ -n "$bindir" ] && [ -n "$mandir" ] && [ -n "$pkgdatadir" ] ||
 	{ fail "cannot read bindir, mandir and pkgdatadir from the Makefile"; finish; exit; }
 
@@ -67,9 +68,20 @@ else
 	fail "the demo recording is not a whole file at $pkgdatadir/demo.asys: $(head -n 3 "$dest/info")"
 fi
 
+# the library a workload loads: at the path asys names for it, with the entry
+# point NVTX looks up
+lib=$root$pkglibdir/libasys-inject.so
+if [ -f "$lib" ] && { ! command -v nm >/dev/null 2>&1 ||
+	nm -D --defined-only "$lib" | grep -q ' InitializeInjectionNvtx2$'; }; then
+	pass
+else
+	fail "libasys-inject.so is not installed in $pkglibdir (or lacks InitializeInjectionNvtx2)"
+fi
+
 if make -s --no-print-directory -C "$top_builddir" uninstall DESTDIR="$root" \
 	>"$dest/uninstall.log" 2>&1 && [ ! -e "$root$bindir/asys" ] &&
-	[ ! -e "$root$mandir/man1/asys-top.1" ] && [ ! -e "$root$pkgdatadir/demo.asys" ]; then
+	[ ! -e "$root$mandir/man1/asys-top.1" ] && [ ! -e "$root$pkgdatadir/demo.asys" ] &&
+	[ ! -e "$lib" ]; then
 	pass
 else
 	fail "make uninstall left files: $(find "$root" -type f | head -n 5)"

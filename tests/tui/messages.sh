@@ -49,7 +49,7 @@ keys 4
 wait_for '</> sort' 5 || fail "80x24: no </> sort while the memory table is focused"
 # the help numbers the five panes, and has no PPU metric keys without a PPU
 keys h
-wait_for '1 \.\. 5 +focus the pane with that number' 5 || fail "help: no '1 .. 5'"
+wait_for '1 \.\. 6 +focus the pane with that number' 5 || fail "help: no '1 .. 6'"
 cap | grep -q '1 \.\. 9' && fail "help: says 1 .. 9 with 5 panes"
 cap | grep -q 'o, s +PPU metric groups' && fail "help: lists o, s with no PPU"
 keys Escape

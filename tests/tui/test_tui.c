@@ -509,7 +509,7 @@ END_TEST
  * build without libmnl, and its pane is then shown. */
 START_TEST(registry_has_every_pane)
 {
-	static const char *const want[] = {"ppu", "nic", "cpu", "mem", "kernels"};
+	static const char *const want[] = {"ppu", "nic", "cpu", "mem", "kernels", "ranges"};
 	size_t n = 0;
 
 	while (pane_registry[n])

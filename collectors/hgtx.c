@@ -1,0 +1,344 @@
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asys_inject.h"
+#include "collector.h"
+#include "hgtx.h"
+#include "hgtx_read.h"
+#include "inject_host.h"
+#include "opttab.h"
+#include "stream.h"
+#include "util.h"
+
+/* The hgtx collector: the HGTX/NVTX ranges libasys-inject.so counts inside
+ * a workload started after `--`, read from the shared region once per
+ * refresh into hgtx.ranges. It runs only with a command: a process asys did
+ * not start has no region (and would need a restart under asys). */
+
+#define HGTX_GROUP "ranges"
+
+static const struct field_desc hgtx_fields[] = {
+    {.name = "pid", .unit = "", .kind = FIELD_ATTR, .group = HGTX_GROUP, .label = "PID"},
+    {.name = "depth",
+     .unit = "",
+     .kind = FIELD_ATTR,
+     .group = HGTX_GROUP,
+     .label = "DEPTH",
+     .display = "Nesting depth (0 = outermost)"},
+    {.name = "color", .unit = "", .kind = FIELD_ATTR, .group = HGTX_GROUP, .label = "COLOR"},
+    {.name = "count",
+     .unit = "ranges",
+     .kind = FIELD_COUNTER,
+     .group = HGTX_GROUP,
+     .label = "COUNT",
+     .display = "Ranges ended",
+     .show = FIELD_SHOW_COUNT},
+    {.name = "total_ns",
+     .unit = "ns",
+     .kind = FIELD_COUNTER,
+     .group = HGTX_GROUP,
+     .label = "TOTAL",
+     .display = "Time in the ranges"},
+    {.name = "self_ns",
+     .unit = "ns",
+     .kind = FIELD_COUNTER,
+     .group = HGTX_GROUP,
+     .label = "SELF",
+     .display = "Time in the ranges, less their children"},
+    {.name = "min_ns",
+     .unit = "ns",
+     .kind = FIELD_GAUGE,
+     .group = HGTX_GROUP,
+     .label = "MIN",
+     .display = "Shortest range ended since the last sample"},
+    {.name = "max_ns",
+     .unit = "ns",
+     .kind = FIELD_GAUGE,
+     .group = HGTX_GROUP,
+     .label = "MAX",
+     .display = "Longest range ended since the last sample"},
+};
+#define HGTX_NVALS ARRAY_SIZE(hgtx_fields)
+
+static const struct stream_desc hgtx_stream = {
+    .name = "hgtx.ranges",
+    .version = 1,
+    .entity = ENTITY_KEY,
+    .nfields = HGTX_NVALS,
+    .fields = hgtx_fields,
+    .help = "HGTX/NVTX ranges per (process, domain, name) of a workload started after --, "
+	    "labelled DOMAIN<US>NAME",
+};
+
+static const struct stream_desc *const hgtx_streams[] = {&hgtx_stream, NULL};
+
+#define HGTX_ROWS_MAX (INJ_NVTX_PROCS * INJ_NVTX_NAMES)
+#define HGTX_KNOWN_CAP 65536u /* power of two, twice HGTX_ROWS_MAX */
+
+struct hgtx_known {
+	uint64_t key; /* 0: free */
+	uint32_t slot;
+	uint32_t pid;
+};
+
+struct hgtx_state {
+	uint32_t sid;
+	struct inj_nvtx_section *rw; /* for the epoch only */
+	const struct inj_nvtx_section *sec;
+	size_t len;
+	struct hgtx_row *rows;
+	struct hgtx_known *known;
+	uint32_t gone_pid[INJ_NVTX_PROCS]; /* the pid whose end went out, per slot */
+	char status[2048];
+	bool status_sent;
+	char err[512];
+};
+
+struct hgtx_opts {
+	bool ranges; /* --hgtx-ranges */
+};
+
+static const struct hgtx_opts hgtx_defaults = {.ranges = true};
+
+static const struct opt_desc hgtx_opt_descs[] = {
+    {.lng = "hgtx-ranges",
+     .arg = "BOOL",
+     .help = "count the HGTX/NVTX ranges of the command after -- through libasys-inject.so "
+	     "(default true)",
+     .cmds = OPT_CMD_TOP | OPT_CMD_RECORD,
+     .type = OPT_BOOL,
+     .off = OPT_OFF(struct hgtx_opts, ranges)},
+};
+
+static const struct opt_table hgtx_options = {
+    .name = "hgtx",
+    .title = "HGTX ranges",
+    .opts = hgtx_opt_descs,
+    .nopts = ARRAY_SIZE(hgtx_opt_descs),
+    .size = sizeof(struct hgtx_opts),
+    .defaults = &hgtx_defaults,
+};
+
+bool hgtx_ranges_wanted(const struct asys_options *o)
+{
+	const struct hgtx_opts *ho = options_get(o, &hgtx_options);
+
+	return o->command && ho->ranges;
+}
+
+static double hgtx_frequency(const struct asys_options *o)
+{
+	double hz;
+
+	if (!hgtx_ranges_wanted(o))
+		return 0;
+	/* once per refresh: the library keeps sums, a read costs a walk of them */
+	hz = o->delay_s > 0 ? 1.0 / o->delay_s : 1.0;
+	return hz < 1 ? 1 : hz > 100 ? 100 : hz;
+}
+
+static int hgtx_init(const struct coll_ctx *ctx, void **state)
+{
+	struct hgtx_state *st = calloc(1, sizeof(*st));
+	size_t size = 0;
+	const void *base = inject_host_map(&size);
+	int id;
+
+	*state = st;
+	if (!st)
+		return -ENOMEM;
+	st->sec = asys_inject_section((void *)base, size, ASYS_INJECT_SEC_NVTX, &st->len);
+	st->rw = inject_host_section_rw(ASYS_INJECT_SEC_NVTX, NULL);
+	if (!st->sec || !st->rw || st->len < sizeof(*st->sec)) {
+		const char *note = inject_host_note(ASYS_INJECT_SEC_NVTX);
+
+		snprintf(st->err, sizeof(st->err), "%s",
+			 *note ? note
+			       : "HGTX ranges are counted only in a command started by asys "
+				 "(asys top -- CMD)");
+		return -ENODEV;
+	}
+	st->rows = calloc(HGTX_ROWS_MAX, sizeof(*st->rows));
+	st->known = calloc(HGTX_KNOWN_CAP, sizeof(*st->known));
+	if (!st->rows || !st->known)
+		return -ENOMEM;
+	id = stream_table_add(ctx->streams, &hgtx_stream);
+	if (id < 0)
+		return id;
+	st->sid = (uint32_t)id;
+	/* the library works only once the section says its version: a region
+	 * nobody reads stays unused */
+	__atomic_store_n(&st->rw->version, INJ_NVTX_VERSION, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* The entry of key in the known table; NULL when full. */
+static struct hgtx_known *hgtx_find(struct hgtx_state *st, uint64_t key, bool *fresh)
+{
+	uint64_t k = key ? key : 1;
+
+	for (uint32_t i = 0; i < HGTX_KNOWN_CAP; i++) {
+		struct hgtx_known *e = &st->known[(k + i) & (HGTX_KNOWN_CAP - 1)];
+
+		if (e->key == k) {
+			*fresh = false;
+			return e;
+		}
+		if (!e->key) {
+			e->key = k;
+			*fresh = true;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+static bool hgtx_alive(uint32_t pid)
+{
+	return pid && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+static void hgtx_say(struct hgtx_state *st, struct emitter *out, uint64_t ts,
+		     const struct hgtx_lost *lost)
+{
+	char buf[sizeof(st->status)];
+	const char *note = inject_host_note(ASYS_INJECT_SEC_NVTX);
+	int n = snprintf(buf, sizeof(buf), "%s", note);
+
+	if (lost->names)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      "%s%llu ranges had no room in the name table: counted as (other)",
+			      n ? "; " : "", (unsigned long long)lost->names);
+	if (lost->procs || lost->shards)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      "%s%llu processes and %llu threads found no slot: not counted",
+			      n > 0 && (size_t)n < sizeof(buf) ? "; " : "",
+			      (unsigned long long)lost->procs, (unsigned long long)lost->shards);
+	if (st->status_sent && !strcmp(buf, st->status))
+		return;
+	if (emit_status(out, st->sid, STATUS_STREAM, ts, buf) == 0) {
+		util_strlcpy(st->status, buf, sizeof(st->status));
+		st->status_sent = true;
+	}
+}
+
+static void hgtx_emit_row(struct hgtx_state *st, struct emitter *out, uint64_t ts,
+			  const struct hgtx_row *r)
+{
+	bool fresh = false;
+	struct hgtx_known *e = hgtx_find(st, r->key, &fresh);
+	double *v;
+
+	if (!e)
+		return;
+	if (fresh) {
+		e->slot = r->slot;
+		e->pid = r->pid;
+		if (emit_label(out, st->sid, e->key, ts, r->label) < 0) {
+			e->key = 0; /* labelled at the next tick */
+			return;
+		}
+	}
+	v = emit_sample_begin(out, st->sid, e->key, ts, HGTX_NVALS);
+	if (!v)
+		return;
+	v[0] = r->pid;
+	v[1] = r->depth;
+	v[2] = r->color;
+	v[3] = r->count;
+	v[4] = r->total_ns;
+	v[5] = r->self_ns;
+	v[6] = r->min_ns;
+	v[7] = r->max_ns;
+	emit_sample_end(out, HGTX_NVALS);
+}
+
+/* The entities of a process that ended, after its last sample. */
+static void hgtx_end_slot(struct hgtx_state *st, struct emitter *out, uint64_t ts, uint32_t slot,
+			  uint32_t pid)
+{
+	for (uint32_t i = 0; i < HGTX_KNOWN_CAP; i++) {
+		struct hgtx_known *e = &st->known[i];
+
+		if (e->key && e->slot == slot && e->pid == pid)
+			emit_gone(out, st->sid, e->key, ts);
+	}
+	st->gone_pid[slot] = pid;
+}
+
+static int hgtx_sample(void *state, struct emitter *out, uint64_t now_ns)
+{
+	struct hgtx_state *st = state;
+	struct hgtx_lost lost;
+	uint32_t closed, slot;
+	uint64_t ts = emit_tick_start(out);
+	bool alive[INJ_NVTX_PROCS];
+	size_t n;
+
+	(void)now_ns;
+	/* close the epoch: writers move to the other min/max slot */
+	closed = __atomic_fetch_add(&st->rw->epoch, 1, __ATOMIC_ACQ_REL);
+	for (slot = 0; slot < INJ_NVTX_PROCS; slot++)
+		alive[slot] =
+		    hgtx_alive(__atomic_load_n(&st->sec->procs[slot].pid, __ATOMIC_RELAXED));
+	n = hgtx_read(st->sec, st->len, closed, st->rows, HGTX_ROWS_MAX, &lost);
+	hgtx_say(st, out, ts, &lost);
+	for (size_t i = 0; i < n; i++) {
+		const struct hgtx_row *r = &st->rows[i];
+
+		if (r->slot < INJ_NVTX_PROCS && st->gone_pid[r->slot] != r->pid)
+			hgtx_emit_row(st, out, ts, r);
+	}
+	for (slot = 0; slot < INJ_NVTX_PROCS; slot++) {
+		uint32_t pid = __atomic_load_n(&st->sec->procs[slot].pid, __ATOMIC_RELAXED);
+
+		if (pid && !alive[slot] && st->gone_pid[slot] != pid)
+			hgtx_end_slot(st, out, ts, slot, pid);
+	}
+	return 0;
+}
+
+/* After the last tick: what the workload did since, and its end. */
+static void hgtx_flush(void *state, struct emitter *out)
+{
+	struct hgtx_state *st = state;
+
+	if (st && st->sec)
+		hgtx_sample(st, out, asys_now_ns());
+}
+
+static void hgtx_fini(void *state)
+{
+	struct hgtx_state *st = state;
+
+	if (!st)
+		return;
+	free(st->rows);
+	free(st->known);
+	free(st);
+}
+
+static const char *hgtx_last_error(const void *state)
+{
+	const struct hgtx_state *st = state;
+
+	return st && st->err[0] ? st->err : NULL;
+}
+
+const struct collector hgtx_collector = {
+    .name = "hgtx",
+    .streams = hgtx_streams,
+    .options = &hgtx_options,
+    .frequency = hgtx_frequency,
+    .init = hgtx_init,
+    .sample = hgtx_sample,
+    .flush = hgtx_flush,
+    .fini = hgtx_fini,
+    .last_error = hgtx_last_error,
+};

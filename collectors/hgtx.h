@@ -1,0 +1,15 @@
+/* The hgtx collector: HGTX/NVTX ranges of a workload started after --,
+ * from the region libasys-inject.so writes (collectors/inject_host.h). */
+#ifndef ASYS_HGTX_H
+#define ASYS_HGTX_H
+
+#include <stdbool.h>
+
+#include "options.h"
+
+/* Whether these options count the ranges of their command: a command, and
+ * --hgtx-ranges not false. The application asks before it starts the
+ * command, to hand it the library or not. */
+bool hgtx_ranges_wanted(const struct asys_options *o);
+
+#endif

@@ -1,0 +1,49 @@
+/* asys's side of the shared region (inject/asys_inject.h): created as a
+ * memfd before a `-- cmd` workload starts, handed to it in ASYS_INJECT_FD
+ * with the variables that make its tools load libasys-inject.so, and read
+ * by the collectors once per refresh. One region per asys process. */
+#ifndef ASYS_INJECT_HOST_H
+#define ASYS_INJECT_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define INJECT_HOST_NOTE_MAX 1024
+/* The library's file name; ASYS_INJECT_LIB names another path (a build tree's
+ * .libs/libasys-inject.so for the tests). */
+#define INJECT_HOST_LIB "libasys-inject.so"
+
+/* Creates the region with its section table, once; 0 or -errno (the
+ * reason is then each section's note). */
+int inject_host_create(void);
+/* The region mapped read-only, and its real size (from fstat); NULL when
+ * there is none. */
+const void *inject_host_map(size_t *size);
+/* A section's bytes as asys may write them (the control words its layout
+ * gives asys), NULL when the region or the section is missing. */
+void *inject_host_section_rw(uint32_t id, size_t *len);
+
+/* Sets the variable name to value in the workload's environment, unless the
+ * user set it already: then it is left alone and the section's note says
+ * so. 1 when it will be set, 0 when left, -ENOSPC when no room. */
+int inject_host_env(uint32_t sec, const char *name, const char *value);
+/* The path of libasys-inject.so, or NULL with why in the section's note
+ * (not installed: how to install it). */
+const char *inject_host_lib(uint32_t sec);
+/* For a workload, before its fork: the region, and the variables of the
+ * tools asys loads into it (nvtx: libasys-inject.so for NVTX ranges). */
+void inject_host_workload(bool nvtx);
+/* In the workload after fork, before exec: keeps the region's descriptor
+ * across exec and sets the variables. The parent has no thread yet, so
+ * setenv is safe here. */
+void inject_host_child(void);
+
+/* What a user should know about a section's injection ("" when nothing):
+ * a variable left as the user set it, the library missing. */
+const char *inject_host_note(uint32_t sec);
+
+/* Drops everything (tests). */
+void inject_host_reset(void);
+
+#endif
