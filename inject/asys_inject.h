@@ -3,9 +3,11 @@
  * and copy activity). asys creates the region as a memfd before it starts
  * the workload after `--`, and hands its descriptor over in the environment
  * (ASYS_INJECT_FD_ENV); the library maps it MAP_SHARED and writes, asys maps
- * it read-only and reads once per refresh. Nothing here takes a lock or
- * makes a system call: writers publish with release stores, the reader
- * copies with acquire loads and checks sequence numbers.
+ * it read-only and reads once per refresh, except for the few control words
+ * a section's header names as asys's (the NVTX section's version and epoch),
+ * which it writes through a mapping of that section alone. Nothing here
+ * takes a lock or makes a system call: writers publish with release stores,
+ * the reader copies with acquire loads and checks sequence numbers.
  *
  * The region is a header and a directory of sections, each owned by one
  * part of the library and laid out by that part's own header. A reader
