@@ -373,7 +373,10 @@ static int ppu_min_rows(const struct pane *p, const struct view *v, int cols)
 	if (!s)
 		return 1;
 	ppu_load(s, v);
-	return s->ndev > 2 ? 3 : s->ndev ? s->ndev : ppu_want(s, v, cols, false);
+	/* without a device only a message is drawn: one line of it is enough
+	 * when rows are short, as the status line then carries the whole text */
+	(void)cols;
+	return s->ndev > 2 ? 3 : s->ndev ? s->ndev : 1;
 }
 
 static int ppu_want_rows(const struct pane *p, const struct view *v, int cols)

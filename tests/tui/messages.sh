@@ -47,6 +47,12 @@ if grep -q '^#define HAVE_MNL 1' "$top_builddir/config.h" 2>/dev/null; then
 fi
 keys 4
 wait_for '</> sort' 5 || fail "80x24: no </> sort while the memory table is focused"
+# the PPU pane, only a message now, gives its rows to the focused table:
+# one line of the message, the rest in the log (L)
+sleep 0.5
+n=$(cap | grep -cE '^│ +[0-9]+ +[a-z]')
+[ "$n" -ge 5 ] || fail "80x24: the focused process table has $n rows beside the PPU message"
+cap | grep -q 'management library found' && fail "80x24: the unfocused PPU message still takes its lines"
 # the help numbers the five panes, and has no PPU metric keys without a PPU
 keys h
 wait_for '1 \.\. 6 +focus the pane with that number' 5 || fail "help: no '1 .. 6'"
