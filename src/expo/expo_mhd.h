@@ -25,6 +25,11 @@ struct expo_mhd_api {
 	__typeof__(MHD_add_response_header) *add_response_header;
 	__typeof__(MHD_queue_response) *queue_response;
 	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_is_feature_supported) *is_feature_supported;
+	/* optional: NULL where the library was built without basic auth */
+	__typeof__(MHD_basic_auth_get_username_password) *basic_auth_get_username_password;
+	__typeof__(MHD_queue_basic_auth_fail_response) *queue_basic_auth_fail_response;
+	__typeof__(MHD_free) *free;
 };
 
 /* The library's calls, loaded once; NULL with why in err (a sentence that
