@@ -200,7 +200,9 @@ static int wc_path(struct wc_parser *p, const char *key, const char *v, char *ou
 	return (k < 0 || k >= EXPO_WEB_PATH_MAX) ? wc_fail(p, "%s: a path too long", key) : 0;
 }
 
-static int wc_tls_key(struct wc_parser *p, const char *key, const struct wc_val *v)
+/* The bit of a key of tls_server_config, before its value is read: a key
+ * asys does not take is what a user needs to hear of first. */
+static int wc_tls_name(struct wc_parser *p, const char *key, unsigned *out)
 {
 	static const char *const keys[] = {"cert_file",	  "key_file",	      "min_version",
 					   "max_version", "client_auth_type", "client_ca_file"};
@@ -227,6 +229,12 @@ static int wc_tls_key(struct wc_parser *p, const char *key, const struct wc_val 
 	if (p->tls_keys & bit)
 		return wc_fail(p, "tls_server_config: '%s' given twice", key);
 	p->tls_keys |= bit;
+	*out = bit;
+	return 0;
+}
+
+static int wc_tls_key(struct wc_parser *p, const char *key, unsigned bit, const struct wc_val *v)
+{
 	if (bit == WC_AUTH || bit == WC_CA) {
 		if (v->empty || !strcmp(v->s, "NoClientCert") || !*v->s)
 			return 0;
@@ -300,8 +308,8 @@ static int wc_user(struct wc_parser *p, const char *key, const struct wc_val *v)
 	return 0;
 }
 
-/* A line at indent 0: a section's name. */
-static int wc_section(struct wc_parser *p, const char *key, const struct wc_val *v)
+/* A line at indent 0: a section's name, before its value is read. */
+static int wc_section_name(struct wc_parser *p, const char *key)
 {
 	bool *seen;
 
@@ -322,6 +330,11 @@ static int wc_section(struct wc_parser *p, const char *key, const struct wc_val 
 	if (*seen)
 		return wc_fail(p, "'%s' given twice", key);
 	*seen = true;
+	return 0;
+}
+
+static int wc_section(struct wc_parser *p, const char *key, const struct wc_val *v)
+{
 	if (!v->empty && !v->empty_map)
 		return wc_fail(p, "'%s' must be followed by indented \"key: value\" lines", key);
 	p->sec_indent = -1;
@@ -335,7 +348,8 @@ static int wc_line(struct wc_parser *p, const char *s, const char *end)
 {
 	char key[EXPO_WEB_LINE_MAX];
 	struct wc_val v;
-	int indent = 0, rc;
+	unsigned bit = 0;
+	int indent = 0, rc = 0;
 
 	while (s + indent < end && s[indent] == ' ')
 		indent++;
@@ -358,11 +372,17 @@ static int wc_line(struct wc_parser *p, const char *s, const char *end)
 			       "(nested values are not supported)",
 			       indent, p->sec_indent);
 	s += indent;
-	if ((rc = wc_key(p, &s, end, key, sizeof(key))) < 0 || (rc = wc_value(p, s, end, &v)) < 0)
+	if ((rc = wc_key(p, &s, end, key, sizeof(key))) < 0)
+		return rc;
+	if (!indent)
+		rc = wc_section_name(p, key);
+	else if (p->sec == WC_TLS)
+		rc = wc_tls_name(p, key, &bit);
+	if (rc < 0 || (rc = wc_value(p, s, end, &v)) < 0)
 		return rc;
 	if (!indent)
 		return wc_section(p, key, &v);
-	return p->sec == WC_TLS ? wc_tls_key(p, key, &v) : wc_user(p, key, &v);
+	return p->sec == WC_TLS ? wc_tls_key(p, key, bit, &v) : wc_user(p, key, &v);
 }
 
 /* The whole file's checks once every line is in. */

@@ -82,6 +82,10 @@ START_TEST(webcfg_refuses_the_rest)
 	refused("http_server_config:\n  http2: false\n", "w.yml:1: http_server_config is not");
 	refused("tls_server_config:\n  cert_file: a\n  cipher_suites:\n    - X\n",
 		"w.yml:3: tls_server_config: 'cipher_suites' is not supported");
+	/* the key first: a value in syntax the reader lacks does not hide it */
+	refused("tls_server_config:\n  curve_preferences: [X25519]\n",
+		"w.yml:2: tls_server_config: 'curve_preferences' is not supported");
+	refused("http_server_config: {a: b}\n", "w.yml:1: http_server_config is not");
 	refused("tls_server_config:\n  cert_fil: a\n", "w.yml:2: tls_server_config: unknown key");
 	refused("tls_server_config:\n  cert_file: a\n  cert_file: b\n",
 		"w.yml:3: tls_server_config: "
