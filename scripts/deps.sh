@@ -2,7 +2,7 @@
 # Installs the Debian packages asys needs to build and test, only those that
 # are missing, and man-db so that `man asys-top` works once asys is
 # installed. Usage: scripts/deps.sh [--bench] [--check]  (--bench adds htop,
-# atop and sysstat; --check lists what is missing and exits 1 if anything is,
+# atop, sysstat and prometheus-node-exporter; --check lists what is missing and exits 1 if anything is,
 # installing nothing)
 set -euo pipefail
 
@@ -14,7 +14,7 @@ pkgs=(gcc g++ make autoconf automake libtool pkg-config
 check=0
 for a in "$@"; do
 	case $a in
-	--bench) pkgs+=(htop atop sysstat) ;;
+	--bench) pkgs+=(htop atop sysstat prometheus-node-exporter) ;;
 	--check) check=1 ;;
 	*) echo "usage: scripts/deps.sh [--bench] [--check]" >&2; exit 2 ;;
 	esac
