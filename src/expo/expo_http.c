@@ -184,9 +184,13 @@ static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const ch
 
 	(void)version;
 	(void)upload;
-	(void)req;
-	if (s->auth && !expo_authorized(s, c))
-		return expo_unauthorized(c);
+	/* *req marks a request already let in: its later calls (its body)
+	 * are not checked again */
+	if (s->auth && !*req) {
+		if (!expo_authorized(s, c))
+			return expo_unauthorized(c);
+		*req = s;
+	}
 	if (*upload_len) {
 		*upload_len = 0; /* a body is read and dropped: the answer is 405 */
 		return MHD_YES;

@@ -69,6 +69,11 @@ for who in prom:wrong prom:s3cret carol:s3cret:pw 'prom:s3cret:pw '; do
 	code=$(get -o /dev/null -w '%{http_code}' -u "$who" "$URL/metrics")
 	[ "$code" = 401 ] && pass || fail "-u '$who': $code, want 401"
 done
+# a body does not get past the check, and with the password it gets 405
+code=$(get -o /dev/null -w '%{http_code}' -u prom:wrong --data-binary abc "$URL/metrics")
+[ "$code" = 401 ] && pass || fail "a POST with a wrong password: $code, want 401"
+code=$(get -o /dev/null -w '%{http_code}' -u 'prom:s3cret:pw' --data-binary abc "$URL/metrics")
+[ "$code" = 405 ] && pass || fail "a POST with the password: $code, want 405"
 get -u 'prom:s3cret:pw' "$URL/metrics" >"$D/m.txt"
 grep -q '^asys_build_info{version=' "$D/m.txt" && pass ||
 	fail "the right password, over TLS: $(head -c 300 "$D/m.txt")"
