@@ -287,7 +287,7 @@ static int wc_user(struct wc_parser *p, const char *key, const struct wc_val *v)
 	if (v->empty || v->empty_map || !wc_bcrypt(v->s))
 		return wc_fail(p,
 			       "basic_auth_users: the password of '%s' is not a bcrypt hash "
-			       "($2b$, $2y$ or $2a$, 60 characters: htpasswd -nB USER)",
+			       "($2b$, $2y$ or $2a$, 60 characters: htpasswd -nBC 10 USER)",
 			       key);
 	if (c->nusers == EXPO_WEB_USERS_MAX)
 		return wc_fail(p, "basic_auth_users: more than %d users", EXPO_WEB_USERS_MAX);
