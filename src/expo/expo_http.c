@@ -47,6 +47,7 @@ struct expo_server {
 
 /* The library's calls: set by the first server start, before any callback. */
 static const struct expo_mhd_api *mhd;
+static const struct expo_tls_api *tls; /* with client_auth_type */
 
 static const char expo_index_html[] =
     "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>asys</title></head>\n"
@@ -144,6 +145,21 @@ static enum MHD_Result expo_metrics(struct expo_server *s, struct MHD_Connection
 	return expo_reply(c, MHD_HTTP_OK, expo_content_type(f), text, len, true);
 }
 
+/* The client's certificate, as client_auth_type asks: given and verified
+ * against client_ca_file, or, with VerifyClientCertIfGiven, none at all. */
+static bool expo_client_cert_ok(struct expo_server *s, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+	    mhd->get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	unsigned int n = 0, status = 1;
+
+	if (!ci || !ci->tls_session)
+		return false;
+	if (!tls->get_peers(ci->tls_session, &n) || !n)
+		return s->cfg.web->client_auth == EXPO_CLIENT_VERIFY_IF_GIVEN;
+	return tls->verify_peers2(ci->tls_session, &status) == 0 && status == 0;
+}
+
 /* The request's basic auth matches a user of the web config. */
 static bool expo_authorized(struct expo_server *s, struct MHD_Connection *c)
 {
@@ -186,11 +202,18 @@ static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const ch
 	(void)upload;
 	/* *req marks a request already let in: its later calls (its body)
 	 * are not checked again */
+	if (!*req && s->cfg.web && s->cfg.web->client_auth && !expo_client_cert_ok(s, c)) {
+		static const char msg[] = "403 forbidden: this endpoint needs a client certificate "
+					  "that its client_ca_file signed\n";
+
+		return expo_reply(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8", (char *)msg,
+				  sizeof(msg) - 1, false);
+	}
 	if (s->auth && !*req) {
 		if (!expo_authorized(s, c))
 			return expo_unauthorized(c);
-		*req = s;
 	}
+	*req = s;
 	if (*upload_len) {
 		*upload_len = 0; /* a body is read and dropped: the answer is 405 */
 		return MHD_YES;
@@ -254,6 +277,13 @@ static int expo_server_web(struct expo_server *s, const struct expo_webcfg *w, u
 		ops[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, w->cert_pem};
 		ops[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, w->key_pem};
 		ops[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, prio};
+		/* a trust list makes the library ask clients for a certificate */
+		if (w->client_auth) {
+			if (!tls && !(tls = expo_mhd_tls(err, n)))
+				return -ENOTSUP;
+			ops[k++] =
+			    (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, w->ca_pem};
+		}
 	}
 	ops[k] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 	if (!w || !w->nusers)
@@ -314,7 +344,7 @@ int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 	socklen_t len;
 	struct expo_server *s;
 	const union MHD_DaemonInfo *di;
-	struct MHD_OptionItem web[4];
+	struct MHD_OptionItem web[5];
 	char prio[128];
 	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
 	int rc = expo_parse_listen(listen, &ss, &len, err, n);

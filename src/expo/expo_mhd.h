@@ -35,4 +35,15 @@ struct expo_mhd_api {
 /* The library's calls, loaded once; NULL with why in err (a sentence that
  * says what to install). Thread-safe. */
 const struct expo_mhd_api *expo_mhd(char *err, size_t n);
+
+/* GnuTLS's checks of a client's certificate, from the copy libmicrohttpd
+ * loaded (so after expo_mhd): the session is MHD's
+ * MHD_CONNECTION_INFO_GNUTLS_SESSION; the types are GnuTLS's, by pointer. */
+struct expo_tls_api {
+	/* the peer's certificate chain; NULL or *n 0: none given */
+	const void *(*get_peers)(void *session, unsigned int *n);
+	/* 0 with *status 0: the chain verifies against the trusted CAs */
+	int (*verify_peers2)(void *session, unsigned int *status);
+};
+const struct expo_tls_api *expo_mhd_tls(char *err, size_t n);
 #endif

@@ -233,18 +233,37 @@ static int wc_tls_name(struct wc_parser *p, const char *key, unsigned *out)
 	return 0;
 }
 
+/* client_auth_type: the types that verify against client_ca_file; the
+ * two that take a certificate unverified would check nothing. */
+static int wc_client_auth(struct wc_parser *p, const struct wc_val *v)
+{
+	if (v->empty || !strcmp(v->s, "NoClientCert"))
+		p->c->client_auth = EXPO_CLIENT_NONE;
+	else if (!strcmp(v->s, "RequireAndVerifyClientCert"))
+		p->c->client_auth = EXPO_CLIENT_VERIFY;
+	else if (!strcmp(v->s, "VerifyClientCertIfGiven"))
+		p->c->client_auth = EXPO_CLIENT_VERIFY_IF_GIVEN;
+	else if (!strcmp(v->s, "RequestClientCert") || !strcmp(v->s, "RequireAnyClientCert"))
+		return wc_fail(p,
+			       "tls_server_config: client_auth_type %s is not supported by asys: "
+			       "it verifies nothing (use RequireAndVerifyClientCert)",
+			       v->s);
+	else
+		return wc_fail(p,
+			       "tls_server_config: client_auth_type '%s' is none of NoClientCert, "
+			       "RequireAndVerifyClientCert, VerifyClientCertIfGiven",
+			       v->s);
+	return 0;
+}
+
 static int wc_tls_key(struct wc_parser *p, const char *key, unsigned bit, const struct wc_val *v)
 {
-	if (bit == WC_AUTH || bit == WC_CA) {
-		if (v->empty || !strcmp(v->s, "NoClientCert") || !*v->s)
-			return 0;
-		return wc_fail(p,
-			       "tls_server_config: %s '%s': client certificates are not "
-			       "supported by asys (use NoClientCert, or check them in a proxy)",
-			       key, v->s);
-	}
+	if (bit == WC_AUTH)
+		return wc_client_auth(p, v);
 	if (v->empty || v->empty_map)
 		return wc_fail(p, "tls_server_config: '%s' needs a value", key);
+	if (bit == WC_CA)
+		return wc_path(p, key, v->s, p->c->client_ca_file);
 	if (bit == WC_CERT)
 		return wc_path(p, key, v->s, p->c->cert_file);
 	if (bit == WC_KEY)
@@ -397,8 +416,15 @@ static int wc_finish(struct wc_parser *p)
 	c->tls = cert;
 	if (c->min_version && c->max_version && c->min_version > c->max_version)
 		return wc_fail(p, "tls_server_config: min_version is above max_version");
-	if (!c->tls && (c->min_version || c->max_version))
-		return wc_fail(p, "tls_server_config: versions without cert_file and key_file");
+	if (!c->tls && (c->min_version || c->max_version || (p->tls_keys & WC_CA)))
+		return wc_fail(p, "tls_server_config: versions or client_ca_file without cert_file "
+				  "and key_file");
+	if (c->client_auth && !(p->tls_keys & WC_CA))
+		return wc_fail(p, "tls_server_config: client_auth_type needs client_ca_file");
+	if (!c->client_auth && (p->tls_keys & WC_CA))
+		return wc_fail(p, "tls_server_config: client_ca_file checks nothing without "
+				  "client_auth_type RequireAndVerifyClientCert or "
+				  "VerifyClientCertIfGiven");
 	return 0;
 }
 
@@ -445,6 +471,7 @@ void expo_webcfg_free(struct expo_webcfg *c)
 		explicit_bzero(c->key_pem, c->key_len);
 	free(c->key_pem);
 	free(c->cert_pem);
+	free(c->ca_pem);
 	memset(c, 0, sizeof(*c));
 }
 

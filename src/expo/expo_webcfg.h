@@ -29,6 +29,13 @@ enum expo_tls_version {
 	EXPO_TLS13 = 13,
 };
 
+/* What a client must show: exporter-toolkit's client_auth_type. */
+enum expo_client_auth {
+	EXPO_CLIENT_NONE = 0,	     /* NoClientCert */
+	EXPO_CLIENT_VERIFY,	     /* RequireAndVerifyClientCert */
+	EXPO_CLIENT_VERIFY_IF_GIVEN, /* VerifyClientCertIfGiven */
+};
+
 struct expo_web_user {
 	char name[EXPO_WEB_USER_MAX];
 	char hash[EXPO_WEB_HASH_LEN + 1];
@@ -38,9 +45,11 @@ struct expo_webcfg {
 	bool tls; /* tls_server_config has a cert_file */
 	/* as written, and resolved against the file's folder */
 	char cert_file[EXPO_WEB_PATH_MAX], key_file[EXPO_WEB_PATH_MAX];
+	char client_ca_file[EXPO_WEB_PATH_MAX];
 	enum expo_tls_version min_version, max_version;
-	char *cert_pem, *key_pem; /* the files' text (expo_webcfg_load) */
-	size_t cert_len, key_len;
+	enum expo_client_auth client_auth; /* with client_ca_file */
+	char *cert_pem, *key_pem, *ca_pem; /* the files' text (expo_webcfg_load) */
+	size_t cert_len, key_len, ca_len;
 	struct expo_web_user *users; /* basic_auth_users; none: no authentication */
 	size_t nusers;
 };

@@ -103,6 +103,19 @@ static int wc_read_pems(struct expo_webcfg *c, char *err, size_t n)
 		snprintf(err, n, "key_file %s: no PEM private key in it", c->key_file);
 		return -EINVAL;
 	}
+	if (c->client_auth) {
+		rc = wc_slurp(c->client_ca_file, false, EXPO_WEB_PEM_MAX, &c->ca_pem, &c->ca_len,
+			      why, sizeof(why));
+		if (rc < 0) {
+			snprintf(err, n, "client_ca_file %s: %s", c->client_ca_file, why);
+			return rc;
+		}
+		if (!strstr(c->ca_pem, "-----BEGIN CERTIFICATE-----")) {
+			snprintf(err, n, "client_ca_file %s: no PEM certificate in it",
+				 c->client_ca_file);
+			return -EINVAL;
+		}
+	}
 	if (strstr(c->key_pem, "ENCRYPTED")) {
 		snprintf(err, n,
 			 "key_file %s: an encrypted key (asys takes a key without a "

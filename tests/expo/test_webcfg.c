@@ -73,6 +73,14 @@ START_TEST(webcfg_takes_the_format)
 	ck_assert(!c.tls);
 	ck_assert_uint_eq(c.nusers, 0);
 	ck_assert_msg(parse("", &c) == 0, "%s", err);
+	ck_assert_msg(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n"
+			    "  client_auth_type: RequireAndVerifyClientCert\n"
+			    "  client_ca_file: ca/clients.pem\n",
+			    &c) == 0,
+		      "%s", err);
+	ck_assert_int_eq(c.client_auth, EXPO_CLIENT_VERIFY);
+	ck_assert_str_eq(c.client_ca_file, "/etc/asys/ca/clients.pem");
+	expo_webcfg_free(&c);
 }
 END_TEST
 
@@ -96,11 +104,19 @@ START_TEST(webcfg_refuses_the_rest)
 	refused("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS13\n"
 		"  max_version: TLS12\n",
 		"w.yml:0: tls_server_config: min_version is above");
+#define TLS_AB "tls_server_config:\n  cert_file: a\n  key_file: b\n"
+	refused(TLS_AB "  client_auth_type: RequireAndVerifyClientCert\n",
+		"w.yml:0: tls_server_config: client_auth_type needs client_ca_file");
+	refused(TLS_AB "  client_ca_file: ca.pem\n",
+		"w.yml:0: tls_server_config: client_ca_file checks nothing");
+	refused("tls_server_config:\n  client_auth_type: VerifyClientCertIfGiven\n"
+		"  client_ca_file: ca.pem\n",
+		"w.yml:0: tls_server_config: versions or client_ca_file without");
 	refused(
-	    "tls_server_config:\n  client_auth_type: RequireAndVerifyClientCert\n",
-	    "w.yml:2: tls_server_config: client_auth_type 'RequireAndVerifyClientCert': client");
-	refused("tls_server_config:\n  client_ca_file: ca.pem\n", "w.yml:2: tls_server_config: "
-								  "client_ca_file");
+	    TLS_AB "  client_auth_type: RequireAnyClientCert\n",
+	    "w.yml:4: tls_server_config: client_auth_type RequireAnyClientCert is not supported");
+	refused(TLS_AB "  client_auth_type: Verify\n",
+		"w.yml:4: tls_server_config: client_auth_type 'Verify' is none of");
 	refused("basic_auth_users:\n  a: plain\n",
 		"w.yml:2: basic_auth_users: the password of 'a'");
 	refused("basic_auth_users:\n  a: "

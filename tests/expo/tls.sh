@@ -4,7 +4,9 @@
 # unknown user's password gets 401 with WWW-Authenticate; plain HTTP to the
 # TLS port gets no answer; the right one gets the metrics over a verified
 # TLS connection (curl --cacert); a real Prometheus scrapes it with
-# basic_auth and tls_config, and a job with a wrong password is down. Bad
+# basic_auth and tls_config, and a job with a wrong password is down. With
+# client_auth_type RequireAndVerifyClientCert only a client certificate
+# signed by client_ca_file gets the metrics, others and none 403. Bad
 # files stop the server with the file's line. Needs curl, openssl and
 # python3 (ctypes, to call libcrypt); prometheus for its part.
 set -u
@@ -143,6 +145,56 @@ else
 	echo "prometheus is missing (Debian package prometheus): its check not run"
 fi
 kill "$SRV"; wait "$SRV" && pass || fail "asys serve's exit status"
+SRV=
+
+# client certificates: signed by the CA of client_ca_file, or refused
+mkcert() { # NAME SUBJECT [CA]: NAME.pem and NAME.key, self-signed or by CA
+	if [ $# -eq 2 ]; then
+		openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+			-subj "$2" -keyout "$D/$1.key" -out "$D/$1.pem" >/dev/null 2>&1
+	else
+		openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "$2" \
+			-keyout "$D/$1.key" -out "$D/$1.csr" >/dev/null 2>&1 &&
+			openssl x509 -req -in "$D/$1.csr" -CA "$D/$3.pem" -CAkey "$D/$3.key" \
+				-CAcreateserial -days 2 -out "$D/$1.pem" >/dev/null 2>&1
+	fi
+}
+mkcert ca /CN=asys-test-ca && mkcert client /CN=prom ca && mkcert stranger /CN=prom ||
+	fail "openssl could not make the client certificates"
+cat >"$D/mtls.yml" <<Y
+tls_server_config:
+  cert_file: cert.pem
+  key_file: key.pem
+  client_auth_type: RequireAndVerifyClientCert
+  client_ca_file: ca.pem
+Y
+"$ASYS" serve --listen 127.0.0.1:0 --web-config "$D/mtls.yml" -s none -t none \
+	--nic-metrics false 2>"$D/err" &
+SRV=$!
+i=0
+until PORT=$(sed -n 's|^asys serve: serving https://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$D/err") &&
+	[ -n "$PORT" ]; do
+	i=$((i + 1))
+	[ $i -le 100 ] && kill -0 "$SRV" 2>/dev/null || break
+	sleep 0.1
+done
+if [ -n "$PORT" ]; then
+	URL=https://127.0.0.1:$PORT
+	for c in "none 403" "client 200" "stranger 403"; do
+		set -- $c
+		if [ "$1" = none ]; then
+			code=$(get -o /dev/null -w '%{http_code}' "$URL/metrics")
+		else
+			code=$(get -o /dev/null -w '%{http_code}' --cert "$D/$1.pem" --key "$D/$1.key" \
+				"$URL/metrics")
+		fi
+		[ "$code" = "$2" ] && pass || fail "client certificate $1: $code, want $2"
+	done
+	kill "$SRV"; wait "$SRV" && pass || fail "asys serve's exit status (client certificates)"
+else
+	fail "asys serve with client_auth_type did not start: $(cat "$D/err")"
+	kill "$SRV" 2>/dev/null
+fi
 SRV=
 
 # bad files stop it at once, saying where
