@@ -39,7 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    strlen(c.users[i].hash) != EXPO_WEB_HASH_LEN)
 				abort();
 		if (!memchr(c.cert_file, '\0', sizeof(c.cert_file)) ||
-		    !memchr(c.key_file, '\0', sizeof(c.key_file)))
+		    !memchr(c.key_file, '\0', sizeof(c.key_file)) ||
+		    !memchr(c.client_ca_file, '\0', sizeof(c.client_ca_file)) ||
+		    c.client_auth > EXPO_CLIENT_VERIFY_IF_GIVEN)
 			abort();
 		if ((c.min_version && (c.min_version < EXPO_TLS10 || c.min_version > EXPO_TLS13)) ||
 		    (c.max_version && (c.max_version < EXPO_TLS10 || c.max_version > EXPO_TLS13)))
