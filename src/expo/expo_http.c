@@ -209,10 +209,8 @@ static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const ch
 		return expo_reply(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8", (char *)msg,
 				  sizeof(msg) - 1, false);
 	}
-	if (s->auth && !*req) {
-		if (!expo_authorized(s, c))
-			return expo_unauthorized(c);
-	}
+	if (!*req && s->auth && !expo_authorized(s, c))
+		return expo_unauthorized(c);
 	*req = s;
 	if (*upload_len) {
 		*upload_len = 0; /* a body is read and dropped: the answer is 405 */
