@@ -127,7 +127,9 @@ Y
 	PROM=$!
 	query() { curl -s --max-time 5 -G "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1"; }
 	i=0
-	until query 'asys_build_info' | grep -q '"result":\[{'; do
+	# until both jobs were scraped: asys's series are in, and the other's up is
+	until query 'asys_build_info' | grep -q '"result":\[{' &&
+		query 'up{job="wrong"}' | grep -q '"result":\[{'; do
 		i=$((i + 1))
 		[ $i -le 60 ] || break
 		sleep 0.5
