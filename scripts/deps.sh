@@ -2,19 +2,19 @@
 # Installs the Debian packages asys needs to build and test, only those that
 # are missing, and man-db so that `man asys-top` works once asys is
 # installed. Usage: scripts/deps.sh [--bench] [--check]  (--bench adds htop,
-# atop and sysstat; --check lists what is missing and exits 1 if anything is,
-# installing nothing)
+# atop, sysstat and prometheus-node-exporter; --check lists what is missing
+# and exits 1 if anything is, installing nothing)
 set -euo pipefail
 
 pkgs=(gcc g++ make autoconf automake libtool pkg-config
       libncurses-dev libmnl-dev libmsgpack-dev libzstd-dev
       libbpf-dev libelf-dev zlib1g-dev libpfm4-dev check
       clang libclang-rt-dev llvm bpftool tmux iproute2 util-linux procps
-      libmicrohttpd-dev prometheus curl man-db)
+      libmicrohttpd-dev libcrypt-dev prometheus curl openssl man-db)
 check=0
 for a in "$@"; do
 	case $a in
-	--bench) pkgs+=(htop atop sysstat) ;;
+	--bench) pkgs+=(htop atop sysstat prometheus-node-exporter) ;;
 	--check) check=1 ;;
 	*) echo "usage: scripts/deps.sh [--bench] [--check]" >&2; exit 2 ;;
 	esac

@@ -93,6 +93,9 @@ static const struct opt_desc app_opts[] = {
     APP_PARSE("listen", 0, "ADDR:PORT",
 	      "serve /metrics on ADDR:PORT (serve: default 127.0.0.1:9459; [::1]:PORT for IPv6)",
 	      OPT_CMD_LISTEN, cli_parse_listen, NULL),
+    APP_STR("web-config", 0, "FILE",
+	    "TLS and basic auth of the endpoint, in exporter-toolkit's format (asys-serve(1))",
+	    OPT_CMD_LISTEN, web_config, "a file name"),
     APP_NUM("metrics-processes", 0, "N",
 	    "also export per-process and per-kernel series: the top N of each by size "
 	    "(memory; kernels by launches), 0-1000 (default 0: none)",
@@ -327,6 +330,12 @@ static int cli_finish(struct cli_state *s)
 		else
 			fprintf(stderr, "asys %s: one %s at a time (got %d)\n", c->sub, c->operands,
 				o->nargs);
+		return CLI_EXIT_USAGE;
+	}
+	if (o->web_config && !o->listen && c->cmd != OPT_CMD_SERVE) {
+		fprintf(stderr,
+			"asys %s: --web-config configures the endpoint of --listen: give both\n",
+			c->sub);
 		return CLI_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < s->nt; i++) {

@@ -138,7 +138,7 @@ static int record_start(struct record_run *r, const char *cmdline)
 		r->serve = serve_start(r->s, &r->o, r->o.listen, "record");
 		if (!r->serve)
 			return 1;
-		fprintf(stderr, "asys record: serving http://%s/metrics\n",
+		fprintf(stderr, "asys record: serving %s://%s/metrics\n", serve_scheme(r->serve),
 			serve_address(r->serve));
 	}
 	if (env_note_count()) {

@@ -122,7 +122,8 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "asys serve: cannot start sampling threads: %s\n", strerror(-rc));
 		goto cleanup;
 	}
-	fprintf(stderr, "asys serve: serving http://%s/metrics\n", serve_address(sv));
+	fprintf(stderr, "asys serve: serving %s://%s/metrics\n", serve_scheme(sv),
+		serve_address(sv));
 	while (!serve_stop_sig)
 		sigsuspend(&wait_mask);
 	ret = 0;

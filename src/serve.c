@@ -55,6 +55,7 @@ size_t serve_collectors(struct engine *e, struct expo_collector *out, size_t n)
 struct serve {
 	struct expo_server *srv;
 	struct engine *engine;
+	struct expo_webcfg web; /* read at start; the server points into it */
 };
 
 static size_t serve_collectors_cb(void *ctx, struct expo_collector *out, size_t n)
@@ -83,9 +84,19 @@ struct serve *serve_start(struct session *s, const struct asys_options *o, const
 	}
 	sv->engine = s->engine;
 	cfg.ctx = sv;
+	if (o->web_config) {
+		if (expo_webcfg_load(o->web_config, &sv->web, err, sizeof(err)) < 0) {
+			fprintf(stderr, "asys %s: --web-config: %s\n", who,
+				str_escape(shown, sizeof(shown), err, 0));
+			free(sv);
+			return NULL;
+		}
+		cfg.web = &sv->web;
+	}
 	if (expo_server_start(listen, &cfg, &sv->srv, err, sizeof(err)) < 0) {
 		fprintf(stderr, "asys %s: --listen: %s\n", who,
 			str_escape(shown, sizeof(shown), err, 0));
+		expo_webcfg_free(&sv->web);
 		free(sv);
 		return NULL;
 	}
@@ -97,12 +108,18 @@ void serve_stop(struct serve *sv)
 	if (!sv)
 		return;
 	expo_server_stop(sv->srv);
+	expo_webcfg_free(&sv->web);
 	free(sv);
 }
 
 const char *serve_address(const struct serve *sv)
 {
 	return expo_server_address(sv->srv);
+}
+
+const char *serve_scheme(const struct serve *sv)
+{
+	return sv->web.tls ? "https" : "http";
 }
 #else
 struct serve *serve_start(struct session *s, const struct asys_options *o, const char *listen,
@@ -127,5 +144,11 @@ const char *serve_address(const struct serve *sv)
 {
 	(void)sv;
 	return "";
+}
+
+const char *serve_scheme(const struct serve *sv)
+{
+	(void)sv;
+	return "http";
 }
 #endif

@@ -210,7 +210,7 @@ static void count_consume(void *ctx, const struct rec *r)
 		consumed++;
 }
 
-static const struct bus_consumer_ops count_ops = {NULL, count_consume, NULL};
+static const struct bus_consumer_ops count_ops = {.consume = count_consume};
 
 int main(int argc, char **argv)
 {

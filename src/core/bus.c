@@ -244,14 +244,12 @@ static void sticky_update(struct bus *b, const struct rec *r)
 	s->r = c;
 }
 
-uint64_t bus_pump(struct bus *b)
+/* The rings' records to every live consumer; under the lock, between the
+ * consumers' begin and end. */
+static uint64_t bus_drain(struct bus *b)
 {
 	uint64_t n = 0;
 
-	pthread_mutex_lock(&b->lock);
-	for (int c = 0; c < BUS_MAX_CONSUMERS; c++)
-		if (b->cons[c].live && b->cons[c].ops->begin)
-			b->cons[c].ops->begin(b->cons[c].ctx);
 	for (int i = 0; i < b->nrings; i++) {
 		const struct rec *r;
 		size_t len;
@@ -267,12 +265,68 @@ uint64_t bus_pump(struct bus *b)
 			n++;
 		}
 	}
-	for (int c = 0; c < BUS_MAX_CONSUMERS; c++)
-		if (b->cons[c].live && b->cons[c].ops->end)
+	return n;
+}
+
+/* The consumers' end after a drain, or after the first upto ones began. */
+static void bus_end(struct bus *b, int upto, bool only_begun)
+{
+	for (int c = 0; c < upto; c++)
+		if (b->cons[c].live && b->cons[c].ops->end &&
+		    (!only_begun || b->cons[c].ops->begin))
 			b->cons[c].ops->end(b->cons[c].ctx);
+}
+
+uint64_t bus_pump(struct bus *b)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&b->lock);
+	for (int c = 0; c < BUS_MAX_CONSUMERS; c++)
+		if (b->cons[c].live && b->cons[c].ops->begin)
+			b->cons[c].ops->begin(b->cons[c].ctx);
+	n = bus_drain(b);
+	bus_end(b, BUS_MAX_CONSUMERS, false);
 	atomic_store_explicit(&b->last_pump_ns, asys_now_ns(), memory_order_relaxed);
 	pthread_mutex_unlock(&b->lock);
 	return n;
+}
+
+/* A sampling thread's pump, which never waits: not for another pump, not
+ * for a consumer that is busy (the store while a scrape or a frame copies
+ * out of it). Then the bus thread is woken to pump in its place, so the
+ * records are as fresh and only that thread waits. */
+static bool bus_try_pump(struct bus *b)
+{
+	uint64_t one = 1;
+	int c;
+
+	if (!pthread_mutex_trylock(&b->lock)) {
+		for (c = 0; c < BUS_MAX_CONSUMERS; c++) {
+			const struct bus_consumer_ops *ops = b->cons[c].ops;
+
+			if (!b->cons[c].live || !ops->begin)
+				continue;
+			if (!ops->try_begin)
+				ops->begin(b->cons[c].ctx);
+			else if (!ops->try_begin(b->cons[c].ctx))
+				break;
+		}
+		if (c == BUS_MAX_CONSUMERS) {
+			bus_drain(b);
+			bus_end(b, BUS_MAX_CONSUMERS, false);
+			atomic_store_explicit(&b->last_pump_ns, asys_now_ns(),
+					      memory_order_relaxed);
+			pthread_mutex_unlock(&b->lock);
+			return true;
+		}
+		bus_end(b, c, true);
+		pthread_mutex_unlock(&b->lock);
+	}
+	if (write(b->wake_fd, &one, sizeof(one)) < 0) {
+		/* EAGAIN: the thread is woken already */
+	}
+	return false;
 }
 
 void bus_set_helped(struct bus *b, bool on)
@@ -295,8 +349,7 @@ bool bus_pump_due(struct bus *b, uint64_t now_ns)
 
 	if (now_ns - last < atomic_load_explicit(&b->cur_period_ns, memory_order_relaxed))
 		return false;
-	bus_pump(b);
-	return true;
+	return bus_try_pump(b);
 }
 
 /* How long the thread waits: the period, or while a sampling thread pumps

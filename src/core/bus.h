@@ -23,6 +23,9 @@ struct bus_consumer_ops {
 	void (*begin)(void *ctx); /* before a batch; may be NULL */
 	void (*consume)(void *ctx, const struct rec *r);
 	void (*end)(void *ctx); /* after a batch; may be NULL */
+	/* begin, or false at once where begin would wait (a sampling thread's
+	 * pump does not wait); NULL: begin never waits long */
+	bool (*try_begin)(void *ctx);
 };
 
 struct bus *bus_new(void);
@@ -44,7 +47,9 @@ void bus_stop(struct bus *b); /* joins the thread after a last drain */
 uint64_t bus_pump(struct bus *b);
 /* A sampling thread that wakes at least once a period offers to pump at the
  * end of its ticks: bus_set_helped(b, true), then bus_pump_due after each
- * tick, which pumps when a period has passed since the last pump. The bus
+ * tick, which pumps when a period has passed since the last pump, and never
+ * waits: where another pump runs or a consumer's try_begin says it is busy,
+ * it wakes the bus thread to pump instead and returns false. The bus
  * thread then sleeps several periods at a time (a wake of an idle thread
  * costs 20-70 us on a VM), still woken by a ring past half full and still
  * keeping the shorter period a consumer asks for. false before that thread

@@ -65,6 +65,7 @@ struct asys_options {
 	/* serve, and top and record with --listen */
 	const char *listen;	  /* --listen ADDR:PORT, NULL: no endpoint (serve: the default) */
 	double metrics_processes; /* --metrics-processes N: per-process series, 0 = none */
+	const char *web_config;	  /* --web-config FILE: TLS and basic auth, NULL: none */
 	bool list_metrics;	  /* serve --list-metrics */
 	/* snapshot */
 	double interval_s;   /* --interval, default 1 */

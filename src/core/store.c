@@ -563,10 +563,17 @@ static void store_end(void *ctx)
 	store_unlock(ctx);
 }
 
+/* A sampling thread's pump: never behind a scrape's or a frame's copy. */
+static bool store_try_begin(void *ctx)
+{
+	return !pthread_mutex_trylock(&((struct store *)ctx)->lock);
+}
+
 const struct bus_consumer_ops store_consumer_ops = {
     .begin = store_begin,
     .consume = store_consume_locked,
     .end = store_end,
+    .try_begin = store_try_begin,
 };
 
 void store_consume(struct store *s, const struct rec *r)

@@ -2,9 +2,11 @@
  * OpenMetrics text 1.0.0, and as the snapshot's JSON and text. A scrape
  * copies what it shows out of the store under the store's lock (expo_snap:
  * values only, no formatting) and formats after letting go, so a scrape
- * holds the lock for a copy of numbers, never while writing text, and a
- * collector is never blocked by a scraper (the store's lock is taken by
- * the bus thread, not by the sampling threads).
+ * holds the lock for a copy of numbers, never while writing text. No
+ * sampling thread waits for it: the samplers write into their own rings,
+ * the bus thread moves records into the store, and a sampling thread that
+ * offers to pump the bus only tries the lock (bus_pump_due), leaving the
+ * pump to the bus thread while a scrape copies.
  *
  * Metric names come from the stream schema through one table of rules
  * (expo_names.c): asys_ + the stream's prefix + the field + the base unit

@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <sys/socket.h>
 
 #include "expo_addr.h"
+#include "expo_auth.h"
 #include "expo_http.h"
 #include "expo_mhd.h"
 #include "util.h"
@@ -37,10 +39,15 @@ struct expo_server {
 	pthread_mutex_t lock; /* the scraper table */
 	struct expo_scraper scrapers[EXPO_HTTP_SCRAPERS];
 	atomic_ulong scrapes;
+	struct expo_auth *auth; /* NULL: no basic auth */
+	/* the library's first complaint while it starts, for the error */
+	atomic_bool starting;
+	char why[160];
 };
 
 /* The library's calls: set by the first server start, before any callback. */
 static const struct expo_mhd_api *mhd;
+static const struct expo_tls_api *tls; /* with client_auth_type */
 
 static const char expo_index_html[] =
     "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>asys</title></head>\n"
@@ -138,6 +145,53 @@ static enum MHD_Result expo_metrics(struct expo_server *s, struct MHD_Connection
 	return expo_reply(c, MHD_HTTP_OK, expo_content_type(f), text, len, true);
 }
 
+/* The client's certificate, as client_auth_type asks: given and verified
+ * against client_ca_file, or, with VerifyClientCertIfGiven, none at all. */
+static bool expo_client_cert_ok(struct expo_server *s, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+	    mhd->get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	unsigned int n = 0, status = 1;
+
+	if (!ci || !ci->tls_session)
+		return false;
+	if (!tls->get_peers(ci->tls_session, &n) || !n)
+		return s->cfg.web->client_auth == EXPO_CLIENT_VERIFY_IF_GIVEN;
+	return tls->verify_peers2(ci->tls_session, &status) == 0 && status == 0;
+}
+
+/* The request's basic auth matches a user of the web config. */
+static bool expo_authorized(struct expo_server *s, struct MHD_Connection *c)
+{
+	char *pass = NULL;
+	char *user = mhd->basic_auth_get_username_password(c, &pass);
+	bool ok = user && pass && expo_auth_check(s->auth, user, pass);
+
+	if (pass) {
+		explicit_bzero(pass, strlen(pass));
+		mhd->free(pass);
+	}
+	if (user)
+		mhd->free(user);
+	return ok;
+}
+
+static enum MHD_Result expo_unauthorized(struct MHD_Connection *c)
+{
+	static const char msg[] = "401 unauthorized: this endpoint needs a user and password\n";
+	struct MHD_Response *r =
+	    mhd->create_response_from_buffer(sizeof(msg) - 1, (void *)msg, MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	/* adds WWW-Authenticate: Basic realm="asys" */
+	ret = mhd->queue_basic_auth_fail_response(c, "asys", r);
+	mhd->destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const char *url,
 				   const char *method, const char *version, const char *upload,
 				   size_t *upload_len, void **req)
@@ -146,7 +200,18 @@ static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const ch
 
 	(void)version;
 	(void)upload;
-	(void)req;
+	/* *req marks a request already let in: its later calls (its body)
+	 * are not checked again */
+	if (!*req && s->cfg.web && s->cfg.web->client_auth && !expo_client_cert_ok(s, c)) {
+		static const char msg[] = "403 forbidden: this endpoint needs a client certificate "
+					  "that its client_ca_file signed\n";
+
+		return expo_reply(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8", (char *)msg,
+				  sizeof(msg) - 1, false);
+	}
+	if (!*req && s->auth && !expo_authorized(s, c))
+		return expo_unauthorized(c);
+	*req = s;
 	if (*upload_len) {
 		*upload_len = 0; /* a body is read and dropped: the answer is 405 */
 		return MHD_YES;
@@ -166,6 +231,110 @@ static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const ch
 			  "not found: see /metrics\n", 24, false);
 }
 
+/* libmicrohttpd's messages: the first one while it starts becomes the
+ * error's reason; later ones (a client's failed TLS handshake) are dropped,
+ * since the terminal may be asys top's screen. */
+static void expo_log(void *cls, const char *fmt, va_list ap)
+{
+	struct expo_server *s = cls;
+	size_t k;
+
+	if (!atomic_load(&s->starting) || s->why[0])
+		return;
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	/* "Failed to bind to port 0: ...": the port asked for is in the address */
+	if (!strncmp(s->why, "Failed to bind", 14) && strrchr(s->why, ':')) {
+		char tail[sizeof(s->why) - 8];
+		const char *c = strrchr(s->why, ':') + 1;
+
+		util_strlcpy(tail, c + strspn(c, " "), sizeof(tail));
+		snprintf(s->why, sizeof(s->why), "bind: %s", tail);
+	}
+	k = strlen(s->why);
+	while (k && (s->why[k - 1] == '\n' || s->why[k - 1] == '.'))
+		s->why[--k] = '\0';
+}
+
+/* TLS and basic auth from the web config: the daemon's flags and options
+ * (ops, ending in MHD_OPTION_END). 0 or -errno with why in err. */
+static int expo_server_web(struct expo_server *s, const struct expo_webcfg *w, unsigned *flags,
+			   struct MHD_OptionItem *ops, char *prio, size_t np, char *err, size_t n)
+{
+	size_t k = 0;
+
+	if (w && w->tls) {
+		if (mhd->is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			snprintf(err, n,
+				 "--web-config asks for TLS, but %s was built without it "
+				 "(GnuTLS)",
+				 EXPO_MHD_SONAME);
+			return -ENOTSUP;
+		}
+		expo_webcfg_priorities(w, prio, np);
+		*flags |= MHD_USE_TLS;
+		ops[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, w->cert_pem};
+		ops[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, w->key_pem};
+		ops[k++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, prio};
+		/* a trust list makes the library ask clients for a certificate */
+		if (w->client_auth) {
+			if (!tls && !(tls = expo_mhd_tls(err, n)))
+				return -ENOTSUP;
+			ops[k++] =
+			    (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, w->ca_pem};
+		}
+	}
+	ops[k] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+	if (!w || !w->nusers)
+		return 0;
+	if (!mhd->basic_auth_get_username_password || !mhd->queue_basic_auth_fail_response ||
+	    mhd->is_feature_supported(MHD_FEATURE_BASIC_AUTH) != MHD_YES) {
+		snprintf(err, n,
+			 "--web-config has basic_auth_users, but %s was built without "
+			 "basic authentication",
+			 EXPO_MHD_SONAME);
+		return -ENOTSUP;
+	}
+	if (!(s->auth = expo_auth_new(w->users, w->nusers))) {
+		snprintf(err, n, "out of memory (or no random salt)");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The daemon on ss; its thread starts with every signal blocked, so that
+ * a key, a resize or a stop signal goes to the thread that waits for it
+ * (the TUI's poll, serve's sigsuspend), never to this one. */
+static struct MHD_Daemon *expo_server_daemon(struct expo_server *s, unsigned flags,
+					     const struct sockaddr_storage *ss,
+					     const struct MHD_OptionItem *web)
+{
+	struct MHD_Daemon *d;
+	sigset_t all, old;
+
+	if (ss->ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	atomic_store(&s->starting, true);
+	d = mhd->start_daemon(flags | MHD_USE_ERROR_LOG, 0, NULL, NULL, expo_handle, s,
+			      MHD_OPTION_EXTERNAL_LOGGER, expo_log, s, MHD_OPTION_SOCK_ADDR,
+			      (const struct sockaddr *)ss, MHD_OPTION_CONNECTION_LIMIT,
+			      (unsigned)EXPO_HTTP_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+			      (unsigned)EXPO_HTTP_PER_ADDRESS, MHD_OPTION_CONNECTION_TIMEOUT,
+			      (unsigned)EXPO_HTTP_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+			      (size_t)EXPO_HTTP_MEMORY, MHD_OPTION_ARRAY, web, MHD_OPTION_END);
+	atomic_store(&s->starting, false);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return d;
+}
+
+static void expo_server_free(struct expo_server *s)
+{
+	expo_auth_free(s->auth);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
 int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 		      struct expo_server **out, char *err, size_t n)
 {
@@ -173,8 +342,9 @@ int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 	socklen_t len;
 	struct expo_server *s;
 	const union MHD_DaemonInfo *di;
+	struct MHD_OptionItem web[5];
+	char prio[128];
 	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
-	sigset_t all, old;
 	int rc = expo_parse_listen(listen, &ss, &len, err, n);
 
 	*out = NULL;
@@ -189,25 +359,19 @@ int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 	}
 	s->cfg = *cfg;
 	pthread_mutex_init(&s->lock, NULL);
-	if (ss.ss_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
-	/* The thread starts with every signal blocked, so that a key, a resize
-	 * or a stop signal goes to the thread that waits for it (the TUI's
-	 * poll, serve's sigsuspend), never to this one. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	s->d = mhd->start_daemon(
-	    flags, 0, NULL, NULL, expo_handle, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)EXPO_HTTP_CONNECTIONS,
-	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)EXPO_HTTP_PER_ADDRESS,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)EXPO_HTTP_TIMEOUT_S,
-	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)EXPO_HTTP_MEMORY, MHD_OPTION_END);
-	if (!s->d) {
-		/* MHD says nothing of why; a bind that fails is the usual cause */
-		snprintf(err, n, "cannot listen on %s (address in use, or not this host's?)",
-			 listen);
-		pthread_mutex_destroy(&s->lock);
-		free(s);
+	if ((rc = expo_server_web(s, cfg->web, &flags, web, prio, sizeof(prio), err, n)) < 0) {
+		expo_server_free(s);
+		return rc;
+	}
+	if (!(s->d = expo_server_daemon(s, flags, &ss, web))) {
+		/* without a word from the library, a bind that fails is the usual cause */
+		if (s->why[0])
+			snprintf(err, n, "cannot listen on %s: %s", listen, s->why);
+		else
+			snprintf(err, n,
+				 "cannot listen on %s (address in use, or not this host's?)",
+				 listen);
+		expo_server_free(s);
 		return -EADDRNOTAVAIL;
 	}
 	di = mhd->get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
@@ -227,8 +391,7 @@ void expo_server_stop(struct expo_server *s)
 	if (!s)
 		return;
 	mhd->stop_daemon(s->d);
-	pthread_mutex_destroy(&s->lock);
-	free(s);
+	expo_server_free(s);
 }
 
 const char *expo_server_address(const struct expo_server *s)

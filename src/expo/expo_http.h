@@ -2,13 +2,16 @@
  * /metrics (expo.h) and / (a page linking to it); other paths 404, other
  * methods 405. Limits: connections in all and per address, an idle
  * timeout, and the memory of a connection (a request's headers must fit).
- * Built with HAVE_SERVE only. */
+ * With a web config, TLS through libmicrohttpd's GnuTLS and basic auth on
+ * every path (expo_auth.h): a request without the right user and password
+ * gets 401 with WWW-Authenticate. Built with HAVE_SERVE only. */
 #ifndef ASYS_EXPO_HTTP_H
 #define ASYS_EXPO_HTTP_H
 
 #include <stddef.h>
 
 #include "expo.h"
+#include "expo_webcfg.h"
 
 #define EXPO_HTTP_CONNECTIONS 64
 #define EXPO_HTTP_PER_ADDRESS 16
@@ -26,6 +29,9 @@ struct expo_server_cfg {
 	size_t (*collectors)(void *ctx, struct expo_collector *out, size_t n);
 	void *ctx;
 	const char *version;
+	/* TLS and basic auth (--web-config); NULL: plain HTTP, no auth. It
+	 * must live until the server stops. */
+	const struct expo_webcfg *web;
 };
 
 struct expo_server;

@@ -149,22 +149,45 @@ static const struct expo_row *expo_find_row(const struct expo_snap *s, const cha
 	return NULL;
 }
 
+/* What a process runs in, from proc.cpu's label (the CONTAINER column):
+ * a Slurm job ("job 1234") as job="1234", anything else (a pod, a
+ * container, a systemd unit) as container. A scrape holds only each
+ * stream's top rows, so a process among another stream's top but not
+ * proc.cpu's has neither. grp: proc.cpu's row of the process, or NULL to
+ * look it up. */
+static void expo_group(const struct expo_snap *s, uint64_t pid, const struct expo_row *grp,
+		       struct expo_buf *b)
+{
+	const char *l;
+
+	if (!grp)
+		grp = expo_find_row(s, "proc.cpu", pid);
+	if (!grp || !grp->has_label || !grp->label[0])
+		return;
+	l = grp->label;
+	if (!strncmp(l, "job ", 4) && l[4] && strspn(l + 4, "0123456789") == strlen(l + 4))
+		expo_label(b, "job", l + 4);
+	else
+		expo_label(b, "container", l);
+}
+
 /* A process: its pid, its command (the label of mem.proc; proc.cpu's own
- * label names its container instead) and its container where known: a
- * scrape holds only each stream's top rows, so a process among mem.proc's
- * but not proc.cpu's has no container label. */
+ * label names its container instead) and its container or job. */
 static void expo_pid(const struct expo_snap *s, const struct expo_stream *st,
 		     const struct expo_row *r, struct expo_buf *b)
 {
 	bool is_cpu = !strcmp(st->d->name, "proc.cpu");
 	const struct expo_row *cmd = is_cpu ? expo_find_row(s, "mem.proc", r->entity) : r;
-	const struct expo_row *grp = is_cpu ? r : expo_find_row(s, "proc.cpu", r->entity);
 
 	/* a thread's entity is its own id, its label its name */
-	expo_label_u64(b, strcmp(st->d->name, "proc.thread") ? "pid" : "tid", r->entity);
+	if (!strcmp(st->d->name, "proc.thread")) {
+		expo_label_u64(b, "tid", r->entity);
+		expo_label(b, "comm", r->has_label ? r->label : "");
+		return;
+	}
+	expo_label_u64(b, "pid", r->entity);
 	expo_label(b, "comm", cmd && cmd->has_label ? cmd->label : "");
-	if (grp && grp->has_label && grp->label[0] && strcmp(st->d->name, "proc.thread"))
-		expo_label(b, "container", grp->label);
+	expo_group(s, r->entity, is_cpu ? r : NULL, b);
 }
 
 /* An HGTX range: its process, domain and name, split at the unit separator. */
@@ -207,6 +230,7 @@ bool expo_row_labels(const struct expo_snap *s, const struct expo_stream *st,
 		expo_ppu(s, b, r->entity >> 32);
 		expo_label_u64(b, "pid", r->entity & 0xffffffffu);
 		expo_label(b, "comm", expo_after_pid(r->label, ' '));
+		expo_group(s, r->entity & 0xffffffffu, NULL, b);
 		break;
 	case EXPO_ENT_PID:
 		expo_pid(s, st, r, b);

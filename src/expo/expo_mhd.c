@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "expo_mhd.h"
@@ -41,10 +42,49 @@ static void expo_mhd_load(void)
 	EXPO_MHD_SYM(add_response_header, "MHD_add_response_header");
 	EXPO_MHD_SYM(queue_response, "MHD_queue_response");
 	EXPO_MHD_SYM(destroy_response, "MHD_destroy_response");
+	EXPO_MHD_SYM(is_feature_supported, "MHD_is_feature_supported");
+	EXPO_MHD_SYM(free, "MHD_free");
+	api.basic_auth_get_username_password =
+	    (__typeof__(api.basic_auth_get_username_password))dlsym(
+		h, "MHD_basic_auth_get_username_password");
+	api.queue_basic_auth_fail_response = (__typeof__(api.queue_basic_auth_fail_response))dlsym(
+	    h, "MHD_queue_basic_auth_fail_response");
 	if (api_missing)
 		snprintf(api_why, sizeof(api_why),
 			 "%s lacks %s: install libmicrohttpd12 0.9.71 or later", EXPO_MHD_SONAME,
 			 api_missing);
+}
+
+#define EXPO_GNUTLS_SONAME "libgnutls.so.30"
+
+static struct expo_tls_api tls_api;
+static bool tls_ok;
+static pthread_once_t tls_once = PTHREAD_ONCE_INIT;
+
+static void expo_mhd_tls_load(void)
+{
+	/* the copy libmicrohttpd brought in, never a second one */
+	void *h = dlopen(EXPO_GNUTLS_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+
+	if (!h)
+		return;
+	tls_api.get_peers = (__typeof__(tls_api.get_peers))dlsym(h, "gnutls_certificate_get_peers");
+	tls_api.verify_peers2 =
+	    (__typeof__(tls_api.verify_peers2))dlsym(h, "gnutls_certificate_verify_peers2");
+	tls_ok = tls_api.get_peers && tls_api.verify_peers2;
+}
+
+const struct expo_tls_api *expo_mhd_tls(char *err, size_t n)
+{
+	pthread_once(&tls_once, expo_mhd_tls_load);
+	if (!tls_ok) {
+		snprintf(err, n,
+			 "client_auth_type needs GnuTLS's certificate checks, and %s has no %s "
+			 "loaded",
+			 EXPO_MHD_SONAME, EXPO_GNUTLS_SONAME);
+		return NULL;
+	}
+	return &tls_api;
 }
 
 const struct expo_mhd_api *expo_mhd(char *err, size_t n)

@@ -25,9 +25,25 @@ struct expo_mhd_api {
 	__typeof__(MHD_add_response_header) *add_response_header;
 	__typeof__(MHD_queue_response) *queue_response;
 	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_is_feature_supported) *is_feature_supported;
+	/* optional: NULL where the library was built without basic auth */
+	__typeof__(MHD_basic_auth_get_username_password) *basic_auth_get_username_password;
+	__typeof__(MHD_queue_basic_auth_fail_response) *queue_basic_auth_fail_response;
+	__typeof__(MHD_free) *free;
 };
 
 /* The library's calls, loaded once; NULL with why in err (a sentence that
  * says what to install). Thread-safe. */
 const struct expo_mhd_api *expo_mhd(char *err, size_t n);
+
+/* GnuTLS's checks of a client's certificate, from the copy libmicrohttpd
+ * loaded (so after expo_mhd): the session is MHD's
+ * MHD_CONNECTION_INFO_GNUTLS_SESSION; the types are GnuTLS's, by pointer. */
+struct expo_tls_api {
+	/* the peer's certificate chain; NULL or *n 0: none given */
+	const void *(*get_peers)(void *session, unsigned int *n);
+	/* 0 with *status 0: the chain verifies against the trusted CAs */
+	int (*verify_peers2)(void *session, unsigned int *status);
+};
+const struct expo_tls_api *expo_mhd_tls(char *err, size_t n);
 #endif

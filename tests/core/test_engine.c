@@ -270,6 +270,76 @@ START_TEST(slow_groups_share_a_thread_and_pump_the_bus)
 }
 END_TEST
 
+/* A sampling thread's pump never waits for a busy consumer (the store while
+ * a scrape or a frame copies out of it): it leaves the pump to the bus
+ * thread, woken at once, and the records still arrive. */
+static _Atomic int busy, tries_failed, tries_ok, begins_bus, consumed;
+
+static bool busy_try_begin(void *ctx)
+{
+	if (atomic_load(&busy)) {
+		atomic_fetch_add(&tries_failed, 1);
+		return false;
+	}
+	atomic_fetch_add(&tries_ok, 1);
+	return true;
+}
+
+static void busy_begin(void *ctx)
+{
+	atomic_fetch_add(&begins_bus, 1);
+}
+
+static void busy_consume(void *ctx, const struct rec *r)
+{
+	atomic_fetch_add(&consumed, 1);
+}
+
+static const struct bus_consumer_ops busy_ops = {
+    .begin = busy_begin, .consume = busy_consume, .try_begin = busy_try_begin};
+
+START_TEST(sampler_pump_does_not_wait_for_a_busy_consumer)
+{
+	const struct collector *list[] = {&c_fast, &c_slow, NULL};
+	struct asys_options o;
+	struct stream_table *t = stream_table_new();
+	struct bus *b = bus_new();
+	struct engine *e;
+	int ok, failed, bus, got;
+
+	options_defaults(&o);
+	stream_table_add(t, &s_a);
+	e = engine_new(&o, t, b, list);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(engine_init(e), 0);
+	ck_assert_int_eq(bus_attach(b, &busy_ops, NULL), 0);
+	ck_assert_int_eq(bus_start(b, 250000000ull), 0);
+	ck_assert_int_eq(engine_start(e), 0);
+	pumps_in(1.0);
+	ck_assert_msg(atomic_load(&tries_ok) >= 2, "%d pumps by the sampling thread in 1 s",
+		      atomic_load(&tries_ok));
+	atomic_store(&busy, 1);
+	pumps_in(0.1);
+	ok = atomic_load(&tries_ok);
+	failed = atomic_load(&tries_failed);
+	bus = atomic_load(&begins_bus);
+	got = atomic_load(&consumed);
+	pumps_in(1.5);
+	ck_assert_int_eq(atomic_load(&tries_ok), ok);
+	ck_assert_msg(atomic_load(&tries_failed) - failed >= 3, "%d pumps offered in 1.5 s",
+		      atomic_load(&tries_failed) - failed);
+	/* each offer wakes the bus thread; it alone would pump each 2 s */
+	ck_assert_msg(atomic_load(&begins_bus) - bus >= 3, "%d pumps by the bus thread in 1.5 s",
+		      atomic_load(&begins_bus) - bus);
+	ck_assert_msg(atomic_load(&consumed) - got >= 10, "%d records in 1.5 s at 10 Hz",
+		      atomic_load(&consumed) - got);
+	engine_stop(e);
+	bus_free(b);
+	engine_free(e);
+	stream_table_free(t);
+}
+END_TEST
+
 START_TEST(rate_hook_and_tick_start)
 {
 	const struct collector *list[] = {&c_cap, &c_cap2, NULL};
@@ -361,6 +431,7 @@ int main(void)
 	tcase_add_test(tc, engine_1khz_two_seconds);
 	tcase_add_test(tc, rate_hook_and_tick_start);
 	tcase_add_test(tc, bus_pumps_as_often_as_its_consumers_need);
+	tcase_add_test(tc, sampler_pump_does_not_wait_for_a_busy_consumer);
 	tcase_add_test(tc, slow_groups_share_a_thread_and_pump_the_bus);
 	suite_add_tcase(s, tc);
 	return check_run(s, NULL);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Bad requests against asys serve at 127.0.0.1:PORT: each gets an error or
 is dropped, and the server answers a good scrape after each and during a
-slowloris. Prints one FAIL line per problem; exits 1 if any."""
+slowloris; a 17th connection from one address is not served while 16 are
+held, and other addresses are. Prints one FAIL line per problem; exits 1 if any."""
 import socket
 import sys
 import threading
@@ -11,10 +12,10 @@ PORT = int(sys.argv[1])
 fails = []
 
 
-def talk(data, wait=5.0, drip=None):
+def talk(data, wait=5.0, drip=None, src="127.0.0.1"):
     """Sends data (in pieces of drip seconds apart when given) and returns
     what came back until the server closed or wait passed."""
-    s = socket.create_connection(("127.0.0.1", PORT), timeout=wait)
+    s = socket.create_connection(("127.0.0.1", PORT), timeout=wait, source_address=(src, 0))
     got = b""
     try:
         if drip:
@@ -28,7 +29,7 @@ def talk(data, wait=5.0, drip=None):
             if not chunk:
                 break
             got += chunk
-    except (socket.timeout, ConnectionResetError, BrokenPipeError):
+    except (socket.timeout, ConnectionResetError, BrokenPipeError, OSError):
         pass
     finally:
         s.close()
@@ -77,6 +78,19 @@ for _ in range(3):
     scrape_ok("a scrape during a slowloris")
 slow.join()
 scrape_ok("a slowloris")
+
+# 16 connections at once from one address: a 17th is closed unanswered,
+# while another address is served
+held = [socket.create_connection(("127.0.0.1", PORT), timeout=5, source_address=("127.0.0.5", 0))
+        for _ in range(16)]
+time.sleep(0.3)
+extra = talk(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait=3.0,
+             src="127.0.0.5")
+if status(extra) == 200:
+    fails.append("a 17th connection from one address was served")
+scrape_ok("16 connections held by one address")
+for h in held:
+    h.close()
 
 for f in fails:
     print("FAIL:", f)

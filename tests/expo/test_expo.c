@@ -187,12 +187,17 @@ static const struct field_desc pcpu_fields[] = {
 };
 static const struct stream_desc pcpu_stream = {
     "proc.cpu", 1, ENTITY_PID, 1, pcpu_fields, "per-process CPU", .rate_hz = 0};
+static const struct field_desc pproc_fields[] = {
+    FIELD_DESC("mem_used", "B", FIELD_GAUGE),
+};
+static const struct stream_desc pproc_stream = {
+    "ppu.proc", 1, ENTITY_KEY, 1, pproc_fields, "device memory per process", .rate_hz = 0};
 
 START_TEST(expo_process_container)
 {
 	struct fx f;
 	char *t;
-	int pcpu;
+	int pcpu, pproc;
 
 	fx_init(&f);
 	pcpu = stream_table_add(f.t, &pcpu_stream);
@@ -206,6 +211,22 @@ START_TEST(expo_process_container)
 		   "container=\"docker 0123456789ab\"} 4096");
 	ck_line(t, "asys_process_utime_seconds_total{pid=\"7\",comm=\"python train.py\","
 		   "container=\"docker 0123456789ab\"} 2.5");
+	free(t);
+	/* a Slurm job is a job label, not a container; PPU processes too */
+	pproc = stream_table_add(f.t, &pproc_stream);
+	ck_assert_int_ge(pproc, 0);
+	put_text(&f, REC_LABEL, pproc, 1ull << 32 | 8, 1 * SEC, "8 srun");
+	put(&f, pproc, 1ull << 32 | 8, 1 * SEC, (double[]){1024}, 1);
+	put_text(&f, REC_LABEL, f.proc, 8, 1 * SEC, "srun");
+	put(&f, f.proc, 8, 1 * SEC, (double[]){8192}, 1);
+	put_text(&f, REC_LABEL, pcpu, 8, 1 * SEC, "job 4242");
+	put(&f, pcpu, 8, 1 * SEC, (double[]){1}, 1);
+	t = scrape(&f, EXPO_PROMETHEUS, 5, NULL);
+	ck_line(t, "asys_process_rss_bytes{pid=\"8\",comm=\"srun\",job=\"4242\"} 8192");
+	ck_line(t, "asys_ppu_process_mem_used_bytes{device=\"1\",pid=\"8\",comm=\"srun\","
+		   "job=\"4242\"} 1024");
+	ck_line(t, "asys_process_rss_bytes{pid=\"7\",comm=\"python train.py\","
+		   "container=\"docker 0123456789ab\"} 4096");
 	free(t);
 	fx_free(&f);
 }

@@ -37,7 +37,7 @@ static void kept_consume(void *ctx, const struct rec *r)
 	k->n++;
 }
 
-static const struct bus_consumer_ops kept_ops = {NULL, kept_consume, NULL};
+static const struct bus_consumer_ops kept_ops = {.consume = kept_consume};
 
 /* The recorder of r->rec_path, attached like asys record's. */
 static void run_record(struct run *r)

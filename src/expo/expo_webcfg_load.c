@@ -1,0 +1,161 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "expo_webcfg.h"
+
+/* Reads at most max bytes of the regular file at path into a NUL-ended
+ * buffer. nofollow: a final symbolic link is refused. 0 or -errno with why
+ * (without the path) in err. */
+static int wc_slurp(const char *path, bool nofollow, size_t max, char **out, size_t *len, char *err,
+		    size_t n)
+{
+	/* no FIFO to block on, no terminal to take */
+	int fd =
+	    open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	int rc = 0;
+
+	*out = NULL;
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, n, "%s",
+			 rc == -ELOOP && nofollow
+			     ? "a symbolic link: not read (name the file itself)"
+			     : strerror(-rc));
+		return rc;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, n, "not a regular file");
+		rc = -EINVAL;
+		goto out;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		snprintf(err, n, "larger than %zu KiB", max >> 10);
+		rc = -EFBIG;
+		goto out;
+	}
+	if (!(buf = malloc(max + 1))) {
+		snprintf(err, n, "out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* the size may change under us: read to the end, at most max + 1 */
+	while (got <= max) {
+		ssize_t r = read(fd, buf + got, max + 1 - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			rc = -errno;
+			snprintf(err, n, "%s", strerror(-rc));
+			goto out;
+		}
+		if (!r)
+			break;
+		got += (size_t)r;
+	}
+	if (got > max) {
+		snprintf(err, n, "larger than %zu KiB", max >> 10);
+		rc = -EFBIG;
+		goto out;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*len = got;
+	buf = NULL;
+out:
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+/* The certificate chain and the key, PEM both. */
+static int wc_read_pems(struct expo_webcfg *c, char *err, size_t n)
+{
+	char why[160];
+	int rc = wc_slurp(c->cert_file, false, EXPO_WEB_PEM_MAX, &c->cert_pem, &c->cert_len, why,
+			  sizeof(why));
+
+	if (rc < 0) {
+		snprintf(err, n, "cert_file %s: %s", c->cert_file, why);
+		return rc;
+	}
+	if (!strstr(c->cert_pem, "-----BEGIN CERTIFICATE-----")) {
+		snprintf(err, n, "cert_file %s: no PEM certificate in it", c->cert_file);
+		return -EINVAL;
+	}
+	rc = wc_slurp(c->key_file, false, EXPO_WEB_PEM_MAX, &c->key_pem, &c->key_len, why,
+		      sizeof(why));
+	if (rc < 0) {
+		snprintf(err, n, "key_file %s: %s", c->key_file, why);
+		return rc;
+	}
+	if (!strstr(c->key_pem, "-----BEGIN") || !strstr(c->key_pem, "PRIVATE KEY-----")) {
+		snprintf(err, n, "key_file %s: no PEM private key in it", c->key_file);
+		return -EINVAL;
+	}
+	if (c->client_auth) {
+		rc = wc_slurp(c->client_ca_file, false, EXPO_WEB_PEM_MAX, &c->ca_pem, &c->ca_len,
+			      why, sizeof(why));
+		if (rc < 0) {
+			snprintf(err, n, "client_ca_file %s: %s", c->client_ca_file, why);
+			return rc;
+		}
+		if (!strstr(c->ca_pem, "-----BEGIN CERTIFICATE-----")) {
+			snprintf(err, n, "client_ca_file %s: no PEM certificate in it",
+				 c->client_ca_file);
+			return -EINVAL;
+		}
+	}
+	if (strstr(c->key_pem, "ENCRYPTED")) {
+		snprintf(err, n,
+			 "key_file %s: an encrypted key (asys takes a key without a "
+			 "passphrase)",
+			 c->key_file);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int expo_webcfg_load(const char *path, struct expo_webcfg *c, char *err, size_t n)
+{
+	char why[160], dir[EXPO_WEB_PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	char *text;
+	size_t len;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (slash && (size_t)(slash - path) < sizeof(dir)) {
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = '\0';
+		if (slash == path)
+			snprintf(dir, sizeof(dir), "/");
+	} else {
+		dir[0] = '\0';
+	}
+	rc = wc_slurp(path, true, EXPO_WEB_FILE_MAX, &text, &len, why, sizeof(why));
+	if (rc < 0) {
+		snprintf(err, n, "%s: %s", path, why);
+		return rc;
+	}
+	if (memchr(text, '\0', len)) {
+		snprintf(err, n, "%s: a NUL byte: not a text file", path);
+		rc = -EINVAL;
+	} else {
+		rc = expo_webcfg_parse(path, dir, text, len, c, err, n);
+	}
+	free(text);
+	if (!rc && c->tls && (rc = wc_read_pems(c, err, n)) < 0)
+		expo_webcfg_free(c);
+	return rc;
+}

@@ -1,0 +1,239 @@
+/* The web config's reader: exporter-toolkit's files are taken (quoted and
+ * plain values, comments, a document marker, relative paths from the
+ * file's folder), everything else is refused with its line; bcrypt checks
+ * with libxcrypt, and a successful check is cached (no second bcrypt). */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expo_webcfg.h"
+#ifdef HAVE_SERVE
+#include <crypt.h>
+
+#include "expo_auth.h"
+#endif
+#include "../check_run.h"
+
+/* bcrypt of "secret" at cost 4 (fast enough for a test) */
+#define HASH "$2b$04$ZQkJnbVcLz4R8Bk2tW3QCeIeD4M2oFQwZ3eC8n7s0m6x6q2E8o4uW"
+
+static char err[512];
+
+static int parse(const char *text, struct expo_webcfg *c)
+{
+	err[0] = '\0';
+	return expo_webcfg_parse("w.yml", "/etc/asys", text, strlen(text), c, err, sizeof(err));
+}
+
+/* text is refused, and the message starts with want */
+static void refused(const char *text, const char *want)
+{
+	struct expo_webcfg c;
+
+	ck_assert_msg(parse(text, &c) < 0, "taken: %s", text);
+	ck_assert_msg(!strncmp(err, want, strlen(want)), "for %s: '%s', want '%s...'", text, err,
+		      want);
+	ck_assert_ptr_null(c.users);
+}
+
+START_TEST(webcfg_takes_the_format)
+{
+	struct expo_webcfg c;
+	char buf[512], prio[128];
+
+	snprintf(buf, sizeof(buf),
+		 "---\n# a comment\ntls_server_config:\n  cert_file: tls/server.crt  # mine\n"
+		 "  key_file: '/abs/server.key'\n  min_version: TLS13\n"
+		 "  client_auth_type: NoClientCert\n\nbasic_auth_users:\n"
+		 "  alice: %s\n  \"bob smith\": '%s'\r\n",
+		 HASH, HASH);
+	ck_assert_msg(parse(buf, &c) == 0, "%s", err);
+	ck_assert(c.tls);
+	ck_assert_str_eq(c.cert_file, "/etc/asys/tls/server.crt");
+	ck_assert_str_eq(c.key_file, "/abs/server.key");
+	ck_assert_int_eq(c.min_version, EXPO_TLS13);
+	ck_assert_uint_eq(c.nusers, 2);
+	ck_assert_str_eq(c.users[0].name, "alice");
+	ck_assert_str_eq(c.users[0].hash, HASH);
+	ck_assert_str_eq(c.users[1].name, "bob smith");
+	expo_webcfg_priorities(&c, prio, sizeof(prio));
+	ck_assert_str_eq(prio, "NORMAL:-VERS-ALL:+VERS-TLS1.3");
+	expo_webcfg_free(&c);
+
+	/* no TLS; the default versions are TLS 1.2 and 1.3 */
+	ck_assert_msg(parse("basic_auth_users:\n    a: " HASH "\n", &c) == 0, "%s", err);
+	ck_assert(!c.tls);
+	expo_webcfg_priorities(&c, prio, sizeof(prio));
+	ck_assert_str_eq(prio, "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2");
+	expo_webcfg_free(&c);
+	ck_assert_msg(parse("tls_server_config: {}\nbasic_auth_users:\n", &c) == 0, "%s", err);
+	ck_assert(!c.tls);
+	ck_assert_uint_eq(c.nusers, 0);
+	ck_assert_msg(parse("", &c) == 0, "%s", err);
+	ck_assert_msg(parse("tls_server_config:\n  cert_file: a\n  key_file: b\n"
+			    "  client_auth_type: RequireAndVerifyClientCert\n"
+			    "  client_ca_file: ca/clients.pem\n",
+			    &c) == 0,
+		      "%s", err);
+	ck_assert_int_eq(c.client_auth, EXPO_CLIENT_VERIFY);
+	ck_assert_str_eq(c.client_ca_file, "/etc/asys/ca/clients.pem");
+	expo_webcfg_free(&c);
+}
+END_TEST
+
+START_TEST(webcfg_refuses_the_rest)
+{
+	refused("foo: 1\n", "w.yml:1: unknown key 'foo'");
+	refused("http_server_config:\n  http2: false\n", "w.yml:1: http_server_config is not");
+	refused("tls_server_config:\n  cert_file: a\n  cipher_suites:\n    - X\n",
+		"w.yml:3: tls_server_config: 'cipher_suites' is not supported");
+	/* the key first: a value in syntax the reader lacks does not hide it */
+	refused("tls_server_config:\n  curve_preferences: [X25519]\n",
+		"w.yml:2: tls_server_config: 'curve_preferences' is not supported");
+	refused("http_server_config: {a: b}\n", "w.yml:1: http_server_config is not");
+	refused("tls_server_config:\n  cert_fil: a\n", "w.yml:2: tls_server_config: unknown key");
+	refused("tls_server_config:\n  cert_file: a\n  cert_file: b\n",
+		"w.yml:3: tls_server_config: "
+		"'cert_file' given twice");
+	refused("tls_server_config:\n  cert_file: a\n", "w.yml:0: tls_server_config needs both");
+	refused("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS14\n",
+		"w.yml:4: min_version: 'TLS14' is none of");
+	refused("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS13\n"
+		"  max_version: TLS12\n",
+		"w.yml:0: tls_server_config: min_version is above");
+#define TLS_AB "tls_server_config:\n  cert_file: a\n  key_file: b\n"
+	refused(TLS_AB "  client_auth_type: RequireAndVerifyClientCert\n",
+		"w.yml:0: tls_server_config: client_auth_type needs client_ca_file");
+	refused(TLS_AB "  client_ca_file: ca.pem\n",
+		"w.yml:0: tls_server_config: client_ca_file checks nothing");
+	refused("tls_server_config:\n  client_auth_type: VerifyClientCertIfGiven\n"
+		"  client_ca_file: ca.pem\n",
+		"w.yml:0: tls_server_config: versions or client_ca_file without");
+	refused(
+	    TLS_AB "  client_auth_type: RequireAnyClientCert\n",
+	    "w.yml:4: tls_server_config: client_auth_type RequireAnyClientCert is not supported");
+	refused(TLS_AB "  client_auth_type: Verify\n",
+		"w.yml:4: tls_server_config: client_auth_type 'Verify' is none of");
+	refused("basic_auth_users:\n  a: plain\n",
+		"w.yml:2: basic_auth_users: the password of 'a'");
+	refused("basic_auth_users:\n  a: "
+		"$2b$03$ZQkJnbVcLz4R8Bk2tW3QCeIeD4M2oFQwZ3eC8n7s0m6x6q2E8o4uW\n",
+		"w.yml:2: basic_auth_users: the password");
+	refused("basic_auth_users:\n  a: $1$abc$def\n", "w.yml:2: basic_auth_users: the password");
+	refused("basic_auth_users:\n  a: " HASH "\n  a: " HASH "\n", "w.yml:3: basic_auth_users: "
+								     "'a' given twice");
+	refused("basic_auth_users:\n  'a:b': " HASH "\n", "w.yml:2: basic_auth_users: a user name");
+	refused("basic_auth_users:\n  a: " HASH "\n   b: " HASH "\n", "w.yml:3: indented by 3");
+	refused("basic_auth_users:\n\ta: " HASH "\n", "w.yml:2: a tab");
+	refused("basic_auth_users: &x\n", "w.yml:1: '&' starts YAML syntax");
+	refused("basic_auth_users: x\n", "w.yml:1: 'basic_auth_users' must be followed");
+	refused("basic_auth_users:\n  - a\n", "w.yml:2: a list item");
+	refused("basic_auth_users:\n  a: !!str x\n", "w.yml:2: '!' starts YAML syntax");
+	refused("basic_auth_users:\n  a: \"x\\ty\"\n", "w.yml:2: only \\\\ and \\\"");
+	refused("basic_auth_users:\n  a: 'x\n", "w.yml:2: a quoted value must end");
+	refused("basic_auth_users:\n  a: b: c\n", "w.yml:2: a nested");
+	refused("  a: b\n", "w.yml:1: an indented line outside");
+	refused("tls_server_config:\ntls_server_config:\n", "w.yml:2: 'tls_server_config' given");
+	refused("a\x01: b\n", "w.yml:1: a control byte 0x01");
+	refused("---\nbasic_auth_users:\n---\n", "w.yml:3: a second YAML document");
+	refused("%YAML 1.2\n", "w.yml:1: YAML directives");
+	refused("just words\n", "w.yml:1: expected \"key: value\"");
+}
+END_TEST
+
+START_TEST(webcfg_bounds)
+{
+	static char big[2 * EXPO_WEB_LINE_MAX];
+	struct expo_webcfg c;
+	size_t k;
+
+	memset(big, 'a', sizeof(big) - 1);
+	refused(big, "w.yml:1: a line longer than");
+	/* one user too many */
+	{
+		size_t n = (EXPO_WEB_USERS_MAX + 1) * 80 + 32;
+		char *t = malloc(n);
+
+		ck_assert_ptr_nonnull(t);
+		k = (size_t)snprintf(t, n, "basic_auth_users:\n");
+		for (int i = 0; i <= EXPO_WEB_USERS_MAX; i++)
+			k += (size_t)snprintf(t + k, n - k, "  u%d: %s\n", i, HASH);
+		ck_assert_int_lt(parse(t, &c), 0);
+		ck_assert_msg(strstr(err, "more than 256 users"), "%s", err);
+		free(t);
+	}
+	/* a path that does not fit */
+	memset(big, 'p', EXPO_WEB_PATH_MAX + 60);
+	memcpy(big, "tls_server_config:\n  cert_file: ", 32);
+	big[EXPO_WEB_PATH_MAX + 60] = '\0';
+	refused(big, "w.yml:2: cert_file: a path too long");
+}
+END_TEST
+
+#ifdef HAVE_SERVE
+static const char *real_hash(void)
+{
+	static char h[EXPO_WEB_HASH_LEN + 1];
+	char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+	struct crypt_data cd = {0};
+	const char *got;
+
+	ck_assert_ptr_nonnull(crypt_gensalt_rn("$2b$", 4, NULL, 0, salt, sizeof(salt)));
+	got = crypt_rn("secret", salt, &cd, sizeof(cd));
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_eq(strlen(got), EXPO_WEB_HASH_LEN);
+	memcpy(h, got, sizeof(h));
+	return h;
+}
+
+START_TEST(auth_bcrypt_and_cache)
+{
+	struct expo_web_user u[2] = {{"alice", ""}, {"bob", ""}};
+	struct expo_auth *a;
+
+	memcpy(u[0].hash, real_hash(), sizeof(u[0].hash));
+	memcpy(u[1].hash, HASH, sizeof(u[1].hash)); /* no password has it */
+	a = expo_auth_new(u, 2);
+	ck_assert_ptr_nonnull(a);
+	ck_assert(expo_auth_check(a, "alice", "secret"));
+	ck_assert_uint_eq(expo_auth_bcrypts(a), 1);
+	/* cached: no second bcrypt */
+	ck_assert(expo_auth_check(a, "alice", "secret"));
+	ck_assert_uint_eq(expo_auth_bcrypts(a), 1);
+	ck_assert(!expo_auth_check(a, "alice", "Secret"));
+	ck_assert(!expo_auth_check(a, "alice", "secret2"));
+	ck_assert(!expo_auth_check(a, "alice", ""));
+	ck_assert(!expo_auth_check(a, "bob", "secret"));
+	ck_assert(!expo_auth_check(a, "carol", "secret"));
+	ck_assert(!expo_auth_check(a, "alice", NULL));
+	/* failures are never cached: each costs a bcrypt, unknown users too */
+	ck_assert_uint_eq(expo_auth_bcrypts(a), 6);
+	ck_assert(expo_auth_check(a, "alice", "secret"));
+	ck_assert_uint_eq(expo_auth_bcrypts(a), 6);
+	expo_auth_free(a);
+}
+END_TEST
+#endif
+
+static Suite *webcfg_suite(void)
+{
+	Suite *s = suite_create("webcfg");
+	TCase *tc = tcase_create("webcfg");
+
+	tcase_add_test(tc, webcfg_takes_the_format);
+	tcase_add_test(tc, webcfg_refuses_the_rest);
+	tcase_add_test(tc, webcfg_bounds);
+#ifdef HAVE_SERVE
+	tcase_add_test(tc, auth_bcrypt_and_cache);
+#endif
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(webcfg_suite(), NULL);
+}
