@@ -302,7 +302,7 @@ static int ppu_sample(void *p, struct emitter *out, uint64_t now_ns)
 {
 	struct ppu_state *st = p;
 	double v[F_COUNT];
-	char label[160];
+	char label[256];
 
 	for (unsigned int i = 0; i < st->ndev; i++) {
 		struct ppu_dev *d = &st->devs[i];
@@ -318,7 +318,10 @@ static int ppu_sample(void *p, struct emitter *out, uint64_t now_ns)
 			continue;
 		}
 		if (!d->labelled) {
-			snprintf(label, sizeof(label), "%u: %s %s", i, d->id.name, d->id.bus_id);
+			/* "0: NAME BUS_ID UUID": the UUID, when known, is the
+			 * last word and the only one without a colon after it */
+			snprintf(label, sizeof(label), "%u: %s %s%s%s", i, d->id.name, d->id.bus_id,
+				 d->id.uuid[0] ? " " : "", d->id.uuid);
 			emit_label(out, (uint32_t)st->s_dev, i, ts, label);
 			d->labelled = true;
 		}

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
@@ -38,6 +39,7 @@ static const struct ppu_sym ppu_syms[] = {
     SYM("DeviceGetHandleByIndex", 2, device_get_handle_by_index, true),
     SYM("DeviceGetName", 1, device_get_name, false),
     SYM("DeviceGetPciInfo", 3, device_get_pci_info, false),
+    SYM("DeviceGetUUID", 1, device_get_uuid, false),
     SYM("DeviceGetUtilizationRates", 1, device_get_utilization_rates, false),
     SYM("DeviceGetMemoryInfo", 1, device_get_memory_info, false),
     SYM("DeviceGetClockInfo", 1, device_get_clock_info, false),
@@ -382,6 +384,23 @@ ppu_ret_t ppu_lib_proc_util(const struct ppu_lib *l, int api, ppu_device_t d,
 	return PPU_OK;
 }
 
+/* The device's UUID when the library gives one made of letters, digits and
+ * dashes only: it becomes a word of the device's label and a Prometheus
+ * label value, so anything else from the library is not taken. */
+static void ppu_lib_uuid(const struct ppu_lib *l, ppu_device_t d, char *out, size_t n)
+{
+	char buf[96] = "";
+
+	out[0] = '\0';
+	if (!l->device_get_uuid || l->device_get_uuid(d, buf, sizeof(buf)) != PPU_OK)
+		return;
+	buf[sizeof(buf) - 1] = '\0';
+	for (const char *c = buf; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-')
+			return;
+	snprintf(out, n, "%s", buf);
+}
+
 int ppu_lib_ident(const struct ppu_lib *l, ppu_device_t d, struct ppu_dev_ident *id)
 {
 	/* Room past the struct in case a library's PCI info is longer than ours. */
@@ -401,6 +420,7 @@ int ppu_lib_ident(const struct ppu_lib *l, ppu_device_t d, struct ppu_dev_ident 
 			 u.pci.bus & 0xff, u.pci.device & 0x1f);
 	else
 		snprintf(id->bus_id, sizeof(id->bus_id), "n/a");
+	ppu_lib_uuid(l, d, id->uuid, sizeof(id->uuid));
 	if (l->device_get_curr_pcie_link_generation)
 		if (l->device_get_curr_pcie_link_generation(d, &id->pcie_gen) != PPU_OK)
 			id->pcie_gen = 0;

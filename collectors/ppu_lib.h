@@ -162,6 +162,7 @@ struct ppu_lib {
 	ppu_ret_t (*device_get_handle_by_index)(unsigned int i, ppu_device_t *d);
 	ppu_ret_t (*device_get_name)(ppu_device_t d, char *name, unsigned int len);
 	ppu_ret_t (*device_get_pci_info)(ppu_device_t d, struct ppu_pci_info *pci);
+	ppu_ret_t (*device_get_uuid)(ppu_device_t d, char *uuid, unsigned int len);
 	ppu_ret_t (*device_get_utilization_rates)(ppu_device_t d, struct ppu_utilization *u);
 	ppu_ret_t (*device_get_memory_info)(ppu_device_t d, struct ppu_memory *m);
 	ppu_ret_t (*device_get_clock_info)(ppu_device_t d, int type, unsigned int *mhz);
@@ -213,6 +214,7 @@ void ppu_lib_util_symbol(const struct ppu_lib *l, int api, char *buf, size_t n);
 struct ppu_dev_ident {
 	char name[96];
 	char bus_id[32];		   /* "00000000:10:00.0" */
+	char uuid[96];			   /* "GPU-8f1e...", "" when unknown */
 	unsigned int pcie_gen, pcie_width; /* 0 when unknown */
 };
 int ppu_lib_ident(const struct ppu_lib *l, ppu_device_t d, struct ppu_dev_ident *id);

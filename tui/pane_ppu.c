@@ -210,6 +210,25 @@ static int ppu_wrapped(WINDOW *w, int y, int maxl, int x, int cols, const char *
 	return used;
 }
 
+/* The length of a device label's " NAME BUS_ID" without the UUID the
+ * collector puts last (the one word after the bus id, without a colon): the
+ * pane has no room for it, the exports carry it. */
+static int ppu_label_name_len(const char *s)
+{
+	const char *last = strrchr(s, ' ');
+	size_t n = strlen(s);
+
+	if (last && !strchr(last, ':') && last > s) {
+		const char *prev = last;
+
+		while (prev > s && prev[-1] != ' ')
+			prev--;
+		if (memchr(prev, ':', (size_t)(last - prev)))
+			n = (size_t)(last - s);
+	}
+	return n > 200 ? 200 : (int)n;
+}
+
 /* "0 PPU 00000000:10:00.0  93% [bar] 68.0G/96.0G 1410MHz 612/700W 45C 5x16" */
 static void ppu_draw_head(WINDOW *w, struct view *v, const struct ppu_priv *s,
 			  const struct ppu_dev_row *d, int y, int cols, bool selected)
@@ -227,7 +246,8 @@ static void ppu_draw_head(WINDOW *w, struct view *v, const struct ppu_priv *s,
 	int bar, x;
 
 	if (colon && colon[1] == ' ')
-		snprintf(name, sizeof(name), "%.*s%s", (int)(colon - label), label, colon + 1);
+		snprintf(name, sizeof(name), "%.*s%.*s", (int)(colon - label), label,
+			 ppu_label_name_len(colon + 1), colon + 1);
 	else
 		snprintf(name, sizeof(name), "%llu PPU", (unsigned long long)d->id);
 	widget_fmt_pct(pct, sizeof(pct), util);

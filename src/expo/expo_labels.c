@@ -79,33 +79,57 @@ static void expo_rdma(struct expo_buf *b, const struct expo_row *r)
 		expo_label(b, "netdev", dev);
 }
 
-/* The PCI bus id of a device: the last word of its ppu.dev label
- * ("0: NAME 00000000:3B:00.0"), which the metrics stream lacks. */
-static bool expo_bus_id(const struct expo_snap *s, uint64_t dev, char *out, size_t n)
+/* The last word of s before end, and its length. */
+static const char *expo_word_before(const char *s, const char *end, size_t *len)
 {
+	const char *w = end;
+
+	while (w > s && w[-1] != ' ')
+		w--;
+	*len = (size_t)(end - w);
+	return w;
+}
+
+/* The PCI bus id and UUID of a device from its ppu.dev label, which the
+ * metrics streams lack: "0: NAME 00000000:3B:00.0 GPU-8f1e...", the UUID
+ * last when known (the one word after the bus id without a colon). */
+static void expo_dev_ids(const struct expo_snap *s, uint64_t dev, char *bus, char *uuid, size_t n)
+{
+	bus[0] = uuid[0] = '\0';
 	for (size_t i = 0; i < s->nstreams; i++) {
 		const struct expo_stream *st = &s->streams[i];
 
 		if (strcmp(st->d->name, "ppu.dev"))
 			continue;
 		for (size_t k = 0; k < st->nrows; k++) {
-			const char *sp = strrchr(st->rows[k].label, ' ');
+			const char *l = st->rows[k].label, *end = l + strlen(l), *w;
+			size_t len;
 
-			if (st->rows[k].entity != dev || !sp || !strchr(sp, ':'))
+			if (st->rows[k].entity != dev || !st->rows[k].has_label)
 				continue;
-			util_strlcpy(out, sp + 1, n);
-			return true;
+			w = expo_word_before(l, end, &len);
+			if (len && !memchr(w, ':', len) && w > l) {
+				snprintf(uuid, n, "%.*s", (int)len, w);
+				w = expo_word_before(l, w - 1, &len);
+			}
+			if (len && memchr(w, ':', len) && w > l)
+				snprintf(bus, n, "%.*s", (int)len, w);
+			else
+				uuid[0] = '\0';
+			return;
 		}
 	}
-	return false;
 }
 
 static void expo_ppu(const struct expo_snap *s, struct expo_buf *b, uint64_t dev)
 {
-	char bus[EXPO_LABEL_MAX];
+	char bus[EXPO_LABEL_MAX], uuid[EXPO_LABEL_MAX];
 
 	expo_label_u64(b, "device", dev);
-	if (expo_bus_id(s, dev, bus, sizeof(bus)))
+	expo_dev_ids(s, dev, bus, uuid, sizeof(bus));
+	if (uuid[0])
+		expo_label(b, "uuid", uuid);
+	if (bus[0])
 		expo_label(b, "pci_bus_id", bus);
 }
 

@@ -44,13 +44,13 @@ until scrape "$URL/metrics" | grep -q '^asys_ppu_temp_celsius'; do
 done
 
 scrape "$URL/metrics" >"$D/p.txt"
-for want in 'asys_ppu_temp_celsius{device="0",pci_bus_id="00000000:10:00.0"} 40' \
-	'asys_ppu_power_limit_watts{device="1",pci_bus_id="00000000:11:00.0"} 400' \
-	'asys_ppu_mem_total_bytes{device="0",pci_bus_id="00000000:10:00.0"} 103079215104' \
+for want in 'asys_ppu_temp_celsius{device="0",uuid="PPU-00000000-0000-4000-8000-00000000a500",pci_bus_id="00000000:10:00.0"} 40' \
+	'asys_ppu_power_limit_watts{device="1",uuid="PPU-00000001-0000-4000-8000-00000000a501",pci_bus_id="00000000:11:00.0"} 400' \
+	'asys_ppu_mem_total_bytes{device="0",uuid="PPU-00000000-0000-4000-8000-00000000a500",pci_bus_id="00000000:10:00.0"} 103079215104' \
 	'asys_collector_up{collector="ppu"} 1' 'asys_build_info{version="'"$("$ASYS" --version | cut -d' ' -f2)"'"} 1'; do
 	grep -qxF "$want" "$D/p.txt" && pass || fail "no line: $want"
 done
-grep -q '^asys_ppu_metric_ratio{device="0",pci_bus_id="00000000:10:00.0",metric="' "$D/p.txt" &&
+grep -q '^asys_ppu_metric_ratio{device="0",uuid="PPU-00000000-0000-4000-8000-00000000a500",pci_bus_id="00000000:10:00.0",metric="' "$D/p.txt" &&
 	pass || fail "no PPU metric with its metric label"
 grep -q '^asys_process_' "$D/p.txt" && fail "per-process series without --metrics-processes" || pass
 

@@ -153,6 +153,38 @@ START_TEST(expo_names_units_counters)
 }
 END_TEST
 
+/* A device's uuid and pci_bus_id come from the words of its ppu.dev
+ * label: both, the bus id alone (a name with a space, no UUID), none (a
+ * lost device's "n/a"). */
+START_TEST(expo_ppu_device_ids)
+{
+	static const struct field_desc ppu_fields[] = {FIELD_DESC("temp", "C", FIELD_GAUGE)};
+	static const struct stream_desc ppu_stream = {
+	    "ppu.dev", 1, ENTITY_DEVICE, 1, ppu_fields, "PPU device state", .rate_hz = 1};
+	struct fx f;
+	int dev;
+	char *t;
+
+	fx_init(&f);
+	dev = stream_table_add(f.t, &ppu_stream);
+	ck_assert_int_ge(dev, 0);
+	store_free(f.s);
+	f.s = store_new(f.t, SEC);
+	put_text(&f, REC_LABEL, dev, 0, 1 * SEC, "0: PPU 00000000:10:00.0 PPU-0a1b-2c3d");
+	put_text(&f, REC_LABEL, dev, 1, 1 * SEC, "1: NVIDIA H200 00000000:11:00.0");
+	put_text(&f, REC_LABEL, dev, 2, 1 * SEC, "2: PPU n/a");
+	for (uint64_t d = 0; d < 3; d++)
+		put(&f, dev, d, 1 * SEC, (double[]){40 + (double)d}, 1);
+	t = scrape(&f, EXPO_PROMETHEUS, 0, NULL);
+	ck_line(t, "asys_ppu_temp_celsius{device=\"0\",uuid=\"PPU-0a1b-2c3d\","
+		   "pci_bus_id=\"00000000:10:00.0\"} 40");
+	ck_line(t, "asys_ppu_temp_celsius{device=\"1\",pci_bus_id=\"00000000:11:00.0\"} 41");
+	ck_line(t, "asys_ppu_temp_celsius{device=\"2\"} 42");
+	free(t);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(expo_escaping_nan_gone)
 {
 	struct fx f;
@@ -359,6 +391,7 @@ static Suite *expo_suite(void)
 	tcase_add_test(tc, expo_openmetrics);
 	tcase_add_test(tc, expo_peak_since_last_scrape);
 	tcase_add_test(tc, expo_json_document);
+	tcase_add_test(tc, expo_ppu_device_ids);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -283,6 +283,19 @@ static int fk_get_handle(unsigned int i, struct fk_dev **d)
 	return fk_dev_ok(*d);
 }
 
+/* "PPU-0000000i-...": deterministic, so a test can name it. */
+static int fk_get_uuid(struct fk_dev *d, char *uuid, unsigned int len)
+{
+	int r = fk_dev_ok(d);
+
+	if (r)
+		return r;
+	if (!uuid || len < 41)
+		return FK_INSUFFICIENT_SIZE;
+	snprintf(uuid, len, "PPU-%08x-0000-4000-8000-00000000a5%02x", d->index, d->index & 0xff);
+	return FK_OK;
+}
+
 static int fk_get_name(struct fk_dev *d, char *name, unsigned int len)
 {
 	const char *n = getenv("FAKE_HGML_NAME");
@@ -543,6 +556,7 @@ FK_BOTH(const char *, ErrorString, (int r), (r), fk_error_string)
 FK_BOTH(int, DeviceGetCount_v2, (unsigned int *n), (n), fk_get_count)
 FK_BOTH(int, DeviceGetHandleByIndex_v2, (unsigned int i, struct fk_dev **d), (i, d), fk_get_handle)
 FK_BOTH(int, DeviceGetName, (struct fk_dev * d, char *n, unsigned int l), (d, n, l), fk_get_name)
+FK_BOTH(int, DeviceGetUUID, (struct fk_dev * d, char *n, unsigned int l), (d, n, l), fk_get_uuid)
 FK_BOTH(int, DeviceGetUtilizationRates, (struct fk_dev * d, struct fk_util *u), (d, u), fk_get_util)
 FK_BOTH(int, DeviceGetMemoryInfo, (struct fk_dev * d, struct fk_mem *m), (d, m), fk_get_mem)
 FK_BOTH(int, DeviceGetClockInfo, (struct fk_dev * d, int t, unsigned int *v), (d, t, v),

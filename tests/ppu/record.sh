@@ -28,7 +28,8 @@ $3 == "ppu.metrics" && $6 == "kvd__transaction_hit_rate.pct" && $8 != 51 + $4 {
 	printf "device %s KVD %s\n", $4, $8; bad = 1 }
 $3 == "ppu.metrics" && $4 == 1 { print "device 1 was not asked for"; bad = 1 }
 $3 == "ppu.dev" && $6 == "clock_sm" && $8 != 1000 + 10 * $4 { printf "clock %s\n", $8; bad = 1 }
-$3 == "ppu.dev" && $4 == 2 && $5 != "2: PPU 00000000:12:00.0" { printf "label %s\n", $5; bad = 1 }
+$3 == "ppu.dev" && $4 == 2 && $5 != "2: PPU 00000000:12:00.0 PPU-00000002-0000-4000-8000-00000000a502" {
+	printf "label %s\n", $5; bad = 1 }
 END {
 	if (n[0] < 100 || n[0] > 160 || n[2] < 100 || n[2] > 160) {
 		printf "samples: %d and %d in 1.5 s at 100 Hz\n", n[0], n[2]; bad = 1 }

@@ -144,7 +144,10 @@ START_TEST(device_state_matches_the_fake)
 		const struct series *se = store_series(r.s, (uint32_t)r.dev, d);
 		double util = last(&r, r.dev, d, "util_gpu"), used = 512.0 * 1048576;
 
-		snprintf(want, sizeof(want), "%u: PPU 00000000:%02X:00.0", d, 0x10 + d);
+		/* the UUID last: the fake's "PPU-0000000d-...a50d" */
+		snprintf(want, sizeof(want),
+			 "%u: PPU 00000000:%02X:00.0 PPU-%08x-0000-4000-8000-00000000a5%02x", d,
+			 0x10 + d, d, d);
 		ck_assert_str_eq(series_label(se), want);
 		ck_assert_ptr_null(store_status(r.s, (uint32_t)r.dev, d));
 		ck_assert_double_eq(last(&r, r.dev, d, "clock_sm"), 1000 + 10 * d);
