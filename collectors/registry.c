@@ -15,19 +15,18 @@ extern const struct collector nic_collector;
 #ifdef HAVE_BPF
 extern const struct collector gpurt_collector;
 #endif
+extern const struct collector gpurt_ktime_collector;
 
 const struct collector *const collector_registry[] = {
-    /* ppu */ &ppu_collector,
-    &ppu_metrics_collector,
+    /* ppu */ &ppu_collector, &ppu_metrics_collector,
 /* nic */
 #ifdef HAVE_MNL
     &nic_collector,
 #endif
-    &cpu_collector,
-    &mem_collector,
+    &cpu_collector,	      &mem_collector,
 /* gpurt */
 #ifdef HAVE_BPF
     &gpurt_collector,
 #endif
-    NULL,
+    &gpurt_ktime_collector,   NULL,
 };
