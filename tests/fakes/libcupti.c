@@ -180,25 +180,31 @@ static void fake_deliver(void)
 
 static void *fake_thread(void *arg)
 {
+	struct timespec until;
+
 	(void)arg;
+	clock_gettime(CLOCK_REALTIME, &until);
 	pthread_mutex_lock(&fake.lock);
 	for (;;) {
-		struct timespec until;
+		struct timespec now;
 
-		if (fake.rounds)
+		/* a round on its period, not at every flush */
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (fake.rounds && (now.tv_sec > until.tv_sec ||
+				    (now.tv_sec == until.tv_sec && now.tv_nsec >= until.tv_nsec))) {
 			fake_round();
+			until.tv_sec += (time_t)(fake.period_ms / 1000);
+			until.tv_nsec += (long)(fake.period_ms % 1000) * 1000000;
+			if (until.tv_nsec >= 1000000000)
+				until.tv_sec++, until.tv_nsec -= 1000000000;
+		}
 		fake_deliver();
 		fake.flush_done = fake.flush_asked;
 		pthread_cond_broadcast(&fake.done);
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += (time_t)(fake.period_ms / 1000);
-		until.tv_nsec += (long)(fake.period_ms % 1000) * 1000000;
-		if (until.tv_nsec >= 1000000000)
-			until.tv_sec++, until.tv_nsec -= 1000000000;
-		while (fake.flush_asked == fake.flush_done)
-			if (fake.rounds && pthread_cond_timedwait(&fake.wake, &fake.lock, &until))
-				break;
-			else if (!fake.rounds)
+		if (fake.rounds)
+			pthread_cond_timedwait(&fake.wake, &fake.lock, &until);
+		else
+			while (fake.flush_asked == fake.flush_done)
 				pthread_cond_wait(&fake.wake, &fake.lock);
 	}
 	return NULL;

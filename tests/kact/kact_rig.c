@@ -9,8 +9,9 @@
  *   kact_rig live               samples while the child runs: the counts
  *                               arrive through the periodic flush
  *   kact_rig record FILE [NKERNELS]  a recording of the collector's output
- *                               every 200 ms while the child runs, then
- *                               its flush; for `asys export` and replay
+ *                               every 200 ms while the child runs (for
+ *                               KACT_RIG_STAY_MS, default 1500), then its
+ *                               flush; for `asys export` and replay
  * The region's accessor (inject_host_section) is this program's own. */
 #define _GNU_SOURCE
 #include "config.h"
@@ -210,7 +211,9 @@ int main(int argc, char **argv)
 		print_sink(&g);
 		rc = child_wait(pid);
 	} else {
-		pid = start_child(fd, rec ? 1500 : 0);
+		const char *stay = getenv("KACT_RIG_STAY_MS");
+
+		pid = start_child(fd, rec ? (stay ? (unsigned)atoi(stay) : 1500) : 0);
 		while (rec && waitpid(pid, NULL, WNOHANG) == 0) {
 			struct timespec ts = {0, 200000000};
 
