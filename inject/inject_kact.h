@@ -32,6 +32,10 @@
 #define KACT_PROCS_MAX 64     /* slots a reader accepts */
 #define KACT_KERNELS_MAX 4096 /* rows per slot a reader accepts */
 #define KACT_STATUS_MAX 128
+/* The geometry asys gives the section: 16 processes of a job (the ranks of
+ * a node and their helpers) of 512 rows each, about 1.4 MiB. */
+#define KACT_PROCS_DEFAULT 16
+#define KACT_KERNELS_DEFAULT 512
 
 /* Copy directions: CUPTI's memcpy kinds folded to what a user asks about. */
 enum kact_copy_dir {

@@ -55,7 +55,7 @@ int inject_host_set_env(const char *var, const char *value)
 
 static int make_region(uint32_t nkernels)
 {
-	size_t ksize = kact_section_size(4, nkernels);
+	size_t ksize = kact_section_size(KACT_PROCS_DEFAULT, nkernels);
 	size_t off = (sizeof(struct asys_inject_head) + 63) & ~(size_t)63;
 	struct asys_inject_head *h;
 	int fd = memfd_create("asys-inject", 0);
@@ -75,7 +75,7 @@ static int make_region(uint32_t nkernels)
 	h->nsec = 1;
 	h->sec[0] =
 	    (struct asys_inject_section){.id = ASYS_INJECT_SEC_KACT, .off = off, .size = ksize};
-	if (kact_section_init((char *)region + off, ksize, 4, nkernels))
+	if (kact_section_init((char *)region + off, ksize, KACT_PROCS_DEFAULT, nkernels))
 		return -1;
 	return fd;
 }
@@ -192,7 +192,7 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
 	bool rec = !strcmp(mode, "record");
-	int nk = argc > (rec ? 3 : 2) ? atoi(argv[rec ? 3 : 2]) : 64;
+	int nk = argc > (rec ? 3 : 2) ? atoi(argv[rec ? 3 : 2]) : KACT_KERNELS_DEFAULT;
 	struct rig g = {0};
 	int fd = make_region((uint32_t)nk), rc = 0;
 	pid_t pid;
