@@ -12,6 +12,9 @@
  *                               every 200 ms while the child runs (for
  *                               KACT_RIG_STAY_MS, default 1500), then its
  *                               flush; for `asys export` and replay
+ *   kact_rig driver [STAY_MS]   only the driver's part, in this process,
+ *                               with the ASYS_INJECT_FD it was given: the
+ *                               workload of `asys record -- kact_rig driver`
  * The region's accessor (inject_host_section) is this program's own. */
 #define _GNU_SOURCE
 #include "config.h"
@@ -81,21 +84,17 @@ static int make_region(uint32_t nkernels)
 }
 
 /* The driver's part: load the tool named by the variable and start it. */
-static pid_t start_child(int fd, unsigned stay_ms)
+__attribute__((noreturn)) static void be_driver(unsigned stay_ms)
 {
-	pid_t pid = fork();
-	char num[16];
-
-	if (pid)
-		return pid;
-	snprintf(num, sizeof(num), "%d", fd);
-	setenv(ASYS_INJECT_FD_ENV, num, 1);
 	const char *lib = getenv("CUDA_INJECTION64_PATH");
 	void *h = lib ? dlopen(lib, RTLD_NOW) : NULL;
 	int (*init)(void) = h ? (int (*)(void))dlsym(h, "InitializeInjection") : NULL;
 
 	if (!init) {
-		fprintf(stderr, "kact_rig: cannot load %s: %s\n", lib ? lib : "(unset)", dlerror());
+		const char *why = dlerror();
+
+		fprintf(stderr, "kact_rig: cannot load %s: %s\n", lib ? lib : "(unset)",
+			why ? why : "no InitializeInjection");
 		_exit(3);
 	}
 	printf("init %d\n", init());
@@ -105,6 +104,19 @@ static pid_t start_child(int fd, unsigned stay_ms)
 		nanosleep(&ts, NULL);
 	}
 	exit(0); /* atexit: the tool's last flush */
+}
+
+static pid_t start_child(int fd, unsigned stay_ms)
+{
+	pid_t pid = fork();
+	char num[16];
+
+	if (pid)
+		return pid;
+	snprintf(num, sizeof(num), "%d", fd);
+	setenv(ASYS_INJECT_FD_ENV, num, 1);
+	be_driver(stay_ms);
+	return 0;
 }
 
 struct rig {
@@ -194,8 +206,12 @@ int main(int argc, char **argv)
 	bool rec = !strcmp(mode, "record");
 	int nk = argc > (rec ? 3 : 2) ? atoi(argv[rec ? 3 : 2]) : KACT_KERNELS_DEFAULT;
 	struct rig g = {0};
-	int fd = make_region((uint32_t)nk), rc = 0;
+	int fd, rc = 0;
 	pid_t pid;
+
+	if (!strcmp(mode, "driver"))
+		be_driver(argc > 2 ? (unsigned)atoi(argv[2]) : 0);
+	fd = make_region((uint32_t)nk);
 
 	if (fd < 0 || (rec && argc < 3) || rig_init(&g, rec ? argv[2] : NULL)) {
 		fprintf(stderr, "usage: kact_rig print|live|record FILE [NKERNELS]\n");
