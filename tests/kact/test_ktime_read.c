@@ -1,14 +1,17 @@
 /* The KACT section's reader against sections a workload could leave: right
  * ones (exact values back), busy rows, and garbage heads, counts, names and
  * sizes, each in a heap block of exactly its length so that the sanitizer
- * build catches any read past it. */
+ * build catches any read past it. And the injection table's `inject` lines
+ * (ktime_inject.c), good and bad. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpurt_ktime.h"
+#include "ktime_inject.h"
 
 static int failures;
 
@@ -191,8 +194,37 @@ static void test_garbage(void)
 	}
 }
 
+static void test_inject_table(void)
+{
+	struct ktime_inject v[4];
+	char err[200] = "";
+	int n;
+
+	n = ktime_inject_table(NULL, v, 4, err, sizeof(err));
+	CHECK(n == 1 && !strcmp(v[0].var, "CUDA_INJECTION64_PATH") &&
+		  !strcmp(v[0].lib, "libcupti.so"),
+	      "the built-in pair");
+	n = ktime_inject_table("libx.so* f launch-stub 1\n"
+			       "inject HGGC_INJECTION64_PATH /opt/hg/lib/libhgprof.so # site\n"
+			       "\n  inject   CUDA_INJECTION64_PATH libcupti.so\n",
+			       v, 4, err, sizeof(err));
+	CHECK(n == 2 && !strcmp(v[1].var, "HGGC_INJECTION64_PATH") &&
+		  !strcmp(v[1].lib, "/opt/hg/lib/libhgprof.so"),
+	      "a site's line, probe lines passed over, a repeat kept once: %d %s", n, err);
+	n = ktime_inject_table("\ninject lower_case libx.so\n", v, 4, err, sizeof(err));
+	CHECK(n == -EINVAL && strstr(err, "line 2:"), "a bad variable, by line: %s", err);
+	n = ktime_inject_table("inject X a:b\n", v, 4, err, sizeof(err));
+	CHECK(n == -EINVAL, "a library with ':'");
+	n = ktime_inject_table("inject X\n", v, 4, err, sizeof(err));
+	CHECK(n == -EINVAL, "a short line");
+	n = ktime_inject_table("inject A l\ninject B l\ninject C l\ninject D l\n", v, 4, err,
+			       sizeof(err));
+	CHECK(n == -EINVAL && strstr(err, "line 4"), "more lines than room: %s", err);
+}
+
 int main(void)
 {
+	test_inject_table();
 	test_exact();
 	test_bad_heads();
 	test_garbage();
