@@ -12,6 +12,10 @@
  *                               every 200 ms while the child runs (for
  *                               KACT_RIG_STAY_MS, default 1500), then its
  *                               flush; for `asys export` and replay
+ *   kact_rig exec CMD [ARG...]  the region for CMD, run with it (the real
+ *                               driver loads CUDA_INJECTION64_PATH), then
+ *                               what the collector read after it ended:
+ *                               for tests/device/kact-check.sh
  *   kact_rig driver [STAY_MS]   only the driver's part, in this process,
  *                               with the ASYS_INJECT_FD it was given: the
  *                               workload of `asys record -- kact_rig driver`
@@ -106,7 +110,8 @@ __attribute__((noreturn)) static void be_driver(unsigned stay_ms)
 	exit(0); /* atexit: the tool's last flush */
 }
 
-static pid_t start_child(int fd, unsigned stay_ms)
+/* argv NULL: the driver's part; else exec argv, for a real driver. */
+static pid_t start_child(int fd, unsigned stay_ms, char **argv)
 {
 	pid_t pid = fork();
 	char num[16];
@@ -115,6 +120,11 @@ static pid_t start_child(int fd, unsigned stay_ms)
 		return pid;
 	snprintf(num, sizeof(num), "%d", fd);
 	setenv(ASYS_INJECT_FD_ENV, num, 1);
+	if (argv) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "kact_rig: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
 	be_driver(stay_ms);
 	return 0;
 }
@@ -204,7 +214,8 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
 	bool rec = !strcmp(mode, "record");
-	int nk = argc > (rec ? 3 : 2) ? atoi(argv[rec ? 3 : 2]) : KACT_KERNELS_DEFAULT;
+	int nk = argc > (rec ? 3 : 2) && strcmp(mode, "exec") ? atoi(argv[rec ? 3 : 2])
+							      : KACT_KERNELS_DEFAULT;
 	struct rig g = {0};
 	int fd, rc = 0;
 	pid_t pid;
@@ -214,12 +225,13 @@ int main(int argc, char **argv)
 	fd = make_region((uint32_t)nk);
 
 	if (fd < 0 || (rec && argc < 3) || rig_init(&g, rec ? argv[2] : NULL)) {
-		fprintf(stderr, "usage: kact_rig print|live|record FILE [NKERNELS]\n");
+		fprintf(stderr,
+			"usage: kact_rig print|live|record FILE [NKERNELS] | exec CMD...\n");
 		return 2;
 	}
 	fflush(stdout);
 	if (!strcmp(mode, "live")) {
-		pid = start_child(fd, 3000);
+		pid = start_child(fd, 3000, NULL);
 		sleep(1); /* a few periodic flushes, the child still running */
 		gpurt_ktime_collector.sample(g.st, &g.em, asys_now_ns());
 		drain(&g);
@@ -229,7 +241,10 @@ int main(int argc, char **argv)
 	} else {
 		const char *stay = getenv("KACT_RIG_STAY_MS");
 
-		pid = start_child(fd, rec ? (stay ? (unsigned)atoi(stay) : 1500) : 0);
+		bool run = !strcmp(mode, "exec") && argc > 2;
+
+		pid = start_child(fd, rec ? (stay ? (unsigned)atoi(stay) : 1500) : 0,
+				  run ? argv + 2 : NULL);
 		while (rec && waitpid(pid, NULL, WNOHANG) == 0) {
 			struct timespec ts = {0, 200000000};
 
