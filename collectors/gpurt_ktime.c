@@ -192,6 +192,7 @@ static void ktime_pass(struct ktime_state *s, struct emitter *out)
 	char text[sizeof(s->status)];
 	size_t len = 0;
 	void *sec = inject_host_section(ASYS_INJECT_SEC_KACT, &len);
+	uint32_t np = 0, nk = 0;
 	int r;
 
 	s->out = out;
@@ -213,6 +214,11 @@ static void ktime_pass(struct ktime_state *s, struct emitter *out)
 		    text, sizeof(text),
 		    "kernel GPU time: the profiling library lost %llu records; times are short",
 		    (unsigned long long)s->dropped);
+	else if (!kact_section_geometry(sec, len, &np, &nk) && (uint32_t)r == np)
+		snprintf(text, sizeof(text),
+			 "kernel GPU time: the job's first %u processes took every slot; later "
+			 "ones are not timed",
+			 np);
 	else
 		text[0] = '\0';
 	set_status(s, text);

@@ -354,6 +354,10 @@ static void kact_buffer_completed(void *ctx, uint32_t stream, uint8_t *buffer, s
 	size_t lost = 0;
 
 	(void)size;
+	if (!__atomic_load_n(&kact.ready, __ATOMIC_ACQUIRE)) { /* a forked child's copy */
+		free(buffer);
+		return;
+	}
 	pthread_mutex_lock(&kact.lock);
 	while (buffer && kact.api.next_record(buffer, valid, &rec) == CUPTI_SUCCESS) {
 		if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
@@ -390,8 +394,17 @@ static void *kact_flusher(void *arg)
 
 static void kact_at_exit(void)
 {
-	if (kact.ready)
+	if (__atomic_load_n(&kact.ready, __ATOMIC_ACQUIRE))
 		kact.api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+/* A child forked after the start (a data loader's workers) shares the
+ * parent's slot and holds a copy of CUPTI's unflushed buffers, records the
+ * parent hands over itself: the child writes nothing. Should it use the
+ * runtime after all, the driver injects it anew only after an exec. */
+static void kact_at_fork_child(void)
+{
+	__atomic_store_n(&kact.ready, 0, __ATOMIC_RELEASE);
 }
 
 static const char *kact_strerror(cupti_result r)
@@ -413,22 +426,26 @@ static int kact_start(void)
 	pthread_t th;
 	cupti_result r;
 
+	/* buffers may complete as soon as activity is on */
+	__atomic_store_n(&kact.ready, 1, __ATOMIC_RELEASE);
 	r = kact.api.register_callbacks(kact_buffer_requested, kact_buffer_completed);
 	if (r != CUPTI_SUCCESS) {
+		__atomic_store_n(&kact.ready, 0, __ATOMIC_RELEASE);
 		kact_fail("cuptiActivityRegisterCallbacks: %s", kact_strerror(r));
 		return -EIO;
 	}
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++) {
 		r = kact.api.enable(kinds[i]);
 		if (r != CUPTI_SUCCESS) {
+			__atomic_store_n(&kact.ready, 0, __ATOMIC_RELEASE);
 			kact_fail("cuptiActivityEnable(%u): %s", kinds[i], kact_strerror(r));
 			return -EIO;
 		}
 	}
 	kact.flush_ms =
 	    ms && atoi(ms) >= 10 && atoi(ms) <= 60000 ? (unsigned)atoi(ms) : KACT_FLUSH_MS_DEFAULT;
-	kact.ready = 1;
 	atexit(kact_at_exit);
+	pthread_atfork(NULL, NULL, kact_at_fork_child);
 	if (pthread_attr_init(&attr))
 		return 0;
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

@@ -49,6 +49,22 @@ printf '%s\n' "$out" | grep -qx 'live running' || fail "the child ended before t
 pid=$(printf '%s\n' "$out" | awk '$1 == "kernel" { print $2; exit }')
 check "$out" kernel "$pid a" "count=20 total=2000 min=100 max=100"
 
+# a child forked after the start (a data loader's worker) that exits: its
+# copy of the unflushed buffers is not handed over again, and it does not
+# wait on the parent's profiling thread
+out=$(KACT_RIG_FORK=1 FAKE_CUPTI_SCRIPT="k a 0 100 5" timeout 20 "$KACT_RIG" print 2>&1) ||
+	fail "rig with a forked child: $out"
+pid=$(printf '%s\n' "$out" | awk '$1 == "kernel" { print $2; exit }')
+check "$out" kernel "$pid a" "count=5 total=500 min=100 max=100"
+
+# one slot, two processes: the first is timed, the status says why the
+# second is not
+out=$(KACT_RIG_PROCS=1 KACT_RIG_CHILDREN=2 FAKE_CUPTI_SCRIPT="k a 0 100 5" \
+	timeout 20 "$KACT_RIG" print 2>&1) || fail "rig with two children: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^kernel .* count=5 total=500 ')" = 1 ] && pass ||
+	fail "not one process timed: $out"
+check "$out" status "kernel GPU time:" "first 1 processes took every slot"
+
 # the profiling library refuses: the status says which call and why
 out=$(FAKE_CUPTI_FAIL=enable FAKE_CUPTI_SCRIPT="k a 0 100 5" "$KACT_RIG" print 2>&1) ||
 	fail "rig: $out"

@@ -19,6 +19,9 @@
  *   kact_rig driver [STAY_MS]   only the driver's part, in this process,
  *                               with the ASYS_INJECT_FD it was given: the
  *                               workload of `asys record -- kact_rig driver`
+ * KACT_RIG_FORK=1: the driver's part forks a child that exits at once.
+ * KACT_RIG_PROCS: the section's process slots (16); KACT_RIG_CHILDREN: the
+ * children print starts, one after the other (1).
  * The region's accessor (inject_host_section) is this program's own. */
 #define _GNU_SOURCE
 #include "config.h"
@@ -62,7 +65,9 @@ int inject_host_set_env(const char *var, const char *value)
 
 static int make_region(uint32_t nkernels)
 {
-	size_t ksize = kact_section_size(KACT_PROCS_DEFAULT, nkernels);
+	const char *e = getenv("KACT_RIG_PROCS");
+	uint32_t np = e ? (uint32_t)atoi(e) : KACT_PROCS_DEFAULT;
+	size_t ksize = kact_section_size(np, nkernels);
 	size_t off = (sizeof(struct asys_inject_head) + 63) & ~(size_t)63;
 	struct asys_inject_head *h;
 	int fd = memfd_create("asys-inject", 0);
@@ -82,7 +87,7 @@ static int make_region(uint32_t nkernels)
 	h->nsec = 1;
 	h->sec[0] =
 	    (struct asys_inject_section){.id = ASYS_INJECT_SEC_KACT, .off = off, .size = ksize};
-	if (kact_section_init((char *)region + off, ksize, KACT_PROCS_DEFAULT, nkernels))
+	if (kact_section_init((char *)region + off, ksize, np, nkernels))
 		return -1;
 	return fd;
 }
@@ -103,6 +108,16 @@ __attribute__((noreturn)) static void be_driver(unsigned stay_ms)
 	}
 	printf("init %d\n", init());
 	fflush(stdout);
+	/* KACT_RIG_FORK: a child forked after the start that exits at once, as
+	 * a data loader's worker might; it must add nothing nor hang */
+	if (getenv("KACT_RIG_FORK")) {
+		pid_t w = fork();
+
+		if (w == 0)
+			exit(0);
+		if (w > 0)
+			waitpid(w, NULL, 0);
+	}
 	if (stay_ms) {
 		struct timespec ts = {stay_ms / 1000, (long)(stay_ms % 1000) * 1000000};
 		nanosleep(&ts, NULL);
@@ -239,10 +254,12 @@ int main(int argc, char **argv)
 		print_sink(&g);
 		rc = child_wait(pid);
 	} else {
-		const char *stay = getenv("KACT_RIG_STAY_MS");
-
+		const char *stay = getenv("KACT_RIG_STAY_MS"), *more = getenv("KACT_RIG_CHILDREN");
 		bool run = !strcmp(mode, "exec") && argc > 2;
 
+		/* KACT_RIG_CHILDREN: that many before this one, one after the other */
+		for (int i = 1; !rec && more && i < atoi(more) && i < 64; i++)
+			child_wait(start_child(fd, 0, NULL));
 		pid = start_child(fd, rec ? (stay ? (unsigned)atoi(stay) : 1500) : 0,
 				  run ? argv + 2 : NULL);
 		while (rec && waitpid(pid, NULL, WNOHANG) == 0) {
