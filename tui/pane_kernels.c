@@ -221,7 +221,9 @@ static void add_grouped(struct kpriv *s, const struct view *v, const struct krow
 }
 
 /* The columns of the mode the rows call for; the sort stays on the same
- * column when the new mode has it, else goes to LAUNCH/s. */
+ * column when the new mode has it, else goes to LAUNCH/s; once durations
+ * come, a sort by launches becomes one by GPU time, the figure that
+ * matters then. */
 static void set_mode(struct kpriv *s)
 {
 	const enum kcol *map = s->timed ? kmap_time : kmap_launch;
@@ -232,6 +234,8 @@ static void set_mode(struct kpriv *s)
 				 : (s->grouped ? kcols_grouped : kcols);
 	if (map == s->map)
 		return;
+	if (s->timed && sorted == KC_RATE)
+		sorted = KC_SHARE;
 	s->table.sort_col = 1; /* LAUNCH/s */
 	for (int i = 0; i < n; i++)
 		if (map[i] == sorted)

@@ -2,8 +2,8 @@
 # Kernel durations from the profiling interface through the collector into
 # a recording (tests/kact/kact_rig.c, over the CUPTI stand-in): `asys export`
 # gives the exact counts and totals, and the kernels pane of `asys replay`,
-# at 80x24 and 160x48, says SHARE is of GPU time and shows each kernel's
-# share, mean and max.
+# at 80x24 and 160x48, says SHARE is of GPU time, sorts by it and shows each
+# kernel's share, mean and max.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/kact/lib.sh"
 . "$top_srcdir/tests/tui/tmux_lib.sh"
@@ -53,6 +53,9 @@ for size in "80 24" "160 48"; do
 	wait_for "4[67]% +250us +250us +(void )?gemm" 10 || fail "${1}x$2: gemm's share, mean, max"
 	wait_for "3[89]% +42\.0us +42\.0us +reduce_v2" 5 || fail "${1}x$2: reduce_v2's row"
 	wait_for "1[45]% +1\.50us +1\.50us +(vecAdd|_Z6vecAdd)" 5 || fail "${1}x$2: vecAdd's row"
+	# sorted by GPU time once durations are known: gemm first
+	[ "$(sort_label)" = SHARE ] || fail "${1}x$2: sorted by $(sort_label), not SHARE"
+	cap | grep -A1 'MEAN' | tail -n 1 | grep -q gemm || fail "${1}x$2: gemm is not first"
 	pass
 	layout_problem "$1" "$2" >/dev/null || fail "${1}x$2: $(layout_problem "$1" "$2")"
 	quit_ok "${1}x$2"
