@@ -293,7 +293,7 @@ static struct kact_kernel *kact_row(const char *name, uint32_t device)
 static void kact_add_kernel(const struct cupti_kernel *k)
 {
 	struct kact_kernel *r = kact_row(k->name ? k->name : "?", k->device_id);
-	uint64_t d = k->end > k->start ? k->end - k->start : 0;
+	uint64_t d = k->end - k->start;
 	uint64_t s = r->seq;
 
 	__atomic_store_n(&r->seq, s + 1, __ATOMIC_RELAXED);
@@ -360,11 +360,17 @@ static void kact_buffer_completed(void *ctx, uint32_t stream, uint8_t *buffer, s
 	}
 	pthread_mutex_lock(&kact.lock);
 	while (buffer && kact.api.next_record(buffer, valid, &rec) == CUPTI_SUCCESS) {
-		if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
-		    rec->kind == CUPTI_ACTIVITY_KIND_KERNEL)
-			kact_add_kernel((const struct cupti_kernel *)rec), taken++;
-		else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY)
-			kact_add_copy((const struct cupti_memcpy *)rec), taken++;
+		const struct cupti_kernel *k = (const struct cupti_kernel *)rec;
+		const struct cupti_memcpy *m = (const struct cupti_memcpy *)rec;
+
+		/* a forced flush hands over records still running: no duration
+		 * yet, counted as lost rather than as 0 ns */
+		if ((rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
+		     rec->kind == CUPTI_ACTIVITY_KIND_KERNEL) &&
+		    k->start && k->end >= k->start)
+			kact_add_kernel(k), taken++;
+		else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY && m->start && m->end >= m->start)
+			kact_add_copy(m), taken++;
 		else
 			other++;
 	}

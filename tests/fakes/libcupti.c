@@ -6,6 +6,7 @@
  *   k NAME DEVICE NS COUNT    COUNT kernel records of NS each
  *   m DIR BYTES NS COUNT      COUNT copies, DIR a CUPTI memcpy kind (1 HtoD,
  *                             2 DtoH, 8 DtoD, 9 HtoH, 10 PtoP)
+ *   i NAME DEVICE COUNT       COUNT kernel records still running (end 0)
  *   d N                       N records dropped (GetNumDroppedRecords)
  * They are made when both kinds are enabled and handed over in buffers as
  * they fill, and the rest at each cuptiActivityFlushAll. FAKE_CUPTI_REPEAT=N
@@ -42,7 +43,7 @@ typedef CUpti_BuffersCallbackCompleteFunc fake_done_fn;
 #define FAKE_BUF_RECORDS 64 /* records per buffer, so a script spans several */
 
 struct fake_rec {
-	int is_kernel;
+	int is_kernel, running;
 	const char *name;
 	uint32_t device;
 	uint8_t dir;
@@ -112,6 +113,12 @@ static void fake_parse(void)
 			r.bytes = b;
 			r.ns = c;
 			fake_add(&r, d);
+		} else if (sscanf(t, " i %511s %lu %lu", name, &a, &b) == 3) {
+			r.is_kernel = 1;
+			r.running = 1;
+			r.name = strdup(name);
+			r.device = (uint32_t)a;
+			fake_add(&r, b);
 		} else if (sscanf(t, " d %lu", &a) == 1) {
 			fake.dropped += a;
 		}
@@ -137,7 +144,7 @@ static size_t fake_fill(uint8_t *buf, size_t size)
 			memset(k, 0, sizeof(*k));
 			k->kind = FAKE_KIND_KERNEL;
 			k->start = fake.clock_ns;
-			k->end = fake.clock_ns + r->ns;
+			k->end = r->running ? 0 : fake.clock_ns + r->ns;
 			k->deviceId = r->device;
 			k->name = r->name;
 		} else {
