@@ -10,8 +10,12 @@
 #include "env.h"
 #include "inject_host.h"
 #include "ktime_inject.h"
+#include "options.h"
 #include "strsafe.h"
 #include "util.h"
+#ifdef HAVE_BPF
+#include "gpurt_scan.h"
+#endif
 
 #define KTIME_FILE_MAX (1u << 20)
 
@@ -161,4 +165,19 @@ int ktime_inject_env(const char *probe_file, const char *inject_so, int *left, c
 	join_libs(v, nv, libs, sizeof(libs));
 	r = inject_host_set_env(KTIME_LIBS_ENV, libs);
 	return r < 0 ? r : 0;
+}
+
+int ktime_inject_setup(const struct asys_options *o, const char *inject_so, int *left, char *err,
+		       size_t n)
+{
+	const char *probe_file = NULL;
+
+#ifdef HAVE_BPF
+	const struct gpurt_opts *go = options_get(o, &gpurt_options);
+
+	probe_file = go ? go->probe_file : NULL;
+#else
+	(void)o;
+#endif
+	return ktime_inject_env(probe_file, inject_so, left, err, n);
 }

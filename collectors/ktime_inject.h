@@ -31,5 +31,11 @@ int ktime_inject_table(const char *text, struct ktime_inject *v, size_t max, cha
  * with why in err. The number of variables left as the user set them in
  * *left. */
 int ktime_inject_env(const char *probe_file, const char *inject_so, int *left, char *err, size_t n);
+struct asys_options;
+/* The same with the probe file of the options (--hggc-probe-file, in a
+ * build with the runtime probes): what the injection host calls for a
+ * command, before it starts it. */
+int ktime_inject_setup(const struct asys_options *o, const char *inject_so, int *left, char *err,
+		       size_t n);
 
 #endif

@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpurt_ktime.h"
+#include "inject_host.h"
 #include "ktime_inject.h"
 
 static int failures;
@@ -194,6 +196,54 @@ static void test_garbage(void)
 	}
 }
 
+/* The host's setter, as this test's own: records what is set, and leaves
+ * CUDA_INJECTION64_PATH as "the user's" once user_set is on. */
+static char set_vars[8][64], set_vals[8][1200];
+static int nset, user_set;
+
+int inject_host_set_env(const char *var, const char *value)
+{
+	if (user_set && !strcmp(var, "CUDA_INJECTION64_PATH"))
+		return 1;
+	if (nset < 8) {
+		snprintf(set_vars[nset], sizeof(set_vars[nset]), "%s", var);
+		snprintf(set_vals[nset], sizeof(set_vals[nset]), "%s", value);
+	}
+	nset++;
+	return 0;
+}
+
+static void test_inject_env(void)
+{
+	char err[300] = "", path[] = "/tmp/kact-probes.XXXXXX";
+	int left = -1, fd;
+
+	CHECK(ktime_inject_env(NULL, "/x/libasys-inject.so", &left, err, sizeof(err)) == 0 &&
+		  left == 0 && nset == 2,
+	      "built in: %d set, %d left, %s", nset, left, err);
+	CHECK(!strcmp(set_vars[0], "CUDA_INJECTION64_PATH") &&
+		  !strcmp(set_vals[0], "/x/libasys-inject.so"),
+	      "the variable names the injection library");
+	CHECK(!strcmp(set_vars[1], KTIME_LIBS_ENV) && !strcmp(set_vals[1], "libcupti.so"),
+	      "the profiling libraries: %s", set_vals[1]);
+	fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, "inject HGGC_INJECTION64_PATH libhgprof.so\n", 42) == 42,
+	      "probe file");
+	close(fd);
+	nset = 0;
+	user_set = 1;
+	CHECK(ktime_inject_env(path, "/x/l.so", &left, err, sizeof(err)) == 0 && left == 1 &&
+		  nset == 2,
+	      "the user's variable left: %d set, %d left, %s", nset, left, err);
+	CHECK(!strcmp(set_vars[0], "HGGC_INJECTION64_PATH") &&
+		  !strcmp(set_vals[1], "libcupti.so:libhgprof.so"),
+	      "the site's variable set, its library after CUPTI: %s=%s", set_vars[0], set_vals[1]);
+	unlink(path);
+	CHECK(ktime_inject_env(path, "/x/l.so", &left, err, sizeof(err)) < 0 &&
+		  strstr(err, "probe file"),
+	      "a missing probe file: %s", err);
+}
+
 static void test_inject_table(void)
 {
 	struct ktime_inject v[4];
@@ -225,6 +275,7 @@ static void test_inject_table(void)
 int main(void)
 {
 	test_inject_table();
+	test_inject_env();
 	test_exact();
 	test_bad_heads();
 	test_garbage();
