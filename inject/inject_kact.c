@@ -474,6 +474,7 @@ static void kact_init(void)
 	sec = asys_inject_section(base, len, ASYS_INJECT_SEC_KACT, &slen);
 	if (!sec || kact_claim(sec, slen)) {
 		kact_debug("no kernel activity section, or no free slot in it");
+		munmap(base, len);
 		return;
 	}
 	kact.nindex = 1;
