@@ -225,6 +225,21 @@ static int child_wait(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+/* The mode's children: the last one's pid. */
+static pid_t start_children(int fd, const char *mode, int argc, char **argv)
+{
+	const char *stay = getenv("KACT_RIG_STAY_MS"), *more = getenv("KACT_RIG_CHILDREN");
+	bool rec = !strcmp(mode, "record"), run = !strcmp(mode, "exec") && argc > 2;
+
+	if (!strcmp(mode, "live"))
+		return start_child(fd, 3000, NULL);
+	/* KACT_RIG_CHILDREN: that many before this one, one after the other */
+	for (int i = 1; !rec && more && i < atoi(more) && i < 64; i++)
+		child_wait(start_child(fd, 0, NULL));
+	return start_child(fd, rec ? (stay ? (unsigned)atoi(stay) : 1500) : 0,
+			   run ? argv + 2 : NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -238,15 +253,20 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "driver"))
 		be_driver(argc > 2 ? (unsigned)atoi(argv[2]) : 0);
 	fd = make_region((uint32_t)nk);
-
-	if (fd < 0 || (rec && argc < 3) || rig_init(&g, rec ? argv[2] : NULL)) {
+	if (fd < 0 || (rec && argc < 3) ||
+	    (strcmp(mode, "live") && strcmp(mode, "print") && !rec &&
+	     (strcmp(mode, "exec") || argc < 3))) {
 		fprintf(stderr,
 			"usage: kact_rig print|live|record FILE [NKERNELS] | exec CMD...\n");
 		return 2;
 	}
 	fflush(stdout);
+	/* the children first: the writer's thread would leave a fork a
+	 * sanitizer's allocator locked by a thread that is not there */
+	pid = start_children(fd, mode, argc, argv);
+	if (rig_init(&g, rec ? argv[2] : NULL))
+		return 2;
 	if (!strcmp(mode, "live")) {
-		pid = start_child(fd, 3000, NULL);
 		sleep(1); /* a few periodic flushes, the child still running */
 		gpurt_ktime_collector.sample(g.st, &g.em, asys_now_ns());
 		drain(&g);
@@ -254,14 +274,6 @@ int main(int argc, char **argv)
 		print_sink(&g);
 		rc = child_wait(pid);
 	} else {
-		const char *stay = getenv("KACT_RIG_STAY_MS"), *more = getenv("KACT_RIG_CHILDREN");
-		bool run = !strcmp(mode, "exec") && argc > 2;
-
-		/* KACT_RIG_CHILDREN: that many before this one, one after the other */
-		for (int i = 1; !rec && more && i < atoi(more) && i < 64; i++)
-			child_wait(start_child(fd, 0, NULL));
-		pid = start_child(fd, rec ? (stay ? (unsigned)atoi(stay) : 1500) : 0,
-				  run ? argv + 2 : NULL);
 		while (rec && waitpid(pid, NULL, WNOHANG) == 0) {
 			struct timespec ts = {0, 200000000};
 

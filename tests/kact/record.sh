@@ -14,7 +14,7 @@ F="$TDIR/k.asys"
 # gemm 4 x 250 us a round: 0.3, 0.84 and 1 ms of GPU time a round
 FAKE_CUPTI_SCRIPT="k _Z6vecAddPfS_S_i 0 1500 200; k _Z9reduce_v2PfS_ 0 42000 20; k gemm 1 250000 4; m 1 4096 2000 10" \
 	FAKE_CUPTI_REPEAT=10 FAKE_CUPTI_PERIOD_MS=200 ASYS_KACT_FLUSH_MS=100 KACT_RIG_STAY_MS=2600 \
-	"$KACT_RIG" record "$F" >"$TDIR/rig.out" 2>&1 || fail "rig: $(cat "$TDIR/rig.out")"
+	timeout 120 "$KACT_RIG" record "$F" >"$TDIR/rig.out" 2>&1 || fail "rig: $(cat "$TDIR/rig.out")"
 
 # the last value of each (kernel, field)
 "$ASYS" export --streams gpurt.ktime,gpurt.kcopy "$F" >"$TDIR/x.csv" 2>"$TDIR/x.err" ||

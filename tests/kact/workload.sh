@@ -12,7 +12,7 @@ trap 'rm -rf "$T"' EXIT
 
 FAKE_CUPTI_SCRIPT="k _Z4gemmv 0 250000 40; k axpy 0 1000 500; m 2 1024 800 3" \
 	FAKE_CUPTI_REPEAT=3 FAKE_CUPTI_PERIOD_MS=100 ASYS_KACT_FLUSH_MS=100 ASYS_KACT_DEBUG=1 \
-	"$ASYS" record -s process-tree -d 0.2 -o "$T/w.asys" --workload-log "$T/w.log" -- \
+	timeout 120 "$ASYS" record -s process-tree -d 0.2 -o "$T/w.asys" --workload-log "$T/w.log" -- \
 	"$KACT_RIG" driver 800 >"$T/rec.out" 2>&1 || { fail "asys record: $(cat "$T/rec.out")"; finish; exit 1; }
 if grep -q "no region from asys" "$T/w.log"; then
 	skip "this asys hands no shared region to a command yet (workload: $(grep -m1 'no region' "$T/w.log"))"
