@@ -59,6 +59,8 @@ static const struct stream_desc kcopy_stream = {
 static const struct stream_desc *const ktime_streams[] = {&ktime_stream, &kcopy_stream, NULL};
 
 struct ktime_state {
+	const void *sec; /* the section, read-only */
+	size_t len;
 	int s_time, s_copy;
 	uint64_t *labelled; /* open addressing on entity, 0 = empty */
 	size_t nlabelled, cap;
@@ -189,9 +191,8 @@ static void set_status(struct ktime_state *s, const char *text)
 static void ktime_pass(struct ktime_state *s, struct emitter *out)
 {
 	static const struct ktime_visit visit = {on_proc, on_kernel, on_copy};
+	const char *note = inject_host_note(ASYS_INJECT_SEC_KACT);
 	char text[sizeof(s->status)];
-	size_t len = 0;
-	void *sec = inject_host_section(ASYS_INJECT_SEC_KACT, &len);
 	uint32_t np = 0, nk = 0;
 	int r;
 
@@ -199,10 +200,10 @@ static void ktime_pass(struct ktime_state *s, struct emitter *out)
 	s->ts = asys_now_ns();
 	s->failed_pid = 0;
 	s->dropped = 0;
-	r = sec ? ktime_read(sec, len, &visit, s) : -ENOENT;
-	if (r == -ENOENT)
-		snprintf(text, sizeof(text),
-			 "kernel GPU time: asys made no shared region for the workload");
+	r = ktime_read(s->sec, s->len, &visit, s);
+	/* the host's word first: a variable the user set, the library missing */
+	if (*note)
+		snprintf(text, sizeof(text), "%s", note);
 	else if (r < 0)
 		snprintf(text, sizeof(text),
 			 "kernel GPU time: the workload overwrote its shared region's head");
@@ -214,7 +215,7 @@ static void ktime_pass(struct ktime_state *s, struct emitter *out)
 		    text, sizeof(text),
 		    "kernel GPU time: the profiling library lost %llu records; times are short",
 		    (unsigned long long)s->dropped);
-	else if (!kact_section_geometry(sec, len, &np, &nk) && (uint32_t)r == np)
+	else if (!kact_section_geometry(s->sec, s->len, &np, &nk) && (uint32_t)r == np)
 		snprintf(text, sizeof(text),
 			 "kernel GPU time: the job's first %u processes took every slot; later "
 			 "ones are not timed",
@@ -224,13 +225,44 @@ static void ktime_pass(struct ktime_state *s, struct emitter *out)
 	set_status(s, text);
 }
 
+/* The section, read-only; its head written through the host's writable
+ * mapping while it is fresh, before the workload runs. */
+static int ktime_section(struct ktime_state *s)
+{
+	size_t size = 0, rwlen = 0;
+	const void *base = inject_host_map(&size);
+	struct kact_head *rw = inject_host_section_rw(ASYS_INJECT_SEC_KACT, &rwlen);
+	const char *note = inject_host_note(ASYS_INJECT_SEC_KACT);
+
+	s->sec = asys_inject_section((void *)(uintptr_t)base, size, ASYS_INJECT_SEC_KACT, &s->len);
+	if (!s->sec || !rw) {
+		snprintf(s->err, sizeof(s->err), "%s",
+			 *note ? note
+			       : "kernel GPU time is measured only in a command started by asys "
+				 "(asys top -- CMD)");
+		return -ENODEV;
+	}
+	if (!__atomic_load_n(&rw->magic, __ATOMIC_ACQUIRE) &&
+	    kact_section_init(rw, rwlen, KACT_PROCS_DEFAULT, KACT_KERNELS_DEFAULT)) {
+		snprintf(s->err, sizeof(s->err),
+			 "kernel GPU time: the shared region's section is too small (%zu bytes)",
+			 rwlen);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
 static int ktime_init(const struct coll_ctx *ctx, void **state)
 {
 	struct ktime_state *s = calloc(1, sizeof(*s));
+	int r;
 
 	*state = s;
 	if (!s)
 		return -ENOMEM;
+	r = ktime_section(s);
+	if (r)
+		return r;
 	s->s_time = stream_table_add(ctx->streams, &ktime_stream);
 	s->s_copy = stream_table_add(ctx->streams, &kcopy_stream);
 	if (s->s_time < 0 || s->s_copy < 0) {

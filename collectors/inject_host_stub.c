@@ -1,5 +1,6 @@
-/* The stand-in's bodies: no region is made, so there is no section; the
- * environment is asys's own, which a workload started afterwards inherits. */
+/* Stand-in bodies for the injection host: no region, so no section; the
+ * variables go into asys's own environment, which a workload started
+ * afterwards inherits. */
 #include "config.h"
 
 #include <errno.h>
@@ -7,7 +8,14 @@
 
 #include "inject_host.h"
 
-void *inject_host_section(uint32_t id, size_t *len)
+const void *inject_host_map(size_t *size)
+{
+	if (size)
+		*size = 0;
+	return NULL;
+}
+
+void *inject_host_section_rw(uint32_t id, size_t *len)
 {
 	(void)id;
 	if (len)
@@ -15,11 +23,24 @@ void *inject_host_section(uint32_t id, size_t *len)
 	return NULL;
 }
 
-int inject_host_set_env(const char *var, const char *value)
+int inject_host_env(uint32_t sec, const char *name, const char *value)
 {
-	const char *had = getenv(var);
+	const char *had = getenv(name);
 
+	(void)sec;
 	if (had && *had)
-		return 1;
-	return setenv(var, value, 1) ? -errno : 0;
+		return 0;
+	return setenv(name, value, 1) ? -ENOSPC : 1;
+}
+
+const char *inject_host_lib(uint32_t sec)
+{
+	(void)sec;
+	return NULL;
+}
+
+const char *inject_host_note(uint32_t sec)
+{
+	(void)sec;
+	return "";
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asys_inject.h"
 #include "env.h"
 #include "inject_host.h"
 #include "ktime_inject.h"
@@ -125,14 +126,13 @@ static void join_libs(const struct ktime_inject *v, int nv, char *buf, size_t n)
 	}
 }
 
-int ktime_inject_env(const char *probe_file, const char *inject_so, int *left, char *err, size_t n)
+int ktime_inject_env(const char *probe_file, const char *inject_so, char *err, size_t n)
 {
 	struct ktime_inject v[KTIME_INJECT_MAX];
-	char why[256] = "", shown[200], libs[KTIME_INJECT_MAX * KTIME_LIB_MAX], *text = NULL;
+	char why[256] = "", shown[200] = "", libs[KTIME_INJECT_MAX * KTIME_LIB_MAX], *text = NULL;
 	size_t len;
 	int nv, r;
 
-	*left = 0;
 	if (probe_file) {
 		str_escape(shown, sizeof(shown), probe_file, 120);
 		r = env_read_file(probe_file, KTIME_FILE_MAX, &text, &len, why, sizeof(why));
@@ -144,7 +144,7 @@ int ktime_inject_env(const char *probe_file, const char *inject_so, int *left, c
 	nv = ktime_inject_table(text, v, KTIME_INJECT_MAX, why, sizeof(why));
 	free(text);
 	if (nv < 0) {
-		snprintf(err, n, "probe file %s: %s", probe_file ? shown : "", why);
+		snprintf(err, n, "probe file %s: %s", shown, why);
 		return nv;
 	}
 	for (int i = 0; i < nv; i++) {
@@ -152,25 +152,24 @@ int ktime_inject_env(const char *probe_file, const char *inject_so, int *left, c
 
 		for (int j = 0; j < i; j++)
 			seen = seen || !strcmp(v[i].var, v[j].var);
-		if (seen)
-			continue;
-		r = inject_host_set_env(v[i].var, inject_so);
+		r = seen ? 0 : inject_host_env(ASYS_INJECT_SEC_KACT, v[i].var, inject_so);
 		if (r < 0) {
 			snprintf(err, n, "cannot set %s for the workload: %s", v[i].var,
 				 strerror(-r));
 			return r;
 		}
-		*left += r == 1;
 	}
 	join_libs(v, nv, libs, sizeof(libs));
-	r = inject_host_set_env(KTIME_LIBS_ENV, libs);
+	r = inject_host_env(ASYS_INJECT_SEC_KACT, KTIME_LIBS_ENV, libs);
+	if (r < 0)
+		snprintf(err, n, "cannot set %s for the workload: %s", KTIME_LIBS_ENV,
+			 strerror(-r));
 	return r < 0 ? r : 0;
 }
 
-int ktime_inject_setup(const struct asys_options *o, const char *inject_so, int *left, char *err,
-		       size_t n)
+int ktime_inject_setup(const struct asys_options *o, char *err, size_t n)
 {
-	const char *probe_file = NULL;
+	const char *probe_file = NULL, *lib = inject_host_lib(ASYS_INJECT_SEC_KACT);
 
 #ifdef HAVE_BPF
 	const struct gpurt_opts *go = options_get(o, &gpurt_options);
@@ -179,5 +178,9 @@ int ktime_inject_setup(const struct asys_options *o, const char *inject_so, int 
 #else
 	(void)o;
 #endif
-	return ktime_inject_env(probe_file, inject_so, left, err, n);
+	if (!lib) {
+		snprintf(err, n, "%s", inject_host_note(ASYS_INJECT_SEC_KACT));
+		return -ENOENT;
+	}
+	return ktime_inject_env(probe_file, lib, err, n);
 }

@@ -15,8 +15,8 @@
  * The reader copies a row, then checks that the sequence was even and did
  * not change (a seqlock); a row that stays busy is skipped this refresh.
  *
- * asys writes the head before the workload starts (kact_section_init) and
- * sizes the section with kact_section_size; the workload can write anything
+ * asys sizes the section with KACT_SECTION_SIZE_DEFAULT and writes the head
+ * (kact_section_init) before the workload runs; the workload can write anything
  * here afterwards, so asys checks every count against the section's size
  * (kact_section_geometry) and reads each name up to its bound. */
 #ifndef ASYS_INJECT_KACT_H
@@ -96,20 +96,25 @@ struct kact_proc {
 	struct kact_kernel rows[]; /* nkernels of them */
 };
 
+/* Constant expressions, for a table of section sizes. */
+#define KACT_PROC_SIZE(nk)                                                                         \
+	((sizeof(struct kact_proc) + (size_t)(nk) * sizeof(struct kact_kernel) + 63) & ~(size_t)63)
+#define KACT_SECTION_SIZE(np, nk) (sizeof(struct kact_head) + (size_t)(np)*KACT_PROC_SIZE(nk))
+/* The section asys makes: its size in the region's table of sections. */
+#define KACT_SECTION_SIZE_DEFAULT KACT_SECTION_SIZE(KACT_PROCS_DEFAULT, KACT_KERNELS_DEFAULT)
+
 static inline size_t kact_proc_size(uint32_t nkernels)
 {
-	size_t s = sizeof(struct kact_proc) + (size_t)nkernels * sizeof(struct kact_kernel);
-
-	return (s + 63) & ~(size_t)63;
+	return KACT_PROC_SIZE(nkernels);
 }
 
 static inline size_t kact_section_size(uint32_t nprocs, uint32_t nkernels)
 {
-	return sizeof(struct kact_head) + (size_t)nprocs * kact_proc_size(nkernels);
+	return KACT_SECTION_SIZE(nprocs, nkernels);
 }
 
-/* asys, on the fresh (zeroed) section of len bytes: -1 when it is too
- * small for the geometry. */
+/* asys, on the fresh (zeroed) section of len bytes, before the workload
+ * runs: -1 when it is too small for the geometry. */
 static inline int kact_section_init(void *sec, size_t len, uint32_t nprocs, uint32_t nkernels)
 {
 	struct kact_head *h = (struct kact_head *)sec;

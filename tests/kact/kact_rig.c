@@ -22,7 +22,9 @@
  * KACT_RIG_FORK=1: the driver's part forks a child that exits at once.
  * KACT_RIG_PROCS: the section's process slots (16); KACT_RIG_CHILDREN: the
  * children print starts, one after the other (1).
- * The region's accessor (inject_host_section) is this program's own. */
+ * The injection host's functions are this program's own, over its region,
+ * which it makes with its head written, as asys has before its command
+ * runs. */
 #define _GNU_SOURCE
 #include "config.h"
 
@@ -53,14 +55,34 @@ extern const struct collector gpurt_ktime_collector;
 static void *region;
 static size_t region_len;
 
-void *inject_host_section(uint32_t id, size_t *len)
+/* The injection host's part, over this program's region. */
+const void *inject_host_map(size_t *size)
+{
+	*size = region_len;
+	return region;
+}
+
+void *inject_host_section_rw(uint32_t id, size_t *len)
 {
 	return asys_inject_section(region, region_len, id, len);
 }
 
-int inject_host_set_env(const char *var, const char *value)
+const char *inject_host_note(uint32_t sec)
 {
-	return setenv(var, value, 0) ? -errno : 0;
+	(void)sec;
+	return "";
+}
+
+int inject_host_env(uint32_t sec, const char *name, const char *value)
+{
+	(void)sec;
+	return setenv(name, value, 0) ? -ENOSPC : 1;
+}
+
+const char *inject_host_lib(uint32_t sec)
+{
+	(void)sec;
+	return getenv("CUDA_INJECTION64_PATH");
 }
 
 static int make_region(uint32_t nkernels)

@@ -11,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "asys_inject.h"
 #include "gpurt_ktime.h"
 #include "inject_host.h"
 #include "ktime_inject.h"
+#include "options.h"
 
 static int failures;
 
@@ -201,26 +203,41 @@ static void test_garbage(void)
 static char set_vars[8][64], set_vals[8][1200];
 static int nset, user_set;
 
-int inject_host_set_env(const char *var, const char *value)
+int inject_host_env(uint32_t sec, const char *name, const char *value)
 {
-	if (user_set && !strcmp(var, "CUDA_INJECTION64_PATH"))
-		return 1;
+	if (sec != ASYS_INJECT_SEC_KACT)
+		return -EINVAL;
+	if (user_set && !strcmp(name, "CUDA_INJECTION64_PATH"))
+		return 0;
 	if (nset < 8) {
-		snprintf(set_vars[nset], sizeof(set_vars[nset]), "%s", var);
+		snprintf(set_vars[nset], sizeof(set_vars[nset]), "%s", name);
 		snprintf(set_vals[nset], sizeof(set_vals[nset]), "%s", value);
 	}
 	nset++;
-	return 0;
+	return 1;
+}
+
+const char *inject_host_lib(uint32_t sec)
+{
+	(void)sec;
+	return "/x/libasys-inject.so";
+}
+
+const char *inject_host_note(uint32_t sec)
+{
+	(void)sec;
+	return "";
 }
 
 static void test_inject_env(void)
 {
 	char err[300] = "", path[] = "/tmp/kact-probes.XXXXXX";
-	int left = -1, fd;
+	struct asys_options o;
+	int fd;
 
-	CHECK(ktime_inject_env(NULL, "/x/libasys-inject.so", &left, err, sizeof(err)) == 0 &&
-		  left == 0 && nset == 2,
-	      "built in: %d set, %d left, %s", nset, left, err);
+	options_defaults(&o);
+	CHECK(ktime_inject_setup(&o, err, sizeof(err)) == 0 && nset == 2, "built in: %d set, %s",
+	      nset, err);
 	CHECK(!strcmp(set_vars[0], "CUDA_INJECTION64_PATH") &&
 		  !strcmp(set_vals[0], "/x/libasys-inject.so"),
 	      "the variable names the injection library");
@@ -232,15 +249,13 @@ static void test_inject_env(void)
 	close(fd);
 	nset = 0;
 	user_set = 1;
-	CHECK(ktime_inject_env(path, "/x/l.so", &left, err, sizeof(err)) == 0 && left == 1 &&
-		  nset == 2,
-	      "the user's variable left: %d set, %d left, %s", nset, left, err);
+	CHECK(ktime_inject_env(path, "/x/l.so", err, sizeof(err)) == 0 && nset == 2,
+	      "the user's variable left: %d set, %s", nset, err);
 	CHECK(!strcmp(set_vars[0], "HGGC_INJECTION64_PATH") &&
 		  !strcmp(set_vals[1], "libcupti.so:libhgprof.so"),
 	      "the site's variable set, its library after CUPTI: %s=%s", set_vars[0], set_vals[1]);
 	unlink(path);
-	CHECK(ktime_inject_env(path, "/x/l.so", &left, err, sizeof(err)) < 0 &&
-		  strstr(err, "probe file"),
+	CHECK(ktime_inject_env(path, "/x/l.so", err, sizeof(err)) < 0 && strstr(err, "probe file"),
 	      "a missing probe file: %s", err);
 }
 
