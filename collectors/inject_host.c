@@ -13,6 +13,7 @@
 #include "collector.h"
 #include "env.h"
 #include "inject_host.h"
+#include "inject_kact.h"
 #include "inject_nvtx.h"
 #include "strsafe.h"
 #include "util.h"
@@ -32,10 +33,11 @@ struct inject_host_sec {
 
 static const struct inject_host_sec inject_host_secs[] = {
     {ASYS_INJECT_SEC_NVTX, sizeof(struct inj_nvtx_section)},
+    {ASYS_INJECT_SEC_KACT, KACT_SECTION_SIZE_DEFAULT},
 };
 
 #define INJECT_HOST_PAGE 4096u
-#define INJECT_HOST_VARS 4
+#define INJECT_HOST_VARS 20 /* NVTX, and the kernel-time table with its libraries */
 
 struct inject_host_var {
 	char name[64];

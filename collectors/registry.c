@@ -16,6 +16,7 @@ extern const struct collector nic_collector;
 extern const struct collector gpurt_collector;
 #endif
 extern const struct collector hgtx_collector;
+extern const struct collector gpurt_ktime_collector;
 
 const struct collector *const collector_registry[] = {
     /* ppu */ &ppu_collector,
@@ -31,5 +32,6 @@ const struct collector *const collector_registry[] = {
     &gpurt_collector,
 #endif
     /* hgtx */ &hgtx_collector,
+    /* gpurt_ktime */ &gpurt_ktime_collector,
     NULL,
 };

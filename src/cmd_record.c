@@ -27,6 +27,7 @@
 #include "strsafe.h"
 #include "sysroot.h"
 #include "util.h"
+#include "ktime_inject.h"
 #include "workload.h"
 
 static const struct cli_cmd record_cli = {
@@ -117,6 +118,8 @@ static int record_start(struct record_run *r, const char *cmdline)
 	if (r->o.command) {
 		/* before the fork: the child inherits the region and its variables */
 		inject_host_workload(hgtx_ranges_wanted(&r->o));
+		if (ktime_inject_setup(&r->o, msg, sizeof(msg)) == -EINVAL)
+			fprintf(stderr, "asys record: kernel GPU time: %s\n", msg);
 		if (workload_start(&r->wl, r->o.command, r->o.workload_log) < 0)
 			return 1;
 		r->have_wl = true;
@@ -125,6 +128,9 @@ static int record_start(struct record_run *r, const char *cmdline)
 		if (*inject_host_note(ASYS_INJECT_SEC_NVTX))
 			fprintf(stderr, "asys record: HGTX ranges: %s\n",
 				inject_host_note(ASYS_INJECT_SEC_NVTX));
+		if (*inject_host_note(ASYS_INJECT_SEC_KACT))
+			fprintf(stderr, "asys record: kernel GPU time: %s\n",
+				inject_host_note(ASYS_INJECT_SEC_KACT));
 		if (r->o.npids < OPT_MAX_PIDS)
 			r->o.pids[r->o.npids++] = r->wl.pid;
 	}

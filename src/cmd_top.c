@@ -22,6 +22,7 @@
 #include "sysroot.h"
 #include "tui.h"
 #include "util.h"
+#include "ktime_inject.h"
 #include "workload.h"
 
 /* how long the message lines show environment variables that were
@@ -320,7 +321,12 @@ int cmd_top(int argc, char **argv)
 		goto cleanup;
 	}
 	if (o.command) {
+		char why[512];
+
 		inject_host_workload(hgtx_ranges_wanted(&o));
+		/* a bad line of the probe file; a missing library is the note's */
+		if (ktime_inject_setup(&o, why, sizeof(why)) == -EINVAL)
+			fprintf(stderr, "asys top: kernel GPU time: %s\n", why);
 		if (workload_start(&t.wl, o.command, o.workload_log) < 0)
 			goto cleanup;
 		t.have_workload = true;

@@ -14,27 +14,46 @@
 #include "widget.h"
 
 /* The top kernels pane: kernels by launch rate from gpurt.kernels (label
- * "PID<TAB>name"). Sortable, filterable with '/', and 'p' groups the rows
- * by process (the process's command from mem.proc when that runs). */
+ * "PID<TAB>name"), and, for a workload started by asys under the profiling
+ * interface, by GPU time from gpurt.ktime (same label): then SHARE is a
+ * share of GPU time and MEAN / MAX give the kernels' durations. Sortable,
+ * filterable with '/', and 'p' groups the rows by process (the process's
+ * command from mem.proc when that runs). */
 
-enum kcol { KC_PID, KC_RATE, KC_TOTAL, KC_SHARE, KC_NAME, KC_N };
+enum kcol { KC_PID, KC_RATE, KC_TOTAL, KC_SHARE, KC_MEAN, KC_MAX, KC_NAME, KC_N };
 
-static const struct tui_col kcols[KC_N] = {
-    [KC_PID] = {"PID", 7, true},      [KC_RATE] = {"LAUNCH/s", 9, true},
-    [KC_TOTAL] = {"TOTAL", 8, true},  [KC_SHARE] = {"SHARE", 6, true},
-    [KC_NAME] = {"KERNEL", 0, false},
+/* The columns shown, by mode: launches only, or with durations. */
+static const enum kcol kmap_launch[] = {KC_PID, KC_RATE, KC_TOTAL, KC_SHARE, KC_NAME};
+static const enum kcol kmap_time[] = {KC_PID,  KC_RATE, KC_TOTAL, KC_SHARE,
+				      KC_MEAN, KC_MAX,	KC_NAME};
+
+static const struct tui_col kcols[] = {
+    {"PID", 7, true},	{"LAUNCH/s", 9, true}, {"TOTAL", 8, true},
+    {"SHARE", 6, true}, {"KERNEL", 0, false},
 };
-static const struct tui_col kcols_grouped[KC_N] = {
-    [KC_PID] = {"PID", 7, true},
-    [KC_RATE] = {"LAUNCH/s", 9, true},
-    [KC_TOTAL] = {"TOTAL", 8, true},
-    [KC_SHARE] = {"SHARE", 6, true},
-    [KC_NAME] = {"(KERNELS) PROCESS", 0, false},
+static const struct tui_col kcols_grouped[] = {
+    {"PID", 7, true},	{"LAUNCH/s", 9, true},		 {"TOTAL", 8, true},
+    {"SHARE", 6, true}, {"(KERNELS) PROCESS", 0, false},
+};
+static const struct tui_col kcols_time[] = {
+    {"PID", 7, true},  {"LAUNCH/s", 9, true}, {"TOTAL", 8, true},   {"SHARE", 6, true},
+    {"MEAN", 7, true}, {"MAX", 7, true},      {"KERNEL", 0, false},
+};
+static const struct tui_col kcols_time_grouped[] = {
+    {"PID", 7, true},
+    {"LAUNCH/s", 9, true},
+    {"TOTAL", 8, true},
+    {"SHARE", 6, true},
+    {"MEAN", 7, true},
+    {"MAX", 7, true},
+    {"(KERNELS) PROCESS", 0, false},
 };
 
 struct krow {
 	uint64_t pid;
 	double rate, total, share;
+	double busy;	  /* GPU ns per second, NaN without durations */
+	double mean, max; /* ns */
 	char name[200];
 	int nkernels; /* grouped rows */
 };
@@ -45,7 +64,9 @@ struct kpriv {
 	size_t nrows, cap;
 	uint64_t *ents;
 	size_t ecap;
-	double rate_sum;
+	double rate_sum, busy_sum;
+	bool timed; /* some rows have durations: SHARE is of GPU time */
+	const enum kcol *map;
 	bool grouped;
 	bool editing; /* typing a filter */
 	char filter[64];
@@ -58,7 +79,8 @@ static void *kern_init(const struct view *v)
 	if (!s)
 		return NULL;
 	s->table.cols = kcols;
-	s->table.ncols = KC_N;
+	s->map = kmap_launch;
+	s->table.ncols = (int)ARRAY_SIZE(kmap_launch);
 	s->table.sort_col = KC_RATE;
 	s->table.sort_desc = true;
 	return s;
@@ -77,11 +99,20 @@ static void kern_fini(void *priv)
 /* Shown once some kernel was launched, or when the probes cannot run (the
  * status says why): not as an empty box on a machine without PPU jobs, nor
  * in a build or a recording without the stream. */
+static size_t stream_count(const struct view *v, const char *name)
+{
+	int id = stream_table_find(v->streams, name);
+
+	return id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
+}
+
 static bool kern_visible(const struct pane *p, const struct view *v)
 {
 	int id = stream_table_find(v->streams, "gpurt.kernels");
 	const char *st;
 	(void)p;
+	if (stream_count(v, "gpurt.ktime") > 0)
+		return true;
 	if (id < 0)
 		return false;
 	if (store_entities(v->store, (uint32_t)id, NULL, 0) > 0)
@@ -126,22 +157,34 @@ static const char *proc_name(const struct view *v, uint64_t pid)
 	return NULL;
 }
 
+static double row_key(const struct krow *x, enum kcol c)
+{
+	switch (c) {
+	case KC_PID:
+		return (double)x->pid;
+	case KC_RATE:
+		return x->rate;
+	case KC_TOTAL:
+		return x->total;
+	case KC_MEAN:
+		return x->mean;
+	case KC_MAX:
+		return x->max;
+	default:
+		return x->share;
+	}
+}
+
 static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct krow *x = a, *y = b;
 	const struct kpriv *s = ctx;
-	int c = s->table.sort_col, r;
+	enum kcol c = s->map[s->table.sort_col];
+	int r;
 	if (c == KC_NAME) {
 		r = strcasecmp(x->name, y->name);
 	} else {
-		double p = c == KC_PID	   ? (double)x->pid
-			   : c == KC_RATE  ? x->rate
-			   : c == KC_TOTAL ? x->total
-					   : x->share;
-		double q = c == KC_PID	   ? (double)y->pid
-			   : c == KC_RATE  ? y->rate
-			   : c == KC_TOTAL ? y->total
-					   : y->share;
+		double p = row_key(x, c), q = row_key(y, c);
 		if (isnan(p) || isnan(q)) /* unknown last, either way */
 			return isnan(p) && isnan(q) ? 0 : isnan(p) ? 1 : -1;
 		r = p < q ? -1 : p > q;
@@ -161,6 +204,12 @@ static void add_grouped(struct kpriv *s, const struct view *v, const struct krow
 			g->rate = isnan(g->rate) ? k->rate : g->rate + k->rate;
 		if (!isnan(k->total))
 			g->total = isnan(g->total) ? k->total : g->total + k->total;
+		if (!isnan(k->busy))
+			g->busy = isnan(g->busy) ? k->busy : g->busy + k->busy;
+		if (!isnan(k->max))
+			g->max = isnan(g->max) || k->max > g->max ? k->max : g->max;
+		/* the process's mean: its GPU time over its launches */
+		g->mean = g->busy > 0 && g->rate > 0 ? g->busy / g->rate : NAN;
 		g->nkernels++;
 		return;
 	}
@@ -171,34 +220,116 @@ static void add_grouped(struct kpriv *s, const struct view *v, const struct krow
 	snprintf(g->name, sizeof(g->name), "%s", pn ? pn : "?");
 }
 
-static void load_rows(struct kpriv *s, const struct view *v)
+/* The columns of the mode the rows call for; the sort stays on the same
+ * column when the new mode has it, else goes to LAUNCH/s; once durations
+ * come, a sort by launches becomes one by GPU time, the figure that
+ * matters then. */
+static void set_mode(struct kpriv *s)
 {
-	int id = stream_table_find(v->streams, "gpurt.kernels");
-	s->nrows = 0;
-	s->rate_sum = 0;
-	if (id < 0)
+	const enum kcol *map = s->timed ? kmap_time : kmap_launch;
+	int n = s->timed ? (int)ARRAY_SIZE(kmap_time) : (int)ARRAY_SIZE(kmap_launch);
+	enum kcol sorted = s->map[s->table.sort_col];
+
+	s->table.cols = s->timed ? (s->grouped ? kcols_time_grouped : kcols_time)
+				 : (s->grouped ? kcols_grouped : kcols);
+	if (map == s->map)
 		return;
-	const struct stream_desc *d = stream_table_get(v->streams, (uint32_t)id);
-	int fl = stream_field_index(d, "launches"), fp = stream_field_index(d, "pid");
-	size_t n = store_entities(v->store, (uint32_t)id, NULL, 0);
-	if (fl < 0 || grow(s, n + 1))
+	if (s->timed && sorted == KC_RATE)
+		sorted = KC_SHARE;
+	s->table.sort_col = 1; /* LAUNCH/s */
+	for (int i = 0; i < n; i++)
+		if (map[i] == sorted)
+			s->table.sort_col = i;
+	s->map = map;
+	s->table.ncols = n;
+}
+
+static bool pid_timed(const struct kpriv *s, size_t ntimed, uint64_t pid)
+{
+	for (size_t i = 0; i < ntimed; i++)
+		if (s->rows[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* One kernel of gpurt.ktime (timed) or gpurt.kernels. */
+static void read_row(const struct series *se, const int *f, bool timed, struct krow *k)
+{
+	const char *label = series_label(se), *tab = label ? strchr(label, '\t') : NULL;
+	double pid = f[1] >= 0 ? series_last(se, (uint32_t)f[1]) : NAN;
+
+	*k = (struct krow){.rate = series_rate(se, (uint32_t)f[0]),
+			   .total = series_last(se, (uint32_t)f[0]),
+			   .busy = NAN,
+			   .mean = NAN,
+			   .max = NAN};
+	k->pid = isnan(pid) && label ? strtoull(label, NULL, 10) : (uint64_t)pid;
+	snprintf(k->name, sizeof(k->name), "%s", tab ? tab + 1 : label ? label : "?");
+	if (!timed)
+		return;
+	k->busy = series_rate(se, (uint32_t)f[2]);
+	k->max = f[3] >= 0 ? series_last(se, (uint32_t)f[3]) : NAN;
+	/* over the rate window while it runs, else over its life */
+	if (k->rate > 0 && !isnan(k->busy))
+		k->mean = k->busy / k->rate;
+	else if (k->total > 0)
+		k->mean = series_last(se, (uint32_t)f[2]) / k->total;
+}
+
+/* Appends a stream's kernels to s->rows; for the launch counts, only those
+ * of processes without durations (the first ntimed rows have them). */
+static void load_stream(struct kpriv *s, const struct view *v, bool timed, size_t ntimed)
+{
+	int id = stream_table_find(v->streams, timed ? "gpurt.ktime" : "gpurt.kernels");
+	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
+	int f[4] = {-1, -1, -1, -1};
+	size_t n;
+
+	if (!d)
+		return;
+	f[0] = stream_field_index(d, timed ? "count" : "launches");
+	f[1] = stream_field_index(d, "pid");
+	f[2] = timed ? stream_field_index(d, "total_ns") : -1;
+	f[3] = timed ? stream_field_index(d, "max_ns") : -1;
+	n = store_entities(v->store, (uint32_t)id, NULL, 0);
+	if (f[0] < 0 || (timed && f[2] < 0) || grow(s, s->nrows + n + 1))
 		return;
 	n = store_entities(v->store, (uint32_t)id, s->ents, s->ecap);
-	if (n > s->ecap)
-		n = s->ecap;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && i < s->ecap && s->nrows < s->cap; i++) {
 		const struct series *se = store_series(v->store, (uint32_t)id, s->ents[i]);
+		struct krow k;
+
 		if (!se)
 			continue;
-		const char *label = series_label(se), *tab = label ? strchr(label, '\t') : NULL;
-		struct krow k = {.rate = series_rate(se, (uint32_t)fl),
-				 .total = series_last(se, (uint32_t)fl)};
-		double pid = fp >= 0 ? series_last(se, (uint32_t)fp) : NAN;
-		k.pid = isnan(pid) && label ? strtoull(label, NULL, 10) : (uint64_t)pid;
-		snprintf(k.name, sizeof(k.name), "%s", tab ? tab + 1 : label ? label : "?");
+		read_row(se, f, timed, &k);
+		if (!timed && pid_timed(s, ntimed, k.pid))
+			continue;
+		s->rows[s->nrows++] = k;
+	}
+}
+
+static void load_rows(struct kpriv *s, const struct view *v)
+{
+	size_t n, ntimed;
+
+	s->nrows = 0;
+	s->rate_sum = s->busy_sum = 0;
+	load_stream(s, v, true, 0);
+	ntimed = s->nrows;
+	s->timed = ntimed > 0;
+	set_mode(s);
+	load_stream(s, v, false, ntimed);
+	n = s->nrows;
+	s->nrows = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct krow k = s->rows[i];
+
 		if (!isnan(k.rate))
 			s->rate_sum += k.rate;
-		/* the filter matches kernel names, also when grouped */
+		if (!isnan(k.busy))
+			s->busy_sum += k.busy;
+		/* the filter matches kernel names, also when grouped; rows are
+		 * compacted in place (the write index never passes the read one) */
 		if (!matches(s, k.name))
 			continue;
 		if (s->grouped)
@@ -206,10 +337,19 @@ static void load_rows(struct kpriv *s, const struct view *v)
 		else
 			s->rows[s->nrows++] = k;
 	}
-	for (size_t i = 0; i < s->nrows; i++)
-		s->rows[i].share = s->rate_sum > 0 && !isnan(s->rows[i].rate)
-				       ? 100.0 * s->rows[i].rate / s->rate_sum
+	/* a share of GPU time where durations are known, else of launches */
+	for (size_t i = 0; i < s->nrows; i++) {
+		struct krow *r = &s->rows[i];
+
+		if (s->timed)
+			r->share = s->busy_sum > 0 && !isnan(r->busy)
+				       ? 100.0 * r->busy / s->busy_sum
 				       : NAN;
+		else
+			r->share = s->rate_sum > 0 && !isnan(r->rate)
+				       ? 100.0 * r->rate / s->rate_sum
+				       : NAN;
+	}
 	qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }
 
@@ -229,9 +369,7 @@ static int kern_why_lines(const struct pane *p, const struct view *v, int cols)
 
 static size_t kern_count(const struct view *v)
 {
-	int id = stream_table_find(v->streams, "gpurt.kernels");
-
-	return id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
+	return stream_count(v, "gpurt.kernels") + stream_count(v, "gpurt.ktime");
 }
 
 static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
@@ -259,7 +397,9 @@ static void kern_title(const struct pane *p, const struct view *v, char *buf, in
 	if (!s || !kern_visible(p, v))
 		return;
 	widget_fmt_count(r, sizeof(r), s->rate_sum);
-	snprintf(buf, (size_t)n, "%s launches/s%s", r, s->grouped ? "  by process" : "");
+	/* the header says what SHARE is a share of */
+	snprintf(buf, (size_t)n, "%s launches/s  SHARE of %s%s", r,
+		 s->timed ? "GPU time" : "launches", s->grouped ? "  by process" : "");
 }
 
 static void kern_footer(const struct pane *p, const struct view *v, char *buf, int n)
@@ -311,6 +451,21 @@ static void draw_empty(WINDOW *w, struct view *v, const struct kpriv *s)
 	}
 }
 
+/* A duration in ns: "850ns", "12.5us", "3.20ms", "1.50s"; n/a when unknown. */
+static void fmt_ns(char *buf, size_t n, double ns)
+{
+	if (isnan(ns) || ns < 0)
+		snprintf(buf, n, "n/a");
+	else if (ns < 1e3)
+		snprintf(buf, n, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, n, "%.*fus", ns < 1e4 ? 2 : ns < 1e5 ? 1 : 0, ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, n, "%.*fms", ns < 1e7 ? 2 : ns < 1e8 ? 1 : 0, ns / 1e6);
+	else
+		snprintf(buf, n, "%.2fs", ns / 1e9);
+}
+
 /* One kernel (or process group) at row y, its columns at xs. */
 static void draw_row(WINDOW *w, struct view *v, const struct kpriv *s, const struct krow *r, int y,
 		     bool sel, const int *xs)
@@ -322,6 +477,8 @@ static void draw_row(WINDOW *w, struct view *v, const struct kpriv *s, const str
 	widget_fmt_count(c[KC_RATE], sizeof(c[KC_RATE]), r->rate);
 	widget_fmt_count(c[KC_TOTAL], sizeof(c[KC_TOTAL]), r->total);
 	widget_fmt_pct(c[KC_SHARE], sizeof(c[KC_SHARE]), r->share);
+	fmt_ns(c[KC_MEAN], sizeof(c[KC_MEAN]), r->mean);
+	fmt_ns(c[KC_MAX], sizeof(c[KC_MAX]), r->max);
 	if (s->grouped)
 		snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "(%d) %.200s", r->nkernels, r->name);
 	else
@@ -330,13 +487,15 @@ static void draw_row(WINDOW *w, struct view *v, const struct kpriv *s, const str
 		widget_attr_on(w, v, TC_SELECT);
 		mvwhline(w, y, 0, ' ', cols);
 	}
-	for (int i = 0; i < KC_N; i++) {
+	for (int i = 0; i < s->table.ncols; i++) {
 		int cw = s->table.cols[i].width ? s->table.cols[i].width : cols - xs[i];
+		/* the column that ranks: GPU time when known, else launches */
+		bool accent = !sel && s->map[i] == (s->timed ? KC_SHARE : KC_RATE);
 
-		if (i == KC_RATE && !sel)
+		if (accent)
 			widget_attr_on(w, v, TC_ACCENT);
-		widget_text(w, y, xs[i], cw, c[i], s->table.cols[i].right);
-		if (i == KC_RATE && !sel)
+		widget_text(w, y, xs[i], cw, c[s->map[i]], s->table.cols[i].right);
+		if (accent)
 			widget_attr_off(w, v, TC_ACCENT);
 	}
 	if (sel)
@@ -350,7 +509,6 @@ static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
 	int y0 = rows >= 2 ? 1 : 0; /* one row: no header, just the top kernel */
 	if (!s)
 		return;
-	s->table.cols = s->grouped ? kcols_grouped : kcols;
 	load_rows(s, v);
 	s->table.nrows = (int)s->nrows;
 	widget_table_clamp(&s->table, rows - y0 > 0 ? rows - y0 : 1);
@@ -413,8 +571,10 @@ static unsigned kern_keys(const struct pane *p, const struct view *v)
 static const char *const kern_help[] = {
     "/             filter kernels by name (Enter keeps it, Esc clears it)",
     "p             group the kernels by process, or not",
-    "<, >          sort by PID, LAUNCH/s, TOTAL, SHARE or KERNEL; I inverts",
-    "SHARE         this row's part of all launches per second",
+    "<, >          sort by a column; I inverts",
+    "SHARE         this row's part of all GPU time (kernel durations known: a",
+    "              workload started as asys top -- CMD), else of all launches/s",
+    "MEAN, MAX     kernel duration: mean over the last seconds, max since start",
     NULL,
 };
 

@@ -74,6 +74,18 @@ static const struct expo_rule expo_rules[] = {
      .ent = EXPO_ENT_RANGE,
      .per_process = true,
      .rank = "total_ns"},
+    /* the profiling interface's kernel durations and copies: a series per
+     * kernel, so per process as the launch counts */
+    {.stream = "gpurt.ktime",
+     .prefix = "kernel_time",
+     .ent = EXPO_ENT_KERNEL,
+     .per_process = true,
+     .rank = "total_ns"},
+    {.stream = "gpurt.kcopy",
+     .prefix = "copy_activity",
+     .ent = EXPO_ENT_GENERIC,
+     .per_process = true,
+     .rank = "bytes"},
 };
 
 static const struct expo_rule expo_fallback = {.prefix = NULL, .ent = EXPO_ENT_GENERIC};

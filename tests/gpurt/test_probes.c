@@ -78,7 +78,9 @@ START_TEST(parse_good)
 			   "\n"
 			   "libmyrt.so*  myMalloc   dev-alloc 1 2   # (void **, size_t)\n"
 			   "libmyrt.so*\tmyFree\tdev-free 1\n"
-			   "libmyrt.so* myLaunch launch-stub 3\n";
+			   "libmyrt.so* myLaunch launch-stub 3\n"
+			   /* the injection table's line: not a probe */
+			   "inject HGGC_INJECTION64_PATH libhgprof.so\n";
 	ck_assert_int_eq(gpurt_probes_parse(&p, text, err, sizeof(err)), 0);
 	ck_assert_uint_eq(p.n, 3);
 	ck_assert_str_eq(p.v[0].sym, "myMalloc");
