@@ -88,6 +88,25 @@ void *ring_reserve_slow(struct ring *r, size_t len)
 	return r->buf + off;
 }
 
+/* Below this offset a rewind saves too little to be worth the pad. */
+#define RING_REWIND_MIN 4096
+
+void ring_rewind(struct ring *r)
+{
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	size_t off = head & (r->size - 1);
+	uint32_t pad;
+
+	if (off < RING_REWIND_MIN)
+		return;
+	r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+	if (r->tail_seen != head)
+		return;
+	pad = RING_PAD | (uint32_t)(r->size - off);
+	memcpy(r->buf + off, &pad, sizeof(pad));
+	atomic_store_explicit(&r->head, head + (r->size - off), memory_order_release);
+}
+
 #if defined(__x86_64__)
 __attribute__((target("prfchw")))
 #endif
