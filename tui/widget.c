@@ -332,9 +332,18 @@ static size_t text_fit(const char *s, int width, int *cols)
 	memset(&st, 0, sizeof(st));
 	while (off < len) {
 		wchar_t wc;
-		size_t k = mbrtowc(&wc, s + off, len - off, &st);
+		size_t k;
 		int cw;
 
+		/* ASCII, most of a frame: one column a byte, no conversion */
+		if ((unsigned char)s[off] < 0x80) {
+			if (used + 1 > width)
+				break;
+			used++;
+			off++;
+			continue;
+		}
+		k = mbrtowc(&wc, s + off, len - off, &st);
 		if (k == (size_t)-1 || k == (size_t)-2) {
 			/* invalid byte: counts as one column, then start afresh */
 			memset(&st, 0, sizeof(st));
@@ -407,6 +416,34 @@ void widget_run(WINDOW *w, const char *glyph, int y, int x, int n, bool across)
 		mvwvline_set(w, y, x, &cc, n);
 }
 
+/* Printable ASCII straight into the window's cells, in its attributes, with
+ * the cursor left after it as waddnstr leaves it; false for anything else.
+ * waddnstr takes each byte through the locale's multibyte conversion and
+ * wcwidth, a tenth of the screen thread's time when every process is a
+ * row. */
+static bool text_put_ascii(WINDOW *w, int y, int x, const char *s, size_t n)
+{
+	chtype cells[512];
+	attr_t attrs;
+	short pair;
+	chtype a;
+
+	if (n > ARRAY_SIZE(cells) || wattr_get(w, &attrs, &pair, NULL) != OK || pair > 255)
+		return false;
+	a = (attrs & ~(attr_t)A_COLOR) | (chtype)COLOR_PAIR(pair);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c >= 0x7f)
+			return false;
+		cells[i] = c | a;
+	}
+	if (n && mvwaddchnstr(w, y, x, cells, (int)n) != OK)
+		return false;
+	wmove(w, y, x + (int)n);
+	return true;
+}
+
 int widget_text_width(const char *s)
 {
 	char buf[1024];
@@ -428,7 +465,8 @@ void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right)
 	bytes = text_fit(s, width, &cols);
 	if (right)
 		x += width - cols;
-	mvwaddnstr(w, y, x, s, (int)bytes);
+	if (!text_put_ascii(w, y, x, s, bytes))
+		mvwaddnstr(w, y, x, s, (int)bytes);
 }
 
 /* The bytes of the next wrapped line of s in width columns: up to the last
