@@ -34,6 +34,11 @@ struct emitter;
 struct mem_proc {
 	pid_t pid;
 	int fd_stat, fd_status; /* kept open; -1 = none (or handed on) */
+	/* a kernel thread's schedstat (kept, -1 = none): its run time and
+	 * count when its stat was read, and reports since (memkthread.c) */
+	int fd_sched;
+	uint64_t run_ns, runs;
+	uint16_t stat_age;
 	uint16_t label_age, status_age;
 	bool kthread;
 	bool reused;	   /* a new process on the pid of a row of the last report */
@@ -94,6 +99,17 @@ void memgroup_fini(struct memproc *st);
  * when new or due, and sends it when it changed. */
 void memgroup_report(struct memproc *st, struct emitter *out, uint64_t ts, struct mem_proc *old,
 		     struct mem_proc *nw);
+
+/* Closes a kept fd (counted against the budget) and sets it to -1. */
+void memproc_close_fd(struct memproc *st, int *fd);
+/* Reads pid's file name into st->buf through *kept, or a fresh open that
+ * is kept when keep and the budget allow. Bytes, or -errno. */
+ssize_t memproc_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept, bool keep);
+/* memkthread.c: true when p is old's kernel thread, not run since its stat
+ * was read (p then holds old's row); p->fd_stat is already handed on. */
+bool memproc_kthread_idle(struct memproc *st, struct mem_proc *p, struct mem_proc *old);
+/* After a kernel thread's stat was read: its schedstat fd, for the next. */
+void memproc_kthread_keep(struct memproc *st, struct mem_proc *p);
 
 /* Reads a small file below /proc/ into buf. Bytes, or -errno. */
 ssize_t memproc_read_rel(struct memproc *st, const char *rel, char *buf, size_t n);
