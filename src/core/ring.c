@@ -104,7 +104,14 @@ void ring_rewind(struct ring *r)
 		return;
 	pad = RING_PAD | (uint32_t)(r->size - off);
 	memcpy(r->buf + off, &pad, sizeof(pad));
-	atomic_store_explicit(&r->head, head + (r->size - off), memory_order_release);
+	head += r->size - off;
+	atomic_store_explicit(&r->head, head, memory_order_release);
+	/* The pad is taken as read here, or the ring would count it as full
+	 * until the consumer's next pass (records dropped, a wake for it). A
+	 * consumer that saw the pad stores the same value; one that goes past
+	 * it needs a later head, published after this store. */
+	atomic_store_explicit(&r->tail, head, memory_order_release);
+	r->tail_seen = head;
 }
 
 #if defined(__x86_64__)

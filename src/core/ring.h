@@ -37,7 +37,8 @@ void ring_free(struct ring *r);
 void ring_prefault(struct ring *r);
 /* Producer, between records: when the consumer has taken everything, moves
  * the write position back to the start of the buffer (behind a pad record
- * to the end), so that a ring drained after every burst keeps only its
+ * to the end, which it also marks as read: the one store of tail outside
+ * the consumer), so that a ring drained after every burst keeps only its
  * largest burst resident instead of every page it ever wrapped through. */
 void ring_rewind(struct ring *r);
 /* Copy len bytes (len % 8 == 0, len >= 8) in; 0 or -ENOBUFS (counted). */

@@ -100,6 +100,23 @@ START_TEST(ring_rewind_when_drained)
 	ring_rewind(r); /* under RING_REWIND_MIN from the front: stays */
 	ck_assert_int_eq(ring_push(r, buf, 128), 0);
 	ck_assert_ptr_eq(ring_peek(r, &len), r->buf + 128);
+	/* the pad to the end is not room taken: after a rewind at 12.8 KB,
+	 * 25.6 KB more go in and nothing is dropped */
+	while ((p = ring_peek(r, &len)))
+		ring_pop(r, len);
+	for (int i = 0; i < 100; i++)
+		ck_assert_int_eq(ring_push(r, buf, 128), 0);
+	while ((p = ring_peek(r, &len)))
+		ring_pop(r, len);
+	ring_rewind(r);
+	for (int i = 0; i < 200; i++)
+		ck_assert_int_eq(ring_push(r, buf, 128), 0);
+	ck_assert_uint_eq(ring_dropped(r), 0);
+	for (int i = 0; i < 200; i++) {
+		ck_assert_ptr_nonnull(p = ring_peek(r, &len));
+		ring_pop(r, len);
+	}
+	ck_assert_ptr_null(ring_peek(r, &len));
 	ring_free(r);
 }
 END_TEST
