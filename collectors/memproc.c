@@ -446,11 +446,18 @@ struct mem_cand *memproc_cand_next(struct memproc *st)
 	return &st->cand[st->ncand++];
 }
 
-/* Every /proc/PID once, in the order /proc lists them. */
+/* Every /proc/PID once, in the order /proc lists them, or the last
+ * report's when none can have started since (memproc_list_due). */
 static void mem_scan_system(struct memproc *st)
 {
 	struct dirent *de;
 
+	if (st->nprocs && !memproc_list_due(st)) {
+		for (size_t i = 0; i < st->nprocs; i++)
+			if (memproc_add_cur(st, st->procs[i].pid, false) == -E2BIG)
+				break;
+		return;
+	}
 	rewinddir(st->procdir);
 	while ((de = readdir(st->procdir))) {
 		pid_t pid = procfs_pid_from_name(de->d_name);
@@ -516,6 +523,7 @@ int memproc_new(struct memproc **out, const struct memproc_sids *sids, const str
 	st->page_size = ps > 0 ? (double)ps : 4096.0;
 	st->clk_tck = hz > 0 ? (double)hz : 100.0;
 	st->fd_budget = mem_fd_budget();
+	st->fd_loadavg = -1;
 	rc = sysroot_path(path, sizeof(path), "/proc");
 	if (rc)
 		goto fail;
@@ -549,6 +557,8 @@ void memproc_free(struct memproc *st)
 		return;
 	if (st->procdir)
 		closedir(st->procdir);
+	if (st->fd_loadavg >= 0)
+		close(st->fd_loadavg);
 	for (size_t i = 0; st->procs && i < st->nprocs; i++)
 		mem_row_free(st, &st->procs[i]);
 	free(st->procs);

@@ -20,6 +20,8 @@
 /* status is re-read when RSS or the fault counts moved, else every N reports
  * (a setuid changes the uid without a fault) */
 #define MEM_STATUS_REFRESH 16
+/* /proc is listed at least every N reports (memscan.c) */
+#define MEM_LIST_REFRESH 16
 /* Kept fds at most, whatever RLIMIT_NOFILE allows: each holds a page of
  * kernel memory (its seq_file buffer) for as long as it is open. */
 #define MEM_FD_CAP 4096
@@ -89,6 +91,11 @@ struct memproc {
 	struct mem_thread *thr, *thrn; /* proc.thread: last report's, this one's */
 	size_t nthr, nthrn, thrcap;
 	struct procgroup_cache *groups; /* CONTAINER names, by cgroup text */
+	/* /proc/loadavg (-1 not opened, -2 not used), its last pid at the
+	 * last report and the reports since /proc was listed (memscan.c) */
+	int fd_loadavg;
+	long long last_pid;
+	uint16_t list_age;
 };
 
 /* memgroup.c: the CONTAINER label of proc.cpu. */
@@ -105,11 +112,13 @@ void memproc_close_fd(struct memproc *st, int *fd);
 /* Reads pid's file name into st->buf through *kept, or a fresh open that
  * is kept when keep and the budget allow. Bytes, or -errno. */
 ssize_t memproc_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept, bool keep);
-/* memkthread.c: true when p is old's kernel thread, not run since its stat
+/* memscan.c: true when p is old's kernel thread, not run since its stat
  * was read (p then holds old's row); p->fd_stat is already handed on. */
 bool memproc_kthread_idle(struct memproc *st, struct mem_proc *p, struct mem_proc *old);
 /* After a kernel thread's stat was read: its schedstat fd, for the next. */
 void memproc_kthread_keep(struct memproc *st, struct mem_proc *p);
+/* Whether /proc must be listed: a process may have started since. */
+bool memproc_list_due(struct memproc *st);
 
 /* Reads a small file below /proc/ into buf. Bytes, or -errno. */
 ssize_t memproc_read_rel(struct memproc *st, const char *rel, char *buf, size_t n);

@@ -1,12 +1,15 @@
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "memproc_int.h"
 #include "sysroot.h"
 
-/* Kernel threads are most of a node's processes and most of them sleep
+/* What the system-wide scan can leave out when nothing changed.
+ *
+ * Kernel threads are most of a node's processes and most of them sleep
  * through a refresh. Their stat (4-5 us of kernel time, the process table's
  * largest cost) can only change when they run: CPU times and state move
  * with the run time, and the rest (parent, threads, start, flags) is fixed
@@ -83,4 +86,39 @@ void memproc_kthread_keep(struct memproc *st, struct mem_proc *p)
 	if (len <= 0)
 		memproc_close_fd(st, &p->fd_sched);
 	p->run_ns = p->runs = UINT64_MAX;
+}
+
+/* The listing of /proc (about 1 us an entry, most of it the kernel's
+ * dentry lookups) finds the processes that started since the last one;
+ * those that left are found anyway, as their kept stat reads nothing. No
+ * process can have started while the last pid the kernel handed out (the
+ * last field of /proc/loadavg, read before the listing) has not moved, so
+ * the scan then goes over the last report's rows instead. Every
+ * MEM_LIST_REFRESH reports it lists anyway, and always under a fixture
+ * root, whose loadavg would not move with its pids. */
+bool memproc_list_due(struct memproc *st)
+{
+	char buf[128];
+	ssize_t len;
+	const char *sp;
+	long long last;
+	bool due;
+
+	if (st->fd_loadavg == -1)
+		st->fd_loadavg =
+		    strcmp(sysroot_get(), "/") ? -2 : sysroot_open("/proc/loadavg", O_RDONLY);
+	if (st->fd_loadavg < 0) {
+		st->fd_loadavg = -2;
+		return true;
+	}
+	len = sysroot_pread_all(st->fd_loadavg, buf, sizeof(buf) - 1);
+	if (len <= 0)
+		return true;
+	buf[len] = '\0';
+	sp = strrchr(buf, ' ');
+	last = sp ? strtoll(sp + 1, NULL, 10) : -1;
+	due = last <= 0 || last != st->last_pid || st->list_age >= MEM_LIST_REFRESH;
+	st->last_pid = last;
+	st->list_age = due ? 0 : st->list_age + 1;
+	return due;
 }
