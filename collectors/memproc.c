@@ -453,6 +453,8 @@ static void mem_scan_system(struct memproc *st)
 	struct dirent *de;
 
 	if (st->nprocs && !memproc_list_due(st)) {
+		/* those the listing found unreadable are not rows: still there */
+		st->unreadable = st->unreadable_listed;
 		for (size_t i = 0; i < st->nprocs; i++)
 			if (memproc_add_cur(st, st->procs[i].pid, false) == -E2BIG)
 				break;
@@ -465,6 +467,7 @@ static void mem_scan_system(struct memproc *st)
 		if (pid > 0 && memproc_add_cur(st, pid, false) == -E2BIG)
 			break;
 	}
+	st->unreadable_listed = st->unreadable;
 }
 
 /* What the table leaves out: processes we may not read, and a process

@@ -86,7 +86,8 @@ struct memproc {
 	int nfds, fd_budget; /* fds kept open, and how many may be */
 	int emit_waits;	     /* ms waited for room in the ring this refresh */
 	unsigned unreadable, unreadable_sent;
-	unsigned tree_dropped; /* processes past MEM_TREE_MAX in this rebuild */
+	unsigned unreadable_listed; /* unreadable at the last listing of /proc */
+	unsigned tree_dropped;	    /* processes past MEM_TREE_MAX in this rebuild */
 	bool tree_dropped_sent;
 	struct mem_thread *thr, *thrn; /* proc.thread: last report's, this one's */
 	size_t nthr, nthrn, thrcap;

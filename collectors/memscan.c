@@ -1,8 +1,11 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 #include "memproc_int.h"
 #include "sysroot.h"
@@ -94,8 +97,8 @@ void memproc_kthread_keep(struct memproc *st, struct mem_proc *p)
  * process can have started while the last pid the kernel handed out (the
  * last field of /proc/loadavg, read before the listing) has not moved, so
  * the scan then goes over the last report's rows instead. Every
- * MEM_LIST_REFRESH reports it lists anyway, and always under a fixture
- * root, whose loadavg would not move with its pids. */
+ * MEM_LIST_REFRESH reports it lists anyway, and always where the root's
+ * /proc is not a procfs (a fixture: its loadavg does not move with it). */
 bool memproc_list_due(struct memproc *st)
 {
 	char buf[128];
@@ -104,9 +107,16 @@ bool memproc_list_due(struct memproc *st)
 	long long last;
 	bool due;
 
-	if (st->fd_loadavg == -1)
-		st->fd_loadavg =
-		    strcmp(sysroot_get(), "/") ? -2 : sysroot_open("/proc/loadavg", O_RDONLY);
+	if (st->fd_loadavg == -1) {
+		struct statfs sf;
+
+		st->fd_loadavg = sysroot_open("/proc/loadavg", O_RDONLY);
+		if (st->fd_loadavg >= 0 &&
+		    (fstatfs(st->fd_loadavg, &sf) || sf.f_type != PROC_SUPER_MAGIC)) {
+			close(st->fd_loadavg);
+			st->fd_loadavg = -2;
+		}
+	}
 	if (st->fd_loadavg < 0) {
 		st->fd_loadavg = -2;
 		return true;

@@ -413,6 +413,14 @@ static int hidepid_check(const char *root)
 		rc = 23;
 	else if (fx_count(&fc.recs, REC_SAMPLE, fx_stream(&fc, "mem.proc")) != 1)
 		rc = 24; /* nobody owns nothing else here */
+	/* later reports, perhaps without a listing of /proc: the count of the
+	 * unreadable holds, so nothing is said again */
+	for (uint64_t t = 2; t <= 4 && !rc; t++) {
+		fx_coll_sample(&fc, t * SEC);
+		if (fx_count(&fc.recs, REC_SAMPLE, fx_stream(&fc, "mem.proc")) != 1 ||
+		    fx_count(&fc.recs, REC_STATUS, fx_stream(&fc, "mem.proc")) != 0)
+			rc = 25;
+	}
 	fx_coll_fini(&fc);
 	return rc;
 }
