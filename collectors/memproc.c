@@ -149,7 +149,7 @@ static struct mem_proc *mem_old(struct memproc *st, pid_t pid)
 	return p;
 }
 
-static void mem_close_fd(struct memproc *st, int *fd)
+void memproc_close_fd(struct memproc *st, int *fd)
 {
 	if (*fd < 0)
 		return;
@@ -162,7 +162,7 @@ static void mem_close_fd(struct memproc *st, int *fd)
  * last report's row) or a fresh open, kept when the budget allows. Bytes,
  * or -errno. A kept fd of an exited process reads ESRCH or nothing, never a
  * newcomer that reused the pid: that one is opened afresh. */
-static ssize_t mem_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept, bool keep)
+ssize_t memproc_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept, bool keep)
 {
 	char rel[48];
 	ssize_t len;
@@ -171,7 +171,7 @@ static ssize_t mem_read_kept(struct memproc *st, pid_t pid, const char *name, in
 		len = sysroot_pread_all(*kept, st->buf, sizeof(st->buf));
 		if (len > 0)
 			return len;
-		mem_close_fd(st, kept);
+		memproc_close_fd(st, kept);
 	}
 	snprintf(rel, sizeof(rel), "%d/%s", (int)pid, name);
 	if (!keep || st->nfds >= st->fd_budget)
@@ -182,7 +182,7 @@ static ssize_t mem_read_kept(struct memproc *st, pid_t pid, const char *name, in
 	st->nfds++;
 	len = sysroot_pread_all(*kept, st->buf, sizeof(st->buf));
 	if (len <= 0)
-		mem_close_fd(st, kept);
+		memproc_close_fd(st, kept);
 	return len;
 }
 
@@ -216,7 +216,7 @@ static bool mem_row_status(struct memproc *st, struct mem_proc *p, struct mem_pr
 	if (!always && old && !old->kthread && old->status_age < MEM_STATUS_REFRESH &&
 	    old->rss_pages == ps->rss_pages && old->faults == ps->minflt + ps->majflt) {
 		/* an idle process: its status fd is better spent on a busy one */
-		mem_close_fd(st, &p->fd_status);
+		memproc_close_fd(st, &p->fd_status);
 		p->v[MP_RSS] = zombie ? NAN : (double)ps->rss_pages * st->page_size;
 		p->v[MP_HWM] = old->v[MP_HWM];
 		p->v[MP_UID] = old->v[MP_UID];
@@ -226,15 +226,15 @@ static bool mem_row_status(struct memproc *st, struct mem_proc *p, struct mem_pr
 		return true;
 	}
 	/* kept open for a process whose status changes at every scan */
-	len =
-	    mem_read_kept(st, p->pid, "status", &p->fd_status, always || (old && old->status_read));
+	len = memproc_read_kept(st, p->pid, "status", &p->fd_status,
+				always || (old && old->status_read));
 	if (len <= 0) {
 		if (len < 0)
 			memproc_note_error(st, len);
 		return false;
 	}
 	if (procfs_parse_status(st->buf, &s) == 0) {
-		mem_close_fd(st, &p->fd_status);
+		memproc_close_fd(st, &p->fd_status);
 		return false;
 	}
 	p->v[MP_RSS] = s.rss;
@@ -260,25 +260,27 @@ int memproc_add_cur(struct memproc *st, pid_t pid, bool always_status)
 		return -E2BIG;
 	old = mem_old(st, pid);
 	p = &st->cur[st->ncur];
-	*p = (struct mem_proc){.pid = pid, .fd_stat = -1, .fd_status = -1};
+	*p = (struct mem_proc){.pid = pid, .fd_stat = -1, .fd_status = -1, .fd_sched = -1};
 	if (old) {
 		p->fd_stat = old->fd_stat;
 		old->fd_stat = -1;
 	}
-	len = mem_read_kept(st, pid, "stat", &p->fd_stat, true);
-	if (len <= 0) {
-		if (len < 0)
-			memproc_note_error(st, len);
+	if (memproc_kthread_idle(st, p, old)) {
+		st->ncur++;
 		return 0;
 	}
-	if (procfs_parse_pid_stat(st->buf, &ps)) {
-		mem_close_fd(st, &p->fd_stat);
+	len = memproc_read_kept(st, pid, "stat", &p->fd_stat, true);
+	if (len <= 0 || procfs_parse_pid_stat(st->buf, &ps)) {
+		if (len < 0)
+			memproc_note_error(st, len);
+		memproc_close_fd(st, &p->fd_stat);
+		memproc_close_fd(st, &p->fd_sched);
 		return 0;
 	}
 	mem_row_stat(st, p, &ps);
 	if (old && old->cpu[PC_START] != p->cpu[PC_START]) {
 		/* another process took the pid since the last report */
-		mem_close_fd(st, &old->fd_status);
+		memproc_close_fd(st, &old->fd_status);
 		p->reused = true;
 		old = NULL;
 	}
@@ -287,10 +289,12 @@ int memproc_add_cur(struct memproc *st, pid_t pid, bool always_status)
 		p->v[MP_RSS] = p->v[MP_HWM] = NAN;
 		p->v[MP_UID] = 0;
 		if (old)
-			mem_close_fd(st, &old->fd_status);
+			memproc_close_fd(st, &old->fd_status);
+		memproc_kthread_keep(st, p);
 	} else if (!mem_row_status(st, p, old, &ps, always_status)) {
-		mem_close_fd(st, &p->fd_stat);
-		mem_close_fd(st, &p->fd_status);
+		memproc_close_fd(st, &p->fd_stat);
+		memproc_close_fd(st, &p->fd_status);
+		memproc_close_fd(st, &p->fd_sched);
 		return 0;
 	}
 	st->ncur++;
@@ -317,8 +321,9 @@ static void mem_read_label(struct memproc *st, struct mem_proc *p)
 
 static void mem_row_free(struct memproc *st, struct mem_proc *p)
 {
-	mem_close_fd(st, &p->fd_stat);
-	mem_close_fd(st, &p->fd_status);
+	memproc_close_fd(st, &p->fd_stat);
+	memproc_close_fd(st, &p->fd_status);
+	memproc_close_fd(st, &p->fd_sched);
 	free(p->label);
 	p->label = NULL;
 	free(p->group);
@@ -402,8 +407,9 @@ static void mem_report(struct memproc *st, struct emitter *out, uint64_t ts)
 		}
 		if (old && old->pid == nw->pid) {
 			/* fds not handed on are closed: the row is read afresh */
-			mem_close_fd(st, &old->fd_stat);
-			mem_close_fd(st, &old->fd_status);
+			memproc_close_fd(st, &old->fd_stat);
+			memproc_close_fd(st, &old->fd_status);
+			memproc_close_fd(st, &old->fd_sched);
 			i++;
 			if (nw->reused) {
 				mem_row_free(st, old);
@@ -440,11 +446,20 @@ struct mem_cand *memproc_cand_next(struct memproc *st)
 	return &st->cand[st->ncand++];
 }
 
-/* Every /proc/PID once, in the order /proc lists them. */
+/* Every /proc/PID once, in the order /proc lists them, or the last
+ * report's when none can have started since (memproc_list_due). */
 static void mem_scan_system(struct memproc *st)
 {
 	struct dirent *de;
 
+	if (st->nprocs && !memproc_list_due(st)) {
+		/* those the listing found unreadable are not rows: still there */
+		st->unreadable = st->unreadable_listed;
+		for (size_t i = 0; i < st->nprocs; i++)
+			if (memproc_add_cur(st, st->procs[i].pid, false) == -E2BIG)
+				break;
+		return;
+	}
 	rewinddir(st->procdir);
 	while ((de = readdir(st->procdir))) {
 		pid_t pid = procfs_pid_from_name(de->d_name);
@@ -452,6 +467,7 @@ static void mem_scan_system(struct memproc *st)
 		if (pid > 0 && memproc_add_cur(st, pid, false) == -E2BIG)
 			break;
 	}
+	st->unreadable_listed = st->unreadable;
 }
 
 /* What the table leaves out: processes we may not read, and a process
@@ -510,6 +526,7 @@ int memproc_new(struct memproc **out, const struct memproc_sids *sids, const str
 	st->page_size = ps > 0 ? (double)ps : 4096.0;
 	st->clk_tck = hz > 0 ? (double)hz : 100.0;
 	st->fd_budget = mem_fd_budget();
+	st->fd_loadavg = -1;
 	rc = sysroot_path(path, sizeof(path), "/proc");
 	if (rc)
 		goto fail;
@@ -543,6 +560,8 @@ void memproc_free(struct memproc *st)
 		return;
 	if (st->procdir)
 		closedir(st->procdir);
+	if (st->fd_loadavg >= 0)
+		close(st->fd_loadavg);
 	for (size_t i = 0; st->procs && i < st->nprocs; i++)
 		mem_row_free(st, &st->procs[i]);
 	free(st->procs);

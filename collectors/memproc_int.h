@@ -20,6 +20,8 @@
 /* status is re-read when RSS or the fault counts moved, else every N reports
  * (a setuid changes the uid without a fault) */
 #define MEM_STATUS_REFRESH 16
+/* /proc is listed at least every N reports (memscan.c) */
+#define MEM_LIST_REFRESH 16
 /* Kept fds at most, whatever RLIMIT_NOFILE allows: each holds a page of
  * kernel memory (its seq_file buffer) for as long as it is open. */
 #define MEM_FD_CAP 4096
@@ -34,6 +36,11 @@ struct emitter;
 struct mem_proc {
 	pid_t pid;
 	int fd_stat, fd_status; /* kept open; -1 = none (or handed on) */
+	/* a kernel thread's schedstat (kept, -1 = none): its run time and
+	 * count when its stat was read, and reports since (memkthread.c) */
+	int fd_sched;
+	uint64_t run_ns, runs;
+	uint16_t stat_age;
 	uint16_t label_age, status_age;
 	bool kthread;
 	bool reused;	   /* a new process on the pid of a row of the last report */
@@ -79,11 +86,17 @@ struct memproc {
 	int nfds, fd_budget; /* fds kept open, and how many may be */
 	int emit_waits;	     /* ms waited for room in the ring this refresh */
 	unsigned unreadable, unreadable_sent;
-	unsigned tree_dropped; /* processes past MEM_TREE_MAX in this rebuild */
+	unsigned unreadable_listed; /* unreadable at the last listing of /proc */
+	unsigned tree_dropped;	    /* processes past MEM_TREE_MAX in this rebuild */
 	bool tree_dropped_sent;
 	struct mem_thread *thr, *thrn; /* proc.thread: last report's, this one's */
 	size_t nthr, nthrn, thrcap;
 	struct procgroup_cache *groups; /* CONTAINER names, by cgroup text */
+	/* /proc/loadavg (-1 not opened, -2 not used), its last pid at the
+	 * last report and the reports since /proc was listed (memscan.c) */
+	int fd_loadavg;
+	long long last_pid;
+	uint16_t list_age;
 };
 
 /* memgroup.c: the CONTAINER label of proc.cpu. */
@@ -94,6 +107,19 @@ void memgroup_fini(struct memproc *st);
  * when new or due, and sends it when it changed. */
 void memgroup_report(struct memproc *st, struct emitter *out, uint64_t ts, struct mem_proc *old,
 		     struct mem_proc *nw);
+
+/* Closes a kept fd (counted against the budget) and sets it to -1. */
+void memproc_close_fd(struct memproc *st, int *fd);
+/* Reads pid's file name into st->buf through *kept, or a fresh open that
+ * is kept when keep and the budget allow. Bytes, or -errno. */
+ssize_t memproc_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept, bool keep);
+/* memscan.c: true when p is old's kernel thread, not run since its stat
+ * was read (p then holds old's row); p->fd_stat is already handed on. */
+bool memproc_kthread_idle(struct memproc *st, struct mem_proc *p, struct mem_proc *old);
+/* After a kernel thread's stat was read: its schedstat fd, for the next. */
+void memproc_kthread_keep(struct memproc *st, struct mem_proc *p);
+/* Whether /proc must be listed: a process may have started since. */
+bool memproc_list_due(struct memproc *st);
 
 /* Reads a small file below /proc/ into buf. Bytes, or -errno. */
 ssize_t memproc_read_rel(struct memproc *st, const char *rel, char *buf, size_t n);

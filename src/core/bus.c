@@ -60,9 +60,10 @@ struct bus {
 	uint64_t period_ns;
 	/* the period now: period_ns, or less while a consumer needs it */
 	_Atomic uint64_t cur_period_ns;
-	int wake_fd;	   /* eventfd: a ring past half full, a consumer's new
-			    * latency, or bus_stop */
-	atomic_int helped; /* a sampling thread pumps each period (bus_pump_due) */
+	int wake_fd;	       /* eventfd: a ring past half full, a consumer's new
+				* latency, or bus_stop */
+	atomic_int helped;     /* a sampling thread pumps each period (bus_pump_due) */
+	atomic_int helped_all; /* ... and every producer writes on that thread */
 	_Atomic uint64_t last_pump_ns;
 	struct sticky **sticky; /* arrival order */
 	size_t nsticky, capsticky;
@@ -329,10 +330,11 @@ static bool bus_try_pump(struct bus *b)
 	return false;
 }
 
-void bus_set_helped(struct bus *b, bool on)
+void bus_set_helped(struct bus *b, bool on, bool all)
 {
 	uint64_t one = 1;
 
+	atomic_store(&b->helped_all, on && all);
 	if (atomic_exchange(&b->helped, on) && !on && write(b->wake_fd, &one, sizeof(one)) < 0) {
 		/* the thread takes its own period again after its current wait */
 	}
@@ -355,11 +357,17 @@ bool bus_pump_due(struct bus *b, uint64_t now_ns)
 /* How long the thread waits: the period, or while a sampling thread pumps
  * every period (and no consumer asks for less), BUS_HELPED_PERIODS of them,
  * so it wakes only for what that thread cannot see: a ring past half full,
- * or a producer of another thread when that thread has stopped. */
+ * or a producer of another thread when that thread has stopped. When every
+ * producer is on the pumping thread, a consumer's shorter latency is that
+ * thread's to keep too: it pumps right after the ticks that wrote the
+ * records, so none waits for this thread (a recorder's 50 ms would
+ * otherwise wake it 20 times a second for nothing). */
 static uint64_t bus_wait_ns(struct bus *b)
 {
 	uint64_t p = atomic_load(&b->cur_period_ns);
 
+	if (atomic_load(&b->helped_all))
+		return b->period_ns * BUS_HELPED_PERIODS;
 	if (atomic_load(&b->helped) && p >= b->period_ns)
 		p *= BUS_HELPED_PERIODS;
 	return p;

@@ -46,15 +46,17 @@ void bus_stop(struct bus *b); /* joins the thread after a last drain */
 /* Drain everything now, on the caller's thread; returns records handled. */
 uint64_t bus_pump(struct bus *b);
 /* A sampling thread that wakes at least once a period offers to pump at the
- * end of its ticks: bus_set_helped(b, true), then bus_pump_due after each
- * tick, which pumps when a period has passed since the last pump, and never
- * waits: where another pump runs or a consumer's try_begin says it is busy,
- * it wakes the bus thread to pump instead and returns false. The bus
+ * end of its ticks: bus_set_helped(b, true, all), then bus_pump_due after
+ * each tick, which pumps when a period has passed since the last pump, and
+ * never waits: where another pump runs or a consumer's try_begin says it is
+ * busy, it wakes the bus thread to pump instead and returns false. The bus
  * thread then sleeps several periods at a time (a wake of an idle thread
  * costs 20-70 us on a VM), still woken by a ring past half full and still
- * keeping the shorter period a consumer asks for. false before that thread
- * stops. */
-void bus_set_helped(struct bus *b, bool on);
+ * keeping the shorter period a consumer asks for, unless all: every ring
+ * but the engine's start-up one is written on the helping thread, whose
+ * pump after a tick then meets any consumer's latency. false before that
+ * thread stops. */
+void bus_set_helped(struct bus *b, bool on, bool all);
 /* The period given to bus_start; 0 while the bus thread is not running. */
 uint64_t bus_period_ns(const struct bus *b);
 bool bus_pump_due(struct bus *b, uint64_t now_ns);

@@ -221,6 +221,11 @@ static void group_sample(struct engine_group *g, uint64_t deadline, uint64_t t)
 {
 	struct engine *e = g->e;
 
+	/* a slow ring is drained between ticks: start it over, so its
+	 * resident pages stay those of one tick's records (a fast one is
+	 * prefaulted whole anyway) */
+	if (g->hz < 100)
+		ring_rewind(g->ring);
 	g->em.tick_ns = t;
 	for (int m = 0; m < g->nmembers; m++) {
 		struct engine_coll *ec = &e->colls[g->members[m]];
@@ -369,6 +374,7 @@ static void *group_thread(void *arg)
 int engine_start(struct engine *e)
 {
 	bool helped = false;
+	int threads = 0;
 
 	atomic_store(&e->stopping, 0);
 	e->helped = false;
@@ -394,9 +400,10 @@ int engine_start(struct engine *e)
 		}
 		g->started = 1;
 		helped |= g->pumps;
+		threads++;
 	}
 	if (helped) {
-		bus_set_helped(e->bus, true);
+		bus_set_helped(e->bus, true, threads == 1);
 		e->helped = true;
 	}
 	return 0;
@@ -419,7 +426,7 @@ void engine_stop(struct engine *e)
 	/* the bus thread keeps its own period from here; only while the
 	 * engine helps it, as engine_free may come after the bus is freed */
 	if (e->helped) {
-		bus_set_helped(e->bus, false);
+		bus_set_helped(e->bus, false, false);
 		e->helped = false;
 	}
 	for (int i = 0; i < e->ngroups; i++) {

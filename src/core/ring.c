@@ -88,6 +88,32 @@ void *ring_reserve_slow(struct ring *r, size_t len)
 	return r->buf + off;
 }
 
+/* Below this offset a rewind saves too little to be worth the pad. */
+#define RING_REWIND_MIN 4096
+
+void ring_rewind(struct ring *r)
+{
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	size_t off = head & (r->size - 1);
+	uint32_t pad;
+
+	if (off < RING_REWIND_MIN)
+		return;
+	r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+	if (r->tail_seen != head)
+		return;
+	pad = RING_PAD | (uint32_t)(r->size - off);
+	memcpy(r->buf + off, &pad, sizeof(pad));
+	head += r->size - off;
+	atomic_store_explicit(&r->head, head, memory_order_release);
+	/* The pad is taken as read here, or the ring would count it as full
+	 * until the consumer's next pass (records dropped, a wake for it). A
+	 * consumer that saw the pad stores the same value; one that goes past
+	 * it needs a later head, published after this store. */
+	atomic_store_explicit(&r->tail, head, memory_order_release);
+	r->tail_seen = head;
+}
+
 #if defined(__x86_64__)
 __attribute__((target("prfchw")))
 #endif

@@ -35,6 +35,12 @@ void ring_free(struct ring *r);
  * takes no page faults (a fault costs several us on a VM: at kHz rates it
  * showed in 1-5 % of ticks until the ring had been written once). */
 void ring_prefault(struct ring *r);
+/* Producer, between records: when the consumer has taken everything, moves
+ * the write position back to the start of the buffer (behind a pad record
+ * to the end, which it also marks as read: the one store of tail outside
+ * the consumer), so that a ring drained after every burst keeps only its
+ * largest burst resident instead of every page it ever wrapped through. */
+void ring_rewind(struct ring *r);
 /* Copy len bytes (len % 8 == 0, len >= 8) in; 0 or -ENOBUFS (counted). */
 int ring_push(struct ring *r, const void *rec, size_t len);
 /* Zero-copy push: room for len bytes (same rules as ring_push), or NULL

@@ -185,8 +185,9 @@ static bool series_hist(struct store *s, struct series *se)
 	se->fine_cap = STORE_FINE_FIRST;
 	se->fine_tag = malloc(se->fine_cap * sizeof(int64_t));
 	se->fine = malloc((size_t)se->fine_cap * nf * sizeof(struct bucket));
-	se->coarse_tag = malloc(STORE_COARSE_BUCKETS * sizeof(int64_t));
-	se->coarse = malloc((size_t)STORE_COARSE_BUCKETS * nf * sizeof(struct bucket));
+	se->coarse_cap = STORE_COARSE_FIRST;
+	se->coarse_tag = malloc(se->coarse_cap * sizeof(int64_t));
+	se->coarse = malloc((size_t)se->coarse_cap * nf * sizeof(struct bucket));
 	if (!se->copen || !se->fine_tag || !se->fine || !se->coarse_tag || !se->coarse) {
 		free(se->copen);
 		free(se->fine_tag);
@@ -202,7 +203,7 @@ static bool series_hist(struct store *s, struct series *se)
 	acc_reset(se->copen, nf);
 	for (uint32_t i = 0; i < se->fine_cap; i++)
 		se->fine_tag[i] = -1;
-	for (int i = 0; i < STORE_COARSE_BUCKETS; i++)
+	for (uint32_t i = 0; i < se->coarse_cap; i++)
 		se->coarse_tag[i] = -1;
 	s->hist_bytes += need;
 	return true;
@@ -325,6 +326,53 @@ struct bucket store_acc_close(const struct acc *a, enum field_kind kind)
 	return b;
 }
 
+/* Twice a history ring's slots (at most max), each bucket moved to its slot
+ * in the larger ring; the newer of two that meet there wins (an older one
+ * is past the ring's span). Out of memory, the ring keeps its size and its
+ * oldest buckets are overwritten. */
+static void hist_grow(int64_t **ptag, struct bucket **pb, uint32_t *pcap, uint32_t max, uint32_t nf)
+{
+	uint32_t cap = *pcap * 2 < max ? *pcap * 2 : max;
+	int64_t *tag = malloc(cap * sizeof(*tag));
+	struct bucket *b = malloc((size_t)cap * nf * sizeof(*b));
+
+	if (!tag || !b) {
+		free(tag);
+		free(b);
+		return;
+	}
+	for (uint32_t i = 0; i < cap; i++)
+		tag[i] = -1;
+	for (uint32_t i = 0; i < *pcap; i++) {
+		int64_t t = (*ptag)[i];
+		size_t slot = (size_t)(t % cap);
+
+		if (t < 0 || tag[slot] > t)
+			continue;
+		tag[slot] = t;
+		memcpy(&b[slot * nf], &(*pb)[(size_t)i * nf], nf * sizeof(*b));
+	}
+	free(*ptag);
+	free(*pb);
+	*ptag = tag;
+	*pb = b;
+	*pcap = cap;
+}
+
+/* The slot of bucket idx in a ring of cap slots (at most max), grown first
+ * when the bucket there is still within the full ring's span. */
+static size_t hist_slot(int64_t **ptag, struct bucket **pb, uint32_t *pcap, uint32_t max,
+			uint32_t nf, int64_t idx)
+{
+	size_t slot = (size_t)(idx % *pcap);
+
+	if (*pcap < max && (*ptag)[slot] >= 0 && idx - (*ptag)[slot] < (int64_t)max) {
+		hist_grow(ptag, pb, pcap, max, nf);
+		slot = (size_t)(idx % *pcap);
+	}
+	return slot;
+}
+
 /* Fold a closed fine bucket into the open coarse bucket, closing that first
  * when the fine one belongs to a later coarse bucket. */
 static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket *fb)
@@ -333,7 +381,8 @@ static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket
 	uint32_t nf = se->hnf;
 
 	if (se->coarse_open >= 0 && cidx != se->coarse_open) {
-		size_t slot = (size_t)(se->coarse_open % STORE_COARSE_BUCKETS);
+		size_t slot = hist_slot(&se->coarse_tag, &se->coarse, &se->coarse_cap,
+					STORE_COARSE_BUCKETS, nf ? nf : 1, se->coarse_open);
 
 		for (uint32_t f = 0; f < nf; f++) {
 			struct acc *a = &se->copen[f];
@@ -365,41 +414,6 @@ static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket
 	}
 }
 
-/* Twice the fine ring's slots (at most STORE_FINE_BUCKETS), each bucket
- * moved to its slot in the larger ring; the newer of two that meet there
- * wins (an older one is past the ring's span). Out of memory, the ring
- * keeps its size and its oldest buckets are overwritten. */
-static void fine_grow(struct series *se)
-{
-	uint32_t nf = se->hnf ? se->hnf : 1;
-	uint32_t cap =
-	    se->fine_cap * 2 < STORE_FINE_BUCKETS ? se->fine_cap * 2 : STORE_FINE_BUCKETS;
-	int64_t *tag = malloc(cap * sizeof(*tag));
-	struct bucket *fine = malloc((size_t)cap * nf * sizeof(*fine));
-
-	if (!tag || !fine) {
-		free(tag);
-		free(fine);
-		return;
-	}
-	for (uint32_t i = 0; i < cap; i++)
-		tag[i] = -1;
-	for (uint32_t i = 0; i < se->fine_cap; i++) {
-		int64_t t = se->fine_tag[i];
-		size_t slot = (size_t)(t % cap);
-
-		if (t < 0 || tag[slot] > t)
-			continue;
-		tag[slot] = t;
-		memcpy(&fine[slot * nf], &se->fine[(size_t)i * nf], nf * sizeof(*fine));
-	}
-	free(se->fine_tag);
-	free(se->fine);
-	se->fine_tag = tag;
-	se->fine = fine;
-	se->fine_cap = cap;
-}
-
 static void series_close_open(struct store *s, struct series *se)
 {
 	size_t slot;
@@ -411,13 +425,8 @@ static void series_close_open(struct store *s, struct series *se)
 		acc_reset(se->open, nf);
 		return;
 	}
-	slot = (size_t)(se->open_idx % se->fine_cap);
-	/* the bucket there is still within the full ring's span: grow */
-	if (se->fine_cap < STORE_FINE_BUCKETS && se->fine_tag[slot] >= 0 &&
-	    se->open_idx - se->fine_tag[slot] < STORE_FINE_BUCKETS) {
-		fine_grow(se);
-		slot = (size_t)(se->open_idx % se->fine_cap);
-	}
+	slot = hist_slot(&se->fine_tag, &se->fine, &se->fine_cap, STORE_FINE_BUCKETS,
+			 se->hnf ? se->hnf : 1, se->open_idx);
 	for (uint32_t f = 0; f < nf; f++)
 		if (se->hidx[f] != STORE_NO_HIST)
 			se->fine[slot * se->hnf + se->hidx[f]] =

@@ -17,6 +17,9 @@
 /* fine slots a new series starts with; the ring doubles up to the above */
 #define STORE_FINE_FIRST 75
 #define STORE_COARSE_BUCKETS 360
+/* coarse slots a new series starts with, doubling up to the above: a
+ * series of a process that lives a minute needs 6 of the 360 */
+#define STORE_COARSE_FIRST 8
 #define STORE_COARSE_FACTOR 10
 /* What one store keeps, whatever its producers send (a replayed file may
  * declare a million entities): series per stream and in all, and bytes of

@@ -63,7 +63,8 @@ struct series {
 	/* the history: NULL until the first bucket closes (series_hist) */
 	struct acc *copen; /* hnf: open coarse bucket, fed by closed fine buckets */
 	int64_t *coarse_tag;
-	struct bucket *coarse; /* STORE_COARSE_BUCKETS * hnf */
+	struct bucket *coarse; /* coarse_cap * hnf */
+	uint32_t coarse_cap;   /* grows to STORE_COARSE_BUCKETS as fine's does */
 };
 
 struct stream_slot {

@@ -37,7 +37,7 @@ static int bucket_at(const struct series *se, uint32_t f, int64_t idx, struct bu
 	if (se->open_idx - idx >= STORE_FINE_BUCKETS) {
 		int64_t c = idx / STORE_COARSE_FACTOR;
 
-		slot = (size_t)(c % STORE_COARSE_BUCKETS);
+		slot = (size_t)(c % se->coarse_cap);
 		if (se->coarse_tag[slot] == c) {
 			*out = se->coarse[slot * se->hnf + h];
 			return !isnan(out->avg);

@@ -53,7 +53,7 @@ static void enqueue(struct rec_writer *w, struct wchunk *c)
 		w->qhead = c;
 	w->qtail = c;
 	w->qbytes += c->recs.len;
-	pthread_cond_signal(&w->qcond);
+	w->qpending = true;
 	pthread_mutex_unlock(&w->qlock);
 }
 
@@ -101,15 +101,25 @@ static void wr_consume(void *ctx, const struct rec *r)
 		close_chunk(w, r->stream);
 }
 
+/* Closes the chunks when the oldest is due: a pump early rather than late,
+ * since the bound is "at most 250 ms". All of them at once, so the streams'
+ * chunks stay in step and the writer wakes once for them all. */
 static void wr_end(void *ctx)
 {
 	struct rec_writer *w = ctx;
 	uint64_t now = asys_now_ns();
+	bool due = false;
 
-	/* close a pump early rather than late: the bound is "at most 250 ms" */
-	for (uint32_t s = 0; s < STREAM_MAX; s++)
-		if (w->open[s] && now - w->open[s]->opened_ns + REC_PUMP_SLACK_NS >= w->chunk_ns)
-			close_chunk(w, s);
+	for (uint32_t s = 0; s < STREAM_MAX && !due; s++)
+		due = w->open[s] && now - w->open[s]->opened_ns + REC_PUMP_SLACK_NS >= w->chunk_ns;
+	for (uint32_t s = 0; s < STREAM_MAX && due; s++)
+		close_chunk(w, s);
+	if (w->qpending) {
+		w->qpending = false;
+		pthread_mutex_lock(&w->qlock);
+		pthread_cond_signal(&w->qcond);
+		pthread_mutex_unlock(&w->qlock);
+	}
 }
 
 const struct bus_consumer_ops rec_writer_consumer_ops = {
@@ -143,8 +153,10 @@ static void *writer_thread(void *arg)
 		struct wgap gap;
 		struct timespec ts;
 
+		/* chunks come every chunk_ns and wake it; the timeout is for
+		 * the duties of writer_tick, none of them finer than a second */
 		while (!w->qhead && !w->qgap.records && !w->stop) {
-			deadline_in(&ts, 100000000ull);
+			deadline_in(&ts, 1000000000ull);
 			if (pthread_cond_timedwait(&w->qcond, &w->qlock, &ts) == ETIMEDOUT)
 				break;
 		}

@@ -60,6 +60,10 @@ struct rec_writer {
 	struct wgap qgap;
 	uint64_t dropped;
 	bool stop, closing_queue;
+	/* chunks queued since the writer was last signalled: the bus side
+	 * signals once at the end of a pump, not once a chunk (a wake of the
+	 * writer costs more than most chunks' encoding) */
+	bool qpending;
 
 	pthread_t thread;
 	bool running, closed;

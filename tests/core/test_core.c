@@ -71,6 +71,56 @@ START_TEST(ring_full_drops_and_counts)
 }
 END_TEST
 
+/* A drained ring starts over at the front (its later records touch the
+ * same pages); one with records not yet taken does not move. */
+START_TEST(ring_rewind_when_drained)
+{
+	struct ring *r = ring_new(1 << 16);
+	uint64_t buf[16] = {128};
+	const void *p;
+	size_t len;
+	uint64_t head;
+
+	for (int i = 0; i < 100; i++)
+		ck_assert_int_eq(ring_push(r, buf, 128), 0);
+	head = atomic_load(&r->head);
+	ring_rewind(r); /* 100 records not taken */
+	ck_assert_uint_eq(atomic_load(&r->head), head);
+	while ((p = ring_peek(r, &len)))
+		ring_pop(r, len);
+	ring_rewind(r);
+	buf[1] = 42;
+	ck_assert_int_eq(ring_push(r, buf, 128), 0);
+	p = ring_peek(r, &len);
+	ck_assert_ptr_eq(p, r->buf);
+	ck_assert_uint_eq(len, 128);
+	ck_assert_uint_eq(((const uint64_t *)p)[1], 42);
+	ring_pop(r, len);
+	ck_assert_ptr_null(ring_peek(r, &len));
+	ring_rewind(r); /* under RING_REWIND_MIN from the front: stays */
+	ck_assert_int_eq(ring_push(r, buf, 128), 0);
+	ck_assert_ptr_eq(ring_peek(r, &len), r->buf + 128);
+	/* the pad to the end is not room taken: after a rewind at 12.8 KB,
+	 * 25.6 KB more go in and nothing is dropped */
+	while ((p = ring_peek(r, &len)))
+		ring_pop(r, len);
+	for (int i = 0; i < 100; i++)
+		ck_assert_int_eq(ring_push(r, buf, 128), 0);
+	while ((p = ring_peek(r, &len)))
+		ring_pop(r, len);
+	ring_rewind(r);
+	for (int i = 0; i < 200; i++)
+		ck_assert_int_eq(ring_push(r, buf, 128), 0);
+	ck_assert_uint_eq(ring_dropped(r), 0);
+	for (int i = 0; i < 200; i++) {
+		ck_assert_ptr_nonnull(p = ring_peek(r, &len));
+		ring_pop(r, len);
+	}
+	ck_assert_ptr_null(ring_peek(r, &len));
+	ring_free(r);
+}
+END_TEST
+
 START_TEST(ring_reserve_commit_and_room_after_pop)
 {
 	struct ring *r = ring_new(4096);
@@ -221,6 +271,7 @@ static Suite *core_suite(void)
 
 	tcase_add_test(tc, ring_roundtrip_and_wrap);
 	tcase_add_test(tc, ring_full_drops_and_counts);
+	tcase_add_test(tc, ring_rewind_when_drained);
 	tcase_add_test(tc, ring_reserve_commit_and_room_after_pop);
 	tcase_add_test(tc, stream_table_rules);
 	tcase_add_test(tc, util_parsers);

@@ -439,6 +439,40 @@ START_TEST(store_fine_ring_grows_keeps_buckets)
 }
 END_TEST
 
+/* The coarse ring starts small too, and grows as its buckets close: past
+ * the fine ring's span every bucket reads its coarse bucket's mean. */
+START_TEST(store_coarse_ring_grows_keeps_buckets)
+{
+	struct fixture f;
+	const struct series *se;
+	static double hist[1600];
+	const uint64_t n = 1600;
+
+	fx_init(&f, SEC);
+	for (uint64_t i = 0; i < n; i++) {
+		put(&f, 1, (i + 1) * SEC + 500 * MS, (double)i, (double)i);
+		if (i % 50 == 49)
+			bus_pump(f.b);
+	}
+	bus_pump(f.b);
+	store_lock(f.s);
+	se = store_series(f.s, 0, 1);
+	ck_assert_ptr_nonnull(se);
+	/* 160 coarse buckets closed: grown from the first size, not yet full */
+	ck_assert_uint_gt(se->coarse_cap, STORE_COARSE_FIRST);
+	ck_assert_uint_lt(se->coarse_cap, STORE_COARSE_BUCKETS);
+	series_history(se, 1, (n + 1) * SEC, SEC, hist, n);
+	/* hist[k] is bucket k+1, which holds sample k; coarse bucket c holds
+	 * buckets 10c..10c+9, samples 10c-1..10c+8 */
+	for (uint64_t k = 9; k < n - STORE_FINE_BUCKETS - 1; k++)
+		ck_assert_double_eq_tol(hist[k], (double)((k + 1) / 10 * 10) + 3.5, 1e-3);
+	for (uint64_t k = n - STORE_FINE_BUCKETS - 1; k < n; k++)
+		ck_assert_double_eq_tol(hist[k], (double)k, 1e-9);
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(store_caps_and_lazy_history)
 {
 	struct fixture f;
@@ -514,6 +548,7 @@ int main(void)
 	tcase_add_test(tc, store_many_entities_and_clear);
 	tcase_add_test(tc, store_caps_and_lazy_history);
 	tcase_add_test(tc, store_fine_ring_grows_keeps_buckets);
+	tcase_add_test(tc, store_coarse_ring_grows_keeps_buckets);
 	tcase_add_test(tc, store_attributes_keep_no_history);
 	tcase_add_test(tc, bus_sticky_flood);
 	suite_add_tcase(s, tc);

@@ -449,6 +449,46 @@ static void kt_stat(const char *root, int pid, const char *comm, unsigned flags,
 		 pid, comm, pid, pid, flags, minflt, utime, start, pages);
 }
 
+/* A kernel thread whose schedstat says it has not run keeps its row; one
+ * that ran is read from stat, and so is every one each MEM_STATUS_REFRESH
+ * (16) reports, for what changes without a run (nice). */
+START_TEST(mem_kthread_idle)
+{
+	char *root = fx_tmpdir();
+	struct asys_options o;
+	struct fx_coll fc;
+	uint32_t cpu;
+	double hz = (double)sysconf(_SC_CLK_TCK);
+	uint64_t t = SEC;
+
+	fx_write(root, "proc/meminfo", "MemTotal: 1000 kB\n");
+	kt_stat(root, 3, "kworker", 0x00200000, 0, 5, 10, 0);
+	fx_write(root, "proc/3/schedstat", "1000 0 7\n");
+	sysroot_set(root);
+	opts(&o, SCOPE_SYSTEM_WIDE);
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	cpu = fx_stream(&fc, "proc.cpu");
+	/* the first schedstat is read after stat: the second report reads both */
+	for (; t <= 2 * SEC; t += SEC)
+		ck_assert_int_eq(fx_coll_sample(&fc, t), 0);
+	kt_stat(root, 3, "kworker", 0x00200000, 0, 9, 10, 0);
+	ck_assert_int_eq(fx_coll_sample(&fc, t += SEC), 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, cpu, 3)->v[0], 5 / hz);
+	fx_write(root, "proc/3/schedstat", "2000 0 8\n");
+	ck_assert_int_eq(fx_coll_sample(&fc, t += SEC), 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, cpu, 3)->v[0], 9 / hz);
+	kt_stat(root, 3, "kworker", 0x00200000, 0, 11, 10, 0);
+	for (int i = 0; i < 16; i++) {
+		ck_assert_int_eq(fx_coll_sample(&fc, t += SEC), 0);
+		ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, cpu, 3)->v[0], 9 / hz);
+	}
+	ck_assert_int_eq(fx_coll_sample(&fc, t += SEC), 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, cpu, 3)->v[0], 11 / hz);
+	fx_coll_fini(&fc);
+	fx_rmtree(root);
+}
+END_TEST
+
 /* Kernel threads are read through stat alone; status is read again only
  * when stat says the memory may have changed; a pid taken by another
  * process is a new row. */
@@ -552,6 +592,7 @@ Suite *procfs_coll_suite(void)
 	tcase_add_test(tc, mem_system_wide);
 	tcase_add_test(tc, mem_all_and_vanish);
 	tcase_add_test(tc, mem_kthread_and_status);
+	tcase_add_test(tc, mem_kthread_idle);
 	tcase_add_test(tc, mem_label_change);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,0 +1,207 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "record.h"
+#include "strsafe.h"
+#include "util.h"
+#include "widget.h"
+
+/* Text into windows: fitted to columns, escaped when it comes from outside,
+ * wrapped at spaces; and runs of one glyph (borders). */
+
+/* Bytes of s that fit in width columns; *cols gets the columns used. */
+static size_t text_fit(const char *s, int width, int *cols)
+{
+	mbstate_t st;
+	size_t off = 0, len = strlen(s);
+	int used = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (off < len) {
+		wchar_t wc;
+		size_t k;
+		int cw;
+
+		/* ASCII, most of a frame: one column a byte, no conversion */
+		if ((unsigned char)s[off] < 0x80) {
+			if (used + 1 > width)
+				break;
+			used++;
+			off++;
+			continue;
+		}
+		k = mbrtowc(&wc, s + off, len - off, &st);
+		if (k == (size_t)-1 || k == (size_t)-2) {
+			/* invalid byte: counts as one column, then start afresh */
+			memset(&st, 0, sizeof(st));
+			k = 1;
+			cw = 1;
+		} else {
+			if (k == 0)
+				break;
+			cw = wcwidth(wc);
+			if (cw < 0)
+				cw = 1;
+		}
+		if (used + cw > width)
+			break;
+		used += cw;
+		off += k;
+	}
+	*cols = used;
+	return off;
+}
+
+/* Whether s holds anything a terminal could take as a control: C0, DEL,
+ * C1 (U+0080..U+009F) or bytes that are not UTF-8. Plain ASCII, the common
+ * case of every frame, is one pass without a copy. */
+static bool text_needs_escape(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t k;
+
+		if (*p < 0x80) {
+			if (*p < 0x20 || *p == 0x7f)
+				return true;
+			p++;
+			continue;
+		}
+		k = str_utf8_len((const char *)p);
+		if (!k || (k == 2 && p[0] == 0xc2 && p[1] < 0xa0))
+			return true;
+		p += k;
+	}
+	return false;
+}
+
+/* Text from outside (a recording, /proc, a library) drawn as it is would
+ * move the cursor or retitle the terminal: it is shown escaped. */
+static const char *text_safe(const char *s, char *buf, size_t n)
+{
+	return text_needs_escape(s) ? str_escape(buf, n, s, 0) : s;
+}
+
+/* n cells of glyph (one character, UTF-8 or ASCII) from (y, x), rightwards
+ * or downwards, in the window's attributes: one conversion of the glyph
+ * and one line call, where a waddstr a cell converted it each time (a
+ * frame's borders are over a thousand cells). */
+void widget_run(WINDOW *w, const char *glyph, int y, int x, int n, bool across)
+{
+	wchar_t wc[2] = {0, 0};
+	cchar_t cc;
+	attr_t attrs;
+	short pair;
+
+	if (n <= 0 || mbtowc(&wc[0], glyph, strlen(glyph)) <= 0)
+		return;
+	wattr_get(w, &attrs, &pair, NULL);
+	if (setcchar(&cc, wc, attrs, pair, NULL) != OK)
+		return;
+	if (across)
+		mvwhline_set(w, y, x, &cc, n);
+	else
+		mvwvline_set(w, y, x, &cc, n);
+}
+
+/* Printable ASCII straight into the window's cells, in its attributes, with
+ * the cursor left after it as waddnstr leaves it; false for anything else.
+ * waddnstr takes each byte through the locale's multibyte conversion and
+ * wcwidth, a tenth of the screen thread's time when every process is a
+ * row. */
+static bool text_put_ascii(WINDOW *w, int y, int x, const char *s, size_t n)
+{
+	chtype cells[512];
+	attr_t attrs;
+	short pair;
+	chtype a;
+
+	if (n > ARRAY_SIZE(cells) || wattr_get(w, &attrs, &pair, NULL) != OK || pair > 255)
+		return false;
+	a = (attrs & ~(attr_t)A_COLOR) | (chtype)COLOR_PAIR(pair);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c >= 0x7f)
+			return false;
+		cells[i] = c | a;
+	}
+	if (n && mvwaddchnstr(w, y, x, cells, (int)n) != OK)
+		return false;
+	wmove(w, y, x + (int)n);
+	return true;
+}
+
+int widget_text_width(const char *s)
+{
+	char buf[1024];
+	int cols;
+
+	text_fit(text_safe(s, buf, sizeof(buf)), 1 << 20, &cols);
+	return cols;
+}
+
+void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right)
+{
+	char buf[1024];
+	int cols;
+	size_t bytes;
+
+	if (!s || width <= 0)
+		return;
+	s = text_safe(s, buf, sizeof(buf));
+	bytes = text_fit(s, width, &cols);
+	if (right)
+		x += width - cols;
+	if (!text_put_ascii(w, y, x, s, bytes))
+		mvwaddnstr(w, y, x, s, (int)bytes);
+}
+
+/* The bytes of the next wrapped line of s in width columns: up to the last
+ * space that fits, or cut mid-word when a word (a path) is wider than a line. */
+static size_t wrap_line(const char *s, int width, bool *last)
+{
+	int cols;
+	size_t fit = text_fit(s, width, &cols), cut = fit;
+
+	*last = !s[fit];
+	if (*last || s[fit] == ' ')
+		return fit;
+	while (cut > 0 && s[cut - 1] != ' ')
+		cut--;
+	return cut ? cut : fit;
+}
+
+int widget_wrap(WINDOW *w, int y, int x, int width, int maxl, int indent, const char *s)
+{
+	char buf[4 * REC_TEXT_MAX + 16];
+	int used = 0;
+
+	if (!s || width <= indent + 4 || maxl <= 0)
+		return 0;
+	s = text_safe(s, buf, sizeof(buf));
+	while (*s && used < maxl) {
+		int in = used ? indent : 0;
+		bool last;
+		size_t k = wrap_line(s, width - in, &last);
+
+		if (used == maxl - 1 && !last) {
+			/* out of lines: the last one says there is more */
+			k = wrap_line(s, width - in - 1, &last);
+			if (w) {
+				mvwaddnstr(w, y + used, x + in, s, (int)k);
+				waddstr(w, "~");
+			}
+			return used + 1;
+		}
+		if (w)
+			mvwaddnstr(w, y + used, x + in, s, (int)k);
+		used++;
+		s += k;
+		while (*s == ' ')
+			s++;
+	}
+	return used;
+}
