@@ -22,6 +22,7 @@
 
 #include "gpurt.h"
 #include "gpurt_elfsym.h"
+#include "gpurt_unlink.h"
 #include "gpurt_ldso.h"
 #include "gpurt_scan.h"
 #include "sysroot.h"
@@ -48,46 +49,9 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,
 	return r;
 }
 
-struct unlink_job {
-	struct bpf_link **links;
-	size_t n, step;
-};
-
-static void *unlink_some(void *arg)
-{
-	struct unlink_job *j = arg;
-
-	for (size_t i = 0; i < j->n; i += j->step)
-		bpf_link__destroy(j->links[i]);
-	return NULL;
-}
-
-/* Removing a uprobe waits for RCU grace periods, about 100 ms a link on a
- * 2-vCPU VM. The kernel serialises most of that wait (its event mutex), so
- * closing from several threads overlaps only the rest: 17 links took 1.65 s
- * instead of 2.0 s. One uprobe-multi link per library would wait once, but
- * needs kernel 6.6 and a newer libbpf than 1.1. */
-static void unlink_all(struct bpf_link **links, size_t n)
-{
-	enum { THREADS = 16 };
-	pthread_t th[THREADS];
-	struct unlink_job jobs[THREADS];
-	size_t nt = n < THREADS ? n : THREADS, started = 0;
-
-	for (size_t t = 0; t < nt; t++) {
-		jobs[t] = (struct unlink_job){.links = links + t, .n = n - t, .step = nt};
-		if (nt > 1 && !pthread_create(&th[started], NULL, unlink_some, &jobs[t]))
-			started++;
-		else
-			unlink_some(&jobs[t]);
-	}
-	for (size_t t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
-}
-
 void gpurt_scan_fini(struct gpurt_scan *sc)
 {
-	unlink_all(sc->links, sc->nlinks);
+	gpurt_unlink_all(sc->links, sc->nlinks);
 	free(sc->links);
 	for (size_t i = 0; i < sc->npaths; i++)
 		free(sc->paths[i].path);
