@@ -34,6 +34,7 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,
 	memset(sc, 0, sizeof(*sc));
 	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
 	sc->fd_stub_libs = sc->fd_stub_where = sc->fd_loaders_known = -1;
+	sc->fd_copies = sc->fd_ranges = sc->fd_range_names = sc->fd_range_ids = -1;
 	sc->track_mem = go->memory;
 	sc->track_launch = go->trace != 0;
 	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
@@ -209,6 +210,20 @@ static int lib_offsets(struct gpurt_scan *sc, const char *path, const char *base
 	return (int)n;
 }
 
+/* The program that serves a role at its entry. */
+static struct bpf_program *probe_prog(const struct gpurt_scan *sc, uint32_t role)
+{
+	if (gpurt_role_has_return(role))
+		return sc->prog_save;
+	if (role == GPURT_LAUNCH_STUB || role == GPURT_LAUNCH_HANDLE)
+		return sc->prog_launch;
+	if (gpurt_role_is_copy(role))
+		return sc->prog_copy;
+	if (gpurt_role_is_range(role))
+		return sc->prog_range;
+	return sc->prog_free;
+}
+
 /* Attaches every probe that wants this file; a missing symbol skips only
  * that probe. */
 static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char *path,
@@ -219,7 +234,7 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 	    .dev = (uint64_t)major(lib->dev) << 20 | minor(lib->dev),
 	    .ino = lib->ino,
 	};
-	__u8 one = 1;
+	__u8 kinds = 0;
 	size_t *idx;
 	uint64_t *off;
 	bool byname = false;
@@ -231,12 +246,8 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 			sc->nmissing++; /* the library does not define it */
 			continue;
 		}
-		__u64 cookie = GPURT_COOKIE(p->role, p->a1, p->a2);
-		struct bpf_program *prog =
-		    gpurt_role_has_return(p->role) ? sc->prog_save
-		    : p->role == GPURT_LAUNCH_STUB || p->role == GPURT_LAUNCH_HANDLE
-			? sc->prog_launch
-			: sc->prog_free;
+		__u64 cookie = gpurt_probe_cookie(p);
+		struct bpf_program *prog = probe_prog(sc, p->role);
 		struct bpf_link *in = attach_one(prog, path, p->sym, off[k], cookie, false),
 				*out = NULL;
 		if (!in) {
@@ -261,8 +272,12 @@ static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char 
 		lib->probes++;
 		sc->nattached++;
 		if (p->role == GPURT_LAUNCH_STUB)
-			bpf_map_update_elem(sc->fd_stub_libs, &f, &one, BPF_ANY);
+			kinds |= GPURT_LIB_STUBS;
+		if (gpurt_role_is_copy(p->role))
+			kinds |= GPURT_LIB_COPIES;
 	}
+	if (kinds)
+		bpf_map_update_elem(sc->fd_stub_libs, &f, &kinds, BPF_ANY);
 	if (n >= 0) {
 		free(idx);
 		free(off);

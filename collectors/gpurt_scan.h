@@ -34,8 +34,9 @@ struct gpurt_scan {
 	struct gpurt_probes probes;
 	/* set by the caller after the BPF object is loaded */
 	struct bpf_program *prog_save, *prog_return, *prog_free, *prog_launch, *prog_loader;
+	struct bpf_program *prog_copy, *prog_range;
 	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs, fd_stub_where;
-	int fd_loaders_known;
+	int fd_loaders_known, fd_copies, fd_ranges, fd_range_names, fd_range_ids;
 	struct gpurt_lib *libs;
 	size_t nlibs, caplibs;
 	struct gpurt_lib *loaders; /* dynamic loaders with the discovery hook */
