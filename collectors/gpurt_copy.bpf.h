@@ -53,7 +53,8 @@ static __always_inline __u32 dir_of_pointers(__u32 tgid, __u64 dst, __u64 src)
 	return d == SIDE_DEV ? GPURT_DIR_HTOD : GPURT_DIR_HTOH;
 }
 
-static __always_inline __u32 dir_of_kind(__u32 tgid, __u64 kind, __u64 dst, __u64 src)
+/* kind is a C enum: its register or stack slot's upper half is undefined */
+static __always_inline __u32 dir_of_kind(__u32 tgid, __u32 kind, __u64 dst, __u64 src)
 {
 	switch (kind) {
 	case KIND_HTOH:
@@ -149,10 +150,10 @@ int BPF_KPROBE(gpurt_on_copy)
 	__u64 src = b, bytes = x;
 
 	if (role == GPURT_COPY) {
-		dir = dir_of_kind(tgid, y, dst, src);
+		dir = dir_of_kind(tgid, (__u32)y, dst, src);
 	} else if (role == GPURT_COPY_2D) {
 		bytes = x * y;
-		dir = dir_of_kind(tgid, arg(ctx, GPURT_COOKIE_ARG(c, 4)), dst, src);
+		dir = dir_of_kind(tgid, (__u32)arg(ctx, GPURT_COOKIE_ARG(c, 4)), dst, src);
 	} else if (role >= GPURT_COPY_HTOD && role <= GPURT_COPY_HTOH) {
 		dir = GPURT_DIR_HTOD + (role - GPURT_COPY_HTOD);
 	} else if (role == GPURT_COPY_ANY) {

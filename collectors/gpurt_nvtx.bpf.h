@@ -213,9 +213,17 @@ static __always_inline void range_pop(__u32 tgid, __u32 tid)
 	range_add(tgid, f->hash, dur, self, d, f->color);
 }
 
-static __always_inline void range_end(__u32 tgid, __u64 id)
+/* The key of a started range. The library returns id 0 when no tool of its
+ * own is loaded: such a range is matched with the next end of id 0 on the
+ * same thread. */
+static __always_inline __u64 range_id_key(__u64 id, __u32 tid)
 {
-	struct gpurt_range_key k = {.pid = tgid, .hash = id};
+	return id ? id : 1ull << 63 | tid;
+}
+
+static __always_inline void range_end(__u32 tgid, __u32 tid, __u64 id)
+{
+	struct gpurt_range_key k = {.pid = tgid, .hash = range_id_key(id, tid)};
 	struct range_open *o = bpf_map_lookup_elem(&range_ids, &k);
 	if (!o)
 		return;
@@ -234,7 +242,7 @@ static __always_inline void range_start(__u32 tgid, __u32 tid, const struct infl
 			     &o.color);
 	struct range_stack *s = stack_of(tid, false);
 	o.depth = s ? s->depth : 0;
-	struct gpurt_range_key k = {.pid = tgid, .hash = id};
+	struct gpurt_range_key k = {.pid = tgid, .hash = range_id_key(id, tid)};
 	bpf_map_update_elem(&range_ids, &k, &o, BPF_ANY);
 }
 
@@ -254,7 +262,7 @@ int BPF_KPROBE(gpurt_on_range)
 	else if (role == GPURT_RANGE_POP)
 		range_pop(tgid, tid);
 	else if (role == GPURT_RANGE_END)
-		range_end(tgid, a);
+		range_end(tgid, tid, a);
 	return 0;
 }
 
