@@ -154,7 +154,8 @@ static __always_inline void range_add(__u32 tgid, __u64 hash, __u64 dur, __u64 s
 	struct gpurt_range_key k = {.pid = tgid, .hash = hash};
 	struct gpurt_range *r = bpf_map_lookup_elem(&ranges, &k);
 	if (!r) {
-		struct gpurt_range zero = {.color = GPURT_NO_COLOR};
+		/* no slot belongs to an epoch yet */
+		struct gpurt_range zero = {.epoch = {~0u, ~0u}, .color = GPURT_NO_COLOR};
 		bpf_map_update_elem(&ranges, &k, &zero, BPF_NOEXIST);
 		r = bpf_map_lookup_elem(&ranges, &k);
 		if (!r)
