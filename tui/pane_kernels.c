@@ -596,6 +596,8 @@ static const char *const kern_help[] = {
     "SHARE         this row's part of all GPU time (kernel durations known: a",
     "              workload started as asys top -- CMD), else of all launches/s",
     "MEAN, MAX     kernel duration: mean over the last seconds, max since start",
+    "copies        per process above the kernels: bytes/s by direction, calls/s,",
+    "              from 100 columns calls and bytes so far, PINNED host share",
     NULL,
 };
 
