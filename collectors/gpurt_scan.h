@@ -116,4 +116,13 @@ bool gpurt_scan_pid_alive(uint32_t pid);
 /* Drops the process's pointers, launches and names from the BPF maps. */
 void gpurt_scan_sweep_pid(struct gpurt_scan *sc, uint32_t pid);
 
+/* gpurt_attach.c: the probes that want the library file at path (file
+ * name base) attached and its kinds noted in stub_libs; one uprobe (by
+ * name when off is 0, else at that file offset); a link kept for the end. */
+void gpurt_attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char *path,
+		      const char *base);
+struct bpf_link *gpurt_attach_one(struct bpf_program *prog, const char *path, const char *sym,
+				  uint64_t off, uint64_t cookie, bool ret);
+int gpurt_link_keep(struct gpurt_scan *sc, struct bpf_link *l);
+
 #endif
