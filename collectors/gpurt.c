@@ -24,7 +24,6 @@
 #include "gpurt_probes.h"
 #include "gpurt_syms.h"
 #include "gpurt_watch.h"
-#include "hgtx.h"
 #include "stream.h"
 #include "sysroot.h"
 #include "util.h"
@@ -58,8 +57,11 @@ static const struct stream_desc kern_stream = {
     .fields = kern_fields,
     .help = "kernel launches per (process, kernel); label \"PID<TAB>kernel name\"",
 };
-static const struct stream_desc *const gpurt_streams[] = {
-    &mem_stream, &kern_stream, &gpurt_copy_stream, &hgtx_ranges_stream, NULL};
+/* hgtx.ranges is not among them: it is registered at the first range the
+ * NVTX v2 probes time (gpurt_nvtx.c), since its pane shows whenever the
+ * stream exists */
+static const struct stream_desc *const gpurt_streams[] = {&mem_stream, &kern_stream,
+							  &gpurt_copy_stream, NULL};
 
 /* What the kernels pane says when launches are not counted. */
 #define GPURT_NO_TRACE "kernel launches are not counted (-t none): use -t hggc"
@@ -188,12 +190,10 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	s->s_mem = stream_table_add(ctx->streams, &mem_stream);
 	s->s_kern = stream_table_add(ctx->streams, &kern_stream);
 	s->s_copy = stream_table_add(ctx->streams, &gpurt_copy_stream);
-	s->s_ranges = stream_table_add(ctx->streams, &hgtx_ranges_stream);
-	if (s->s_mem < 0 || s->s_kern < 0 || s->s_copy < 0 || s->s_ranges < 0) {
-		r = s->s_mem < 0    ? s->s_mem
-		    : s->s_kern < 0 ? s->s_kern
-		    : s->s_copy < 0 ? s->s_copy
-				    : s->s_ranges;
+	s->s_ranges = -1;
+	s->streams = ctx->streams;
+	if (s->s_mem < 0 || s->s_kern < 0 || s->s_copy < 0) {
+		r = s->s_mem < 0 ? s->s_mem : s->s_kern < 0 ? s->s_kern : s->s_copy;
 		snprintf(s->err, sizeof(s->err), "runtime probes: cannot register streams (%s)",
 			 strerror(-r));
 		return r;

@@ -47,7 +47,9 @@ struct gpurt_state {
 	size_t nkents, capkents;
 	struct gpurt_pid *pids; /* processes we have emitted for */
 	size_t npids, cappids;
-	int s_mem, s_kern, s_copy, s_ranges;
+	int s_mem, s_kern, s_copy;
+	int s_ranges; /* hgtx.ranges, registered at the first range; -1 before */
+	struct stream_table *streams;
 	struct gpurt_rents *rents; /* hgtx.ranges entities (gpurt_nvtx.c) */
 	char status[256];
 	bool status_sent;

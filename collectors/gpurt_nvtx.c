@@ -14,7 +14,7 @@
 
 #include "gpurt_int.h"
 #include "gpurt.skel.h"
-#include "hgtx.h"
+#include "hgtx_stream.h"
 #include "util.h"
 
 struct rent {
@@ -89,11 +89,11 @@ static struct rent *rent_get(struct gpurt_state *s, struct emitter *out,
 	if (r->used)
 		return r;
 	struct gpurt_range_name nm;
-	char label[HGTX_LABEL_MAX];
+	char label[HGTX_STREAM_LABEL_MAX];
 	if (bpf_map_lookup_elem(s->scan.fd_range_names, k, &nm))
 		util_strlcpy(nm.s, "?", sizeof(nm.s));
 	nm.s[sizeof(nm.s) - 1] = '\0';
-	hgtx_label(label, "", nm.s);
+	hgtx_stream_label(label, "", nm.s);
 	*r = (struct rent){.entity = ent, .pid = k->pid, .used = true};
 	t->n++;
 	gpurt_pid_note(s, k->pid, 0);
@@ -123,6 +123,22 @@ static void range_emit(struct gpurt_state *s, struct emitter *out, const struct 
 		emit_sample(out, s->s_ranges, e->entity, ts, v, HGTX_NFIELDS);
 }
 
+/* hgtx.ranges once the probes have timed a range: the Top ranges pane shows
+ * whenever the stream exists, and most sessions see no NVTX v2 library. A
+ * stream of another schema under the name is left alone. */
+static bool ranges_stream(struct gpurt_state *s)
+{
+	struct gpurt_range_key key;
+
+	if (s->s_ranges >= 0)
+		return true;
+	if (s->s_ranges == -1 && !bpf_map_get_next_key(s->scan.fd_ranges, NULL, &key)) {
+		int id = stream_table_add(s->streams, &hgtx_ranges_stream);
+		s->s_ranges = id < 0 ? -2 : id;
+	}
+	return s->s_ranges >= 0;
+}
+
 /* Every aggregate of pid (all when pid is 0), with the min and max of epoch. */
 static void ranges_read(struct gpurt_state *s, struct emitter *out, uint32_t pid, uint32_t epoch)
 {
@@ -130,6 +146,8 @@ static void ranges_read(struct gpurt_state *s, struct emitter *out, uint32_t pid
 	struct gpurt_range_key key, next;
 	bool first = true;
 
+	if (!ranges_stream(s))
+		return;
 	while (!bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
 		struct gpurt_range r;
 
