@@ -227,3 +227,12 @@ int copies_draw(WINDOW *w, struct view *v, int max)
 	}
 	return 1 + (int)n;
 }
+
+WINDOW *copies_section(WINDOW *w, struct view *v)
+{
+	int rows = getmaxy(w), cols = getmaxx(w);
+	int used = copies_draw(w, v, rows >= 4 ? rows / 2 : 0);
+	WINDOW *sub = used ? derwin(w, rows - used, cols, used, 0) : NULL;
+
+	return sub ? sub : w;
+}

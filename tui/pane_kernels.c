@@ -374,10 +374,6 @@ static size_t kern_count(const struct view *v)
 	return stream_count(v, "gpurt.kernels") + stream_count(v, "gpurt.ktime");
 }
 
-/* The copies section's rows in a pane of rows rows: at most half of them,
- * none in fewer than 4. */
-#define KERN_COPY_ROWS(rows) ((rows) >= 4 ? (rows) / 2 : 0)
-
 static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
 {
 	if (!kern_count(v))
@@ -541,13 +537,11 @@ static void kern_draw_table(struct pane *p, WINDOW *w, struct view *v)
 /* The copies section, then the kernels in the rows left. */
 static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
 {
-	int rows = getmaxy(w), cols = getmaxx(w);
-	int used = copies_draw(w, v, KERN_COPY_ROWS(rows));
-	WINDOW *sub = used ? derwin(w, rows - used, cols, used, 0) : NULL;
+	WINDOW *rest = copies_section(w, v);
 
-	kern_draw_table(p, sub ? sub : w, v);
-	if (sub)
-		delwin(sub);
+	kern_draw_table(p, rest, v);
+	if (rest != w)
+		delwin(rest);
 }
 
 static bool kern_key(struct pane *p, int ch, struct view *v)
