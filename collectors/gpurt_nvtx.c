@@ -31,8 +31,9 @@ struct gpurt_rents {
 
 static uint64_t range_entity(uint32_t pid, uint64_t hash)
 {
-	/* splitmix64: stable across runs, apart from gpurt.kernels' keys by
-	 * the domain of hashes, not by construction */
+	/* splitmix64 over (pid, name hash): the same entity in every run and
+	 * replay; the hgtx collector's keys are other 64-bit hashes, so the
+	 * two producers' entities meet only by a collision */
 	uint64_t x = ((uint64_t)pid * 0x9e3779b97f4a7c15ull) ^ hash;
 	x ^= x >> 30;
 	x *= 0xbf58476d1ce4e5b9ull;
