@@ -108,6 +108,7 @@ struct inflight {
 	__u64 a1;
 	__u64 a2;
 	__u64 cookie;
+	__u64 ts; /* at entry: a range's start */
 };
 
 struct {
@@ -117,10 +118,17 @@ struct {
 	__type(value, struct inflight);
 } calls SEC(".maps");
 
-/* Argument n (1..6) of a call. All six are read first: a switch would let
- * clang compute a variable context offset, which the verifier rejects. */
+/* Argument n (1..8) of a call at its entry. The six in registers are read
+ * first: a switch would let clang compute a variable context offset, which
+ * the verifier rejects. The 7th and 8th are on the stack, above the return
+ * address. */
 static __always_inline __u64 arg(struct pt_regs *ctx, __u32 n)
 {
+	if (n >= 7 && n <= 8) {
+		__u64 v = 0;
+		bpf_probe_read_user(&v, sizeof(v), (const void *)(PT_REGS_SP(ctx) + 8 * (n - 6)));
+		return v;
+	}
 	__u64 v1 = PT_REGS_PARM1(ctx), v2 = PT_REGS_PARM2(ctx), v3 = PT_REGS_PARM3(ctx);
 	__u64 v4 = PT_REGS_PARM4(ctx), v5 = PT_REGS_PARM5(ctx);
 	__u64 v6 = ctx->r9; /* libbpf 1.1 has no PT_REGS_PARM6; x86-64 */
@@ -165,6 +173,7 @@ int BPF_KPROBE(gpurt_save_args)
 	    .a1 = arg(ctx, GPURT_COOKIE_A1(c)),
 	    .a2 = arg(ctx, GPURT_COOKIE_A2(c)),
 	    .cookie = c,
+	    .ts = bpf_ktime_get_ns(),
 	};
 	bpf_map_update_elem(&calls, &id, &in, BPF_ANY);
 	return 0;
@@ -225,6 +234,9 @@ static __always_inline void on_name(__u32 tgid, __u32 role, const struct infligh
 	}
 }
 
+/* NVTX v2 ranges (their start is timed from gpurt_save_args) */
+#include "gpurt_nvtx.bpf.h"
+
 SEC("uretprobe")
 int BPF_KRETPROBE(gpurt_on_return, long ret)
 {
@@ -240,6 +252,8 @@ int BPF_KRETPROBE(gpurt_on_return, long ret)
 		on_alloc(id >> 32, role, &in, rc);
 	else if ((role == GPURT_NAME_HANDLE || role == GPURT_NAME_COPY) && rc == 0)
 		on_name(id >> 32, role, &in);
+	else if (role == GPURT_RANGE_START || role == GPURT_RANGE_START_EX)
+		range_start(id >> 32, (__u32)id, &in, (__u64)ret);
 	return 0;
 }
 
@@ -277,26 +291,31 @@ struct {
 	__type(value, __u8);
 } stub_libs SEC(".maps");
 
-static long in_stub_lib(struct task_struct *task, struct vm_area_struct *vma, void *data)
+static long lib_kinds(struct task_struct *task, struct vm_area_struct *vma, void *data)
 {
 	struct file *f = vma->vm_file;
 	if (!f)
 		return 0;
 	struct gpurt_file key = {.dev = f->f_inode->i_sb->s_dev, .ino = f->f_inode->i_ino};
-	*(bool *)data = bpf_map_lookup_elem(&stub_libs, &key) != NULL;
+	__u8 *k = bpf_map_lookup_elem(&stub_libs, &key);
+	*(__u8 *)data = k ? *k : 0;
 	return 0;
 }
 
-static __always_inline bool called_from_runtime(struct pt_regs *ctx)
+/* Whether the call was made from a library with probes of kind (GPURT_LIB_) */
+static __always_inline bool called_from(struct pt_regs *ctx, __u8 kind)
 {
 	__u64 ret = 0;
-	bool nested = false;
+	__u8 kinds = 0;
 	/* at function entry the return address is on top of the stack */
 	if (bpf_probe_read_user(&ret, sizeof(ret), (const void *)PT_REGS_SP(ctx)))
 		return false;
-	bpf_find_vma(bpf_get_current_task_btf(), ret, in_stub_lib, &nested, 0);
-	return nested;
+	bpf_find_vma(bpf_get_current_task_btf(), ret, lib_kinds, &kinds, 0);
+	return kinds & kind;
 }
+
+/* memory copies and memsets */
+#include "gpurt_copy.bpf.h"
 
 static long stub_file(struct task_struct *task, struct vm_area_struct *vma, struct gpurt_where *w)
 {
@@ -326,7 +345,7 @@ int BPF_KPROBE(gpurt_on_launch)
 		return 0;
 	__u64 c = bpf_get_attach_cookie(ctx);
 	bool by_handle = GPURT_COOKIE_ROLE(c) == GPURT_LAUNCH_HANDLE;
-	if (by_handle && called_from_runtime(ctx))
+	if (by_handle && called_from(ctx, GPURT_LIB_STUBS))
 		return 0;
 	struct gpurt_launch_key k = {
 	    .pid = tgid,
@@ -406,7 +425,9 @@ static long move_launch(struct bpf_map *map, struct gpurt_launch_key *k, __u64 *
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(gpurt_on_exit, struct task_struct *p)
 {
-	__u32 tgid = p->tgid;
+	__u32 tgid = p->tgid, tid = p->pid;
+	/* a thread's range stack ends with it */
+	bpf_map_delete_elem(&range_stacks, &tid);
 	if (p->signal->live.counter != 0)
 		return 0;
 	bpf_map_delete_elem(&targets, &tgid);

@@ -12,27 +12,19 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "collector.h"
-#include "env.h"
-#include "gpurt.h"
+#include "gpurt_int.h"
 #include "gpurt.skel.h"
-#include "gpurt_libpath.h"
 #include "gpurt_probes.h"
-#include "gpurt_scan.h"
 #include "gpurt_syms.h"
 #include "gpurt_watch.h"
 #include "stream.h"
-#include "strsafe.h"
 #include "sysroot.h"
 #include "util.h"
 
@@ -65,54 +57,11 @@ static const struct stream_desc kern_stream = {
     .fields = kern_fields,
     .help = "kernel launches per (process, kernel); label \"PID<TAB>kernel name\"",
 };
-static const struct stream_desc *const gpurt_streams[] = {&mem_stream, &kern_stream, NULL};
-
-/* a kernel seen in the launches map */
-struct kent {
-	struct gpurt_launch_key key;
-	uint64_t entity;
-	uint8_t tries; /* 0 = named for good */
-	bool used;
-};
-
-struct gpurt_state {
-	struct gpurt_bpf *skel;
-	struct gpurt_scan scan;
-	struct gpurt_watch *watch; /* owns scan once started */
-	struct ring_buffer *exits;
-	struct emitter *out; /* for the exits ring's callback */
-	uint32_t *dead;	     /* processes found ended at this tick */
-	size_t ndead;
-	struct gpurt_syms *syms;
-	struct kent *kents; /* open addressing on entity */
-	size_t nkents, capkents;
-	uint32_t *pids; /* processes we have emitted for */
-	size_t npids, cappids;
-	int s_mem, s_kern;
-	char status[256];
-	bool status_sent;
-	bool need_load, load_failed;
-	char err[512];
-};
-
-static __thread char libbpf_last[256];
-
-static int gpurt_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	/* never on the terminal (the TUI owns it) unless asked for with
-	 * ASYS_BPF_DEBUG; keep the last warning for the error sentence */
-	if (env_get("ASYS_BPF_DEBUG")) {
-		va_list aq;
-		va_copy(aq, ap);
-		vfprintf(stderr, fmt, aq);
-		va_end(aq);
-	}
-	if (level != LIBBPF_DEBUG) {
-		vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, ap);
-		libbpf_last[strcspn(libbpf_last, "\n")] = '\0';
-	}
-	return 0;
-}
+/* hgtx.ranges is not among them: it is registered at the first range the
+ * NVTX v2 probes time (gpurt_nvtx.c), since its pane shows whenever the
+ * stream exists */
+static const struct stream_desc *const gpurt_streams[] = {&mem_stream, &kern_stream,
+							  &gpurt_copy_stream, NULL};
 
 /* What the kernels pane says when launches are not counted. */
 #define GPURT_NO_TRACE "kernel launches are not counted (-t none): use -t hggc"
@@ -166,29 +115,44 @@ static int kents_grow(struct gpurt_state *s)
 	return 0;
 }
 
-static bool pid_known(const struct gpurt_state *s, uint32_t pid)
+static struct gpurt_pid *pid_find(const struct gpurt_state *s, uint32_t pid)
 {
 	for (size_t i = 0; i < s->npids; i++)
-		if (s->pids[i] == pid)
-			return true;
-	return false;
+		if (s->pids[i].pid == pid)
+			return &s->pids[i];
+	return NULL;
 }
 
-/* Remembers a process we emit for; true the first time. */
-static bool pid_note(struct gpurt_state *s, uint32_t pid)
+bool gpurt_pid_note(struct gpurt_state *s, uint32_t pid, uint32_t stream)
 {
-	if (pid_known(s, pid))
-		return false;
-	if (s->npids == s->cappids) {
-		size_t cap = s->cappids ? s->cappids * 2 : 64;
-		uint32_t *v = realloc(s->pids, cap * sizeof(*v));
-		if (!v)
-			return false;
-		s->pids = v;
-		s->cappids = cap;
+	struct gpurt_pid *p = pid_find(s, pid);
+
+	if (!p) {
+		if (s->npids == s->cappids) {
+			size_t cap = s->cappids ? s->cappids * 2 : 64;
+			struct gpurt_pid *v = realloc(s->pids, cap * sizeof(*v));
+			if (!v)
+				return false;
+			s->pids = v;
+			s->cappids = cap;
+		}
+		p = &s->pids[s->npids++];
+		*p = (struct gpurt_pid){.pid = pid};
 	}
-	s->pids[s->npids++] = pid;
+	if (p->labelled & stream)
+		return false;
+	p->labelled |= stream;
 	return true;
+}
+
+void gpurt_pid_label(struct gpurt_state *s, struct emitter *out, int stream, uint32_t pid,
+		     uint64_t ts)
+{
+	char cmd[256];
+
+	(void)s;
+	gpurt_scan_cmdline(pid, cmd, sizeof(cmd));
+	emit_label(out, stream, pid, ts, cmd);
 }
 
 static const char *gpurt_last_error(const void *state)
@@ -207,13 +171,12 @@ static void gpurt_fini(void *state)
 	gpurt_scan_fini(&s->scan);
 	gpurt_bpf__destroy(s->skel);
 	gpurt_syms_free(s->syms);
+	gpurt_nvtx_free(s);
 	free(s->kents);
 	free(s->pids);
 	free(s->dead);
 	free(s);
 }
-
-static int gpurt_load(struct gpurt_state *s);
 
 static int gpurt_init(const struct coll_ctx *ctx, void **state)
 {
@@ -223,11 +186,14 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	if (!s)
 		return -ENOMEM;
 	*state = s;
-	libbpf_set_print(gpurt_libbpf_print);
+	gpurt_libbpf_quiet();
 	s->s_mem = stream_table_add(ctx->streams, &mem_stream);
 	s->s_kern = stream_table_add(ctx->streams, &kern_stream);
-	if (s->s_mem < 0 || s->s_kern < 0) {
-		r = s->s_mem < 0 ? s->s_mem : s->s_kern;
+	s->s_copy = stream_table_add(ctx->streams, &gpurt_copy_stream);
+	s->s_ranges = -1;
+	s->streams = ctx->streams;
+	if (s->s_mem < 0 || s->s_kern < 0 || s->s_copy < 0) {
+		r = s->s_mem < 0 ? s->s_mem : s->s_kern < 0 ? s->s_kern : s->s_copy;
 		snprintf(s->err, sizeof(s->err), "runtime probes: cannot register streams (%s)",
 			 strerror(-r));
 		return r;
@@ -253,107 +219,6 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	return s->need_load ? 0 : gpurt_load(s);
 }
 
-static int on_exit_rec(void *ctx, void *data, size_t len);
-
-static void preload_one(const char *path, void *arg)
-{
-	gpurt_scan_file(arg, path);
-}
-
-/* After the load: the process tree, the discovery hook on our own dynamic
- * loader (the one the host's programs use), the files the loader would
- * resolve, the followed processes' maps, then the thread that keeps
- * discovering. The hook comes first, so a library loaded meanwhile is not
- * missed. */
-static int gpurt_start(struct gpurt_state *s)
-{
-	struct gpurt_bpf *k = s->skel;
-	struct gpurt_scan *sc = &s->scan;
-	int r = gpurt_scan_follow_roots(sc, s->err, sizeof(s->err));
-	if (r)
-		return r;
-	gpurt_scan_pid(sc, (uint32_t)getpid(), false);
-	if (sc->tree) {
-		gpurt_libpath_each(&sc->probes, env_get("LD_LIBRARY_PATH"), env_path("PPU_HOME"),
-				   NULL, preload_one, sc);
-		gpurt_scan_libraries(sc, asys_now_ns());
-	}
-	r = gpurt_watch_start(&s->watch, sc, bpf_map__fd(k->maps.loader));
-	if (r)
-		snprintf(s->err, sizeof(s->err),
-			 "runtime probes: cannot start the discovery thread: %s", strerror(-r));
-	return r;
-}
-
-/* Open, set rodata, load, attach the tracepoints. System-wide, done on the
- * first tick, not in init: the verifier takes a good part of a second, and
- * the other collectors' first samples should not wait for it. */
-static int gpurt_load(struct gpurt_state *s)
-{
-	const struct asys_options *o = s->scan.opts;
-	int r;
-	s->skel = gpurt_bpf__open();
-	if (!s->skel) {
-		r = -errno;
-		snprintf(s->err, sizeof(s->err), "runtime probes: cannot open the BPF object: %s",
-			 libbpf_last[0] ? libbpf_last : strerror(-r));
-		return r;
-	}
-	s->skel->rodata->filter_pids = options_scope(o) == SCOPE_PROCESS_TREE;
-	struct gpurt_head h[GPURT_HEADS_MAX];
-	int nh = gpurt_probes_heads(&s->scan.probes, h, GPURT_HEADS_MAX);
-	s->skel->rodata->heads_all = nh < 0;
-	s->skel->rodata->nheads = nh < 0 ? 0 : (__u32)nh;
-	for (int i = 0; i < nh; i++)
-		s->skel->rodata->heads[i] = h[i];
-	r = gpurt_bpf__load(s->skel);
-	if (r) {
-		if (r == -EPERM)
-			snprintf(s->err, sizeof(s->err),
-				 "run asys with sudo, or once: sudo setcap cap_bpf,cap_perfmon+ep "
-				 "$(command -v asys) (the kernel refused to load the runtime "
-				 "probes' BPF programs: %s)",
-				 strerror(-r));
-		else
-			snprintf(s->err, sizeof(s->err),
-				 "runtime probes: loading the BPF programs failed: %s (the kernel "
-				 "needs BTF, uprobes and tp_btf; ASYS_BPF_DEBUG=1 shows the log)",
-				 libbpf_last[0] ? libbpf_last : strerror(-r));
-		return r;
-	}
-	struct bpf_program *tps[] = {s->skel->progs.gpurt_on_exit, s->skel->progs.gpurt_on_fork,
-				     s->skel->progs.gpurt_on_exec};
-	struct bpf_link **tpl[] = {&s->skel->links.gpurt_on_exit, &s->skel->links.gpurt_on_fork,
-				   &s->skel->links.gpurt_on_exec};
-	static const char *const tpn[] = {"exit", "fork", "exec"};
-	for (size_t i = 0; i < ARRAY_SIZE(tps); i++) {
-		*tpl[i] = bpf_program__attach(tps[i]);
-		if (!*tpl[i]) {
-			r = -errno;
-			snprintf(
-			    s->err, sizeof(s->err),
-			    "runtime probes: cannot attach to the scheduler's %s tracepoint: %s",
-			    tpn[i], strerror(-r));
-			return r;
-		}
-	}
-	struct gpurt_scan *sc = &s->scan;
-	sc->prog_save = s->skel->progs.gpurt_save_args;
-	sc->prog_return = s->skel->progs.gpurt_on_return;
-	sc->prog_free = s->skel->progs.gpurt_on_free;
-	sc->prog_launch = s->skel->progs.gpurt_on_launch;
-	sc->prog_loader = s->skel->progs.gpurt_on_loader;
-	sc->fd_targets = bpf_map__fd(s->skel->maps.targets);
-	sc->fd_mem = bpf_map__fd(s->skel->maps.mem);
-	sc->fd_ptrs = bpf_map__fd(s->skel->maps.ptrs);
-	sc->fd_launches = bpf_map__fd(s->skel->maps.launches);
-	sc->fd_names = bpf_map__fd(s->skel->maps.names);
-	sc->fd_stub_libs = bpf_map__fd(s->skel->maps.stub_libs);
-	sc->fd_stub_where = bpf_map__fd(s->skel->maps.stub_where);
-	sc->fd_loaders_known = bpf_map__fd(s->skel->maps.loaders_known);
-	return gpurt_start(s);
-}
-
 static void set_status(struct gpurt_state *s, struct emitter *out, uint64_t ts, const char *text)
 {
 	if (s->status_sent && !strcmp(s->status, text))
@@ -361,6 +226,7 @@ static void set_status(struct gpurt_state *s, struct emitter *out, uint64_t ts, 
 	util_strlcpy(s->status, text, sizeof(s->status));
 	s->status_sent = true;
 	emit_status(out, s->s_mem, STATUS_STREAM, ts, text);
+	emit_status(out, s->s_copy, STATUS_STREAM, ts, text);
 	emit_status(out, s->s_kern, STATUS_STREAM, ts,
 		    s->scan.track_launch || *text ? text : GPURT_NO_TRACE);
 }
@@ -408,7 +274,7 @@ static void kern_emit(struct gpurt_state *s, struct emitter *out,
 		*k = (struct kent){
 		    .key = *key, .entity = ent, .tries = GPURT_NAME_TRIES, .used = true};
 		s->nkents++;
-		pid_note(s, key->pid);
+		gpurt_pid_note(s, key->pid, 0);
 	}
 	if (where && k->tries) /* its last sample: the name found now is final */
 		k->tries = 1;
@@ -441,11 +307,8 @@ static void read_kernels(struct gpurt_state *s, struct emitter *out)
 static void mem_emit(struct gpurt_state *s, struct emitter *out, uint32_t pid,
 		     const struct gpurt_mem *m, uint64_t ts)
 {
-	if (pid_note(s, pid)) {
-		char cmd[256];
-		gpurt_scan_cmdline(pid, cmd, sizeof(cmd));
-		emit_label(out, s->s_mem, pid, ts, cmd);
-	}
+	if (gpurt_pid_note(s, pid, GPURT_IN_MEM))
+		gpurt_pid_label(s, out, s->s_mem, pid, ts);
 	double v[7] = {
 	    (double)m->device_bytes,
 	    (double)m->pinned_bytes,
@@ -476,11 +339,14 @@ static void read_mem(struct gpurt_state *s, struct emitter *out)
  * (also for one never emitted for: the names of handles it never launched). */
 static void forget(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 {
-	size_t i = 0;
+	/* the last copies and ranges, read before the sweep */
+	if (s->scan.track_mem)
+		gpurt_copy_final(s, out, pid);
+	if (s->scan.track_launch)
+		gpurt_nvtx_final(s, out, pid);
 	gpurt_scan_sweep_pid(&s->scan, pid);
-	while (i < s->npids && s->pids[i] != pid)
-		i++;
-	if (i == s->npids)
+	struct gpurt_pid *p = pid_find(s, pid);
+	if (!p)
 		return;
 	uint64_t ts = asys_now_ns();
 	emit_gone(out, s->s_mem, pid, ts);
@@ -503,7 +369,7 @@ static void forget(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 		s->nkents++;
 	}
 	free(old);
-	s->pids[i] = s->pids[--s->npids];
+	*p = s->pids[--s->npids];
 }
 
 /* A record of the exits ring: a kernel's last count, or the end of a
@@ -539,8 +405,8 @@ static void find_dead(struct gpurt_state *s)
 		return;
 	s->dead = v;
 	for (size_t i = 0; i < s->npids; i++)
-		if (!gpurt_scan_pid_alive(s->pids[i]))
-			s->dead[s->ndead++] = s->pids[i];
+		if (!gpurt_scan_pid_alive(s->pids[i].pid))
+			s->dead[s->ndead++] = s->pids[i].pid;
 }
 
 /* The exits ring is mapped once a probe is attached: only a probed process
@@ -567,10 +433,14 @@ static void gpurt_tick(struct gpurt_state *s, struct emitter *out)
 		ring_buffer__consume(s->exits);
 	if (s->scan.track_mem)
 		read_mem(s, out);
-	if (s->scan.track_launch)
+	if (s->scan.track_mem)
+		gpurt_copy_read(s, out);
+	if (s->scan.track_launch) {
 		read_kernels(s, out);
+		gpurt_nvtx_read(s, out);
+	}
 	for (size_t i = 0; i < s->ndead; i++)
-		if (pid_known(s, s->dead[i])) /* else its END record did it */
+		if (pid_find(s, s->dead[i])) /* else its END record did it */
 			forget(s, out, s->dead[i]);
 	/* no runtime library in use is the normal idle state, no status */
 	if (r) {

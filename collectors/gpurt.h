@@ -16,14 +16,95 @@ enum gpurt_role {
 	GPURT_LAUNCH_HANDLE, /* launch(..., FUNC = function handle, ...) */
 	GPURT_NAME_HANDLE,   /* *OUT = handle named by the string NAME */
 	GPURT_NAME_COPY,     /* *OUT = handle with the name of handle SRC */
+	GPURT_COPY,	     /* copy(DST, SRC, SIZE, KIND = cudaMemcpyKind) */
+	GPURT_COPY_2D,	     /* copy(DST, SRC, WIDTH, HEIGHT, KIND) */
+	GPURT_COPY_HTOD,     /* copy(DST, SRC, SIZE), direction in the name */
+	GPURT_COPY_DTOH,
+	GPURT_COPY_DTOD,
+	GPURT_COPY_HTOH,
+	GPURT_COPY_ANY,	      /* copy(DST, SRC, SIZE), direction from the pointers */
+	GPURT_COPY_DESC,      /* copy(DESC = const CUDA_MEMCPY2D *) */
+	GPURT_SET,	      /* set(DST, SIZE) */
+	GPURT_SET_2D,	      /* set(DST, WIDTH, HEIGHT) */
+	GPURT_RANGE_PUSH,     /* nvtxRangePushA(MSG) */
+	GPURT_RANGE_PUSH_EX,  /* nvtxRangePushEx(ATTR = const nvtxEventAttributes_t *) */
+	GPURT_RANGE_POP,      /* nvtxRangePop() */
+	GPURT_RANGE_START,    /* id = nvtxRangeStartA(MSG) */
+	GPURT_RANGE_START_EX, /* id = nvtxRangeStartEx(ATTR) */
+	GPURT_RANGE_END,      /* nvtxRangeEnd(ID) */
 	GPURT_ROLE_MAX,
 };
 
-/* cookie = role | a1 << 8 | a2 << 16, a1/a2 = 1-based argument numbers */
-#define GPURT_COOKIE(role, a1, a2) ((__u64)(role) | (__u64)(a1) << 8 | (__u64)(a2) << 16)
+/* cookie = role | a[i] << (8 + 4 * i) for the 1-based argument numbers
+ * a[0..4] (0 = unused; 7 and 8 are read from the stack) | the log2 of the
+ * element size of the role's size argument << 28 */
+#define GPURT_ARGS_MAX 5
+#define GPURT_ARG_NMAX 8
 #define GPURT_COOKIE_ROLE(c) ((__u32)((c)&0xff))
-#define GPURT_COOKIE_A1(c) ((__u32)(((c) >> 8) & 0xff))
-#define GPURT_COOKIE_A2(c) ((__u32)(((c) >> 16) & 0xff))
+#define GPURT_COOKIE_ARG(c, i) ((__u32)(((c) >> (8 + 4 * (i))) & 0xf))
+#define GPURT_COOKIE_A1(c) GPURT_COOKIE_ARG(c, 0)
+#define GPURT_COOKIE_A2(c) GPURT_COOKIE_ARG(c, 1)
+#define GPURT_COOKIE_SHIFT(c) ((__u32)(((c) >> 28) & 0x3))
+
+/* Copies per direction. A cudaMemcpyDefault copy (or a copy-any role) is
+ * placed by looking both pointers up among the allocations the probes saw;
+ * when one is not found it is counted under UNKNOWN. */
+enum gpurt_dir {
+	GPURT_DIR_HTOD,
+	GPURT_DIR_DTOH,
+	GPURT_DIR_DTOD,
+	GPURT_DIR_HTOH,
+	GPURT_DIR_UNKNOWN,
+	GPURT_DIR_SET, /* memset of device memory */
+	GPURT_DIR_MAX,
+};
+
+/* per process (tgid): copies and memsets counted at entry, and of the
+ * copies between host and device those whose host buffer is (the start of)
+ * a pinned allocation or registration the probes saw, or not */
+struct gpurt_copy {
+	__u64 calls[GPURT_DIR_MAX];
+	__u64 bytes[GPURT_DIR_MAX];
+	__u64 pinned_calls, pinned_bytes;
+	__u64 pageable_calls, pageable_bytes;
+};
+
+/* The driver's CUDA_MEMCPY2D, as copy-desc reads it: byte offsets of the
+ * fields it uses (x86-64; CUmemorytype is a 4-byte enum, padded) */
+#define GPURT_M2D_SIZE 128
+#define GPURT_M2D_SRC_TYPE 16
+#define GPURT_M2D_SRC_HOST 24
+#define GPURT_M2D_SRC_DEVICE 32
+#define GPURT_M2D_DST_TYPE 72
+#define GPURT_M2D_DST_HOST 80
+#define GPURT_M2D_DST_DEVICE 88
+#define GPURT_M2D_WIDTH 112
+#define GPURT_M2D_HEIGHT 120
+
+/* NVTX v2 ranges (libnvToolsExt.so.1), per (pid, FNV-1a hash of the name) */
+#define GPURT_RANGE_DEPTH 32 /* pushes kept per thread; deeper ones are not timed */
+#define GPURT_RANGE_NAME 121 /* bytes read of a name, with its NUL */
+#define GPURT_NO_COLOR 0xffffffffu
+
+struct gpurt_range_key {
+	__u32 pid;
+	__u32 pad;
+	__u64 hash;
+};
+
+/* min and max are kept per refresh: the slot epoch & 1 of the epoch user
+ * space publishes (range_epoch), reset when a range ends in a newer one */
+struct gpurt_range {
+	__u64 count, total_ns, self_ns;
+	__u64 min_ns[2], max_ns[2];
+	__u32 epoch[2];
+	__u32 depth;
+	__u32 color; /* 0xRRGGBB, GPURT_NO_COLOR when none */
+};
+
+struct gpurt_range_name {
+	char s[GPURT_RANGE_NAME];
+};
 
 #define GPURT_NAME_MAX 128
 #define GPURT_KIND_DEV 0
@@ -68,6 +149,12 @@ struct gpurt_handle_key {
 	__u32 pad;
 	__u64 handle;
 };
+
+/* what a library file has probes for (the value of stub_libs): a call of
+ * a launch or a copy made from code in such a file is the runtime's own,
+ * already counted at its outer call */
+#define GPURT_LIB_STUBS 1
+#define GPURT_LIB_COPIES 2
 
 /* a library file, as the kernel names it (dev is the kernel's s_dev:
  * major << 20 | minor) */

@@ -17,7 +17,8 @@ struct gpurt_probe {
 	char lib[GPURT_LIB_MAX]; /* fnmatch glob on the library's file name */
 	char sym[GPURT_SYM_MAX]; /* plain symbol name, no @version */
 	uint32_t role;		 /* enum gpurt_role */
-	uint32_t a1, a2;	 /* 1-based argument numbers, 0 = unused */
+	uint32_t a[5];		 /* 1-based argument numbers, 0 = unused */
+	uint32_t shift;		 /* log2 of the element size of the size argument */
 };
 
 struct gpurt_probes {
@@ -45,9 +46,15 @@ struct gpurt_head;
 int gpurt_probes_heads(const struct gpurt_probes *p, struct gpurt_head *v, size_t max);
 /* A role from its name ("dev-alloc", ...), or -EINVAL. */
 int gpurt_role_parse(const char *s);
-/* Number of arguments a role needs (1 or 2), whether it has a return probe. */
+/* Number of arguments a role needs (0 to 5), whether it has a return probe. */
 int gpurt_role_nargs(uint32_t role);
 bool gpurt_role_has_return(uint32_t role);
+/* Which option turns a role on: memory (allocations, copies; memory) or
+ * tracing (launches, names, ranges; -t). */
 bool gpurt_role_is_mem(uint32_t role);
+bool gpurt_role_is_copy(uint32_t role);
+bool gpurt_role_is_range(uint32_t role);
+/* The attach cookie of a probe (gpurt.h). */
+uint64_t gpurt_probe_cookie(const struct gpurt_probe *p);
 
 #endif

@@ -77,4 +77,8 @@ void gpurt_scan_sweep_pid(struct gpurt_scan *sc, uint32_t pid)
 	sweep_map(sc->fd_launches, sizeof(struct gpurt_launch_key), pid);
 	sweep_map(sc->fd_stub_where, sizeof(struct gpurt_launch_key), pid);
 	sweep_map(sc->fd_names, sizeof(struct gpurt_handle_key), pid);
+	bpf_map_delete_elem(sc->fd_copies, &pid);
+	sweep_map(sc->fd_ranges, sizeof(struct gpurt_range_key), pid);
+	sweep_map(sc->fd_range_names, sizeof(struct gpurt_range_key), pid);
+	sweep_map(sc->fd_range_ids, sizeof(struct gpurt_range_key), pid);
 }

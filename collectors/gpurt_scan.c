@@ -21,7 +21,6 @@
 #include <linux/capability.h>
 
 #include "gpurt.h"
-#include "gpurt_elfsym.h"
 #include "gpurt_unlink.h"
 #include "gpurt_ldso.h"
 #include "gpurt_scan.h"
@@ -34,6 +33,7 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,
 	memset(sc, 0, sizeof(*sc));
 	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
 	sc->fd_stub_libs = sc->fd_stub_where = sc->fd_loaders_known = -1;
+	sc->fd_copies = sc->fd_ranges = sc->fd_range_names = sc->fd_range_ids = -1;
 	sc->track_mem = go->memory;
 	sc->track_launch = go->trace != 0;
 	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
@@ -151,124 +151,6 @@ int gpurt_scan_follow_roots(struct gpurt_scan *sc, char *err, size_t n)
 	return 0;
 }
 
-static int link_keep(struct gpurt_scan *sc, struct bpf_link *l)
-{
-	if (sc->nlinks == sc->caplinks) {
-		size_t cap = sc->caplinks ? sc->caplinks * 2 : 64;
-		struct bpf_link **v = realloc(sc->links, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		sc->links = v;
-		sc->caplinks = cap;
-	}
-	sc->links[sc->nlinks++] = l;
-	return 0;
-}
-
-/* At the offset resolved for the whole library when there is one; by name
- * (libbpf walks the file again) when the one pass could not read it. */
-static struct bpf_link *attach_one(struct bpf_program *prog, const char *path, const char *sym,
-				   uint64_t off, __u64 cookie, bool ret)
-{
-	LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = off ? NULL : sym, .retprobe = ret,
-		    .bpf_cookie = cookie);
-	return bpf_program__attach_uprobe_opts(prog, -1, path, (size_t)off, &o);
-}
-
-/* The probes of the table that want this library, by index into
- * sc->probes, and their offsets from one pass over its symbols; *byname
- * when that pass could not read the file. The number of them (*idx and
- * *off the caller's to free), or -ENOMEM. */
-static int lib_offsets(struct gpurt_scan *sc, const char *path, const char *base, size_t **idx,
-		       uint64_t **off, bool *byname)
-{
-	const char **names = calloc(sc->probes.n + 1, sizeof(*names));
-	size_t n = 0;
-
-	*idx = calloc(sc->probes.n + 1, sizeof(**idx));
-	*off = calloc(sc->probes.n + 1, sizeof(**off));
-	if (!names || !*idx || !*off) {
-		free(names);
-		free(*idx);
-		free(*off);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < sc->probes.n; i++) {
-		const struct gpurt_probe *p = &sc->probes.v[i];
-		bool mem = gpurt_role_is_mem(p->role);
-
-		if (!gpurt_lib_match(p->lib, base) || (mem && !sc->track_mem) ||
-		    (!mem && !sc->track_launch))
-			continue;
-		(*idx)[n] = i;
-		names[n++] = p->sym;
-	}
-	/* unread: every offset stays 0, and each probe goes by name */
-	*byname = n && gpurt_elf_offsets(path, names, n, *off) < 0;
-	free(names);
-	return (int)n;
-}
-
-/* Attaches every probe that wants this file; a missing symbol skips only
- * that probe. */
-static void attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char *path,
-		       const char *base)
-{
-	/* the kernel's dev_t, as the BPF side reads it from the inode */
-	struct gpurt_file f = {
-	    .dev = (uint64_t)major(lib->dev) << 20 | minor(lib->dev),
-	    .ino = lib->ino,
-	};
-	__u8 one = 1;
-	size_t *idx;
-	uint64_t *off;
-	bool byname = false;
-	int n = lib_offsets(sc, path, base, &idx, &off, &byname);
-
-	for (int k = 0; k < n; k++) {
-		const struct gpurt_probe *p = &sc->probes.v[idx[k]];
-		if (!off[k] && !byname) {
-			sc->nmissing++; /* the library does not define it */
-			continue;
-		}
-		__u64 cookie = GPURT_COOKIE(p->role, p->a1, p->a2);
-		struct bpf_program *prog =
-		    gpurt_role_has_return(p->role) ? sc->prog_save
-		    : p->role == GPURT_LAUNCH_STUB || p->role == GPURT_LAUNCH_HANDLE
-			? sc->prog_launch
-			: sc->prog_free;
-		struct bpf_link *in = attach_one(prog, path, p->sym, off[k], cookie, false),
-				*out = NULL;
-		if (!in) {
-			sc->nmissing++;
-			continue;
-		}
-		if (gpurt_role_has_return(p->role)) {
-			out = attach_one(sc->prog_return, path, p->sym, off[k], cookie, true);
-			if (!out) {
-				bpf_link__destroy(in);
-				sc->nmissing++;
-				continue;
-			}
-		}
-		if (link_keep(sc, in) || (out && link_keep(sc, out))) {
-			bpf_link__destroy(out);
-			if (sc->nlinks && sc->links[sc->nlinks - 1] == in)
-				sc->nlinks--;
-			bpf_link__destroy(in);
-			continue;
-		}
-		lib->probes++;
-		sc->nattached++;
-		if (p->role == GPURT_LAUNCH_STUB)
-			bpf_map_update_elem(sc->fd_stub_libs, &f, &one, BPF_ANY);
-	}
-	if (n >= 0) {
-		free(idx);
-		free(off);
-	}
-}
-
 /* A new entry for the file st in a list of files; NULL when it is there
  * already (or no memory). */
 static struct gpurt_lib *file_add(struct gpurt_lib **v, size_t *n, size_t *cap,
@@ -296,7 +178,7 @@ static void consider(struct gpurt_scan *sc, const char *path, const char *base,
 {
 	struct gpurt_lib *lib = file_add(&sc->libs, &sc->nlibs, &sc->caplibs, st);
 	if (lib)
-		attach_lib(sc, lib, path, base);
+		gpurt_attach_lib(sc, lib, path, base);
 }
 
 /* The dynamic loader at path: its debugger hook tells the discovery thread
@@ -312,8 +194,8 @@ static void consider_loader(struct gpurt_scan *sc, const char *path, const struc
 	if (gpurt_ldso_rdebug_delta(path, &delta))
 		delta = 0;
 	struct bpf_link *l =
-	    attach_one(sc->prog_loader, path, "_dl_debug_state", 0, (__u64)delta, false);
-	if (l && link_keep(sc, l))
+	    gpurt_attach_one(sc->prog_loader, path, "_dl_debug_state", 0, (__u64)delta, false);
+	if (l && gpurt_link_keep(sc, l))
 		bpf_link__destroy(l);
 	struct gpurt_file f = {
 	    .dev = (uint64_t)major(st->st_dev) << 20 | minor(st->st_dev),

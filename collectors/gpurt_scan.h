@@ -34,8 +34,9 @@ struct gpurt_scan {
 	struct gpurt_probes probes;
 	/* set by the caller after the BPF object is loaded */
 	struct bpf_program *prog_save, *prog_return, *prog_free, *prog_launch, *prog_loader;
+	struct bpf_program *prog_copy, *prog_range;
 	int fd_targets, fd_mem, fd_ptrs, fd_launches, fd_names, fd_stub_libs, fd_stub_where;
-	int fd_loaders_known;
+	int fd_loaders_known, fd_copies, fd_ranges, fd_range_names, fd_range_ids;
 	struct gpurt_lib *libs;
 	size_t nlibs, caplibs;
 	struct gpurt_lib *loaders; /* dynamic loaders with the discovery hook */
@@ -114,5 +115,14 @@ void gpurt_scan_cmdline(uint32_t pid, char *buf, size_t n);
 bool gpurt_scan_pid_alive(uint32_t pid);
 /* Drops the process's pointers, launches and names from the BPF maps. */
 void gpurt_scan_sweep_pid(struct gpurt_scan *sc, uint32_t pid);
+
+/* gpurt_attach.c: the probes that want the library file at path (file
+ * name base) attached and its kinds noted in stub_libs; one uprobe (by
+ * name when off is 0, else at that file offset); a link kept for the end. */
+void gpurt_attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char *path,
+		      const char *base);
+struct bpf_link *gpurt_attach_one(struct bpf_program *prog, const char *path, const char *sym,
+				  uint64_t off, uint64_t cookie, bool ret);
+int gpurt_link_keep(struct gpurt_scan *sc, struct bpf_link *l);
 
 #endif

@@ -10,6 +10,7 @@
 #include "asys_inject.h"
 #include "collector.h"
 #include "hgtx.h"
+#include "hgtx_stream.h"
 #include "hgtx_read.h"
 #include "inject_host.h"
 #include "opttab.h"
@@ -21,62 +22,7 @@
  * refresh into hgtx.ranges. It runs only with a command: a process asys did
  * not start has no region (and would need a restart under asys). */
 
-#define HGTX_GROUP "ranges"
-
-static const struct field_desc hgtx_fields[] = {
-    {.name = "pid", .unit = "", .kind = FIELD_ATTR, .group = HGTX_GROUP, .label = "PID"},
-    {.name = "depth",
-     .unit = "",
-     .kind = FIELD_ATTR,
-     .group = HGTX_GROUP,
-     .label = "DEPTH",
-     .display = "Nesting depth (0 = outermost)"},
-    {.name = "color", .unit = "", .kind = FIELD_ATTR, .group = HGTX_GROUP, .label = "COLOR"},
-    {.name = "count",
-     .unit = "ranges",
-     .kind = FIELD_COUNTER,
-     .group = HGTX_GROUP,
-     .label = "COUNT",
-     .display = "Ranges ended",
-     .show = FIELD_SHOW_COUNT},
-    {.name = "total_ns",
-     .unit = "ns",
-     .kind = FIELD_COUNTER,
-     .group = HGTX_GROUP,
-     .label = "TOTAL",
-     .display = "Time in the ranges"},
-    {.name = "self_ns",
-     .unit = "ns",
-     .kind = FIELD_COUNTER,
-     .group = HGTX_GROUP,
-     .label = "SELF",
-     .display = "Time in the ranges, less their children"},
-    {.name = "min_ns",
-     .unit = "ns",
-     .kind = FIELD_GAUGE,
-     .group = HGTX_GROUP,
-     .label = "MIN",
-     .display = "Shortest range ended since the last sample"},
-    {.name = "max_ns",
-     .unit = "ns",
-     .kind = FIELD_GAUGE,
-     .group = HGTX_GROUP,
-     .label = "MAX",
-     .display = "Longest range ended since the last sample"},
-};
-#define HGTX_NVALS ARRAY_SIZE(hgtx_fields)
-
-static const struct stream_desc hgtx_stream = {
-    .name = "hgtx.ranges",
-    .version = 1,
-    .entity = ENTITY_KEY,
-    .nfields = HGTX_NVALS,
-    .fields = hgtx_fields,
-    .help = "HGTX/NVTX ranges per (process, domain, name) of a workload started after --, "
-	    "labelled DOMAIN<US>NAME",
-};
-
-static const struct stream_desc *const hgtx_streams[] = {&hgtx_stream, NULL};
+static const struct stream_desc *const hgtx_streams[] = {&hgtx_ranges_stream, NULL};
 
 #define HGTX_ROWS_MAX (INJ_NVTX_PROCS * INJ_NVTX_NAMES)
 #define HGTX_KNOWN_CAP 65536u /* power of two, twice HGTX_ROWS_MAX */
@@ -168,7 +114,7 @@ static int hgtx_init(const struct coll_ctx *ctx, void **state)
 	st->known = calloc(HGTX_KNOWN_CAP, sizeof(*st->known));
 	if (!st->rows || !st->known)
 		return -ENOMEM;
-	id = stream_table_add(ctx->streams, &hgtx_stream);
+	id = stream_table_add(ctx->streams, &hgtx_ranges_stream);
 	if (id < 0)
 		return id;
 	st->sid = (uint32_t)id;
@@ -245,7 +191,7 @@ static void hgtx_emit_row(struct hgtx_state *st, struct emitter *out, uint64_t t
 			return;
 		}
 	}
-	v = emit_sample_begin(out, st->sid, e->key, ts, HGTX_NVALS);
+	v = emit_sample_begin(out, st->sid, e->key, ts, HGTX_NFIELDS);
 	if (!v)
 		return;
 	v[0] = r->pid;
@@ -256,7 +202,7 @@ static void hgtx_emit_row(struct hgtx_state *st, struct emitter *out, uint64_t t
 	v[5] = r->self_ns;
 	v[6] = r->min_ns;
 	v[7] = r->max_ns;
-	emit_sample_end(out, HGTX_NVALS);
+	emit_sample_end(out, HGTX_NFIELDS);
 }
 
 /* The entities of a process that ended, after its last sample. */

@@ -20,6 +20,7 @@
 #define DEMO_NPROCS 30	     /* in mem.proc: the job and the machine's daemons */
 #define DEMO_NNICS 9	     /* netdevs and RDMA ports */
 #define GIB 1073741824.0
+#define DEMO_NCOPY 16 /* gpurt.copy counters the demo moves */
 
 enum demo_stream {
 	DS_PPU_DEV,
@@ -33,6 +34,7 @@ enum demo_stream {
 	DS_MEM_PROC,
 	DS_GPURT_MEM,
 	DS_GPURT_KERN,
+	DS_GPURT_COPY,
 	DS_COUNT
 };
 
@@ -56,6 +58,7 @@ struct demo {
 	double perf[DEMO_NCPU][2];
 	double rss_hwm[DEMO_NPROCS];
 	double allocs[DEMO_NRANK], kern[DEMO_NRANK][DEMO_NKERNELS];
+	double copy[DEMO_NRANK][DEMO_NCOPY]; /* gpurt.copy, demo_procs.c */
 };
 
 /* demo_load.c: the job's phases, and the noise that keeps numbers alive */

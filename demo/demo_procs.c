@@ -1,7 +1,7 @@
 /* The memory and runtime streams of the demo: host memory (mem.sys) twice a
  * second, and once a second the processes (mem.proc), their device and
- * pinned memory with rank 5's failed allocations (gpurt.mem) and their
- * kernel launches (gpurt.kernels). */
+ * pinned memory with rank 5's failed allocations (gpurt.mem), their
+ * kernel launches (gpurt.kernels) and memory copies (gpurt.copy). */
 #include "config.h"
 
 #include <math.h>
@@ -175,6 +175,43 @@ static void gpurt_kernels(struct demo *d, uint64_t tick, int r, bool first)
 	}
 }
 
+/* Copies per rank, by the field names of gpurt.copy: the next batch in
+ * from pinned staging buffers (and a little from pageable memory), the
+ * checkpoint out to pinned buffers, the all-reduce's packing on the device,
+ * memsets of gradients, no host to host copy; per second at full load,
+ * calls and bytes. */
+static const struct {
+	const char *calls, *bytes;
+	double input, ckpt, comm, compute, per_call; /* calls/s by phase; bytes per call */
+} copies[] = {
+    {"htod_calls", "htod_bytes", 96, 0, 0, 0, 4 << 20},
+    {"dtoh_calls", "dtoh_bytes", 0, 48, 0, 2, 32 << 20},
+    {"dtod_calls", "dtod_bytes", 0, 0, 220, 12, 16 << 20},
+    {"set_calls", "set_bytes", 0, 0, 0, 140, 1 << 20},
+    {"htoh_calls", "htoh_bytes", 0, 0, 0, 0, 0},
+    {"unknown_calls", "unknown_bytes", 0, 0, 0, 0, 0},
+    {"pinned_calls", "pinned_bytes", 90, 48, 0, 2, 0},
+    {"pageable_calls", "pageable_bytes", 6, 0, 0, 0, 0},
+};
+
+static void gpurt_copy(struct demo *d, uint64_t tick, int r, bool first)
+{
+	double v[STREAM_MAX_FIELDS];
+	unsigned int pid = demo_rank_pid(r);
+	char cmd[128];
+
+	if (first) {
+		demo_rank_cmdline(r, cmd, sizeof(cmd));
+		demo_label(d, DS_GPURT_COPY, pid, tick, cmd);
+	}
+	demo_clear(v);
+	for (size_t i = 0; i < ARRAY_SIZE(copies); i++) {
+		demo_set(d, DS_GPURT_COPY, v, copies[i].calls, floor(d->copy[r][2 * i]));
+		demo_set(d, DS_GPURT_COPY, v, copies[i].bytes, floor(d->copy[r][2 * i + 1]));
+	}
+	demo_emit(d, DS_GPURT_COPY, pid, tick, v);
+}
+
 /* Launches and allocations happen all the time; they are counted each
  * tick and sampled once a second, as the probes' maps are. */
 static void gpurt_count(struct demo *d, uint64_t tick)
@@ -193,6 +230,18 @@ static void gpurt_count(struct demo *d, uint64_t tick)
 					  kn->ckpt * l.ckpt + kn->input * l.input) *
 					 dt;
 		}
+		for (size_t i = 0; i < ARRAY_SIZE(copies); i++) {
+			double calls = (copies[i].input * l.input + copies[i].ckpt * l.ckpt +
+					copies[i].comm * l.comm + copies[i].compute * l.compute) *
+				       dt;
+			d->copy[r][2 * i] += calls;
+			d->copy[r][2 * i + 1] += calls * copies[i].per_call;
+		}
+		/* pinned and pageable split the host-device bytes: 4 MiB batches,
+		 * 32 MiB checkpoint pieces */
+		d->copy[r][9] +=
+		    (90 * l.input * 4 + (48 * l.ckpt + 2 * l.compute) * 32) * dt * (1 << 20);
+		d->copy[r][15] += 6 * l.input * 4 * dt * (1 << 20);
 	}
 }
 
@@ -212,5 +261,7 @@ void demo_procs_tick(struct demo *d, uint64_t tick)
 	for (int r = 0; r < DEMO_NRANK; r++) {
 		gpurt_mem(d, tick, r, first);
 		gpurt_kernels(d, tick, r, first);
+		if (demo_has(d, DS_GPURT_COPY))
+			gpurt_copy(d, tick, r, first);
 	}
 }

@@ -50,13 +50,28 @@ static const struct stream_desc gpurt_kern_copy = {
     .fields = gpurt_kern_fields,
     .help = "kernel launches per (process, kernel); label \"PID<TAB>kernel name\"",
 };
-static const struct stream_desc *const gpurt_copies[] = {&gpurt_mem_copy, &gpurt_kern_copy};
+#define COPY_PAIR(dir)                                                                             \
+	FIELD_DESC(dir "_calls", "", FIELD_COUNTER), FIELD_DESC(dir "_bytes", "B", FIELD_COUNTER)
+static const struct field_desc gpurt_copy_fields[] = {
+    COPY_PAIR("htod"),	  COPY_PAIR("dtoh"), COPY_PAIR("dtod"),	  COPY_PAIR("htoh"),
+    COPY_PAIR("unknown"), COPY_PAIR("set"),  COPY_PAIR("pinned"), COPY_PAIR("pageable"),
+};
+static const struct stream_desc gpurt_copy_copy = {
+    .name = "gpurt.copy",
+    .version = 1,
+    .entity = ENTITY_PID,
+    .nfields = ARRAY_SIZE(gpurt_copy_fields),
+    .fields = gpurt_copy_fields,
+    .help = "memory copies and memsets per process from runtime uprobes, by direction",
+};
+static const struct stream_desc *const gpurt_copies[] = {&gpurt_mem_copy, &gpurt_kern_copy,
+							 &gpurt_copy_copy};
 
 static const char *const demo_stream_names[DS_COUNT] = {
     [DS_PPU_DEV] = "ppu.dev",	  [DS_PPU_PROC] = "ppu.proc",	     [DS_PPU_MET] = "ppu.metrics",
     [DS_NIC_LINK] = "nic.link",	  [DS_NIC_RDMA] = "nic.rdma",	     [DS_CPU_CORE] = "cpu.core",
     [DS_CPU_PERF] = "cpu.perf",	  [DS_MEM_SYS] = "mem.sys",	     [DS_MEM_PROC] = "mem.proc",
-    [DS_GPURT_MEM] = "gpurt.mem", [DS_GPURT_KERN] = "gpurt.kernels",
+    [DS_GPURT_MEM] = "gpurt.mem", [DS_GPURT_KERN] = "gpurt.kernels", [DS_GPURT_COPY] = "gpurt.copy",
 };
 
 static bool schema_same(const struct stream_desc *a, const struct stream_desc *b)
@@ -137,6 +152,7 @@ static const double demo_stream_hz[DS_COUNT] = {
     [DS_MEM_PROC] = 1,
     [DS_GPURT_MEM] = 1,
     [DS_GPURT_KERN] = 1,
+    [DS_GPURT_COPY] = 1,
 };
 
 int demo_schema(struct demo *d, char *err, size_t n)

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "pane.h"
+#include "pane_copies.h"
 #include "store.h"
 #include "stream.h"
 #include "util.h"
@@ -18,7 +19,8 @@
  * interface, by GPU time from gpurt.ktime (same label): then SHARE is a
  * share of GPU time and MEAN / MAX give the kernels' durations. Sortable,
  * filterable with '/', and 'p' groups the rows by process (the process's
- * command from mem.proc when that runs). */
+ * command from mem.proc when that runs). Memory copies per process
+ * (gpurt.copy) take a section above them (pane_copies.c). */
 
 enum kcol { KC_PID, KC_RATE, KC_TOTAL, KC_SHARE, KC_MEAN, KC_MAX, KC_NAME, KC_N };
 
@@ -115,7 +117,7 @@ static bool kern_visible(const struct pane *p, const struct view *v)
 		return true;
 	if (id < 0)
 		return false;
-	if (store_entities(v->store, (uint32_t)id, NULL, 0) > 0)
+	if (store_entities(v->store, (uint32_t)id, NULL, 0) > 0 || copies_rows(v, 2) > 0)
 		return true;
 	st = store_status(v->store, (uint32_t)id, STATUS_STREAM);
 	return st && *st;
@@ -383,10 +385,10 @@ static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
 static int kern_want_rows(const struct pane *p, const struct view *v, int cols)
 {
 	size_t n = kern_count(v);
+	int copies = copies_rows(v, 9); /* a header and up to 8 processes */
+	int table = n ? 1 + (int)(n > 200 ? 200 : n) : kern_why_lines(p, v, cols);
 
-	if (!n)
-		return kern_why_lines(p, v, cols);
-	return 1 + (int)(n > 200 ? 200 : n);
+	return table + copies;
 }
 
 static void kern_title(const struct pane *p, const struct view *v, char *buf, int n)
@@ -396,10 +398,13 @@ static void kern_title(const struct pane *p, const struct view *v, char *buf, in
 	buf[0] = '\0';
 	if (!s || !kern_visible(p, v))
 		return;
+	char c[32];
 	widget_fmt_count(r, sizeof(r), s->rate_sum);
+	copies_total(v, c, sizeof(c));
 	/* the header says what SHARE is a share of */
-	snprintf(buf, (size_t)n, "%s launches/s  SHARE of %s%s", r,
-		 s->timed ? "GPU time" : "launches", s->grouped ? "  by process" : "");
+	snprintf(buf, (size_t)n, "%s launches/s  SHARE of %s%s%s%s", r,
+		 s->timed ? "GPU time" : "launches", *c ? "  copies " : "", c,
+		 s->grouped ? "  by process" : "");
 }
 
 static void kern_footer(const struct pane *p, const struct view *v, char *buf, int n)
@@ -502,7 +507,7 @@ static void draw_row(WINDOW *w, struct view *v, const struct kpriv *s, const str
 		widget_attr_off(w, v, TC_SELECT);
 }
 
-static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
+static void kern_draw_table(struct pane *p, WINDOW *w, struct view *v)
 {
 	struct kpriv *s = p->priv;
 	int rows = getmaxy(w), xs[KC_N];
@@ -527,6 +532,16 @@ static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
 
 		draw_row(w, v, s, &s->rows[ri], y0 + k, p->focused && ri == s->table.selected, xs);
 	}
+}
+
+/* The copies section, then the kernels in the rows left. */
+static void kern_draw(struct pane *p, WINDOW *w, struct view *v)
+{
+	WINDOW *rest = copies_section(w, v);
+
+	kern_draw_table(p, rest, v);
+	if (rest != w)
+		delwin(rest);
 }
 
 static bool kern_key(struct pane *p, int ch, struct view *v)
@@ -575,6 +590,8 @@ static const char *const kern_help[] = {
     "SHARE         this row's part of all GPU time (kernel durations known: a",
     "              workload started as asys top -- CMD), else of all launches/s",
     "MEAN, MAX     kernel duration: mean over the last seconds, max since start",
+    "copies        per process above the kernels: bytes/s by direction, calls/s,",
+    "              from 100 columns calls and bytes so far, PINNED host share",
     NULL,
 };
 

@@ -125,3 +125,57 @@ FAKE_API int cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void *
 	__atomic_add_fetch(&fake_cuda_launches, 1, __ATOMIC_RELAXED);
 	return CUDA_SUCCESS;
 }
+
+/* Copies and memsets: nothing is copied (device "memory" is a 16-byte
+ * block); the probes see the arguments. */
+typedef struct {
+	size_t srcXInBytes, srcY;
+	int srcMemoryType;
+	const void *srcHost;
+	CUdeviceptr srcDevice;
+	void *srcArray;
+	size_t srcPitch;
+	size_t dstXInBytes, dstY;
+	int dstMemoryType;
+	void *dstHost;
+	CUdeviceptr dstDevice;
+	void *dstArray;
+	size_t dstPitch;
+	size_t WidthInBytes, Height;
+} CUDA_MEMCPY2D;
+
+static volatile size_t fake_copied;
+
+static int fake_copy(uint64_t dst, uint64_t src, size_t n)
+{
+	fake_copied += n;
+	return dst && src ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+FAKE_API int cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	return fake_copy(dst, src, n);
+}
+FAKE_API int cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n)
+{
+	return fake_copy(dst, (uint64_t)(uintptr_t)src, n);
+}
+FAKE_API int cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n)
+{
+	return fake_copy((uint64_t)(uintptr_t)dst, src, n);
+}
+FAKE_API int cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	return fake_copy(dst, src, n);
+}
+FAKE_API int cuMemcpy2D_v2(const CUDA_MEMCPY2D *c)
+{
+	if (!c)
+		return CUDA_ERROR_INVALID_VALUE;
+	fake_copied += c->WidthInBytes * c->Height;
+	return CUDA_SUCCESS;
+}
+FAKE_API int cuMemsetD32_v2(CUdeviceptr dst, unsigned value, size_t n)
+{
+	return fake_copy(dst, dst, n * 4 + value);
+}

@@ -25,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (gpurt_probes_parse(&p, text, err, sizeof(err)) == 0) {
 		for (size_t i = 0; i < p.n; i++) {
 			const struct gpurt_probe *e = &p.v[i];
-			if (e->role < 1 || e->role >= GPURT_ROLE_MAX || e->a1 < 1 || e->a1 > 6 ||
-			    e->a2 > 6 || !e->sym[0] || strchr(e->sym, '@'))
+			if (e->role < 1 || e->role >= GPURT_ROLE_MAX || e->a[0] > 8 ||
+			    e->a[1] > 8 || e->shift > 3 || !e->sym[0] || strchr(e->sym, '@'))
 				abort();
 		}
 		gpurt_probes_lib_wanted(&p, "libcudart.so.13");

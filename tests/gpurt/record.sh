@@ -1,7 +1,8 @@
 #!/bin/sh
 # asys record + asys export with real uprobes: two workloads at once give the
-# exact byte totals, failures, launches per demangled name and the per-pid
-# split in the exported recording; a workload that exits leaves the stream.
+# exact byte totals, failures, launches per demangled name, copies per
+# direction (gpurt.copy) and the per-pid split in the exported recording; a
+# workload that exits leaves the stream.
 . "$top_srcdir/tests/gpurt/lib.sh"
 gpurt_need_bpf
 T=$(mktemp -d /tmp/gpurt-rec.XXXXXX)
@@ -45,7 +46,7 @@ kill -TERM "$R"
 wait "$R" || { cat "$T/rec.err"; fail "asys record failed"; }
 R=
 touch "$T/e2"; wait "$P2"; P2=
-"$ASYS" export --streams gpurt.mem,gpurt.kernels -o "$T/x.csv" "$T/x.asys" ||
+"$ASYS" export --streams gpurt.mem,gpurt.kernels,gpurt.copy -o "$T/x.csv" "$T/x.asys" ||
 	fail "asys export failed"
 
 # the last value of FIELD for ENTITY in STREAM
@@ -80,6 +81,15 @@ check_pid() {
 		got=$(launches "$pid" "$name")
 		[ "$got" = $((n * k)) ] || fail "pid $pid '$name': '$got' launches, want $((n * k))"
 	done
+	# copies per unit of scale (tests/gpurt/workload_copy.c)
+	for fv in htod_calls:9 htod_bytes:19216 dtoh_calls:6 dtoh_bytes:7084 dtod_calls:7 \
+		dtod_bytes:41056 htoh_calls:1 htoh_bytes:100 unknown_calls:1 unknown_bytes:70 \
+		set_calls:4 set_bytes:2216 pinned_calls:8 pinned_bytes:17836 pageable_calls:7 \
+		pageable_bytes:8464; do
+		f=${fv%:*} n=${fv#*:}
+		got=$(last gpurt.copy "$pid" "$f")
+		[ "$got" = $((n * k)) ] || fail "pid $pid gpurt.copy $f '$got', want $((n * k))"
+	done
 }
 check_pid "$PID1" 1
 check_pid "$PID2" 2
@@ -90,4 +100,4 @@ t1=$(tlast "$PID1") t2=$(tlast "$PID2")
 [ -n "$t1" ] && [ -n "$t2" ] || fail "no samples"
 [ $(( (t2 - t1) / 1000000 )) -gt 1000 ] ||
 	fail "pid $PID1 exited but was sampled until $t1 (the other until $t2)"
-echo "ok: totals, failures, launches per name and the per-pid split survive record + export"
+echo "ok: totals, failures, launches per name, copies and the per-pid split survive record + export"

@@ -8,7 +8,7 @@
 
 #include "ring.h"
 
-#define SINK_VALS 8
+#define SINK_VALS 16
 
 struct sink_ent {
 	uint32_t stream;

@@ -113,7 +113,7 @@ struct rig {
 	struct emitter em;
 	void *st;
 	struct sink sink;
-	int s_mem, s_kern;
+	int s_mem, s_kern, s_copy;
 	uint64_t vnow;
 };
 
@@ -138,6 +138,7 @@ static int rig_init(struct rig *g)
 	}
 	g->s_mem = stream_table_find(g->t, "gpurt.mem");
 	g->s_kern = stream_table_find(g->t, "gpurt.kernels");
+	g->s_copy = stream_table_find(g->t, "gpurt.copy");
 	g->vnow = asys_now_ns();
 	return 0;
 }
@@ -160,6 +161,20 @@ static const struct {
     {"handle_kernel(float*)", 7},
     {"lib_kernel_b", 3},
 };
+
+/* gpurt.copy per unit of scale, in field order (workload_copy.c): calls and
+ * bytes for htod, dtoh, dtod, htoh, unknown, set, pinned, pageable */
+static const double copies[16] = {9, 19216, 6, 7084, 7, 41056, 1, 100,
+				  1, 70,    4, 2216, 8, 17836, 7, 8464};
+
+static void verify_copies(struct rig *g, const struct wl *w)
+{
+	struct sink_ent *c = sink_get(&g->sink, (uint32_t)g->s_copy, (uint64_t)w->pid);
+	CHECK(c && c->nv == 16, "no gpurt.copy sample for pid %d", w->pid);
+	for (uint32_t i = 0; c && c->nv == 16 && i < 16; i++)
+		CHECK(c->v[i] == copies[i] * w->k, "pid %d gpurt.copy field %u: %.0f, want %.0f",
+		      w->pid, i, c->v[i], copies[i] * w->k);
+}
 
 static void verify(struct rig *g, const struct wl *w, uint64_t t_go, uint64_t t_done)
 {
@@ -192,6 +207,7 @@ static void verify(struct rig *g, const struct wl *w, uint64_t t_go, uint64_t t_
 			CHECK(e->v[1] == w->pid, "kernel pid field %.0f", e->v[1]);
 		}
 	}
+	verify_copies(g, w);
 	CHECK(sink_count_pid(&g->sink, (uint32_t)g->s_kern, (unsigned)w->pid) == 5,
 	      "pid %d has %zu kernels, want 5", w->pid,
 	      sink_count_pid(&g->sink, (uint32_t)g->s_kern, (unsigned)w->pid));
@@ -252,7 +268,8 @@ static int mode_main(void)
 	verify(&g, &b, t_go, t_done);
 
 	/* a workload started after the collector attached, whose runtime
-	 * launches go on to the driver's cuLaunchKernel: still counted once */
+	 * launches go on to the driver's cuLaunchKernel, and cudaMemcpy to
+	 * cuMemcpy: still counted once */
 	wl_start_env(&c, 3, "FAKE_CUDART_NESTED=1");
 	rig_sample(&g, true);
 	struct wl *cc[] = {&c};

@@ -45,9 +45,19 @@ START_TEST(builtin_table)
 	}
 	for (size_t i = 0; i < sizeof(drv) / sizeof(*drv); i++)
 		ck_assert_msg(find(&p, "libcuda.so*", drv[i]), "%s", drv[i]);
+	/* copies: cudaMemcpy2D's kind is its 7th argument, on the stack */
+	const struct gpurt_probe *c = find(&p, "libcudart.so*", "cudaMemcpy2D");
+	ck_assert(c && c->role == GPURT_COPY_2D && c->a[4] == 7);
+	c = find(&p, "libcuda.so*", "cuMemsetD32_v2");
+	ck_assert(c && c->role == GPURT_SET && c->shift == 2);
+	ck_assert(find(&p, "libhggc*.so*", "cuMemcpyDtoH_v2"));
+	c = find(&p, "libnvToolsExt.so*", "nvtxRangePop");
+	ck_assert(c && c->role == GPURT_RANGE_POP);
+	ck_assert(!find(&p, "libhggc*.so*", "nvtxRangePop"));
+	ck_assert(gpurt_probes_lib_wanted(&p, "libnvToolsExt.so.1"));
 	const struct gpurt_probe *e = find(&p, "libcudart.so*", "cudaLaunchKernelExC");
 	ck_assert_int_eq(e->role, GPURT_LAUNCH_STUB);
-	ck_assert_int_eq(e->a1, 2);
+	ck_assert_int_eq(e->a[0], 2);
 	e = find(&p, "libcuda.so*", "cuKernelGetFunction");
 	ck_assert_int_eq(e->role, GPURT_NAME_COPY);
 	ck_assert(gpurt_probes_lib_wanted(&p, "libcudart.so.13"));
@@ -79,14 +89,29 @@ START_TEST(parse_good)
 			   "libmyrt.so*  myMalloc   dev-alloc 1 2   # (void **, size_t)\n"
 			   "libmyrt.so*\tmyFree\tdev-free 1\n"
 			   "libmyrt.so* myLaunch launch-stub 3\n"
+			   "libmyrt.so* myMemcpy2D copy-2d 1 3 5 6 7\n"
+			   "libmyrt.so* myMemsetD32 set 1 3*4\n"
 			   /* the injection table's line: not a probe */
-			   "inject HGGC_INJECTION64_PATH libhgprof.so\n";
+			   "inject HGGC_INJECTION64_PATH libhgprof.so\n"
+			   "libmyTx.so* myPop range-pop\n";
 	ck_assert_int_eq(gpurt_probes_parse(&p, text, err, sizeof(err)), 0);
-	ck_assert_uint_eq(p.n, 3);
+	ck_assert_uint_eq(p.n, 6);
+	ck_assert_int_eq(p.v[3].role, GPURT_COPY_2D);
+	ck_assert_int_eq(p.v[3].a[4], 7);
+	/* cookie: role, then 4 bits per argument, the element size's log2 at 28 */
+	ck_assert_uint_eq(gpurt_probe_cookie(&p.v[3]),
+			  GPURT_COPY_2D | 1u << 8 | 3u << 12 | 5u << 16 | 6u << 20 | 7u << 24);
+	ck_assert_int_eq(p.v[4].shift, 2);
+	ck_assert_uint_eq(GPURT_COOKIE_SHIFT(gpurt_probe_cookie(&p.v[4])), 2);
+	ck_assert_uint_eq(GPURT_COOKIE_ARG(gpurt_probe_cookie(&p.v[4]), 1), 3);
+	ck_assert_int_eq(p.v[5].role, GPURT_RANGE_POP);
+	ck_assert(gpurt_role_has_return(GPURT_RANGE_START));
+	ck_assert(!gpurt_role_has_return(GPURT_COPY));
+	ck_assert(gpurt_role_is_mem(GPURT_SET_2D) && !gpurt_role_is_mem(GPURT_RANGE_END));
 	ck_assert_str_eq(p.v[0].sym, "myMalloc");
 	ck_assert_int_eq(p.v[0].role, GPURT_DEV_ALLOC);
-	ck_assert_int_eq(p.v[0].a2, 2);
-	ck_assert_int_eq(p.v[2].a1, 3);
+	ck_assert_int_eq(p.v[0].a[1], 2);
+	ck_assert_int_eq(p.v[2].a[0], 3);
 	ck_assert(gpurt_probes_lib_wanted(&p, "libmyrt.so.1"));
 	gpurt_probes_clear(&p);
 }
@@ -99,11 +124,16 @@ START_TEST(parse_bad)
 	} cases[] = {
 	    {"lib.so f dev-alloc 1\n", "line 1: role dev-alloc takes 2 argument numbers"},
 	    {"\n\nlib.so f frob 1\n", "line 3: unknown role 'frob'"},
-	    {"lib.so f dev-free 7\n", "line 1: argument number '7' is not 1..6"},
-	    {"lib.so f dev-free 0\n", "line 1: argument number '0' is not 1..6"},
+	    {"lib.so f dev-free 9\n", "line 1: argument number '9' is not 1..8"},
+	    {"lib.so f dev-free 0\n", "line 1: argument number '0' is not 1..8"},
 	    {"lib.so f\n", "line 1: too few fields"},
 	    {"lib.so f@@V1 dev-free 1\n", "line 1: give the plain symbol name"},
-	    {"a b dev-alloc 1 2 3\n", "line 1: too many fields"},
+	    {"a b dev-alloc 1 2 3\n", "line 1: role dev-alloc takes 2 argument numbers"},
+	    {"a b copy 1 2 3 4 5 6\n", "line 1: too many fields"},
+	    {"a b range-pop 1\n", "line 1: role range-pop takes 0 argument numbers"},
+	    {"a b set 1*2 3\n", "line 1: '1*2': only the size argument takes an element size"},
+	    {"a b set 1 3*3\n", "line 1: element size in '3*3' is not 1, 2, 4 or 8"},
+	    {"a b copy-2d 1 3 5 6\n", "line 1: role copy-2d takes 5 argument numbers"},
 	    {"lib.so f dev-free x\n", "line 1: argument number 'x'"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
@@ -301,24 +331,25 @@ START_TEST(heads)
 	char err[256] = "", line[128];
 
 	ck_assert_int_eq(gpurt_probes_builtin(&p), 0);
-	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), 3);
-	ck_assert_int_ge(head_find(v, 3, "libcudart.so"), 0);
-	ck_assert_int_ge(head_find(v, 3, "libcuda.so"), 0);
-	ck_assert_int_ge(head_find(v, 3, "libhggc"), 0);
+	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), 4);
+	ck_assert_int_ge(head_find(v, 4, "libcudart.so"), 0);
+	ck_assert_int_ge(head_find(v, 4, "libcuda.so"), 0);
+	ck_assert_int_ge(head_find(v, 4, "libhggc"), 0);
+	ck_assert_int_ge(head_find(v, 4, "libnvToolsExt.so"), 0);
 	/* a shorter head covers a longer one, whichever comes first */
 	ck_assert_int_eq(gpurt_probes_parse(&p, "libcud* myFree dev-free 1\n", err, sizeof(err)),
 			 0);
-	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), 2);
-	ck_assert_int_ge(head_find(v, 2, "libcud"), 0);
-	ck_assert_int_ge(head_find(v, 2, "libhggc"), 0);
+	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), 3);
+	ck_assert_int_ge(head_find(v, 3, "libcud"), 0);
+	ck_assert_int_ge(head_find(v, 3, "libhggc"), 0);
 	/* a head longer than the BPF side compares is cut: it matches more */
 	ck_assert_int_eq(
 	    gpurt_probes_parse(&p,
 			       "libaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.so myFree dev-free 1\n",
 			       err, sizeof(err)),
 	    0);
-	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), 3);
-	ck_assert_int_ge(head_find(v, 3, "libaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), 0);
+	ck_assert_int_eq(gpurt_probes_heads(&p, v, GPURT_HEADS_MAX), 4);
+	ck_assert_int_ge(head_find(v, 4, "libaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), 0);
 	/* more heads than fit, or a glob that starts with a wildcard: any name */
 	for (int i = 0; i < GPURT_HEADS_MAX; i++) {
 		snprintf(line, sizeof(line), "libx%d.so myFree dev-free 1\n", i);

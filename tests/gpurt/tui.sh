@@ -1,6 +1,7 @@
 #!/bin/sh
 # asys top in tmux with real uprobes: the top kernels pane lists the demangled
-# kernels with their totals, filters with / and groups with g; the memory
+# kernels with their totals, filters with / and groups with g, and its copies
+# section the workload's copies (all calls and bytes, the pinned share); the memory
 # pane shows DEVICE, PINNED and the failed allocations. Then, without
 # privileges, the kernels pane says how to get them.
 # shellcheck source=tests/lib.sh
@@ -44,6 +45,12 @@ for k in 'void reduce<float>\(float\*, int\)' 'vecadd\(int const\*' 'handle_kern
 done
 printf '%s\n' "$s" | grep -E 'mykern::saxpy' | grep -Eq "^.*$P1 .* 100 " ||
 	fail "saxpy of pid $P1 does not show 100 launches"
+# the copies section: 28 copy and memset calls of 69742 bytes in all
+# (tests/gpurt/workload_copy.c), the direction columns
+printf '%s\n' "$s" | grep -Eq 'HtoD/s +DtoH/s +DtoD/s +OTHER/s +SET/s +COPIES/s +CALLS +BYTES +PINNED' ||
+	fail "no copies section header"
+wait_for "^[^0-9]*$P1 +([0-9.]+ [KMG]?b/s +){5}[0-9.k]+ +28 +69\.7k " 10 ||
+	fail "the copies section lacks pid $P1 with 28 calls of 69.7k bytes"
 
 # / filters by name
 keys / v e c Enter
@@ -142,4 +149,4 @@ if copy_for_user "$ASYS"; then
 else
 	echo "note: the privilege message is not checked: $user_dir_why"
 fi
-echo "ok: kernels pane, memory columns, filter, grouping, privilege message"
+echo "ok: kernels pane, copies section, memory columns, filter, grouping, privilege message"

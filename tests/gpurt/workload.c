@@ -18,6 +18,8 @@
  *
  * The host stubs carry C++ mangled names (asm labels), as nvcc's stubs do, so
  * the collector's demangling is exercised without a C++ compiler.
+ * then the copies of workload_copy.c, between live allocations of the above.
+ * --nvtx instead makes the NVTX v2 ranges of workload_copy.c.
  * --rate N --seconds S instead launches saxpy at N per second and prints
  * the mean ns per cudaLaunchKernel call (bench/gpurt). Either way it prints
  * "launches N", its own count of launch calls that returned success, and
@@ -33,6 +35,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "workload.h"
 
 typedef struct {
 	unsigned x, y, z;
@@ -81,7 +85,7 @@ void stub_vecadd(const int *a, const int *b, int *c, int n) __asm__("_Z6vecaddPK
 
 static unsigned long launched; /* launch calls that returned success */
 
-static int check(int rc, const char *what)
+int wl_check(int rc, const char *what)
 {
 	if (rc) {
 		fprintf(stderr, "workload: %s returned %d\n", what, rc);
@@ -92,7 +96,7 @@ static int check(int rc, const char *what)
 
 static void launch_ok(int rc, const char *what)
 {
-	check(rc, what);
+	wl_check(rc, what);
 	launched++;
 }
 
@@ -120,7 +124,7 @@ __attribute__((noinline)) void stub_vecadd(const int *a, const int *b, int *c, i
 		  "cudaLaunchKernel");
 }
 
-static void *sym(void *h, const char *name)
+void *wl_sym(void *h, const char *name)
 {
 	void *p = dlsym(h, name);
 	if (!p) {
@@ -141,26 +145,27 @@ static void load(const char *dir)
 		fprintf(stderr, "workload: cannot load the fake runtime: %s\n", dlerror());
 		exit(1);
 	}
-	*(void **)&p_cudaMalloc = sym(rt, "cudaMalloc");
-	*(void **)&p_cudaMallocAsync = sym(rt, "cudaMallocAsync");
-	*(void **)&p_cudaFree = sym(rt, "cudaFree");
-	*(void **)&p_cudaFreeAsync = sym(rt, "cudaFreeAsync");
-	*(void **)&p_cudaHostAlloc = sym(rt, "cudaHostAlloc");
-	*(void **)&p_cudaMallocHost = sym(rt, "cudaMallocHost");
-	*(void **)&p_cudaFreeHost = sym(rt, "cudaFreeHost");
-	*(void **)&p_cudaHostRegister = sym(rt, "cudaHostRegister");
-	*(void **)&p_cudaLaunchKernel = sym(rt, "cudaLaunchKernel");
-	*(void **)&p_cudaLaunchKernelExC = sym(rt, "cudaLaunchKernelExC");
-	*(void **)&p_cuMemAlloc_v2 = sym(drv, "cuMemAlloc_v2");
-	*(void **)&p_cuMemFree_v2 = sym(drv, "cuMemFree_v2");
-	*(void **)&p_cuMemHostAlloc = sym(drv, "cuMemHostAlloc");
-	*(void **)&p_cuMemAllocHost_v2 = sym(drv, "cuMemAllocHost_v2");
-	*(void **)&p_cuMemFreeHost = sym(drv, "cuMemFreeHost");
-	*(void **)&p_cuModuleGetFunction = sym(drv, "cuModuleGetFunction");
-	*(void **)&p_cuLibraryGetKernel = sym(drv, "cuLibraryGetKernel");
-	*(void **)&p_cuKernelGetFunction = sym(drv, "cuKernelGetFunction");
-	*(void **)&p_cuLaunchKernel = sym(drv, "cuLaunchKernel");
-	*(void **)&p_cuLaunchKernelEx = sym(drv, "cuLaunchKernelEx");
+	*(void **)&p_cudaMalloc = wl_sym(rt, "cudaMalloc");
+	*(void **)&p_cudaMallocAsync = wl_sym(rt, "cudaMallocAsync");
+	*(void **)&p_cudaFree = wl_sym(rt, "cudaFree");
+	*(void **)&p_cudaFreeAsync = wl_sym(rt, "cudaFreeAsync");
+	*(void **)&p_cudaHostAlloc = wl_sym(rt, "cudaHostAlloc");
+	*(void **)&p_cudaMallocHost = wl_sym(rt, "cudaMallocHost");
+	*(void **)&p_cudaFreeHost = wl_sym(rt, "cudaFreeHost");
+	*(void **)&p_cudaHostRegister = wl_sym(rt, "cudaHostRegister");
+	*(void **)&p_cudaLaunchKernel = wl_sym(rt, "cudaLaunchKernel");
+	*(void **)&p_cudaLaunchKernelExC = wl_sym(rt, "cudaLaunchKernelExC");
+	*(void **)&p_cuMemAlloc_v2 = wl_sym(drv, "cuMemAlloc_v2");
+	*(void **)&p_cuMemFree_v2 = wl_sym(drv, "cuMemFree_v2");
+	*(void **)&p_cuMemHostAlloc = wl_sym(drv, "cuMemHostAlloc");
+	*(void **)&p_cuMemAllocHost_v2 = wl_sym(drv, "cuMemAllocHost_v2");
+	*(void **)&p_cuMemFreeHost = wl_sym(drv, "cuMemFreeHost");
+	*(void **)&p_cuModuleGetFunction = wl_sym(drv, "cuModuleGetFunction");
+	*(void **)&p_cuLibraryGetKernel = wl_sym(drv, "cuLibraryGetKernel");
+	*(void **)&p_cuKernelGetFunction = wl_sym(drv, "cuKernelGetFunction");
+	*(void **)&p_cuLaunchKernel = wl_sym(drv, "cuLaunchKernel");
+	*(void **)&p_cuLaunchKernelEx = wl_sym(drv, "cuLaunchKernelEx");
+	wl_copy_load(rt, drv);
 }
 
 static void wait_file(const char *f)
@@ -188,34 +193,36 @@ static void pattern(int k)
 	if (k < 1 || k > 6)
 		exit(2);
 	for (int i = 0; i < 10 * k; i++)
-		check(p_cudaMalloc(&p[i], MIB), "cudaMalloc");
+		wl_check(p_cudaMalloc(&p[i], MIB), "cudaMalloc");
 	for (int i = 0; i < 4 * k; i++)
-		check(p_cudaFree(p[i]), "cudaFree");
+		wl_check(p_cudaFree(p[i]), "cudaFree");
 	for (int i = 0; i < 2 * k; i++)
-		check(p_cudaMallocAsync(&p[i], 512 * KIB, NULL), "cudaMallocAsync");
+		wl_check(p_cudaMallocAsync(&p[i], 512 * KIB, NULL), "cudaMallocAsync");
 	for (int i = 0; i < k; i++)
-		check(p_cudaFreeAsync(p[i], NULL), "cudaFreeAsync");
+		wl_check(p_cudaFreeAsync(p[i], NULL), "cudaFreeAsync");
 	for (int i = 0; i < 3 * k; i++)
-		check(p_cuMemAlloc_v2(&d[i], 256 * KIB), "cuMemAlloc_v2");
+		wl_check(p_cuMemAlloc_v2(&d[i], 256 * KIB), "cuMemAlloc_v2");
 	for (int i = 0; i < k; i++)
-		check(p_cuMemFree_v2(d[i]), "cuMemFree_v2");
+		wl_check(p_cuMemFree_v2(d[i]), "cuMemFree_v2");
 
 	for (int i = 0; i < 2 * k; i++)
-		check(p_cudaHostAlloc(&p[i], MIB, 0), "cudaHostAlloc");
+		wl_check(p_cudaHostAlloc(&p[i], MIB, 0), "cudaHostAlloc");
 	for (int i = 0; i < k; i++)
-		check(p_cudaFreeHost(p[i]), "cudaFreeHost");
+		wl_check(p_cudaFreeHost(p[i]), "cudaFreeHost");
 	for (int i = 0; i < k; i++)
-		check(p_cudaMallocHost(&p[i], 64 * KIB), "cudaMallocHost");
+		wl_check(p_cudaMallocHost(&p[i], 64 * KIB), "cudaMallocHost");
+	void *pinned = p[0], *registered = NULL;
 	for (int i = 0; i < k; i++) {
 		void *buf = malloc(128 * KIB);
-		check(p_cudaHostRegister(buf, 128 * KIB, 0), "cudaHostRegister");
+		wl_check(p_cudaHostRegister(buf, 128 * KIB, 0), "cudaHostRegister");
+		registered = buf;
 	}
 	for (int i = 0; i < k; i++)
-		check(p_cuMemHostAlloc(&p[i], 32 * KIB, 0), "cuMemHostAlloc");
+		wl_check(p_cuMemHostAlloc(&p[i], 32 * KIB, 0), "cuMemHostAlloc");
 	for (int i = 0; i < k; i++)
-		check(p_cuMemAllocHost_v2(&p[i], 16 * KIB), "cuMemAllocHost_v2");
+		wl_check(p_cuMemAllocHost_v2(&p[i], 16 * KIB), "cuMemAllocHost_v2");
 	for (int i = 0; i < k; i++)
-		check(p_cuMemFreeHost(p[i]), "cuMemFreeHost");
+		wl_check(p_cuMemFreeHost(p[i]), "cuMemFreeHost");
 
 	void *f;
 	if (p_cudaMalloc(&f, 3ull << 40) == 0 || p_cudaMalloc(&f, 3ull << 40) == 0 ||
@@ -232,15 +239,18 @@ static void pattern(int k)
 		stub_vecadd(ia, ia, ia, 4);
 
 	void *h1, *kern, *h2;
-	check(p_cuModuleGetFunction(&h1, NULL, "_Z13handle_kernelPf"), "cuModuleGetFunction");
-	check(p_cuLibraryGetKernel(&kern, NULL, "lib_kernel_b"), "cuLibraryGetKernel");
-	check(p_cuKernelGetFunction(&h2, kern), "cuKernelGetFunction");
+	wl_check(p_cuModuleGetFunction(&h1, NULL, "_Z13handle_kernelPf"), "cuModuleGetFunction");
+	wl_check(p_cuLibraryGetKernel(&kern, NULL, "lib_kernel_b"), "cuLibraryGetKernel");
+	wl_check(p_cuKernelGetFunction(&h2, kern), "cuKernelGetFunction");
 	drv_cfg c = {1, 1, 1, 32, 1, 1, 0, NULL, NULL, 0};
 	for (int i = 0; i < 7 * k; i++)
 		launch_ok(p_cuLaunchKernel(h1, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL),
 			  "cuLaunchKernel");
 	for (int i = 0; i < 3 * k; i++)
 		launch_ok(p_cuLaunchKernelEx(&c, h2, NULL, NULL), "cuLaunchKernelEx");
+
+	/* d[k] and d[k + 1] are live: the first k were freed */
+	wl_copy_pattern(k, d[k], d[k + 1], pinned, registered);
 }
 
 static double now_s(void)
@@ -277,6 +287,7 @@ int main(int argc, char **argv)
 		   *ready = NULL;
 	int k = 1;
 	double per_s = 0, seconds = 1, hold = 0, pause = 0;
+	int nvtx = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!v)
@@ -302,6 +313,8 @@ int main(int argc, char **argv)
 			per_s = atof(v);
 		else if (!strcmp(a, "--seconds"))
 			seconds = atof(v);
+		else if (!strcmp(a, "--nvtx"))
+			nvtx = atoi(v);
 		else {
 			fprintf(stderr, "workload: unknown option %s\n", a);
 			return 2;
@@ -311,12 +324,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "workload: give --lib-dir DIR or FAKE_CUDA_DIR\n");
 		return 2;
 	}
-	load(dir);
+	if (nvtx ? wl_nvtx_load(dir) : (load(dir), 0))
+		return 1;
 	touch(ready);
 	wait_file(go);
 	if (pause > 0)
 		usleep((useconds_t)(pause * 1e6));
-	if (per_s > 0)
+	if (nvtx) {
+		if (wl_nvtx_run())
+			return 1;
+	} else if (per_s > 0)
 		rate(per_s, seconds);
 	else
 		pattern(k);

@@ -1,0 +1,200 @@
+/* hgtx.ranges from the NVTX v2 probes (gpurt_nvtx.bpf.h): one entity per
+ * (process, name hash), in the default domain, named from the range_names
+ * map the first time it is seen. Each refresh moves the BPF side to a new
+ * epoch, then reads the min and max of the one just closed. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "gpurt_int.h"
+#include "gpurt.skel.h"
+#include "hgtx_stream.h"
+#include "util.h"
+
+struct rent {
+	uint64_t entity;
+	uint32_t pid;
+	bool used;
+};
+
+/* open addressing on entity */
+struct gpurt_rents {
+	struct rent *v;
+	size_t n, cap;
+};
+
+static uint64_t range_entity(uint32_t pid, uint64_t hash)
+{
+	/* splitmix64 over (pid, name hash): the same entity in every run and
+	 * replay; the hgtx collector's keys are other 64-bit hashes, so the
+	 * two producers' entities meet only by a collision */
+	uint64_t x = ((uint64_t)pid * 0x9e3779b97f4a7c15ull) ^ hash;
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x >> 1; /* clear of STATUS_STREAM and ENTITY_CPU_TOTAL */
+}
+
+static struct rent *rent_slot(struct gpurt_rents *t, uint64_t entity)
+{
+	size_t mask = t->cap - 1;
+	for (size_t i = entity & mask;; i = (i + 1) & mask)
+		if (!t->v[i].used || t->v[i].entity == entity)
+			return &t->v[i];
+}
+
+static int rents_grow(struct gpurt_rents *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 64, oldcap = t->cap;
+	struct rent *old = t->v, *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	t->v = v;
+	t->cap = cap;
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i].used)
+			*rent_slot(t, old[i].entity) = old[i];
+	free(old);
+	return 0;
+}
+
+void gpurt_nvtx_free(struct gpurt_state *s)
+{
+	if (s->rents)
+		free(s->rents->v);
+	free(s->rents);
+	s->rents = NULL;
+}
+
+/* The entry of (pid, hash), labelled the first time; NULL without memory. */
+static struct rent *rent_get(struct gpurt_state *s, struct emitter *out,
+			     const struct gpurt_range_key *k, uint64_t ts)
+{
+	struct gpurt_rents *t = s->rents;
+	uint64_t ent = range_entity(k->pid, k->hash);
+
+	if (!t && !(t = s->rents = calloc(1, sizeof(*t))))
+		return NULL;
+	if (t->n * 2 >= t->cap && rents_grow(t))
+		return NULL;
+	struct rent *r = rent_slot(t, ent);
+	if (r->used)
+		return r;
+	struct gpurt_range_name nm;
+	char label[HGTX_STREAM_LABEL_MAX];
+	if (bpf_map_lookup_elem(s->scan.fd_range_names, k, &nm))
+		util_strlcpy(nm.s, "?", sizeof(nm.s));
+	nm.s[sizeof(nm.s) - 1] = '\0';
+	hgtx_stream_label(label, "", nm.s);
+	*r = (struct rent){.entity = ent, .pid = k->pid, .used = true};
+	t->n++;
+	gpurt_pid_note(s, k->pid, 0);
+	emit_label(out, s->s_ranges, ent, ts, label);
+	return r;
+}
+
+static void range_emit(struct gpurt_state *s, struct emitter *out, const struct gpurt_range_key *k,
+		       const struct gpurt_range *r, uint32_t epoch)
+{
+	uint64_t ts = asys_now_ns();
+	struct rent *e = rent_get(s, out, k, ts);
+	uint32_t slot = epoch & 1;
+	bool ended = r->epoch[slot] == epoch && r->count;
+	double v[HGTX_NFIELDS] = {
+	    [HGTX_PID] = k->pid,
+	    [HGTX_DEPTH] = r->depth,
+	    [HGTX_COLOR] = r->color == GPURT_NO_COLOR ? NAN : (double)r->color,
+	    [HGTX_COUNT] = (double)r->count,
+	    [HGTX_TOTAL_NS] = (double)r->total_ns,
+	    [HGTX_SELF_NS] = (double)r->self_ns,
+	    [HGTX_MIN_NS] = ended ? (double)r->min_ns[slot] : NAN,
+	    [HGTX_MAX_NS] = ended ? (double)r->max_ns[slot] : NAN,
+	};
+
+	if (e)
+		emit_sample(out, s->s_ranges, e->entity, ts, v, HGTX_NFIELDS);
+}
+
+/* hgtx.ranges once the probes have timed a range: the Top ranges pane shows
+ * whenever the stream exists, and most sessions see no NVTX v2 library. A
+ * stream of another schema under the name is left alone. */
+static bool ranges_stream(struct gpurt_state *s)
+{
+	struct gpurt_range_key key;
+
+	if (s->s_ranges >= 0)
+		return true;
+	if (s->s_ranges == -1 && !bpf_map_get_next_key(s->scan.fd_ranges, NULL, &key)) {
+		int id = stream_table_add(s->streams, &hgtx_ranges_stream);
+		s->s_ranges = id < 0 ? -2 : id;
+	}
+	return s->s_ranges >= 0;
+}
+
+/* Every aggregate of pid (all when pid is 0), with the min and max of epoch. */
+static void ranges_read(struct gpurt_state *s, struct emitter *out, uint32_t pid, uint32_t epoch)
+{
+	int fd = s->scan.fd_ranges;
+	struct gpurt_range_key key, next;
+	bool first = true;
+
+	if (!ranges_stream(s))
+		return;
+	while (!bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
+		struct gpurt_range r;
+
+		first = false;
+		key = next;
+		if ((!pid || key.pid == pid) && !bpf_map_lookup_elem(fd, &key, &r))
+			range_emit(s, out, &key, &r, epoch);
+	}
+}
+
+void gpurt_nvtx_read(struct gpurt_state *s, struct emitter *out)
+{
+	volatile __u32 *epoch = &s->skel->bss->range_epoch;
+	uint32_t closed = *epoch;
+
+	/* ranges that end from now on go to the other slot */
+	*epoch = closed + 1;
+	ranges_read(s, out, 0, closed);
+}
+
+void gpurt_nvtx_final(struct gpurt_state *s, struct emitter *out, uint32_t pid)
+{
+	struct gpurt_rents *t = s->rents;
+	uint64_t ts;
+
+	ranges_read(s, out, pid, s->skel->bss->range_epoch);
+	if (!t || !t->n)
+		return;
+	ts = asys_now_ns();
+	struct rent *old = t->v;
+	size_t oldcap = t->cap;
+	t->v = calloc(oldcap, sizeof(*old));
+	if (!t->v) {
+		t->v = old;
+		return;
+	}
+	t->n = 0;
+	for (size_t i = 0; i < oldcap; i++) {
+		if (!old[i].used)
+			continue;
+		if (old[i].pid == pid) {
+			emit_gone(out, s->s_ranges, old[i].entity, ts);
+			continue;
+		}
+		*rent_slot(t, old[i].entity) = old[i];
+		t->n++;
+	}
+	free(old);
+}

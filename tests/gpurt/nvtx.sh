@@ -1,0 +1,79 @@
+#!/bin/sh
+# NVTX v2 ranges of a process started outside asys (-p PID), from uprobes on
+# the fake libnvToolsExt.so.1, through asys record + asys export: exact
+# counts, total and self times within 10 % of the workload's own clock, the
+# nesting depth, the colour, and min/max of a refresh.
+. "$top_srcdir/tests/gpurt/lib.sh"
+gpurt_need_bpf
+[ -e "$FAKE_CUDA_DIR/libnvToolsExt.so.1" ] || { echo "FAIL: libnvToolsExt.so.1 was not built"; exit 1; }
+T=$(mktemp -d /tmp/gpurt-nvtx.XXXXXX)
+P= R=
+cleanup() {
+	touch "$T/go" "$T/end"
+	for p in $P $R; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	[ -n "$KEEP" ] || rm -rf "$T"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+wait_for() { i=0; while [ ! -e "$1" ]; do i=$((i+1)); [ $i -gt 3000 ] && fail "no $1"; sleep 0.01; done; }
+
+"$GPURT_WORKLOAD" --lib-dir "$FAKE_CUDA_DIR" --nvtx 1 --ready-file "$T/ready" --go-file "$T/go" \
+	--done-file "$T/done" --end-file "$T/end" >"$T/own" &
+P=$!
+wait_for "$T/ready"
+"$ASYS" record -p "$P" -d 0.2 -o "$T/x.asys" 2>"$T/rec.err" &
+R=$!
+# the six range functions, two with a return probe: 8 uprobes that hold
+bt=$(command -v bpftool || echo /usr/sbin/bpftool)
+if [ -x "$bt" ]; then
+	i=0
+	until [ "$("$bt" perf list 2>/dev/null | grep "^pid $R " | grep -c libnvToolsExt)" -ge 8 ]; do
+		i=$((i + 1))
+		[ $i -gt 300 ] && fail "asys record did not attach to libnvToolsExt.so.1"
+		kill -0 "$R" 2>/dev/null || { cat "$T/rec.err"; fail "asys record ended"; }
+		sleep 0.1
+	done
+else
+	sleep 3
+fi
+touch "$T/go"
+wait_for "$T/done"
+sleep 1 # a few refreshes past the last range
+kill -TERM "$R"
+wait "$R" || { cat "$T/rec.err"; fail "asys record failed"; }
+R=
+touch "$T/end"
+wait "$P" || fail "the workload failed"
+P=
+"$ASYS" export --streams hgtx.ranges -o "$T/x.csv" "$T/x.asys" || fail "asys export failed"
+
+US=$(printf '\037')
+# the last value of FIELD for the range NAME (label "<US>NAME": the default domain)
+last() { awk -F, -v l="$US$1" -v f="$2" '$5==l && $6==f { v=$8 } END { print v }' "$T/x.csv"; }
+# the workload's own figure
+own() { awk -v n="$1" -v f="$2" '$1=="range" && $2==n { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' "$T/own"; }
+# |a - b| <= b / 10
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b / 10) }'; }
+
+for n in outer:20:0 inner:40:1 colored:10:0 started:5:0 started_ex:3:0 thread2:10:0; do
+	name=${n%%:*} rest=${n#*:} count=${rest%%:*} depth=${rest#*:}
+	[ "$(last "$name" count)" = "$count" ] || fail "$name: count '$(last "$name" count)', want $count"
+	[ "$(own "$name" count)" = "$count" ] || fail "$name: the workload counted $(own "$name" count)"
+	[ "$(last "$name" depth)" = "$depth" ] || fail "$name: depth '$(last "$name" depth)', want $depth"
+	[ "$(last "$name" pid)" = "$(awk -F, 'NR > 1 && $6=="pid" { print $8; exit }' "$T/x.csv")" ] ||
+		fail "$name: pid"
+	for f in total_ns self_ns; do
+		got=$(last "$name" $f) want=$(own "$name" $f)
+		near "$got" "$want" || fail "$name: $f $got, the workload measured $want"
+	done
+done
+[ "$(last colored color)" = $((0x00aa33)) ] || fail "colored: color '$(last colored color)'"
+[ "$(last outer color)" = nan ] || fail "outer: color '$(last outer color)', want nan"
+# min and max: some refresh saw outer ranges end, each at least 8 ms long
+mm=$(awk -F, -v l="${US}outer" '$5==l && ($6=="min_ns" || $6=="max_ns") && $8!="nan" { print $8 }' "$T/x.csv")
+[ -n "$mm" ] || fail "no min_ns/max_ns for outer in any sample"
+for v in $mm; do
+	[ "$v" -ge 8000000 ] || fail "outer: a min/max of $v ns, under the 8 ms it sleeps"
+done
+echo "ok: NVTX v2 counts, times, nesting and colour through record + export"
