@@ -4,7 +4,8 @@
 # ASan+UBSan, each in two halves (Makefile.am's SERIAL_TESTS): first the
 # tests that may run side by side, in one build then the other; then the
 # tests that judge time, one at a time in each build, the two builds' lists
-# side by side. Last, the reader fuzzer for 60 s and `make distcheck` (which
+# side by side, except those with runtime probes (PROBE_TESTS), which run in
+# one build after the other. Last, the reader fuzzer for 60 s and `make distcheck` (which
 # checks the tarball and runs a short list of tests from it).
 # Set ASYS_TEST_QUICK=1 to run only the plain `make check`.
 set -euo pipefail
@@ -33,12 +34,22 @@ build_and_parallel() {
 	# most of these wait on a screen or a child: twice the cores keeps both busy
 	(cd "$dir" && make -j"$(($(nproc) * 2))" check TESTS="$par" 2>&1 | tee -a check.out) || status=1
 }
-# serial DIR [tac]: DIR's serial half, one test at a time (in reverse order
-# with tac), its lines prefixed with the build's name.
+# The serial tests that put uprobes on the runtime: removing a uprobe holds
+# the kernel's event mutex for a grace period, and an attach waits behind it,
+# so two builds probing at once (each asys probes the other's workloads too)
+# make each other's probes late; these run one build after the other.
+PROBE_TESTS='^tests/(gpurt/|truth/kernels\.sh)'
+# serial DIR probes|others [tac]: that part of DIR's serial half, one test at
+# a time (in reverse order with tac), its lines prefixed with the build's name.
 serial() {
-	local dir=$1 order=${2:-cat} ser
+	local dir=$1 which=$2 order=${3:-cat} ser
 	[ -f "$dir/serial.list" ] || return 0
-	ser=$($order "$dir/serial.list" | tr "\n" " ")
+	if [ "$which" = probes ]; then
+		ser=$(grep -E "$PROBE_TESTS" "$dir/serial.list" | $order | tr "\n" " ")
+	else
+		ser=$(grep -vE "$PROBE_TESTS" "$dir/serial.list" | $order | tr "\n" " ")
+	fi
+	[ -n "$ser" ] || return 0
 	(cd "$dir" && make check TESTS="$ser" 2>&1 | tee -a check.out | sed "s|^|[${dir#build/}] |")
 }
 failed_logs() {
@@ -60,13 +71,17 @@ if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
 	# so that the same test rarely runs twice at once: each spends most of
 	# its time waiting, and two of them leave a core each.
 	echo "== the tests that judge time, one at a time in each build, both builds side by side"
-	serial build/plain &
+	serial build/plain others &
 	lane=$!
-	serial build/sanitizers tac || status=1
+	serial build/sanitizers others tac || status=1
 	wait "$lane" || status=1
+	echo "== the tests that judge time with runtime probes, one build after the other"
+	serial build/plain probes || status=1
+	serial build/sanitizers probes || status=1
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 else
-	serial build/plain || status=1
+	serial build/plain others || status=1
+	serial build/plain probes || status=1
 fi
 for d in build/plain build/sanitizers; do
 	[ -f "$d/check.out" ] && failed_logs "$d"

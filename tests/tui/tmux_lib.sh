@@ -112,8 +112,11 @@ sort_walk() {
 	return 1
 }
 
-# wait_exit: prints asys top's exit status once it has exited (60 s at most:
-# a loaded machine is slow to tear down the collectors). When it has not
+# wait_exit: prints asys top's exit status once it has exited (60 s at most).
+# Leaving the screen is quick, the exit can be slow: as root asys top has
+# uprobes on every process that loaded the runtime (here the test workloads
+# of whatever else runs), and the kernel detaches each one after an RCU grace
+# period, which on a loaded VM took 0.1 to 0.4 s. When it has not
 # exited, tells on stderr where its threads wait, for the log.
 wait_exit() {
 	local t=60 i=0 pid
