@@ -14,8 +14,10 @@ FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || { echo "SKIP: fake library not built: $FAKE"; exit 77; }
 keys "env LC_ALL=$TUI_LOCALE TERM=screen-256color ASYS_HGML_LIBRARY=$(shq "$FAKE") FAKE_HGML_DEVICES=32 $(shq "$ASYS") top -d 0.5" Enter
 wait_for ' asys top ' 10 || fail "asys top drew no header"
-pid=$(pgrep -n -f "$ASYS top -d 0.5")
-[ -n "$pid" ] || fail "cannot find asys top"
+# the shell's child (env execs asys): never another test's asys top
+shell=$(tmx display-message -p -t "$TSESS" '#{pane_pid}')
+pid=$(pgrep -P "$shell" -f "$ASYS top -d 0.5" | head -n 1)
+[ -n "$pid" ] || fail "cannot find asys top under the shell (pid $shell)"
 keys C-z
 wait_for 'Stopped' 10 || fail "Ctrl-Z did not stop asys top"
 wait_gone ' asys top .*up ' 5 || fail "the screen was not given back"
