@@ -457,20 +457,6 @@ static void draw_empty(WINDOW *w, struct view *v, const struct kpriv *s)
 }
 
 /* A duration in ns: "850ns", "12.5us", "3.20ms", "1.50s"; n/a when unknown. */
-static void fmt_ns(char *buf, size_t n, double ns)
-{
-	if (isnan(ns) || ns < 0)
-		snprintf(buf, n, "n/a");
-	else if (ns < 1e3)
-		snprintf(buf, n, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, n, "%.*fus", ns < 1e4 ? 2 : ns < 1e5 ? 1 : 0, ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, n, "%.*fms", ns < 1e7 ? 2 : ns < 1e8 ? 1 : 0, ns / 1e6);
-	else
-		snprintf(buf, n, "%.2fs", ns / 1e9);
-}
-
 /* One kernel (or process group) at row y, its columns at xs. */
 static void draw_row(WINDOW *w, struct view *v, const struct kpriv *s, const struct krow *r, int y,
 		     bool sel, const int *xs)
@@ -482,8 +468,8 @@ static void draw_row(WINDOW *w, struct view *v, const struct kpriv *s, const str
 	widget_fmt_count(c[KC_RATE], sizeof(c[KC_RATE]), r->rate);
 	widget_fmt_count(c[KC_TOTAL], sizeof(c[KC_TOTAL]), r->total);
 	widget_fmt_pct(c[KC_SHARE], sizeof(c[KC_SHARE]), r->share);
-	fmt_ns(c[KC_MEAN], sizeof(c[KC_MEAN]), r->mean);
-	fmt_ns(c[KC_MAX], sizeof(c[KC_MAX]), r->max);
+	widget_fmt_ns(c[KC_MEAN], sizeof(c[KC_MEAN]), r->mean);
+	widget_fmt_ns(c[KC_MAX], sizeof(c[KC_MAX]), r->max);
 	if (s->grouped)
 		snprintf(c[KC_NAME], sizeof(c[KC_NAME]), "(%d) %.200s", r->nkernels, r->name);
 	else
@@ -551,15 +537,7 @@ static bool kern_key(struct pane *p, int ch, struct view *v)
 	if (!s)
 		return false;
 	if (s->editing) {
-		size_t n = strlen(s->filter);
-		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-			s->editing = false;
-		else if (ch == 27) /* Esc drops the filter */
-			s->editing = false, s->filter[0] = '\0';
-		else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
-			s->filter[n - 1] = '\0';
-		else if (ch >= 32 && ch < 127 && n + 1 < sizeof(s->filter))
-			s->filter[n] = (char)ch, s->filter[n + 1] = '\0';
+		widget_edit_line(s->filter, sizeof(s->filter), ch, &s->editing);
 		return true; /* typing takes every key */
 	}
 	if (ch == '/') {

@@ -338,20 +338,6 @@ static void ranges_footer(const struct pane *p, const struct view *v, char *buf,
 }
 
 /* A duration in ns, in the unit that keeps it short: "850ns" "12.3us" "1.00ms". */
-static void fmt_dur(char *buf, size_t n, double ns)
-{
-	if (isnan(ns) || ns < 0)
-		snprintf(buf, n, "n/a");
-	else if (ns < 1e3)
-		snprintf(buf, n, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, n, "%.3gus", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, n, "%.3gms", ns / 1e6);
-	else
-		snprintf(buf, n, "%.3gs", ns / 1e9);
-}
-
 static void draw_empty(WINDOW *w, struct view *v, const struct rpriv *s)
 {
 	int rows = getmaxy(w), cols = getmaxx(w);
@@ -381,8 +367,8 @@ static void draw_row(WINDOW *w, struct view *v, const struct rpriv *s, const str
 	else
 		widget_fmt_count(c[RC_COUNT], sizeof(c[RC_COUNT]), r->count);
 	widget_fmt_count(c[RC_RATE], sizeof(c[RC_RATE]), r->rate);
-	fmt_dur(c[RC_MEAN], sizeof(c[RC_MEAN]), r->mean);
-	fmt_dur(c[RC_MAX], sizeof(c[RC_MAX]), r->max);
+	widget_fmt_ns(c[RC_MEAN], sizeof(c[RC_MEAN]), r->mean);
+	widget_fmt_ns(c[RC_MAX], sizeof(c[RC_MAX]), r->max);
 	widget_fmt_pct(c[RC_TOTAL], sizeof(c[RC_TOTAL]), r->total);
 	widget_fmt_pct(c[RC_SELF], sizeof(c[RC_SELF]), r->self);
 	if (isnan(r->depth))
@@ -442,21 +428,12 @@ static void ranges_draw(struct pane *p, WINDOW *w, struct view *v)
 static bool ranges_key(struct pane *p, int ch, struct view *v)
 {
 	struct rpriv *s = p->priv;
-	size_t n;
 
 	(void)v;
 	if (!s)
 		return false;
 	if (s->editing) {
-		n = strlen(s->filter);
-		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-			s->editing = false;
-		else if (ch == 27) /* Esc drops the filter */
-			s->editing = false, s->filter[0] = '\0';
-		else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
-			s->filter[n - 1] = '\0';
-		else if (ch >= 32 && ch < 127 && n + 1 < sizeof(s->filter))
-			s->filter[n] = (char)ch, s->filter[n + 1] = '\0';
+		widget_edit_line(s->filter, sizeof(s->filter), ch, &s->editing);
 		return true;
 	}
 	if (ch == '/') {

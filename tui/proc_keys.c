@@ -24,21 +24,6 @@ static const struct proc_row *selected(const struct proc_pane *s)
 	return &s->rows[s->table.selected];
 }
 
-/* A line being typed: Enter keeps it, Esc clears it. Takes every key. */
-static void edit_line(char *buf, size_t size, int ch, bool *editing)
-{
-	size_t n = strlen(buf);
-
-	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-		*editing = false;
-	else if (ch == 27)
-		*editing = false, buf[0] = '\0';
-	else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
-		buf[n - 1] = '\0';
-	else if (ch >= 32 && ch < 127 && n + 1 < size)
-		buf[n] = (char)ch, buf[n + 1] = '\0';
-}
-
 /* The next row matching the search from the selection (step 2: the
  * selection itself first), wrapping; the selection moves there. */
 void proc_search_apply(struct proc_pane *s)
@@ -206,7 +191,7 @@ bool proc_key(struct proc_pane *s, struct pane *p, int ch, struct view *v)
 		break;
 	}
 	if (s->filter_edit) {
-		edit_line(s->filter, sizeof(s->filter), ch, &s->filter_edit);
+		widget_edit_line(s->filter, sizeof(s->filter), ch, &s->filter_edit);
 		return true;
 	}
 	if (s->search_edit) {
@@ -214,7 +199,7 @@ bool proc_key(struct proc_pane *s, struct pane *p, int ch, struct view *v)
 			s->search_step = 1;
 			return true;
 		}
-		edit_line(s->search, sizeof(s->search), ch, &s->search_edit);
+		widget_edit_line(s->search, sizeof(s->search), ch, &s->search_edit);
 		if (s->search_edit)
 			s->search_step = 2; /* incremental: from the selection */
 		return true;

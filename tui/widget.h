@@ -56,6 +56,12 @@ double view_value(const struct series *se, int f, const struct view *v, bool rat
 void widget_fmt_rate(char *buf, size_t n, const struct view *v, double bytes_per_s);
 void widget_fmt_count(char *buf, size_t n, double v); /* "57.4k" */
 void widget_fmt_pct(char *buf, size_t n, double pct); /* "93%" / "n/a" */
+/* A duration in ns: "850ns", "1.12ms", "2.50s", "n/a" for NaN or < 0. */
+void widget_fmt_ns(char *buf, size_t n, double ns);
+/* A line being typed into buf (a filter, a search): Enter keeps it, Esc
+ * clears it, both end the editing; Backspace and printable ASCII edit it.
+ * Takes every key while editing. */
+void widget_edit_line(char *buf, size_t size, int ch, bool *editing);
 
 /* Print s at (y,x) clipped to width; right-aligned if right. Multibyte-safe. */
 /* n cells of one glyph (UTF-8 or ASCII) from (y, x), across or down, in the

@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -204,4 +206,32 @@ int widget_wrap(WINDOW *w, int y, int x, int width, int maxl, int indent, const 
 			s++;
 	}
 	return used;
+}
+
+void widget_fmt_ns(char *buf, size_t n, double ns)
+{
+	if (isnan(ns) || ns < 0)
+		snprintf(buf, n, "n/a");
+	else if (ns < 1e3)
+		snprintf(buf, n, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, n, "%.*fus", ns < 1e4 ? 2 : ns < 1e5 ? 1 : 0, ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, n, "%.*fms", ns < 1e7 ? 2 : ns < 1e8 ? 1 : 0, ns / 1e6);
+	else
+		snprintf(buf, n, "%.2fs", ns / 1e9);
+}
+
+void widget_edit_line(char *buf, size_t size, int ch, bool *editing)
+{
+	size_t n = strlen(buf);
+
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+		*editing = false;
+	else if (ch == 27)
+		*editing = false, buf[0] = '\0';
+	else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
+		buf[n - 1] = '\0';
+	else if (ch >= 32 && ch < 127 && n + 1 < size)
+		buf[n] = (char)ch, buf[n + 1] = '\0';
 }
