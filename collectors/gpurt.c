@@ -83,12 +83,8 @@ static uint64_t gpurt_entity(const struct gpurt_launch_key *k)
 {
 	/* splitmix64 over (pid, by, addr): stable across runs and replays */
 	uint64_t x = ((uint64_t)k->pid << 1 | k->by) * 0x9e3779b97f4a7c15ull ^ k->addr;
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x >> 1; /* clear of STATUS_STREAM and ENTITY_CPU_TOTAL */
+
+	return util_mix64(x) >> 1; /* clear of STATUS_STREAM and ENTITY_CPU_TOTAL */
 }
 
 static struct kent *kent_slot(struct gpurt_state *s, uint64_t entity)

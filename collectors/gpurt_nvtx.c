@@ -35,12 +35,8 @@ static uint64_t range_entity(uint32_t pid, uint64_t hash)
 	 * replay; the hgtx collector's keys are other 64-bit hashes, so the
 	 * two producers' entities meet only by a collision */
 	uint64_t x = ((uint64_t)pid * 0x9e3779b97f4a7c15ull) ^ hash;
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x >> 1; /* clear of STATUS_STREAM and ENTITY_CPU_TOTAL */
+
+	return util_mix64(x) >> 1; /* clear of STATUS_STREAM and ENTITY_CPU_TOTAL */
 }
 
 static struct rent *rent_slot(struct gpurt_rents *t, uint64_t entity)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "demo.h"
+#include "util.h"
 
 #define STEP_S 5.0
 #define COMPUTE_S 3.6
@@ -19,10 +20,7 @@
 
 static uint64_t mix(uint64_t x)
 {
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	return util_mix64(x + 0x9e3779b97f4a7c15ull);
 }
 
 double demo_noise(uint32_t what, uint64_t who, uint64_t when)

@@ -7,6 +7,17 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* splitmix64's finaliser: a 64-bit key spread over every bit, the same in
+ * every run (entity ids built from it stay the same across recordings). */
+static inline uint64_t util_mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
 /* Strict number parsing: whole string, no overflow. 0 or -EINVAL/-ERANGE. */
 int util_parse_double(const char *s, double *out);
 int util_parse_u64(const char *s, uint64_t *out);
