@@ -48,8 +48,8 @@ struct asys_inject_section {
 struct asys_inject_head {
 	uint64_t magic;
 	uint32_t version;
-	uint32_t head_size; /* sizeof(struct asys_inject_head) */
-	uint64_t size;	    /* of the whole region */
+	uint32_t head_size;  /* sizeof(struct asys_inject_head) */
+	uint64_t size;	     /* of the whole region */
 	uint64_t created_ns; /* CLOCK_MONOTONIC when asys created it */
 	uint32_t asys_pid;
 	uint32_t nsec; /* entries used in sec[] */

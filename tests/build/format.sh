@@ -5,7 +5,7 @@
 command -v clang-format >/dev/null 2>&1 || skip "clang-format is not installed"
 cd "$top_srcdir" || exit 1
 [ -f .clang-format ] || skip "no .clang-format in $top_srcdir"
-for f in $(find src collectors tui demo tests bench -name '*.[ch]' ! -name vmlinux.h ! -name '*.skel.h' \
+for f in $(find src collectors tui inject demo tests bench -name '*.[ch]' ! -name vmlinux.h ! -name '*.skel.h' \
 	-not -path '*/build/*' 2>/dev/null | sort); do
 	if clang-format --dry-run -Werror "$f" >/dev/null 2>&1; then
 		pass
