@@ -197,7 +197,9 @@ static int library_test(void)
 	size_t len;
 	pid_t child;
 
-	snprintf(path, sizeof(path), "%s/.libs/libasys-inject.so", top ? top : ".");
+	/* the library built with this build's sanitizers, as this program is */
+	snprintf(path, sizeof(path), "%s/tests/inject/.libs/libasys-inject-checked.so",
+		 top ? top : ".");
 	if (inject_host_create() < 0) {
 		printf("SKIP: no memfd\n");
 		return 77;

@@ -1,7 +1,8 @@
 # Shared by the kernel-time tests: where the injection library, the CUPTI
 # stand-in and the rig are. Source it after tests/lib.sh.
 # shellcheck shell=sh
-KACT_SO="$top_builddir/.libs/libasys-inject.so"
+# the injection library built with this build's sanitizers, as the rig is
+KACT_SO="$top_builddir/tests/inject/.libs/libasys-inject-checked.so"
 KACT_CUPTI="$top_builddir/tests/fakes/.libs/libcupti.so"
 KACT_RIG="$top_builddir/tests/kact/kact_rig"
 for f in "$KACT_SO" "$KACT_CUPTI" "$KACT_RIG"; do
@@ -12,8 +13,9 @@ CUDA_INJECTION64_PATH=$KACT_SO
 ASYS_KACT_LIBS=$KACT_CUPTI
 export CUDA_INJECTION64_PATH ASYS_KACT_LIBS
 unset FAKE_CUPTI_SCRIPT FAKE_CUPTI_REPEAT FAKE_CUPTI_PERIOD_MS FAKE_CUPTI_FAIL ASYS_KACT_FLUSH_MS
-# the rig's child is a fork of a sanitized program that dlopens a plain
-# library: no leak report for what that library keeps until exit
+# the rig's child is a fork of a sanitized program that dlopens the
+# injection library and the plain CUPTI stand-in: no leak report for what
+# they keep until exit
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
 
