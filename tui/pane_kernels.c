@@ -536,21 +536,13 @@ static bool kern_key(struct pane *p, int ch, struct view *v)
 	(void)v;
 	if (!s)
 		return false;
-	if (s->editing) {
-		widget_edit_line(s->filter, sizeof(s->filter), ch, &s->editing);
-		return true; /* typing takes every key */
-	}
-	if (ch == '/') {
-		s->editing = true;
-		return true;
-	}
-	if (ch == 'p') { /* not g: replay jumps with it */
+	if (ch == 'p' && !s->editing) { /* not g: replay jumps with it */
 		s->grouped = !s->grouped;
 		s->table.top = s->table.selected = 0;
 		return true;
 	}
-	s->table.nrows = (int)s->nrows;
-	return widget_table_key(&s->table, ch, p->rows - 1 > 0 ? p->rows - 1 : 1);
+	return widget_filter_table_key(&s->table, (int)s->nrows, s->filter, sizeof(s->filter),
+				       &s->editing, ch, p->rows - 1 > 0 ? p->rows - 1 : 1);
 }
 
 static unsigned kern_keys(const struct pane *p, const struct view *v)

@@ -432,21 +432,13 @@ static bool ranges_key(struct pane *p, int ch, struct view *v)
 	(void)v;
 	if (!s)
 		return false;
-	if (s->editing) {
-		widget_edit_line(s->filter, sizeof(s->filter), ch, &s->editing);
-		return true;
-	}
-	if (ch == '/') {
-		s->editing = true;
-		return true;
-	}
-	if (ch == 't') {
+	if (ch == 't' && !s->editing) {
 		s->tree = !s->tree;
 		s->table.top = s->table.selected = 0;
 		return true;
 	}
-	s->table.nrows = (int)s->nrows;
-	return widget_table_key(&s->table, ch, p->rows - 1 > 0 ? p->rows - 1 : 1);
+	return widget_filter_table_key(&s->table, (int)s->nrows, s->filter, sizeof(s->filter),
+				       &s->editing, ch, p->rows - 1 > 0 ? p->rows - 1 : 1);
 }
 
 static unsigned ranges_keys(const struct pane *p, const struct view *v)

@@ -101,5 +101,10 @@ void widget_table_header(WINDOW *w, const struct view *v, int y, const struct tu
 bool widget_table_key(struct tui_table *t, int ch, int page);
 /* Keeps the selection visible given page rows. */
 void widget_table_clamp(struct tui_table *t, int page);
+/* The keys of a table with a filter line: while the filter is typed, every
+ * key goes to it (widget_edit_line); '/' starts it; else widget_table_key
+ * over nrows rows. true if used. */
+bool widget_filter_table_key(struct tui_table *t, int nrows, char *filter, size_t size,
+			     bool *editing, int ch, int page);
 
 #endif

@@ -235,3 +235,18 @@ void widget_edit_line(char *buf, size_t size, int ch, bool *editing)
 	else if (ch >= 32 && ch < 127 && n + 1 < size)
 		buf[n] = (char)ch, buf[n + 1] = '\0';
 }
+
+bool widget_filter_table_key(struct tui_table *t, int nrows, char *filter, size_t size,
+			     bool *editing, int ch, int page)
+{
+	if (*editing) {
+		widget_edit_line(filter, size, ch, editing);
+		return true;
+	}
+	if (ch == '/') {
+		*editing = true;
+		return true;
+	}
+	t->nrows = nrows;
+	return widget_table_key(t, ch, page);
+}
