@@ -54,3 +54,19 @@ copy_for_user() {
 user_dir_cleanup() {
 	[ -z "$user_dir" ] || rm -rf "$user_dir"
 }
+
+# serving_port ERRFILE WHO SCHEME [PID]: the port of the line "WHO: serving
+# SCHEME://127.0.0.1:PORT/metrics" (WHO "asys serve", SCHEME http or https)
+# once ERRFILE has it, 10 s at most and no longer than PID lives; status 1
+# and nothing printed when it does not come.
+serving_port() {
+	sp_i=0
+	while [ "$sp_i" -lt 100 ]; do
+		sp_p=$(sed -n "s|^$2: serving $3://127\\.0\\.0\\.1:\\([0-9]*\\)/metrics\$|\\1|p" "$1")
+		[ -n "$sp_p" ] && { echo "$sp_p"; return 0; }
+		[ -n "$4" ] && ! kill -0 "$4" 2>/dev/null && return 1
+		sleep 0.1
+		sp_i=$((sp_i + 1))
+	done
+	return 1
+}

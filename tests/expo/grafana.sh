@@ -100,13 +100,7 @@ ASYS_SYSROOT="$D/root" ASYS_HGML_LIBRARY="$FAKE" FAKE_HGML_DEVICES=2 "$ASYS" ser
 	--listen 127.0.0.1:0 -d 0.5 -s system-wide --metrics-processes 20 --nic-metrics true \
 	--nic-metrics-frequency 100 --ppu-metrics-device all 2>"$D/err" &
 SRV=$!
-i=0
-until PORT=$(sed -n 's|^asys serve: serving http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$D/err") &&
-	[ -n "$PORT" ]; do
-	i=$((i + 1))
-	[ $i -le 100 ] || { fail "asys serve did not start: $(cat "$D/err")"; finish; exit; }
-	sleep 0.1
-done
+PORT=$(serving_port "$D/err" "asys serve" http "$SRV") || { fail "asys serve did not start: $(cat "$D/err")"; finish; exit; }
 URL=http://127.0.0.1:$PORT/metrics
 i=0
 until curl -s --max-time 5 "$URL" >"$D/scrape" && grep -q '^asys_rdma_cnp_rx_total' "$D/scrape" &&

@@ -19,13 +19,7 @@ trap '[ -n "$SRV" ] && kill "$SRV" 2>/dev/null; rm -rf "$D"' EXIT
 ASYS_HGML_LIBRARY="$FAKE" FAKE_HGML_DEVICES=2 "$ASYS" serve --listen 127.0.0.1:0 -s none -t none \
 	--nic-metrics false --ppu-metrics-device all --ppu-metrics-frequency 1000 2>"$D/err" &
 SRV=$!
-i=0
-until PORT=$(sed -n 's|^asys serve: serving http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$D/err") &&
-	[ -n "$PORT" ]; do
-	i=$((i + 1))
-	[ $i -le 100 ] || { echo "FAIL: asys serve did not start: $(cat "$D/err")"; exit 1; }
-	sleep 0.1
-done
+PORT=$(serving_port "$D/err" "asys serve" http "$SRV") || { echo "FAIL: asys serve did not start: $(cat "$D/err")"; exit 1; }
 # the rates need a second of ticks
 sleep 2
 python3 "$top_srcdir/tests/expo/load.py" "$PORT" 10 50 0.9 && pass || fail "50 scrapers for 10 s"

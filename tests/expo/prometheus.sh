@@ -21,13 +21,7 @@ trap '[ -n "$SRV" ] && kill "$SRV" 2>/dev/null; [ -n "$PROM" ] && kill "$PROM" 2
 ASYS_HGML_LIBRARY="$FAKE" FAKE_HGML_DEVICES=2 "$ASYS" serve --listen 127.0.0.1:0 -s none -t none \
 	--nic-metrics false --ppu-metrics-device all 2>"$D/err" &
 SRV=$!
-i=0
-until PORT=$(sed -n 's|^asys serve: serving http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$D/err") &&
-	[ -n "$PORT" ]; do
-	i=$((i + 1))
-	[ $i -le 100 ] || { echo "FAIL: asys serve did not start: $(cat "$D/err")"; exit 1; }
-	sleep 0.1
-done
+PORT=$(serving_port "$D/err" "asys serve" http "$SRV") || { echo "FAIL: asys serve did not start: $(cat "$D/err")"; exit 1; }
 # a free port for Prometheus: bound by the kernel, then let go
 PPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 cat >"$D/prom.yml" <<Y

@@ -26,13 +26,7 @@ nsenter --net="$NETNS/$NS1" env ASYS_HGML_LIBRARY="$FAKE" FAKE_HGML_DEVICES=2 "$
 	--nic-metrics true --nic-device-include veth -s none -t none \
 	--ppu-metrics-device all >"$D/out" 2>"$D/err" &
 SRV=$!
-i=0
-until PORT=$(sed -n 's|^asys serve: serving http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$D/err") &&
-	[ -n "$PORT" ]; do
-	i=$((i + 1))
-	[ $i -le 100 ] || { echo "FAIL: asys serve did not start: $(cat "$D/err")"; exit 1; }
-	sleep 0.1
-done
+PORT=$(serving_port "$D/err" "asys serve" http "$SRV") || { echo "FAIL: asys serve did not start: $(cat "$D/err")"; exit 1; }
 URL=http://127.0.0.1:$PORT
 scrape() { in1 curl -s --max-time 5 "$@"; }
 # until the PPU's first samples are in

@@ -50,17 +50,11 @@ Y
 "$ASYS" serve --listen 127.0.0.1:0 --web-config "$D/web.yml" -s none -t none \
 	--nic-metrics false 2>"$D/err" &
 SRV=$!
-i=0
-until PORT=$(sed -n 's|^asys serve: serving https://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$D/err") &&
-	[ -n "$PORT" ]; do
-	i=$((i + 1))
-	if [ $i -gt 100 ] || ! kill -0 "$SRV" 2>/dev/null; then
-		grep -q 'built without it' "$D/err" && skip "$(cat "$D/err")"
-		echo "FAIL: asys serve did not start: $(cat "$D/err")"
-		exit 1
-	fi
-	sleep 0.1
-done
+if ! PORT=$(serving_port "$D/err" "asys serve" https "$SRV"); then
+	grep -q 'built without it' "$D/err" && skip "$(cat "$D/err")"
+	echo "FAIL: asys serve did not start: $(cat "$D/err")"
+	exit 1
+fi
 URL=https://127.0.0.1:$PORT
 get() { curl -s --max-time 5 --cacert "$D/cert.pem" "$@"; }
 
@@ -173,13 +167,7 @@ Y
 "$ASYS" serve --listen 127.0.0.1:0 --web-config "$D/mtls.yml" -s none -t none \
 	--nic-metrics false 2>"$D/err" &
 SRV=$!
-i=0
-until PORT=$(sed -n 's|^asys serve: serving https://127.0.0.1:\([0-9]*\)/metrics$|\1|p' "$D/err") &&
-	[ -n "$PORT" ]; do
-	i=$((i + 1))
-	[ $i -le 100 ] && kill -0 "$SRV" 2>/dev/null || break
-	sleep 0.1
-done
+PORT=$(serving_port "$D/err" "asys serve" https "$SRV") || PORT=
 if [ -n "$PORT" ]; then
 	URL=https://127.0.0.1:$PORT
 	for c in "none 403" "client 200" "stranger 403"; do
