@@ -24,7 +24,7 @@ static void *unlink_some(void *arg)
  * mutex), so this overlaps only the rest (17 links: 1.65 s instead of
  * 2.0 s). One uprobe-multi link per library would wait once, but needs
  * kernel 6.6 and a newer libbpf than 1.1. */
-static void unlink_threads(struct bpf_link **links, size_t n)
+void gpurt_unlink_all(struct bpf_link **links, size_t n)
 {
 	enum { THREADS = 16 };
 	pthread_t th[THREADS];
@@ -40,9 +40,4 @@ static void unlink_threads(struct bpf_link **links, size_t n)
 	}
 	for (size_t t = 0; t < started; t++)
 		pthread_join(th[t], NULL);
-}
-
-void gpurt_unlink_all(struct bpf_link **links, size_t n)
-{
-	unlink_threads(links, n);
 }
