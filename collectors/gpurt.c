@@ -427,11 +427,14 @@ static void gpurt_tick(struct gpurt_state *s, struct emitter *out)
 	r = exits_map(s, nattached);
 	if (s->exits)
 		ring_buffer__consume(s->exits);
-	if (s->scan.track_mem)
+	/* Only the uprobes write these maps, and the links stay until asys
+	 * ends: before the first attach they are empty, and a walk of an empty
+	 * hash map still visits each of its (up to 65,536) buckets. */
+	if (nattached && s->scan.track_mem) {
 		read_mem(s, out);
-	if (s->scan.track_mem)
 		gpurt_copy_read(s, out);
-	if (s->scan.track_launch) {
+	}
+	if (nattached && s->scan.track_launch) {
 		read_kernels(s, out);
 		gpurt_nvtx_read(s, out);
 	}
