@@ -149,43 +149,6 @@ static struct mem_proc *mem_old(struct memproc *st, pid_t pid)
 	return p;
 }
 
-void memproc_close_fd(struct memproc *st, int *fd)
-{
-	if (*fd < 0)
-		return;
-	close(*fd);
-	*fd = -1;
-	st->nfds--;
-}
-
-/* Reads pid's file NAME into st->buf through *kept (moved there from the
- * last report's row) or a fresh open, kept when the budget allows. Bytes,
- * or -errno. A kept fd of an exited process reads ESRCH or nothing, never a
- * newcomer that reused the pid: that one is opened afresh. */
-ssize_t memproc_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept, bool keep)
-{
-	char rel[48];
-	ssize_t len;
-
-	if (*kept >= 0) {
-		len = sysroot_pread_all(*kept, st->buf, sizeof(st->buf));
-		if (len > 0)
-			return len;
-		memproc_close_fd(st, kept);
-	}
-	snprintf(rel, sizeof(rel), "%d/%s", (int)pid, name);
-	if (!keep || st->nfds >= st->fd_budget)
-		return memproc_read_rel(st, rel, st->buf, sizeof(st->buf));
-	*kept = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (*kept < 0)
-		return -errno;
-	st->nfds++;
-	len = sysroot_pread_all(*kept, st->buf, sizeof(st->buf));
-	if (len <= 0)
-		memproc_close_fd(st, kept);
-	return len;
-}
-
 static void mem_row_stat(struct memproc *st, struct mem_proc *p, const struct procfs_pid_stat *ps)
 {
 	p->kthread = (ps->flags & PROCFS_PF_KTHREAD) != 0;
@@ -249,11 +212,49 @@ static bool mem_row_status(struct memproc *st, struct mem_proc *p, struct mem_pr
 	return true;
 }
 
+/* Reads p (a row of cur) whole: stat, and status when it may have changed.
+ * False when the process is gone or hidden (its fds are closed). */
+static bool mem_row_read(struct memproc *st, struct mem_proc *p, struct mem_proc *old,
+			 bool always_status)
+{
+	struct procfs_pid_stat ps;
+	ssize_t len = memproc_read_kept(st, p->pid, "stat", &p->fd_stat, true);
+
+	p->idle = false;
+	if (len <= 0 || procfs_parse_pid_stat(st->buf, &ps)) {
+		if (len < 0)
+			memproc_note_error(st, len);
+		memproc_close_fd(st, &p->fd_stat);
+		memproc_close_fd(st, &p->fd_sched);
+		return false;
+	}
+	mem_row_stat(st, p, &ps);
+	if (old && old->cpu[PC_START] != p->cpu[PC_START]) {
+		/* another process took the pid since the last report */
+		memproc_close_fd(st, &old->fd_status);
+		memproc_close_fd(st, &p->fd_sched);
+		p->reused = true;
+		old = NULL;
+	}
+	if (p->kthread) {
+		/* no memory of their own, and they all run as root */
+		p->v[MP_RSS] = p->v[MP_HWM] = NAN;
+		p->v[MP_UID] = 0;
+		if (old)
+			memproc_close_fd(st, &old->fd_status);
+	} else if (!mem_row_status(st, p, old, &ps, always_status)) {
+		memproc_close_fd(st, &p->fd_stat);
+		memproc_close_fd(st, &p->fd_status);
+		memproc_close_fd(st, &p->fd_sched);
+		return false;
+	}
+	memproc_sched_keep(st, p, always_status);
+	return true;
+}
+
 int memproc_add_cur(struct memproc *st, pid_t pid, bool always_status)
 {
 	struct mem_proc *old, *p;
-	struct procfs_pid_stat ps;
-	ssize_t len;
 
 	/* grow first: it moves procs, where old points */
 	if (st->ncur == st->cap && mem_cur_grow(st))
@@ -265,40 +266,28 @@ int memproc_add_cur(struct memproc *st, pid_t pid, bool always_status)
 		p->fd_stat = old->fd_stat;
 		old->fd_stat = -1;
 	}
-	if (memproc_kthread_idle(st, p, old)) {
+	if (memproc_idle_row(st, p, old, always_status) || mem_row_read(st, p, old, always_status))
 		st->ncur++;
-		return 0;
-	}
-	len = memproc_read_kept(st, pid, "stat", &p->fd_stat, true);
-	if (len <= 0 || procfs_parse_pid_stat(st->buf, &ps)) {
-		if (len < 0)
-			memproc_note_error(st, len);
-		memproc_close_fd(st, &p->fd_stat);
-		memproc_close_fd(st, &p->fd_sched);
-		return 0;
-	}
-	mem_row_stat(st, p, &ps);
-	if (old && old->cpu[PC_START] != p->cpu[PC_START]) {
-		/* another process took the pid since the last report */
-		memproc_close_fd(st, &old->fd_status);
-		p->reused = true;
-		old = NULL;
-	}
-	if (p->kthread) {
-		/* no memory of their own, and they all run as root */
-		p->v[MP_RSS] = p->v[MP_HWM] = NAN;
-		p->v[MP_UID] = 0;
-		if (old)
-			memproc_close_fd(st, &old->fd_status);
-		memproc_kthread_keep(st, p);
-	} else if (!mem_row_status(st, p, old, &ps, always_status)) {
-		memproc_close_fd(st, &p->fd_stat);
-		memproc_close_fd(st, &p->fd_status);
-		memproc_close_fd(st, &p->fd_sched);
-		return 0;
-	}
-	st->ncur++;
 	return 0;
+}
+
+/* Kept rows whose parent left have a new one: read them again, and drop
+ * those that left meanwhile. */
+static void mem_reread_orphans(struct memproc *st)
+{
+	if (!memproc_reparented(st))
+		return;
+	for (size_t j = 0; j < st->ncur;) {
+		struct mem_proc *p = &st->cur[j];
+
+		if (!p->reread || mem_row_read(st, p, mem_old(st, p->pid), false)) {
+			p->reread = false;
+			j++;
+			continue;
+		}
+		memmove(p, p + 1, (st->ncur - j - 1) * sizeof(*p));
+		st->ncur--;
+	}
 }
 
 static void mem_read_label(struct memproc *st, struct mem_proc *p)
@@ -452,22 +441,24 @@ static void mem_scan_system(struct memproc *st)
 {
 	struct dirent *de;
 
+	memproc_reclaim_check(st);
 	if (st->nprocs && !memproc_list_due(st)) {
 		/* those the listing found unreadable are not rows: still there */
 		st->unreadable = st->unreadable_listed;
 		for (size_t i = 0; i < st->nprocs; i++)
 			if (memproc_add_cur(st, st->procs[i].pid, false) == -E2BIG)
 				break;
-		return;
-	}
-	rewinddir(st->procdir);
-	while ((de = readdir(st->procdir))) {
-		pid_t pid = procfs_pid_from_name(de->d_name);
+	} else {
+		rewinddir(st->procdir);
+		while ((de = readdir(st->procdir))) {
+			pid_t pid = procfs_pid_from_name(de->d_name);
 
-		if (pid > 0 && memproc_add_cur(st, pid, false) == -E2BIG)
-			break;
+			if (pid > 0 && memproc_add_cur(st, pid, false) == -E2BIG)
+				break;
+		}
+		st->unreadable_listed = st->unreadable;
 	}
-	st->unreadable_listed = st->unreadable;
+	mem_reread_orphans(st);
 }
 
 /* What the table leaves out: processes we may not read, and a process
@@ -527,6 +518,8 @@ int memproc_new(struct memproc **out, const struct memproc_sids *sids, const str
 	st->clk_tck = hz > 0 ? (double)hz : 100.0;
 	st->fd_budget = mem_fd_budget();
 	st->fd_loadavg = -1;
+	st->fd_vmstat = -1;
+	st->reclaim_last = -1;
 	rc = sysroot_path(path, sizeof(path), "/proc");
 	if (rc)
 		goto fail;
@@ -562,6 +555,8 @@ void memproc_free(struct memproc *st)
 		closedir(st->procdir);
 	if (st->fd_loadavg >= 0)
 		close(st->fd_loadavg);
+	if (st->fd_vmstat >= 0)
+		close(st->fd_vmstat);
 	for (size_t i = 0; st->procs && i < st->nprocs; i++)
 		mem_row_free(st, &st->procs[i]);
 	free(st->procs);

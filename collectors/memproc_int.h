@@ -36,13 +36,16 @@ struct emitter;
 struct mem_proc {
 	pid_t pid;
 	int fd_stat, fd_status; /* kept open; -1 = none (or handed on) */
-	/* a kernel thread's schedstat (kept, -1 = none): its run time and
-	 * count when its stat was read, and reports since (memkthread.c) */
+	/* the schedstat of a kernel thread or a process of one thread (kept,
+	 * -1 = none): its run time and count when its stat was read, and
+	 * reports since (memscan.c) */
 	int fd_sched;
 	uint64_t run_ns, runs;
 	uint16_t stat_age;
 	uint16_t label_age, status_age;
 	bool kthread;
+	bool idle;	   /* the last report's row, kept: it did not run since */
+	bool reread;	   /* kept, but its parent left: to be read again */
 	bool reused;	   /* a new process on the pid of a row of the last report */
 	bool status_read;  /* its status was read at this report */
 	int64_t rss_pages; /* from stat, when status was last read */
@@ -97,6 +100,11 @@ struct memproc {
 	int fd_loadavg;
 	long long last_pid;
 	uint16_t list_age;
+	/* /proc/vmstat (-1 not opened, -2 not used), its reclaim counters at
+	 * the last report (-1 unknown), and whether they stood still since */
+	int fd_vmstat;
+	long long reclaim_last;
+	bool reclaim_quiet;
 };
 
 /* memgroup.c: the CONTAINER label of proc.cpu. */
@@ -113,11 +121,18 @@ void memproc_close_fd(struct memproc *st, int *fd);
 /* Reads pid's file name into st->buf through *kept, or a fresh open that
  * is kept when keep and the budget allow. Bytes, or -errno. */
 ssize_t memproc_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept, bool keep);
-/* memscan.c: true when p is old's kernel thread, not run since its stat
- * was read (p then holds old's row); p->fd_stat is already handed on. */
-bool memproc_kthread_idle(struct memproc *st, struct mem_proc *p, struct mem_proc *old);
-/* After a kernel thread's stat was read: its schedstat fd, for the next. */
-void memproc_kthread_keep(struct memproc *st, struct mem_proc *p);
+/* memscan.c: true when p may keep old's row (a kernel thread, or a process
+ * of one thread while nothing is reclaimed and always is false), as it did
+ * not run since its stat was read: p then holds old's row. p->fd_stat is
+ * already handed on. */
+bool memproc_idle_row(struct memproc *st, struct mem_proc *p, struct mem_proc *old, bool always);
+/* After p's stat was read: its schedstat fd for the next report, where
+ * memproc_idle_row may use it; closed where it may not. */
+void memproc_sched_keep(struct memproc *st, struct mem_proc *p, bool always);
+/* Before a system-wide scan: whether pages were reclaimed since the last. */
+void memproc_reclaim_check(struct memproc *st);
+/* After it: marks the kept rows whose parent left (reread); how many. */
+size_t memproc_reparented(struct memproc *st);
 /* Whether /proc must be listed: a process may have started since. */
 bool memproc_list_due(struct memproc *st);
 

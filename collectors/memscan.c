@@ -1,7 +1,9 @@
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
@@ -12,20 +14,27 @@
 
 /* What the system-wide scan can leave out when nothing changed.
  *
- * Kernel threads are most of a node's processes and most of them sleep
- * through a refresh. Their stat (4-5 us of kernel time, the process table's
- * largest cost) can only change when they run: CPU times and state move
- * with the run time, and the rest (parent, threads, start, flags) is fixed
- * for a kernel thread. Their schedstat (about 1 us) holds the run time and
- * the count of runs, so a kernel thread whose two are unchanged keeps the
- * last report's row. Only its nice value can change without it running
- * (renice): stat is read anyway every MEM_STATUS_REFRESH reports. A user
- * process is always read whole: its RSS moves without it running (reclaim)
- * and its parent when its parent exits. */
+ * Most of a node's processes sleep through a refresh: the kernel threads,
+ * and the daemons and shells of the users. A process's stat (4-5 us of
+ * kernel time, the process table's largest cost) changes mostly when it
+ * runs: CPU times, state, threads and faults move only then. Its
+ * schedstat (about 1 us) holds the run time and the count of runs, so a
+ * process whose two are unchanged keeps the last report's row. That holds
+ * for a kernel thread and for a user process of one thread (schedstat is
+ * the thread's; a process of several is read whole), with these
+ * exceptions:
+ * - nice can change without the process running (a renice by another):
+ *   stat is read anyway every MEM_STATUS_REFRESH reports;
+ * - a user process's RSS falls without it running when the kernel
+ *   reclaims its pages: its rows are kept only while /proc/vmstat's
+ *   reclaim counters (pages scanned, swapped out) stand still;
+ * - its parent changes when its parent exits: after the scan, a kept row
+ *   whose parent left is read again (memproc_reparented).
+ * The process tree (always) reads its user processes whole. */
 
 /* The run time (ns) and the count of runs of a schedstat line; false when
  * it is not one. */
-static bool kthread_parse(const char *s, uint64_t *run_ns, uint64_t *runs)
+static bool sched_parse(const char *s, uint64_t *run_ns, uint64_t *runs)
 {
 	char *end;
 
@@ -41,15 +50,63 @@ static bool kthread_parse(const char *s, uint64_t *run_ns, uint64_t *runs)
 	return end != s;
 }
 
-bool memproc_kthread_idle(struct memproc *st, struct mem_proc *p, struct mem_proc *old)
+void memproc_close_fd(struct memproc *st, int *fd)
+{
+	if (*fd < 0)
+		return;
+	close(*fd);
+	*fd = -1;
+	st->nfds--;
+}
+
+/* Reads pid's file NAME into st->buf through *kept (moved there from the
+ * last report's row) or a fresh open, kept when the budget allows. Bytes,
+ * or -errno. A kept fd of an exited process reads ESRCH or nothing, never a
+ * newcomer that reused the pid: that one is opened afresh. */
+ssize_t memproc_read_kept(struct memproc *st, pid_t pid, const char *name, int *kept, bool keep)
+{
+	char rel[48];
+	ssize_t len;
+
+	if (*kept >= 0) {
+		len = sysroot_pread_all(*kept, st->buf, sizeof(st->buf));
+		if (len > 0)
+			return len;
+		memproc_close_fd(st, kept);
+	}
+	snprintf(rel, sizeof(rel), "%d/%s", (int)pid, name);
+	if (!keep || st->nfds >= st->fd_budget)
+		return memproc_read_rel(st, rel, st->buf, sizeof(st->buf));
+	*kept = openat(dirfd(st->procdir), rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (*kept < 0)
+		return -errno;
+	st->nfds++;
+	len = sysroot_pread_all(*kept, st->buf, sizeof(st->buf));
+	if (len <= 0)
+		memproc_close_fd(st, kept);
+	return len;
+}
+
+/* Whether old's row may be kept without reading its stat. */
+static bool idle_allowed(const struct memproc *st, const struct mem_proc *old, bool always)
+{
+	if (old->kthread)
+		return true;
+	return !always && st->reclaim_quiet && old->v[MP_THREADS] == 1;
+}
+
+bool memproc_idle_row(struct memproc *st, struct mem_proc *p, struct mem_proc *old, bool always)
 {
 	uint64_t run_ns, runs;
 	ssize_t len;
 
-	if (!old || !old->kthread || old->fd_sched < 0)
+	if (!old || old->fd_sched < 0)
 		return false;
 	p->fd_sched = old->fd_sched;
 	old->fd_sched = -1;
+	p->run_ns = p->runs = UINT64_MAX;
+	if (!idle_allowed(st, old, always))
+		return false;
 	/* the fd is the task's: it reads nothing once the thread is gone,
 	 * never a newcomer on its pid */
 	len = sysroot_pread_all(p->fd_sched, st->buf, sizeof(st->buf) - 1);
@@ -58,7 +115,7 @@ bool memproc_kthread_idle(struct memproc *st, struct mem_proc *p, struct mem_pro
 		return false;
 	}
 	st->buf[len] = '\0';
-	if (!kthread_parse(st->buf, &run_ns, &runs)) {
+	if (!sched_parse(st->buf, &run_ns, &runs)) {
 		memproc_close_fd(st, &p->fd_sched);
 		return false;
 	}
@@ -68,18 +125,26 @@ bool memproc_kthread_idle(struct memproc *st, struct mem_proc *p, struct mem_pro
 	if (old->stat_age >= MEM_STATUS_REFRESH || run_ns != old->run_ns || runs != old->runs ||
 	    p->fd_stat < 0)
 		return false;
-	p->kthread = true;
+	p->kthread = old->kthread;
+	p->idle = true;
 	p->stat_age = old->stat_age + 1;
+	p->status_age = old->status_age + 1;
+	p->rss_pages = old->rss_pages;
+	p->faults = old->faults;
 	memcpy(p->v, old->v, sizeof(p->v));
 	memcpy(p->cpu, old->cpu, sizeof(p->cpu));
 	memcpy(p->name, old->name, sizeof(p->name));
 	return true;
 }
 
-void memproc_kthread_keep(struct memproc *st, struct mem_proc *p)
+void memproc_sched_keep(struct memproc *st, struct mem_proc *p, bool always)
 {
 	ssize_t len;
 
+	if (!p->kthread && (always || p->v[MP_THREADS] != 1)) {
+		memproc_close_fd(st, &p->fd_sched);
+		return;
+	}
 	p->stat_age = 0;
 	if (p->fd_sched >= 0)
 		return;
@@ -89,6 +154,108 @@ void memproc_kthread_keep(struct memproc *st, struct mem_proc *p)
 	if (len <= 0)
 		memproc_close_fd(st, &p->fd_sched);
 	p->run_ns = p->runs = UINT64_MAX;
+	/* the forced reads of a crowd seen at once come due apart */
+	p->stat_age = (uint16_t)(p->pid % MEM_STATUS_REFRESH);
+}
+
+/* The sum of /proc/vmstat's reclaim counters (pgscan_*, pgsteal_*,
+ * pswpout), or -1 where it cannot be read. */
+static long long reclaim_events(struct memproc *st)
+{
+	long long sum = 0;
+	ssize_t len;
+
+	if (st->fd_vmstat == -1) {
+		struct statfs sf;
+
+		st->fd_vmstat = sysroot_open("/proc/vmstat", O_RDONLY);
+		/* a fixture's counters do not move with its processes */
+		if (st->fd_vmstat >= 0 &&
+		    (fstatfs(st->fd_vmstat, &sf) || sf.f_type != PROC_SUPER_MAGIC)) {
+			close(st->fd_vmstat);
+			st->fd_vmstat = -2;
+		}
+	}
+	if (st->fd_vmstat < 0) {
+		st->fd_vmstat = -2;
+		return -1;
+	}
+	len = sysroot_pread_all(st->fd_vmstat, st->buf, sizeof(st->buf) - 1);
+	if (len <= 0 || (size_t)len == sizeof(st->buf) - 1)
+		return -1;
+	st->buf[len] = '\0';
+	for (const char *l = st->buf; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, "pgscan_", 7) && strncmp(l, "pgsteal_", 8) &&
+		    strncmp(l, "pswpout ", 8))
+			continue;
+		const char *sp = strchr(l, ' ');
+		if (sp)
+			sum += strtoll(sp + 1, NULL, 10);
+	}
+	return sum;
+}
+
+void memproc_reclaim_check(struct memproc *st)
+{
+	long long ev = reclaim_events(st);
+
+	st->reclaim_quiet = ev >= 0 && st->reclaim_last >= 0 && ev == st->reclaim_last;
+	st->reclaim_last = ev;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The pids of the last report that left or were taken by another process
+ * (both lists sorted by pid), into gone; cap when there are more, or when
+ * cur is not sorted. */
+static size_t gone_pids(const struct memproc *st, pid_t *gone, size_t cap)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	for (size_t k = 1; k < st->ncur; k++)
+		if (st->cur[k - 1].pid >= st->cur[k].pid)
+			return cap;
+	while (i < st->nprocs && n < cap) {
+		pid_t pid = st->procs[i].pid;
+
+		while (j < st->ncur && st->cur[j].pid < pid)
+			j++;
+		if (j == st->ncur || st->cur[j].pid != pid || st->cur[j].reused)
+			gone[n++] = pid;
+		i++;
+	}
+	return n;
+}
+
+size_t memproc_reparented(struct memproc *st)
+{
+	enum { GONE_MAX = 256 };
+	pid_t gone[GONE_MAX];
+	size_t ngone, n = 0;
+	bool any = false;
+
+	for (size_t j = 0; j < st->ncur && !any; j++)
+		any = st->cur[j].idle && !st->cur[j].kthread;
+	if (!any)
+		return 0;
+	ngone = gone_pids(st, gone, GONE_MAX);
+	for (size_t j = 0; j < st->ncur; j++) {
+		struct mem_proc *p = &st->cur[j];
+		pid_t ppid = (pid_t)p->v[MP_PPID];
+
+		if (!p->idle || p->kthread)
+			continue;
+		/* past the bound, every kept row is read again */
+		if (ngone == GONE_MAX || bsearch(&ppid, gone, ngone, sizeof(*gone), pid_cmp)) {
+			p->reread = true;
+			n++;
+		}
+	}
+	return n;
 }
 
 /* The listing of /proc (about 1 us an entry, most of it the kernel's

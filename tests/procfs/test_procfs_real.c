@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -250,6 +251,101 @@ START_TEST(mem_real_newcomer)
 }
 END_TEST
 
+/* The grandchild of mem_real_idle: sleeps on cmd, and at 's' spins 0.3 s of
+ * CPU and says so on done; at anything else it leaves. */
+static void idle_kid(int cmd, int done)
+{
+	char c;
+
+	while (read(cmd, &c, 1) == 1 && c == 's') {
+		struct timespec t0, t;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+		do
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1e9 + (t.tv_nsec - t0.tv_nsec) < 3e8);
+		if (write(done, "d", 1) != 1)
+			break;
+	}
+	_exit(0);
+}
+
+/* System-wide, a process of one thread that sleeps through reports may keep
+ * its row (its stat unread): the row still moves as soon as it runs, and
+ * shows its new parent once its parent left. */
+START_TEST(mem_real_idle)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *r;
+	uint32_t proc, cpu;
+	int cmd[2], done[2], hold[2];
+	pid_t mid, kid;
+	double before;
+	char c;
+
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	ck_assert_int_eq(pipe(cmd), 0);
+	ck_assert_int_eq(pipe(done), 0);
+	ck_assert_int_eq(pipe(hold), 0);
+	mid = fork();
+	ck_assert_int_ge(mid, 0);
+	if (mid == 0) {
+		kid = fork();
+		if (kid == 0)
+			idle_kid(cmd[0], done[1]);
+		if (kid < 0 || write(done[1], &kid, sizeof(kid)) != sizeof(kid))
+			_exit(1);
+		_exit(read(hold[0], &c, 1) == 1 ? 0 : 1);
+	}
+	ck_assert_int_eq(read(done[0], &kid, sizeof(kid)), sizeof(kid));
+	sysroot_set(NULL);
+	options_defaults(&o);
+	o.scope = SCOPE_SYSTEM_WIDE;
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	proc = fx_stream(&fc, "mem.proc");
+	cpu = fx_stream(&fc, "proc.cpu");
+	for (uint64_t t = 1; t <= 3; t++)
+		ck_assert_int_eq(fx_coll_sample(&fc, t * SEC), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, proc, (uint64_t)kid);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_double_eq(r->v[3], mid);
+	r = fx_find(&fc.recs, REC_SAMPLE, cpu, (uint64_t)kid);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_double_eq(r->v[2], 'S');
+	before = r->v[0] + r->v[1];
+
+	/* it runs: the next report has its CPU time */
+	ck_assert_int_eq(write(cmd[1], "s", 1), 1);
+	ck_assert_int_eq(read(done[0], &c, 1), 1);
+	ck_assert_int_eq(fx_coll_sample(&fc, 4 * SEC), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, cpu, (uint64_t)kid);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(r->v[0] + r->v[1] >= before + 0.2,
+		      "CPU %.2f s after a 0.3 s spin from %.2f s", r->v[0] + r->v[1], before);
+
+	/* its parent leaves while it sleeps: we are its parent now */
+	for (uint64_t t = 5; t <= 6; t++)
+		ck_assert_int_eq(fx_coll_sample(&fc, t * SEC), 0);
+	ck_assert_int_eq(write(hold[1], "x", 1), 1);
+	ck_assert_int_eq(waitpid(mid, NULL, 0), mid);
+	ck_assert_int_eq(fx_coll_sample(&fc, 7 * SEC), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, proc, (uint64_t)kid);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_double_eq(r->v[3], getpid());
+	ck_assert_ptr_nonnull(fx_find(&fc.recs, REC_GONE, proc, (uint64_t)mid));
+
+	ck_assert_int_eq(write(cmd[1], "q", 1), 1);
+	ck_assert_int_eq(waitpid(kid, NULL, 0), kid);
+	for (int i = 0; i < 2; i++) {
+		close(cmd[i]);
+		close(done[i]);
+		close(hold[i]);
+	}
+	fx_coll_fini(&fc);
+}
+END_TEST
+
 /* Counters that go backwards, CPUs that vanish: the store never shows a
  * negative rate, and rates resume once two good samples follow. */
 START_TEST(cpu_into_store)
@@ -472,6 +568,7 @@ Suite *procfs_real_suite(void)
 	tcase_add_test(tc, mem_real_tree);
 	tcase_add_test(tc, mem_real_system);
 	tcase_add_test(tc, mem_real_newcomer);
+	tcase_add_test(tc, mem_real_idle);
 	tcase_add_test(tc, cpu_into_store);
 	tcase_add_test(tc, mem_unreadable);
 	tcase_add_test(tc, mem_hidepid);
