@@ -86,10 +86,12 @@ struct {
 	__uint(max_entries, 1 << 20);
 } exits SEC(".maps");
 
-/* struct gpurt_loaded records */
+/* struct gpurt_loaded records: 16 bytes each with the header, so 16 KiB
+ * holds 1,024, four times what the watch thread takes in one batch (the
+ * rest waits for the scan). Mapped for the whole run, twice over. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 64 << 10);
+	__uint(max_entries, 16 << 10);
 } loader SEC(".maps");
 
 /* where each host stub of `launches` lies (same keys) */

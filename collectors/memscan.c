@@ -87,6 +87,15 @@ ssize_t memproc_read_kept(struct memproc *st, pid_t pid, const char *name, int *
 	return len;
 }
 
+/* A row that may repeat needs only its schedstat fd: with many processes
+ * (the fd budget half spent), its stat fd goes back, so that the budget
+ * keeps as many such rows as it can. */
+static void stat_fd_spare(struct memproc *st, struct mem_proc *p)
+{
+	if (st->nfds >= st->fd_budget / 2)
+		memproc_close_fd(st, &p->fd_stat);
+}
+
 /* Whether old's row may be kept without reading its stat. */
 static bool idle_allowed(const struct memproc *st, const struct mem_proc *old, bool always)
 {
@@ -122,9 +131,9 @@ bool memproc_idle_row(struct memproc *st, struct mem_proc *p, struct mem_proc *o
 	/* read before stat: a run in between shows at the next report */
 	p->run_ns = run_ns;
 	p->runs = runs;
-	if (old->stat_age >= MEM_STATUS_REFRESH || run_ns != old->run_ns || runs != old->runs ||
-	    p->fd_stat < 0)
+	if (old->stat_age >= MEM_STATUS_REFRESH || run_ns != old->run_ns || runs != old->runs)
 		return false;
+	stat_fd_spare(st, p);
 	p->kthread = old->kthread;
 	p->idle = true;
 	p->stat_age = old->stat_age + 1;
@@ -146,7 +155,10 @@ void memproc_sched_keep(struct memproc *st, struct mem_proc *p, bool always)
 		return;
 	}
 	p->stat_age = 0;
-	if (p->fd_sched >= 0)
+	stat_fd_spare(st, p);
+	/* none to keep: the row is read whole (an open to read it once
+	 * would be wasted) */
+	if (p->fd_sched >= 0 || st->nfds >= st->fd_budget)
 		return;
 	/* opened after stat: its figures may be newer than the stat read,
 	 * so the next report reads stat again and takes them from there */
