@@ -14,6 +14,7 @@
 #include "collector.h"
 #include "memproc_int.h"
 #include "procfs.h"
+#include "procrun.h"
 #include "sysroot.h"
 #include "util.h"
 
@@ -248,7 +249,7 @@ static bool mem_row_read(struct memproc *st, struct mem_proc *p, struct mem_proc
 		memproc_close_fd(st, &p->fd_sched);
 		return false;
 	}
-	memproc_sched_keep(st, p, always_status);
+	memproc_sched_keep(st, p, always_status, !old);
 	return true;
 }
 
@@ -442,6 +443,7 @@ static void mem_scan_system(struct memproc *st)
 	struct dirent *de;
 
 	memproc_reclaim_check(st);
+	memproc_runs_read(st);
 	if (st->nprocs && !memproc_list_due(st)) {
 		/* those the listing found unreadable are not rows: still there */
 		st->unreadable = st->unreadable_listed;
@@ -557,6 +559,7 @@ void memproc_free(struct memproc *st)
 		close(st->fd_loadavg);
 	if (st->fd_vmstat >= 0)
 		close(st->fd_vmstat);
+	procrun_close(st->run);
 	for (size_t i = 0; st->procs && i < st->nprocs; i++)
 		mem_row_free(st, &st->procs[i]);
 	free(st->procs);

@@ -31,6 +31,8 @@ enum { PC_UTIME, PC_STIME, PC_STATE, PC_NICE, PC_KTHREAD, PC_START, PC_NVALS };
 enum { PT_UTIME, PT_STIME, PT_STATE, PT_TGID, PT_NVALS };
 
 struct procgroup_cache;
+struct procrun;
+struct procrun_sum;
 struct emitter;
 
 struct mem_proc {
@@ -105,6 +107,12 @@ struct memproc {
 	int fd_vmstat;
 	long long reclaim_last;
 	bool reclaim_quiet;
+	/* the task iterator, tried at the first system-wide scan, and its
+	 * sums of this scan (owned by run; valid when runs_valid) */
+	struct procrun *run;
+	bool run_tried, runs_valid;
+	const struct procrun_sum *runs;
+	size_t nruns;
 };
 
 /* memgroup.c: the CONTAINER label of proc.cpu. */
@@ -128,7 +136,10 @@ ssize_t memproc_read_kept(struct memproc *st, pid_t pid, const char *name, int *
 bool memproc_idle_row(struct memproc *st, struct mem_proc *p, struct mem_proc *old, bool always);
 /* After p's stat was read: its schedstat fd for the next report, where
  * memproc_idle_row may use it; closed where it may not. */
-void memproc_sched_keep(struct memproc *st, struct mem_proc *p, bool always);
+void memproc_sched_keep(struct memproc *st, struct mem_proc *p, bool always, bool first);
+/* Before a system-wide scan: every process's run time through the task
+ * iterator (procrun.h), where it can be loaded; else runs_valid is false. */
+void memproc_runs_read(struct memproc *st);
 /* Before a system-wide scan: whether pages were reclaimed since the last. */
 void memproc_reclaim_check(struct memproc *st);
 /* After it: marks the kept rows whose parent left (reread); how many. */

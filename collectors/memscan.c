@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
 #include "memproc_int.h"
+#include "procrun.h"
 #include "sysroot.h"
 
 /* What the system-wide scan can leave out when nothing changed.
@@ -96,38 +98,66 @@ static void stat_fd_spare(struct memproc *st, struct mem_proc *p)
 		memproc_close_fd(st, &p->fd_stat);
 }
 
-/* Whether old's row may be kept without reading its stat. */
+/* Whether old's row may be kept without reading its stat: the iterator
+ * sums every thread, schedstat is one thread's. */
 static bool idle_allowed(const struct memproc *st, const struct mem_proc *old, bool always)
 {
 	if (old->kthread)
 		return true;
-	return !always && st->reclaim_quiet && old->v[MP_THREADS] == 1;
+	return !always && st->reclaim_quiet && (st->runs_valid || old->v[MP_THREADS] == 1);
+}
+
+/* The process's run time and switch count (its fingerprint with the thread
+ * count) from this scan's iterator read; false when it has none. */
+static bool run_of(const struct memproc *st, pid_t pid, uint64_t *run_ns, uint64_t *runs)
+{
+	const struct procrun_sum *s = procrun_find(st->runs, st->nruns, (uint32_t)pid);
+
+	*run_ns = *runs = UINT64_MAX;
+	if (!s)
+		return false;
+	*run_ns = s->run_ns;
+	*runs = s->switches ^ ((uint64_t)s->threads << 48);
+	return true;
+}
+
+/* The row's run time and count of runs, read before its stat: from the
+ * iterator, or through its kept schedstat. False when there are none. */
+static bool run_now(struct memproc *st, struct mem_proc *p, uint64_t *run_ns, uint64_t *runs)
+{
+	ssize_t len;
+
+	if (st->runs_valid)
+		return run_of(st, p->pid, run_ns, runs);
+	if (p->fd_sched < 0)
+		return false;
+	/* the fd is the task's: it reads nothing once the thread is gone,
+	 * never a newcomer on its pid */
+	len = sysroot_pread_all(p->fd_sched, st->buf, sizeof(st->buf) - 1);
+	if (len > 0) {
+		st->buf[len] = '\0';
+		if (sched_parse(st->buf, run_ns, runs))
+			return true;
+	}
+	memproc_close_fd(st, &p->fd_sched);
+	return false;
 }
 
 bool memproc_idle_row(struct memproc *st, struct mem_proc *p, struct mem_proc *old, bool always)
 {
 	uint64_t run_ns, runs;
-	ssize_t len;
 
-	if (!old || old->fd_sched < 0)
+	if (!old)
 		return false;
-	p->fd_sched = old->fd_sched;
-	old->fd_sched = -1;
+	if (!st->runs_valid) {
+		if (old->fd_sched < 0)
+			return false;
+		p->fd_sched = old->fd_sched;
+		old->fd_sched = -1;
+	}
 	p->run_ns = p->runs = UINT64_MAX;
-	if (!idle_allowed(st, old, always))
+	if (!idle_allowed(st, old, always) || !run_now(st, p, &run_ns, &runs))
 		return false;
-	/* the fd is the task's: it reads nothing once the thread is gone,
-	 * never a newcomer on its pid */
-	len = sysroot_pread_all(p->fd_sched, st->buf, sizeof(st->buf) - 1);
-	if (len <= 0) {
-		memproc_close_fd(st, &p->fd_sched);
-		return false;
-	}
-	st->buf[len] = '\0';
-	if (!sched_parse(st->buf, &run_ns, &runs)) {
-		memproc_close_fd(st, &p->fd_sched);
-		return false;
-	}
 	/* read before stat: a run in between shows at the next report */
 	p->run_ns = run_ns;
 	p->runs = runs;
@@ -146,16 +176,23 @@ bool memproc_idle_row(struct memproc *st, struct mem_proc *p, struct mem_proc *o
 	return true;
 }
 
-void memproc_sched_keep(struct memproc *st, struct mem_proc *p, bool always)
+void memproc_sched_keep(struct memproc *st, struct mem_proc *p, bool always, bool first)
 {
 	ssize_t len;
 
-	if (!p->kthread && (always || p->v[MP_THREADS] != 1)) {
+	if (!p->kthread && (always || (!st->runs_valid && p->v[MP_THREADS] != 1))) {
 		memproc_close_fd(st, &p->fd_sched);
 		return;
 	}
-	p->stat_age = 0;
+	/* the forced reads of a crowd seen at once come due apart */
+	p->stat_age = first ? (uint16_t)(p->pid % MEM_STATUS_REFRESH) : 0;
 	stat_fd_spare(st, p);
+	if (st->runs_valid) {
+		/* read at the scan's start, before this stat */
+		memproc_close_fd(st, &p->fd_sched);
+		run_of(st, p->pid, &p->run_ns, &p->runs);
+		return;
+	}
 	/* none to keep: the row is read whole (an open to read it once
 	 * would be wasted) */
 	if (p->fd_sched >= 0 || st->nfds >= st->fd_budget)
@@ -166,8 +203,33 @@ void memproc_sched_keep(struct memproc *st, struct mem_proc *p, bool always)
 	if (len <= 0)
 		memproc_close_fd(st, &p->fd_sched);
 	p->run_ns = p->runs = UINT64_MAX;
-	/* the forced reads of a crowd seen at once come due apart */
-	p->stat_age = (uint16_t)(p->pid % MEM_STATUS_REFRESH);
+}
+
+/* The inode of the initial pid namespace (the kernel's PROC_PID_INIT_INO,
+ * not in its UAPI headers). */
+#define MEM_PID_INIT_INO 0xEFFFFFFCu
+
+/* Only in the initial pid namespace, on the host's own /proc: the
+ * iterator's pids are the kernel's, a container's /proc has its own. */
+static bool runs_usable(void)
+{
+	struct stat sb;
+	const char *root = sysroot_get();
+
+	return (!root || !strcmp(root, "/")) && !stat("/proc/self/ns/pid", &sb) &&
+	       sb.st_ino == MEM_PID_INIT_INO;
+}
+
+void memproc_runs_read(struct memproc *st)
+{
+	st->runs_valid = false;
+	if (!st->run_tried) {
+		st->run_tried = true;
+		if (runs_usable())
+			procrun_open(&st->run);
+	}
+	if (st->run && !procrun_read(st->run, &st->runs, &st->nruns))
+		st->runs_valid = true;
 }
 
 /* The sum of /proc/vmstat's reclaim counters (pgscan_*, pgsteal_*,

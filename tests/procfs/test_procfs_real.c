@@ -3,9 +3,11 @@
  * the cpu collector feeding the real store, and real file permissions. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 
 #include "procfs.h"
 #include "procfs_fixture.h"
+#include "procrun.h"
 #include "ring.h"
 #include "store.h"
 #include "sysroot.h"
@@ -346,6 +349,146 @@ START_TEST(mem_real_idle)
 }
 END_TEST
 
+/* The spinning thread of mt_kid: at each byte on its fd, 0.3 s of CPU,
+ * then a byte back. */
+struct mt_pipes {
+	int cmd, done;
+};
+
+static void *mt_spin(void *arg)
+{
+	const struct mt_pipes *mp = arg;
+
+	idle_kid(mp->cmd, mp->done);
+	return NULL;
+}
+
+/* With the task iterator, a process of several threads may keep its row
+ * too: the second thread's run must still show at the next report. Without
+ * it (no root, no BPF) such a process is read whole, and this holds too. */
+START_TEST(mem_real_idle_threads)
+{
+	struct asys_options o;
+	struct fx_coll fc;
+	const struct fx_rec *r;
+	uint32_t proc, cpu;
+	int cmd[2], done[2];
+	pid_t kid;
+	double before;
+	char c;
+
+	ck_assert_int_eq(pipe(cmd), 0);
+	ck_assert_int_eq(pipe(done), 0);
+	kid = fork();
+	ck_assert_int_ge(kid, 0);
+	if (kid == 0) {
+		struct mt_pipes mp = {cmd[0], done[1]};
+		pthread_t th;
+
+		if (pthread_create(&th, NULL, mt_spin, &mp) || write(done[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	ck_assert_int_eq(read(done[0], &c, 1), 1);
+	sysroot_set(NULL);
+	options_defaults(&o);
+	o.scope = SCOPE_SYSTEM_WIDE;
+	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
+	proc = fx_stream(&fc, "mem.proc");
+	cpu = fx_stream(&fc, "proc.cpu");
+	for (uint64_t t = 1; t <= 3; t++)
+		ck_assert_int_eq(fx_coll_sample(&fc, t * SEC), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, proc, (uint64_t)kid);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_double_eq(r->v[4], 2);
+	r = fx_find(&fc.recs, REC_SAMPLE, cpu, (uint64_t)kid);
+	ck_assert_ptr_nonnull(r);
+	before = r->v[0] + r->v[1];
+	ck_assert_int_eq(write(cmd[1], "s", 1), 1);
+	ck_assert_int_eq(read(done[0], &c, 1), 1);
+	ck_assert_int_eq(fx_coll_sample(&fc, 4 * SEC), 0);
+	r = fx_find(&fc.recs, REC_SAMPLE, cpu, (uint64_t)kid);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(r->v[0] + r->v[1] >= before + 0.2,
+		      "CPU %.2f s after its second thread spun 0.3 s from %.2f s",
+		      r->v[0] + r->v[1], before);
+	kill(kid, SIGKILL);
+	ck_assert_int_eq(waitpid(kid, NULL, 0), kid);
+	for (int i = 0; i < 2; i++) {
+		close(cmd[i]);
+		close(done[i]);
+	}
+	fx_coll_fini(&fc);
+}
+END_TEST
+
+/* Run time summed over a process's threads, from its schedstat files. */
+static uint64_t self_run_ns(int *threads)
+{
+	char path[320], buf[128];
+	uint64_t sum = 0;
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+
+	*threads = 0;
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d))) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", de->d_name);
+		f = fopen(path, "r");
+		if (f && fgets(buf, sizeof(buf), f))
+			sum += strtoull(buf, NULL, 10);
+		if (f)
+			fclose(f);
+		(*threads)++;
+	}
+	closedir(d);
+	return sum;
+}
+
+/* The task iterator against this process's own schedstat files: its
+ * threads, and a run time between two readings taken around it. */
+START_TEST(procrun_real)
+{
+	struct procrun *pr;
+	const struct procrun_sum *sums, *me;
+	size_t n;
+	uint64_t before, after;
+	int threads, t2;
+	int rc = procrun_open(&pr);
+
+	if (rc) {
+		fprintf(stderr,
+			"procrun_real: the task iterator cannot be loaded here (%s); not "
+			"checked\n",
+			strerror(-rc));
+		return;
+	}
+	before = self_run_ns(&threads);
+	ck_assert_int_eq(procrun_read(pr, &sums, &n), 0);
+	after = self_run_ns(&t2);
+	ck_assert_uint_gt(n, 1);
+	for (size_t i = 1; i < n; i++)
+		ck_assert_uint_lt(sums[i - 1].tgid, sums[i].tgid);
+	me = procrun_find(sums, n, (uint32_t)getpid());
+	ck_assert_ptr_nonnull(me);
+	ck_assert_int_eq(threads, t2);
+	ck_assert_uint_eq(me->threads, (unsigned)threads);
+	ck_assert_msg(me->run_ns >= before && me->run_ns <= after,
+		      "run time %llu ns, schedstat before %llu and after %llu",
+		      (unsigned long long)me->run_ns, (unsigned long long)before,
+		      (unsigned long long)after);
+	/* a process it misses is read whole; our parent must be there */
+	ck_assert_ptr_nonnull(procrun_find(sums, n, (uint32_t)getppid()));
+	ck_assert_ptr_null(procrun_find(sums, n, UINT32_MAX));
+	procrun_close(pr);
+}
+END_TEST
+
 /* Counters that go backwards, CPUs that vanish: the store never shows a
  * negative rate, and rates resume once two good samples follow. */
 START_TEST(cpu_into_store)
@@ -569,6 +712,8 @@ Suite *procfs_real_suite(void)
 	tcase_add_test(tc, mem_real_system);
 	tcase_add_test(tc, mem_real_newcomer);
 	tcase_add_test(tc, mem_real_idle);
+	tcase_add_test(tc, mem_real_idle_threads);
+	tcase_add_test(tc, procrun_real);
 	tcase_add_test(tc, cpu_into_store);
 	tcase_add_test(tc, mem_unreadable);
 	tcase_add_test(tc, mem_hidepid);
