@@ -68,7 +68,10 @@ void engine_group_windows_start(struct engine_group *g, uint64_t now)
 
 /* Which groups ride on another's thread (ENGINE_SHARE_HZ), and whether that
  * thread pumps the bus: when it ticks at least once per bus period, so a
- * frame still sees data at most a bus period old. */
+ * frame still sees data at most a bus period old, or when every group rides
+ * on it, since then no record can be fresher than its last tick (host
+ * memory at 1 Hz would otherwise wake the bus thread 4 times a second to
+ * find nothing). */
 void engine_plan_sharing(struct engine *e)
 {
 	struct engine_group *host = NULL;
@@ -95,7 +98,10 @@ void engine_plan_sharing(struct engine *e)
 		g->every = g->period_ns / host->period_ns;
 		host->guests[host->nguests++] = i;
 	}
-	host->pumps = bus_period_ns(e->bus) && host->period_ns <= bus_period_ns(e->bus);
+	bool all = true;
+	for (int i = 0; i < e->ngroups; i++)
+		all &= &e->groups[i] == host || e->groups[i].host >= 0;
+	host->pumps = bus_period_ns(e->bus) && (host->period_ns <= bus_period_ns(e->bus) || all);
 }
 
 int engine_stats(struct engine *e, struct engine_group_stats *out, int n)

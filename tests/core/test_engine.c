@@ -270,6 +270,56 @@ START_TEST(slow_groups_share_a_thread_and_pump_the_bus)
 }
 END_TEST
 
+/* A lone group slower than the bus period (host memory at 1 Hz): its
+ * thread still pumps after each tick, since no record can be fresher than
+ * its ticks, and the bus thread does not wake each period for nothing. */
+static _Atomic uint64_t lone_ticks;
+
+static int sample_lone(void *st, struct emitter *out, uint64_t deadline)
+{
+	double v = 1;
+
+	(void)st;
+	(void)deadline;
+	atomic_fetch_add(&lone_ticks, 1);
+	emit_sample(out, 0, 0, emit_tick_start(out), &v, 1);
+	return 0;
+}
+
+static const struct collector c_lone = {
+    .name = "lone", .frequency = freq_1, .init = init_ok, .sample = sample_lone, .fini = fini_none};
+
+START_TEST(a_lone_slow_group_pumps_after_its_ticks)
+{
+	const struct collector *list[] = {&c_lone, NULL};
+	struct asys_options o;
+	struct stream_table *t = stream_table_new();
+	struct bus *b = bus_new();
+	struct engine *e;
+	uint64_t t0;
+	int n;
+
+	options_defaults(&o);
+	stream_table_add(t, &s_a);
+	e = engine_new(&o, t, b, list);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(engine_init(e), 0);
+	ck_assert_int_eq(bus_attach(b, &count_ops, NULL), 0);
+	ck_assert_int_eq(bus_start(b, 250000000ull), 0);
+	ck_assert_int_eq(engine_start(e), 0);
+	pumps_in(0.6);
+	t0 = lone_ticks;
+	n = pumps_in(3.0);
+	/* one pump a tick (3, 4 at a tick's edge), not one each 250 ms (12) */
+	ck_assert_msg(n >= 2 && n <= 5, "%d pumps in 3 s for %llu ticks of a lone 1 Hz group", n,
+		      (unsigned long long)(lone_ticks - t0));
+	engine_stop(e);
+	bus_free(b);
+	engine_free(e);
+	stream_table_free(t);
+}
+END_TEST
+
 /* A sampling thread's pump never waits for a busy consumer (the store while
  * a scrape or a frame copies out of it): it leaves the pump to the bus
  * thread, woken at once, and the records still arrive. */
@@ -433,6 +483,7 @@ int main(void)
 	tcase_add_test(tc, bus_pumps_as_often_as_its_consumers_need);
 	tcase_add_test(tc, sampler_pump_does_not_wait_for_a_busy_consumer);
 	tcase_add_test(tc, slow_groups_share_a_thread_and_pump_the_bus);
+	tcase_add_test(tc, a_lone_slow_group_pumps_after_its_ticks);
 	suite_add_tcase(s, tc);
 	return check_run(s, NULL);
 }
