@@ -232,6 +232,25 @@ void memproc_runs_read(struct memproc *st)
 		st->runs_valid = true;
 }
 
+/* A file of /proc kept open across scans in *fd: -1 opens it, -2 says it is
+ * not used (missing, or the root's /proc is not a procfs: a fixture's
+ * counters do not move with its processes). True when *fd is open. */
+static bool proc_kept(int *fd, const char *path)
+{
+	if (*fd == -1) {
+		struct statfs sf;
+
+		*fd = sysroot_open(path, O_RDONLY);
+		if (*fd >= 0 && (fstatfs(*fd, &sf) || sf.f_type != PROC_SUPER_MAGIC)) {
+			close(*fd);
+			*fd = -2;
+		}
+	}
+	if (*fd < 0)
+		*fd = -2;
+	return *fd >= 0;
+}
+
 /* The sum of /proc/vmstat's reclaim counters (pgscan_*, pgsteal_*,
  * pswpout), or -1 where it cannot be read. */
 static long long reclaim_events(struct memproc *st)
@@ -239,21 +258,8 @@ static long long reclaim_events(struct memproc *st)
 	long long sum = 0;
 	ssize_t len;
 
-	if (st->fd_vmstat == -1) {
-		struct statfs sf;
-
-		st->fd_vmstat = sysroot_open("/proc/vmstat", O_RDONLY);
-		/* a fixture's counters do not move with its processes */
-		if (st->fd_vmstat >= 0 &&
-		    (fstatfs(st->fd_vmstat, &sf) || sf.f_type != PROC_SUPER_MAGIC)) {
-			close(st->fd_vmstat);
-			st->fd_vmstat = -2;
-		}
-	}
-	if (st->fd_vmstat < 0) {
-		st->fd_vmstat = -2;
+	if (!proc_kept(&st->fd_vmstat, "/proc/vmstat"))
 		return -1;
-	}
 	len = sysroot_pread_all(st->fd_vmstat, st->buf, sizeof(st->buf) - 1);
 	if (len <= 0 || (size_t)len == sizeof(st->buf) - 1)
 		return -1;
@@ -348,20 +354,8 @@ bool memproc_list_due(struct memproc *st)
 	long long last;
 	bool due;
 
-	if (st->fd_loadavg == -1) {
-		struct statfs sf;
-
-		st->fd_loadavg = sysroot_open("/proc/loadavg", O_RDONLY);
-		if (st->fd_loadavg >= 0 &&
-		    (fstatfs(st->fd_loadavg, &sf) || sf.f_type != PROC_SUPER_MAGIC)) {
-			close(st->fd_loadavg);
-			st->fd_loadavg = -2;
-		}
-	}
-	if (st->fd_loadavg < 0) {
-		st->fd_loadavg = -2;
+	if (!proc_kept(&st->fd_loadavg, "/proc/loadavg"))
 		return true;
-	}
 	len = sysroot_pread_all(st->fd_loadavg, buf, sizeof(buf) - 1);
 	if (len <= 0)
 		return true;

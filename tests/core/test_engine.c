@@ -226,15 +226,13 @@ static const struct collector c_fast = {
 static const struct collector c_slow = {
     .name = "slow", .frequency = freq_1, .init = init_ok, .sample = sample_slow, .fini = fini_none};
 
-START_TEST(slow_groups_share_a_thread_and_pump_the_bus)
+/* An engine of list over the one stream s_a, started, with a counting
+ * consumer on a bus of a 250 ms period, and 0.6 s for its first pumps. */
+static struct engine *pumping_engine(const struct collector *const *list, struct stream_table *t,
+				     struct bus *b)
 {
-	const struct collector *list[] = {&c_fast, &c_slow, NULL};
 	struct asys_options o;
-	struct stream_table *t = stream_table_new();
-	struct bus *b = bus_new();
 	struct engine *e;
-	struct engine_group_stats st[ENGINE_MAX_GROUPS];
-	int n;
 
 	options_defaults(&o);
 	stream_table_add(t, &s_a);
@@ -245,6 +243,18 @@ START_TEST(slow_groups_share_a_thread_and_pump_the_bus)
 	ck_assert_int_eq(bus_start(b, 250000000ull), 0);
 	ck_assert_int_eq(engine_start(e), 0);
 	pumps_in(0.6);
+	return e;
+}
+
+START_TEST(slow_groups_share_a_thread_and_pump_the_bus)
+{
+	const struct collector *list[] = {&c_fast, &c_slow, NULL};
+	struct stream_table *t = stream_table_new();
+	struct bus *b = bus_new();
+	struct engine *e = pumping_engine(list, t, b);
+	struct engine_group_stats st[ENGINE_MAX_GROUPS];
+	int n;
+
 	/* the engine pumps each 250 ms (on 10 Hz ticks: 250-300 ms apart),
 	 * the bus thread alone would each 2 s (8 periods) */
 	n = pumps_in(2.4);
@@ -292,23 +302,12 @@ static const struct collector c_lone = {
 START_TEST(a_lone_slow_group_pumps_after_its_ticks)
 {
 	const struct collector *list[] = {&c_lone, NULL};
-	struct asys_options o;
 	struct stream_table *t = stream_table_new();
 	struct bus *b = bus_new();
-	struct engine *e;
-	uint64_t t0;
+	struct engine *e = pumping_engine(list, t, b);
+	uint64_t t0 = lone_ticks;
 	int n;
 
-	options_defaults(&o);
-	stream_table_add(t, &s_a);
-	e = engine_new(&o, t, b, list);
-	ck_assert_ptr_nonnull(e);
-	ck_assert_int_eq(engine_init(e), 0);
-	ck_assert_int_eq(bus_attach(b, &count_ops, NULL), 0);
-	ck_assert_int_eq(bus_start(b, 250000000ull), 0);
-	ck_assert_int_eq(engine_start(e), 0);
-	pumps_in(0.6);
-	t0 = lone_ticks;
 	n = pumps_in(3.0);
 	/* one pump a tick (3, 4 at a tick's edge), not one each 250 ms (12) */
 	ck_assert_msg(n >= 2 && n <= 5, "%d pumps in 3 s for %llu ticks of a lone 1 Hz group", n,

@@ -273,12 +273,51 @@ static void idle_kid(int cmd, int done)
 	_exit(0);
 }
 
+/* The mem collector system-wide on the real /proc, after three reports;
+ * the streams mem.proc and proc.cpu. */
+static void idle_start(struct fx_coll *fc, uint32_t *proc, uint32_t *cpu)
+{
+	struct asys_options o;
+
+	sysroot_set(NULL);
+	options_defaults(&o);
+	o.scope = SCOPE_SYSTEM_WIDE;
+	ck_assert_int_eq(fx_coll_init(fc, &mem_collector, &o), 0);
+	*proc = fx_stream(fc, "mem.proc");
+	*cpu = fx_stream(fc, "proc.cpu");
+	for (uint64_t t = 1; t <= 3; t++)
+		ck_assert_int_eq(fx_coll_sample(fc, t * SEC), 0);
+}
+
+/* pid's CPU seconds (user + system) in the last report. */
+static double idle_cpu_s(const struct fx_coll *fc, uint32_t cpu, pid_t pid)
+{
+	const struct fx_rec *r = fx_find(&fc->recs, REC_SAMPLE, cpu, (uint64_t)pid);
+
+	ck_assert_ptr_nonnull(r);
+	return r->v[0] + r->v[1];
+}
+
+/* Orders a 0.3 s spin on cmd, waits for it on done, and checks that the
+ * report at now_s has pid's CPU 0.2 s or more over before. */
+static void idle_spin_shows(struct fx_coll *fc, uint32_t cpu, pid_t pid, int cmd, int done,
+			    uint64_t now_s, double before)
+{
+	char c;
+
+	ck_assert_int_eq(write(cmd, "s", 1), 1);
+	ck_assert_int_eq(read(done, &c, 1), 1);
+	ck_assert_int_eq(fx_coll_sample(fc, now_s * SEC), 0);
+	ck_assert_msg(idle_cpu_s(fc, cpu, pid) >= before + 0.2,
+		      "CPU %.2f s after a 0.3 s spin from %.2f s", idle_cpu_s(fc, cpu, pid),
+		      before);
+}
+
 /* System-wide, a process of one thread that sleeps through reports may keep
  * its row (its stat unread): the row still moves as soon as it runs, and
  * shows its new parent once its parent left. */
 START_TEST(mem_real_idle)
 {
-	struct asys_options o;
 	struct fx_coll fc;
 	const struct fx_rec *r;
 	uint32_t proc, cpu;
@@ -302,14 +341,7 @@ START_TEST(mem_real_idle)
 		_exit(read(hold[0], &c, 1) == 1 ? 0 : 1);
 	}
 	ck_assert_int_eq(read(done[0], &kid, sizeof(kid)), sizeof(kid));
-	sysroot_set(NULL);
-	options_defaults(&o);
-	o.scope = SCOPE_SYSTEM_WIDE;
-	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
-	proc = fx_stream(&fc, "mem.proc");
-	cpu = fx_stream(&fc, "proc.cpu");
-	for (uint64_t t = 1; t <= 3; t++)
-		ck_assert_int_eq(fx_coll_sample(&fc, t * SEC), 0);
+	idle_start(&fc, &proc, &cpu);
 	r = fx_find(&fc.recs, REC_SAMPLE, proc, (uint64_t)kid);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_double_eq(r->v[3], mid);
@@ -319,13 +351,7 @@ START_TEST(mem_real_idle)
 	before = r->v[0] + r->v[1];
 
 	/* it runs: the next report has its CPU time */
-	ck_assert_int_eq(write(cmd[1], "s", 1), 1);
-	ck_assert_int_eq(read(done[0], &c, 1), 1);
-	ck_assert_int_eq(fx_coll_sample(&fc, 4 * SEC), 0);
-	r = fx_find(&fc.recs, REC_SAMPLE, cpu, (uint64_t)kid);
-	ck_assert_ptr_nonnull(r);
-	ck_assert_msg(r->v[0] + r->v[1] >= before + 0.2,
-		      "CPU %.2f s after a 0.3 s spin from %.2f s", r->v[0] + r->v[1], before);
+	idle_spin_shows(&fc, cpu, kid, cmd[1], done[0], 4, before);
 
 	/* its parent leaves while it sleeps: we are its parent now */
 	for (uint64_t t = 5; t <= 6; t++)
@@ -368,7 +394,6 @@ static void *mt_spin(void *arg)
  * it (no root, no BPF) such a process is read whole, and this holds too. */
 START_TEST(mem_real_idle_threads)
 {
-	struct asys_options o;
 	struct fx_coll fc;
 	const struct fx_rec *r;
 	uint32_t proc, cpu;
@@ -391,28 +416,15 @@ START_TEST(mem_real_idle_threads)
 		_exit(0);
 	}
 	ck_assert_int_eq(read(done[0], &c, 1), 1);
-	sysroot_set(NULL);
-	options_defaults(&o);
-	o.scope = SCOPE_SYSTEM_WIDE;
-	ck_assert_int_eq(fx_coll_init(&fc, &mem_collector, &o), 0);
-	proc = fx_stream(&fc, "mem.proc");
-	cpu = fx_stream(&fc, "proc.cpu");
-	for (uint64_t t = 1; t <= 3; t++)
-		ck_assert_int_eq(fx_coll_sample(&fc, t * SEC), 0);
+	idle_start(&fc, &proc, &cpu);
 	r = fx_find(&fc.recs, REC_SAMPLE, proc, (uint64_t)kid);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_double_eq(r->v[4], 2);
 	r = fx_find(&fc.recs, REC_SAMPLE, cpu, (uint64_t)kid);
 	ck_assert_ptr_nonnull(r);
 	before = r->v[0] + r->v[1];
-	ck_assert_int_eq(write(cmd[1], "s", 1), 1);
-	ck_assert_int_eq(read(done[0], &c, 1), 1);
-	ck_assert_int_eq(fx_coll_sample(&fc, 4 * SEC), 0);
-	r = fx_find(&fc.recs, REC_SAMPLE, cpu, (uint64_t)kid);
-	ck_assert_ptr_nonnull(r);
-	ck_assert_msg(r->v[0] + r->v[1] >= before + 0.2,
-		      "CPU %.2f s after its second thread spun 0.3 s from %.2f s",
-		      r->v[0] + r->v[1], before);
+	/* its second thread runs */
+	idle_spin_shows(&fc, cpu, kid, cmd[1], done[0], 4, before);
 	kill(kid, SIGKILL);
 	ck_assert_int_eq(waitpid(kid, NULL, 0), kid);
 	for (int i = 0; i < 2; i++) {
