@@ -105,6 +105,10 @@ static void fill(struct proc_pane *s, const struct view *v, struct proc_row *r,
 	}
 	if (r->container)
 		s->any_container = true;
+	/* a kernel thread the table hides is only counted (drop_hidden): most
+	 * of a node's processes, their values are not worth a store lookup */
+	if ((r->flags & PR_KTHREAD) && !s->kthreads)
+		return;
 	proc_row_values(x, v, r, proc, cpu);
 }
 

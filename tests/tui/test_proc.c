@@ -91,6 +91,10 @@ START_TEST(sort_and_kthreads)
 	ck_assert_str_eq(buf, "python train.py|python worker.py|/sbin/init|bash|vim notes.txt");
 	key(&f, 'K');
 	ck_assert_int_ge(row_of(&f, "[kthreadd]"), 0);
+	/* its values are loaded once it is shown (a hidden one's are not) */
+	ck_assert_str_eq(cell(&f, row_of(&f, "[kthreadd]"), PC_STATE), "S");
+	ck_assert_str_eq(cell(&f, row_of(&f, "[kthreadd]"), PC_CPU), "0.0");
+	ck_assert_str_eq(cell(&f, row_of(&f, "[kthreadd]"), PC_TIME), "0:01.00");
 	ck_assert_ptr_nonnull(strstr(f.v.status, "kernel threads shown"));
 	key(&f, 'K');
 	ck_assert_int_lt(row_of(&f, "[kthreadd]"), 0);
