@@ -77,6 +77,7 @@ void fx_coll_fini(struct fx_coll *fc);
 
 Suite *procfs_coll_suite(void);
 Suite *procfs_real_suite(void);
+Suite *procfs_idle_suite(void);
 Suite *procfs_tree_suite(void);
 Suite *procfs_many_suite(void);
 

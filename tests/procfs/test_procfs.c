@@ -495,5 +495,5 @@ static Suite *procfs_parser_suite(void)
 int main(void)
 {
 	return check_run(procfs_parser_suite(), procfs_coll_suite(), procfs_tree_suite(),
-			 procfs_real_suite(), procfs_many_suite(), NULL);
+			 procfs_real_suite(), procfs_idle_suite(), procfs_many_suite(), NULL);
 }
