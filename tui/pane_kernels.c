@@ -496,19 +496,13 @@ static void draw_row(WINDOW *w, struct view *v, const struct kpriv *s, const str
 static void kern_draw_table(struct pane *p, WINDOW *w, struct view *v)
 {
 	struct kpriv *s = p->priv;
-	int rows = getmaxy(w), xs[KC_N];
-	int y0 = rows >= 2 ? 1 : 0; /* one row: no header, just the top kernel */
+	int rows = getmaxy(w), xs[KC_N], y0;
+
 	if (!s)
 		return;
 	load_rows(s, v);
-	s->table.nrows = (int)s->nrows;
-	widget_table_clamp(&s->table, rows - y0 > 0 ? rows - y0 : 1);
-	widget_table_header(w, v, 0, &s->table, xs);
-	if (!y0) {
-		/* the header only lent its column positions: the row is the kernel's */
-		wmove(w, 0, 0);
-		wclrtoeol(w);
-	}
+	/* one row: no header, just the top kernel */
+	y0 = widget_table_frame(w, v, &s->table, (int)s->nrows, xs);
 	if (!s->nrows) {
 		draw_empty(w, v, s);
 		return;

@@ -401,19 +401,12 @@ static void draw_row(WINDOW *w, struct view *v, const struct rpriv *s, const str
 static void ranges_draw(struct pane *p, WINDOW *w, struct view *v)
 {
 	struct rpriv *s = p->priv;
-	int rows = getmaxy(w), xs[RC_N];
-	int y0 = rows >= 2 ? 1 : 0;
+	int rows = getmaxy(w), xs[RC_N], y0;
 
 	if (!s)
 		return;
 	load_rows(s, v);
-	s->table.nrows = (int)s->nrows;
-	widget_table_clamp(&s->table, rows - y0 > 0 ? rows - y0 : 1);
-	widget_table_header(w, v, 0, &s->table, xs);
-	if (!y0) {
-		wmove(w, 0, 0);
-		wclrtoeol(w);
-	}
+	y0 = widget_table_frame(w, v, &s->table, (int)s->nrows, xs);
 	if (!s->nrows) {
 		draw_empty(w, v, s);
 		return;

@@ -375,6 +375,20 @@ void widget_table_clamp(struct tui_table *t, int page)
 		t->top = 0;
 }
 
+int widget_table_frame(WINDOW *w, const struct view *v, struct tui_table *t, int nrows, int *xs)
+{
+	int rows = getmaxy(w), y0 = rows >= 2 ? 1 : 0;
+
+	t->nrows = nrows;
+	widget_table_clamp(t, rows - y0);
+	widget_table_header(w, v, 0, t, xs);
+	if (!y0) {
+		wmove(w, 0, 0);
+		wclrtoeol(w);
+	}
+	return y0;
+}
+
 bool widget_table_key(struct tui_table *t, int ch, int page)
 {
 	if (page < 1)

@@ -101,6 +101,11 @@ void widget_table_header(WINDOW *w, const struct view *v, int y, const struct tu
 bool widget_table_key(struct tui_table *t, int ch, int page);
 /* Keeps the selection visible given page rows. */
 void widget_table_clamp(struct tui_table *t, int page);
+/* A table of nrows rows filling w: clamps it to the rows left under the
+ * header and draws the header, its column positions into xs. A window of
+ * one row has no header (it only lends its positions): that row is the
+ * table's first. Returns the window row of the table's first row shown. */
+int widget_table_frame(WINDOW *w, const struct view *v, struct tui_table *t, int nrows, int *xs);
 /* The keys of a table with a filter line: while the filter is typed, every
  * key goes to it (widget_edit_line); '/' starts it; else widget_table_key
  * over nrows rows. true if used. */
