@@ -39,8 +39,9 @@ struct mem_proc {
 	pid_t pid;
 	int fd_stat, fd_status; /* kept open; -1 = none (or handed on) */
 	/* the schedstat of a kernel thread or a process of one thread (kept,
-	 * -1 = none): its run time and count when its stat was read, and
-	 * reports since (memscan.c) */
+	 * -1 = none, and none with the task iterator); the run time and count
+	 * of runs (or the iterator's switches and threads) read before its
+	 * stat was last read, and reports since (memscan.c) */
 	int fd_sched;
 	uint64_t run_ns, runs;
 	uint16_t stat_age;

@@ -19,12 +19,13 @@
  * Most of a node's processes sleep through a refresh: the kernel threads,
  * and the daemons and shells of the users. A process's stat (4-5 us of
  * kernel time, the process table's largest cost) changes mostly when it
- * runs: CPU times, state, threads and faults move only then. Its
- * schedstat (about 1 us) holds the run time and the count of runs, so a
- * process whose two are unchanged keeps the last report's row. That holds
- * for a kernel thread and for a user process of one thread (schedstat is
- * the thread's; a process of several is read whole), with these
- * exceptions:
+ * runs: CPU times, state, threads and faults move only then, so a process
+ * that did not run since the last report keeps that report's row. Whether
+ * it ran comes from one read of the BPF task iterator (procrun.h: every
+ * thread's run time and switches, summed per process, and the threads),
+ * or where that cannot be loaded from a kept schedstat (about 1 us; it is
+ * one thread's, so only a kernel thread or a process of one thread may
+ * keep its row that way). With these exceptions:
  * - nice can change without the process running (a renice by another):
  *   stat is read anyway every MEM_STATUS_REFRESH reports;
  * - a user process's RSS falls without it running when the kernel

@@ -134,14 +134,14 @@ static ssize_t read_all(struct procrun *pr)
 		r = read(fd, (char *)pr->recs + len, room);
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r < 0)
+			r = -errno; /* before close() can change errno */
 		if (r <= 0)
 			break;
 		len += (size_t)r;
 	}
 	close(fd);
-	if (r < 0)
-		return r == -1 ? -errno : r;
-	return (ssize_t)(len / sizeof(*pr->recs));
+	return r < 0 ? r : (ssize_t)(len / sizeof(*pr->recs));
 }
 
 static int sum_cmp(const void *a, const void *b)
