@@ -57,10 +57,11 @@ static void series_free(struct series *se)
 	free(se);
 }
 
-static size_t hist_bytes(uint32_t nf)
+static size_t hist_bytes(const struct series *se)
 {
-	nf = nf ? nf : 1;
-	return (size_t)(STORE_FINE_BUCKETS + STORE_COARSE_BUCKETS) *
+	uint32_t nf = se->hnf ? se->hnf : 1;
+
+	return (size_t)(se->fine_max + se->coarse_max) *
 		   (sizeof(int64_t) + nf * sizeof(struct bucket)) +
 	       nf * sizeof(struct acc);
 }
@@ -69,7 +70,7 @@ static size_t hist_bytes(uint32_t nf)
 static void series_drop(struct store *s, struct series *se)
 {
 	if (se && se->fine)
-		s->hist_bytes -= hist_bytes(se->hnf);
+		s->hist_bytes -= hist_bytes(se);
 	series_free(se);
 }
 
@@ -165,6 +166,8 @@ static struct series *series_new(const struct stream_desc *d, uint32_t stream, u
 	acc_reset(se->open, nf);
 	se->period_ns = peak_period_ns(d->rate_hz);
 	se->period_known = se->period_ns > 0;
+	se->fine_max = d->entity == ENTITY_PID ? STORE_PID_FINE_BUCKETS : STORE_FINE_BUCKETS;
+	se->coarse_max = d->entity == ENTITY_PID ? STORE_PID_COARSE_BUCKETS : STORE_COARSE_BUCKETS;
 	return se;
 }
 
@@ -173,7 +176,7 @@ static struct series *series_new(const struct stream_desc *d, uint32_t stream, u
 static bool series_hist(struct store *s, struct series *se)
 {
 	uint32_t nf = se->hnf ? se->hnf : 1;
-	size_t need = hist_bytes(se->hnf);
+	size_t need = hist_bytes(se);
 
 	if (se->fine)
 		return true;
@@ -182,10 +185,10 @@ static bool series_hist(struct store *s, struct series *se)
 		return false;
 	}
 	se->copen = malloc(nf * sizeof(struct acc));
-	se->fine_cap = STORE_FINE_FIRST;
+	se->fine_cap = STORE_FINE_FIRST < se->fine_max ? STORE_FINE_FIRST : se->fine_max;
 	se->fine_tag = malloc(se->fine_cap * sizeof(int64_t));
 	se->fine = malloc((size_t)se->fine_cap * nf * sizeof(struct bucket));
-	se->coarse_cap = STORE_COARSE_FIRST;
+	se->coarse_cap = STORE_COARSE_FIRST < se->coarse_max ? STORE_COARSE_FIRST : se->coarse_max;
 	se->coarse_tag = malloc(se->coarse_cap * sizeof(int64_t));
 	se->coarse = malloc((size_t)se->coarse_cap * nf * sizeof(struct bucket));
 	if (!se->copen || !se->fine_tag || !se->fine || !se->coarse_tag || !se->coarse) {
@@ -382,7 +385,7 @@ static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket
 
 	if (se->coarse_open >= 0 && cidx != se->coarse_open) {
 		size_t slot = hist_slot(&se->coarse_tag, &se->coarse, &se->coarse_cap,
-					STORE_COARSE_BUCKETS, nf ? nf : 1, se->coarse_open);
+					se->coarse_max, nf ? nf : 1, se->coarse_open);
 
 		for (uint32_t f = 0; f < nf; f++) {
 			struct acc *a = &se->copen[f];
@@ -425,7 +428,7 @@ static void series_close_open(struct store *s, struct series *se)
 		acc_reset(se->open, nf);
 		return;
 	}
-	slot = hist_slot(&se->fine_tag, &se->fine, &se->fine_cap, STORE_FINE_BUCKETS,
+	slot = hist_slot(&se->fine_tag, &se->fine, &se->fine_cap, se->fine_max,
 			 se->hnf ? se->hnf : 1, se->open_idx);
 	for (uint32_t f = 0; f < nf; f++)
 		if (se->hidx[f] != STORE_NO_HIST)

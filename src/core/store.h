@@ -21,6 +21,12 @@
  * series of a process that lives a minute needs 6 of the 360 */
 #define STORE_COARSE_FIRST 8
 #define STORE_COARSE_FACTOR 10
+/* A per-process stream (ENTITY_PID) has a series for every process and
+ * thread of the node: its fine ring spans two minutes of refreshes (the
+ * width of a process graph), its coarse ring a quarter of an hour. At the
+ * full sizes a process costs a fifth of what a node-wide series does. */
+#define STORE_PID_FINE_BUCKETS 120
+#define STORE_PID_COARSE_BUCKETS 90
 /* What one store keeps, whatever its producers send (a replayed file may
  * declare a million entities): series per stream and in all, and bytes of
  * history rings. Records of entities past the caps are dropped (counted by

@@ -56,15 +56,16 @@ struct series {
 	struct acc *open;    /* nf */
 	int64_t *fine_tag;   /* bucket index held in each fine slot, -1 = none */
 	struct bucket *fine; /* fine_cap * hnf */
-	/* slots of the fine ring: it grows to STORE_FINE_BUCKETS as buckets
-	 * close, so a series younger than the ring's span costs its age */
-	uint32_t fine_cap;
+	/* slots of the fine ring: it grows to fine_max (STORE_FINE_BUCKETS,
+	 * or STORE_PID_FINE_BUCKETS for a process) as buckets close, so a
+	 * series younger than the ring's span costs its age */
+	uint32_t fine_cap, fine_max;
 	int64_t coarse_open;
 	/* the history: NULL until the first bucket closes (series_hist) */
 	struct acc *copen; /* hnf: open coarse bucket, fed by closed fine buckets */
 	int64_t *coarse_tag;
-	struct bucket *coarse; /* coarse_cap * hnf */
-	uint32_t coarse_cap;   /* grows to STORE_COARSE_BUCKETS as fine's does */
+	struct bucket *coarse;		 /* coarse_cap * hnf */
+	uint32_t coarse_cap, coarse_max; /* grows to coarse_max as fine's does */
 };
 
 struct stream_slot {

@@ -34,7 +34,7 @@ static int bucket_at(const struct series *se, uint32_t f, int64_t idx, struct bu
 		*out = se->fine[slot * se->hnf + h];
 		return !isnan(out->avg);
 	}
-	if (se->open_idx - idx >= STORE_FINE_BUCKETS) {
+	if (se->open_idx - idx >= (int64_t)se->fine_max) {
 		int64_t c = idx / STORE_COARSE_FACTOR;
 
 		slot = (size_t)(c % se->coarse_cap);

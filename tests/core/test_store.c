@@ -4,6 +4,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -473,6 +474,49 @@ START_TEST(store_coarse_ring_grows_keeps_buckets)
 }
 END_TEST
 
+/* A per-process stream keeps shorter rings (every process has a series):
+ * exact buckets for its fine span, coarse means before that, and nothing
+ * past the coarse span; its rings stop at their own full sizes. */
+static const struct stream_desc p_stream = {"t.p",    1,      ENTITY_PID,  2,
+					    t_fields, "test", .rate_hz = 0};
+
+START_TEST(store_pid_series_keep_shorter_history)
+{
+	struct fixture f;
+	const struct series *se;
+	static double hist[1200];
+	const uint64_t n = 1200, fine_old = n - STORE_PID_FINE_BUCKETS - 1;
+	/* coarse buckets 29..118 closed (the one of bucket 1199 is open) */
+	const uint64_t coarse_old = (119 - STORE_PID_COARSE_BUCKETS) * STORE_COARSE_FACTOR - 1;
+	double v[2];
+
+	fx_init(&f, SEC);
+	ck_assert_int_eq(stream_table_add(f.t, &p_stream), 1);
+	for (uint64_t i = 0; i < n; i++) {
+		v[0] = v[1] = (double)i;
+		ck_assert_int_eq(emit_sample(&f.e, 1, 7, (i + 1) * SEC + 500 * MS, v, 2), 0);
+		if (i % 50 == 49)
+			bus_pump(f.b);
+	}
+	bus_pump(f.b);
+	store_lock(f.s);
+	se = store_series(f.s, 1, 7);
+	ck_assert_ptr_nonnull(se);
+	ck_assert_uint_eq(se->fine_cap, STORE_PID_FINE_BUCKETS);
+	ck_assert_uint_eq(se->coarse_cap, STORE_PID_COARSE_BUCKETS);
+	series_history(se, 1, (n + 1) * SEC, SEC, hist, n);
+	/* hist[k] is bucket k+1, which holds sample k */
+	for (uint64_t k = 0; k < coarse_old; k++)
+		ck_assert_msg(isnan(hist[k]), "bucket %" PRIu64 " past the coarse span", k + 1);
+	for (uint64_t k = coarse_old; k < fine_old; k++)
+		ck_assert_double_eq_tol(hist[k], (double)((k + 1) / 10 * 10) + 3.5, 1e-3);
+	for (uint64_t k = fine_old; k < n; k++)
+		ck_assert_double_eq_tol(hist[k], (double)k, 1e-9);
+	store_unlock(f.s);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(store_caps_and_lazy_history)
 {
 	struct fixture f;
@@ -549,6 +593,7 @@ int main(void)
 	tcase_add_test(tc, store_caps_and_lazy_history);
 	tcase_add_test(tc, store_fine_ring_grows_keeps_buckets);
 	tcase_add_test(tc, store_coarse_ring_grows_keeps_buckets);
+	tcase_add_test(tc, store_pid_series_keep_shorter_history);
 	tcase_add_test(tc, store_attributes_keep_no_history);
 	tcase_add_test(tc, bus_sticky_flood);
 	suite_add_tcase(s, tc);
