@@ -1,7 +1,10 @@
 /* hgtx.ranges from the NVTX v2 probes (gpurt_nvtx.bpf.h): one entity per
  * (process, name hash), in the default domain, named from the range_names
  * map the first time it is seen. Each refresh moves the BPF side to a new
- * epoch, then reads the min and max of the one just closed. */
+ * epoch, then reads the min and max of the one just closed. A process whose
+ * NVTX library loaded libasys-inject.so (a workload asys started) has its
+ * ranges counted through the region by the hgtx collector: the probes see
+ * the same calls, and leave that process out. */
 #include "config.h"
 
 #include <errno.h>
@@ -14,6 +17,7 @@
 
 #include "gpurt_int.h"
 #include "gpurt.skel.h"
+#include "hgtx.h"
 #include "hgtx_stream.h"
 #include "util.h"
 
@@ -21,6 +25,7 @@ struct rent {
 	uint64_t entity;
 	uint32_t pid;
 	bool used;
+	bool injected; /* the region counts this process's ranges */
 };
 
 /* open addressing on entity */
@@ -85,6 +90,14 @@ static struct rent *rent_get(struct gpurt_state *s, struct emitter *out,
 	struct rent *r = rent_slot(t, ent);
 	if (r->used)
 		return r;
+	/* the library registers with the region at its first NVTX call, before
+	 * any range of it can end and be read here */
+	if (hgtx_region_serves(k->pid)) {
+		*r = (struct rent){.entity = ent, .pid = k->pid, .used = true, .injected = true};
+		t->n++;
+		gpurt_pid_note(s, k->pid, 0); /* its end still sweeps its entries */
+		return r;
+	}
 	struct gpurt_range_name nm;
 	char label[HGTX_STREAM_LABEL_MAX];
 	if (bpf_map_lookup_elem(s->scan.fd_range_names, k, &nm))
@@ -116,7 +129,7 @@ static void range_emit(struct gpurt_state *s, struct emitter *out, const struct 
 	    [HGTX_MAX_NS] = ended ? (double)r->max_ns[slot] : NAN,
 	};
 
-	if (e)
+	if (e && !e->injected)
 		emit_sample(out, s->s_ranges, e->entity, ts, v, HGTX_NFIELDS);
 }
 
@@ -186,7 +199,8 @@ void gpurt_nvtx_final(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 		if (!old[i].used)
 			continue;
 		if (old[i].pid == pid) {
-			emit_gone(out, s->s_ranges, old[i].entity, ts);
+			if (!old[i].injected)
+				emit_gone(out, s->s_ranges, old[i].entity, ts);
 			continue;
 		}
 		*rent_slot(t, old[i].entity) = old[i];

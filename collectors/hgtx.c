@@ -89,6 +89,21 @@ static double hgtx_frequency(const struct asys_options *o)
 	return hz < 1 ? 1 : hz > 100 ? 100 : hz;
 }
 
+bool hgtx_region_serves(uint32_t pid)
+{
+	size_t size = 0, len = 0;
+	const void *base = inject_host_map(&size);
+	const struct inj_nvtx_section *sec =
+	    base ? asys_inject_section((void *)base, size, ASYS_INJECT_SEC_NVTX, &len) : NULL;
+
+	if (!sec || len < sizeof(*sec) || !pid)
+		return false;
+	for (int i = 0; i < INJ_NVTX_PROCS; i++)
+		if (__atomic_load_n(&sec->procs[i].pid, __ATOMIC_RELAXED) == pid)
+			return true;
+	return false;
+}
+
 static int hgtx_init(const struct coll_ctx *ctx, void **state)
 {
 	struct hgtx_state *st = calloc(1, sizeof(*st));

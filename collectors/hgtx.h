@@ -4,6 +4,7 @@
 #define ASYS_HGTX_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "options.h"
 
@@ -11,5 +12,10 @@
  * --hgtx-ranges not false. The application asks before it starts the
  * command, to hand it the library or not. */
 bool hgtx_ranges_wanted(const struct asys_options *o);
+
+/* Whether process pid's NVTX calls reach libasys-inject.so and the region
+ * (the library gave it a process slot): its ranges are counted there, and
+ * another producer of hgtx.ranges (the NVTX v2 probes) leaves them out. */
+bool hgtx_region_serves(uint32_t pid);
 
 #endif
