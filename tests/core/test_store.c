@@ -440,6 +440,21 @@ START_TEST(store_fine_ring_grows_keeps_buckets)
 }
 END_TEST
 
+/* Samples 0 .. n-1 of entity ent of stream sid, one a second mid-bucket
+ * (bucket i+1 holds sample i), both fields at the sample's number. */
+static void feed_ramp(struct fixture *f, uint32_t sid, uint64_t ent, uint64_t n)
+{
+	double v[2];
+
+	for (uint64_t i = 0; i < n; i++) {
+		v[0] = v[1] = (double)i;
+		ck_assert_int_eq(emit_sample(&f->e, sid, ent, (i + 1) * SEC + 500 * MS, v, 2), 0);
+		if (i % 50 == 49)
+			bus_pump(f->b);
+	}
+	bus_pump(f->b);
+}
+
 /* The coarse ring starts small too, and grows as its buckets close: past
  * the fine ring's span every bucket reads its coarse bucket's mean. */
 START_TEST(store_coarse_ring_grows_keeps_buckets)
@@ -450,12 +465,7 @@ START_TEST(store_coarse_ring_grows_keeps_buckets)
 	const uint64_t n = 1600;
 
 	fx_init(&f, SEC);
-	for (uint64_t i = 0; i < n; i++) {
-		put(&f, 1, (i + 1) * SEC + 500 * MS, (double)i, (double)i);
-		if (i % 50 == 49)
-			bus_pump(f.b);
-	}
-	bus_pump(f.b);
+	feed_ramp(&f, 0, 1, n);
 	store_lock(f.s);
 	se = store_series(f.s, 0, 1);
 	ck_assert_ptr_nonnull(se);
@@ -488,17 +498,10 @@ START_TEST(store_pid_series_keep_shorter_history)
 	const uint64_t n = 1200, fine_old = n - STORE_PID_FINE_BUCKETS - 1;
 	/* coarse buckets 29..118 closed (the one of bucket 1199 is open) */
 	const uint64_t coarse_old = (119 - STORE_PID_COARSE_BUCKETS) * STORE_COARSE_FACTOR - 1;
-	double v[2];
 
 	fx_init(&f, SEC);
 	ck_assert_int_eq(stream_table_add(f.t, &p_stream), 1);
-	for (uint64_t i = 0; i < n; i++) {
-		v[0] = v[1] = (double)i;
-		ck_assert_int_eq(emit_sample(&f.e, 1, 7, (i + 1) * SEC + 500 * MS, v, 2), 0);
-		if (i % 50 == 49)
-			bus_pump(f.b);
-	}
-	bus_pump(f.b);
+	feed_ramp(&f, 1, 7, n);
 	store_lock(f.s);
 	se = store_series(f.s, 1, 7);
 	ck_assert_ptr_nonnull(se);

@@ -54,3 +54,22 @@ gpurt_wait_attached() {
 	done
 	return 1
 }
+
+# Waits (up to 30 s) until asys process $1 holds the 8 uprobes on
+# libnvToolsExt.so.1 (the six range functions, two with a return probe), as
+# bpftool lists them; 1 when asys ended first (its stderr is in $2) or the
+# wait ran out. Without bpftool, waits 3 s.
+gpurt_wait_nvtx() {
+	bt=$(command -v bpftool || echo /usr/sbin/bpftool)
+	if [ ! -x "$bt" ]; then
+		sleep 3
+		return 0
+	fi
+	i=0
+	until [ "$("$bt" perf list 2>/dev/null | grep "^pid $1 " | grep -c libnvToolsExt)" -ge 8 ]; do
+		i=$((i + 1))
+		[ $i -gt 300 ] && { echo "asys did not attach to libnvToolsExt.so.1"; return 1; }
+		kill -0 "$1" 2>/dev/null || { cat "$2"; echo "asys ended"; return 1; }
+		sleep 0.1
+	done
+}

@@ -24,19 +24,7 @@ P=$!
 wait_for "$T/ready"
 "$ASYS" record -p "$P" -d 0.2 -o "$T/x.asys" 2>"$T/rec.err" &
 R=$!
-# the six range functions, two with a return probe: 8 uprobes that hold
-bt=$(command -v bpftool || echo /usr/sbin/bpftool)
-if [ -x "$bt" ]; then
-	i=0
-	until [ "$("$bt" perf list 2>/dev/null | grep "^pid $R " | grep -c libnvToolsExt)" -ge 8 ]; do
-		i=$((i + 1))
-		[ $i -gt 300 ] && fail "asys record did not attach to libnvToolsExt.so.1"
-		kill -0 "$R" 2>/dev/null || { cat "$T/rec.err"; fail "asys record ended"; }
-		sleep 0.1
-	done
-else
-	sleep 3
-fi
+gpurt_wait_nvtx "$R" "$T/rec.err" || fail "asys record did not attach to libnvToolsExt.so.1"
 touch "$T/go"
 wait_for "$T/done"
 sleep 1 # a few refreshes past the last range

@@ -26,20 +26,8 @@ ASYS_INJECT_LIB="$INJECT_LIB" "$ASYS" record -d 0.2 -o "$T/x.asys" --workload-lo
 	--go-file "$T/go" --done-file "$T/done" --end-file "$T/end" 2>"$T/rec.err" &
 R=$!
 wait_for "$T/ready"
-# both producers in place before the first range: the probes on the fake
-# library (8 uprobes, two of them return probes) and the region
-bt=$(command -v bpftool || echo /usr/sbin/bpftool)
-if [ -x "$bt" ]; then
-	i=0
-	until [ "$("$bt" perf list 2>/dev/null | grep "^pid $R " | grep -c libnvToolsExt)" -ge 8 ]; do
-		i=$((i + 1))
-		[ $i -gt 300 ] && fail "asys record did not attach to libnvToolsExt.so.1"
-		kill -0 "$R" 2>/dev/null || { cat "$T/rec.err"; fail "asys record ended"; }
-		sleep 0.1
-	done
-else
-	sleep 3
-fi
+# both producers in place before the first range: the probes, and the region
+gpurt_wait_nvtx "$R" "$T/rec.err" || fail "asys record did not attach to libnvToolsExt.so.1"
 touch "$T/go"
 wait_for "$T/done"
 sleep 1 # a few refreshes past the last range
