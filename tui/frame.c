@@ -380,15 +380,23 @@ static void draw_pane(struct tui *t, struct pane *p, const struct layout_box *b)
 static void draw_panes(struct tui *t, int avail)
 {
 	struct layout_box boxes[TUI_MAX_PANES];
-	WINDOW *bg = newwin(avail, COLS, 1, 0);
+	long covered = 0;
 
-	/* rows no pane takes are blank, not left over from the last frame */
-	if (bg) {
-		wnoutrefresh(bg);
-		delwin(bg);
-	}
 	focus_keep_visible(t);
 	pane_boxes(t, avail, boxes);
+	for (int i = 0; i < t->npanes; i++)
+		covered += (long)boxes[i].rows * boxes[i].cols;
+	/* cells no pane takes are blank, not left over from the last frame; the
+	 * layout tiles without overlap, so when the boxes' cells add up to the
+	 * whole area there are none, and no screen-wide window is copied */
+	if (covered < (long)avail * COLS) {
+		WINDOW *bg = newwin(avail, COLS, 1, 0);
+
+		if (bg) {
+			wnoutrefresh(bg);
+			delwin(bg);
+		}
+	}
 	t->status[0] = '\0';
 	t->status_shown = false;
 	t->keys_focus = t->keys_any = 0;
