@@ -66,6 +66,22 @@ static void *handoff_thread(void *arg)
 	return NULL;
 }
 
+/* Stops the woken thread and prints both threads' CPU per wake. */
+static int handoff_report(pthread_t th, unsigned long long ticks)
+{
+	uint64_t stop = 1ull << 62;
+
+	if (write(handoff_fd, &stop, sizeof(stop)) < 0 || pthread_join(th, NULL))
+		return 1;
+	printf("woken by its timer: %.1f us of CPU a wake (%llu wakes, "
+	       "the eventfd write included)\n",
+	       (double)thread_cpu_ns() / 1e3 / (double)(ticks ? ticks : 1), ticks);
+	printf("woken by that thread: %.1f us of CPU a wake (%llu wakes)\n",
+	       (double)handoff_ns / 1e3 / (double)(handoff_wakes ? handoff_wakes : 1),
+	       handoff_wakes);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	double hz = argc > 1 ? atof(argv[1]) : 1000;
@@ -120,19 +136,8 @@ int main(int argc, char **argv)
 		buf[n > 0 ? n : 0] = 0;
 		sink += parse_all(buf);
 	}
-	if (handoff) {
-		uint64_t stop = 1ull << 62;
-
-		if (write(handoff_fd, &stop, sizeof(stop)) < 0 || pthread_join(th, NULL))
-			return 1;
-		printf("woken by its timer: %.1f us of CPU a wake (%llu wakes, "
-		       "the eventfd write included)\n",
-		       (double)thread_cpu_ns() / 1e3 / (double)(ticks ? ticks : 1), ticks);
-		printf("woken by that thread: %.1f us of CPU a wake (%llu wakes)\n",
-		       (double)handoff_ns / 1e3 / (double)(handoff_wakes ? handoff_wakes : 1),
-		       handoff_wakes);
-		return 0;
-	}
+	if (handoff)
+		return handoff_report(th, ticks);
 	printf("%llu\n", sink & 1);
 	return 0;
 }
