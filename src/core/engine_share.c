@@ -38,7 +38,10 @@ void engine_group_account(struct engine_group *g, uint64_t t)
 		return;
 	}
 	w->ticks++;
-	if (t - w->start >= 1000000000ull) {
+	/* a window of whole periods that reaches about a second: a 1 Hz
+	 * group whose tick came a little early against a late first one
+	 * would otherwise wait a second more, and read 0 Hz until then */
+	if (t - w->start + g->period_ns / 4 >= 1000000000ull) {
 		uint64_t cpu = engine_group_cpu(g);
 
 		pthread_mutex_lock(&g->stats_lock);

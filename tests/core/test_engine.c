@@ -15,6 +15,7 @@
 
 #include "bus.h"
 #include "engine.h"
+#include "engine_int.h"
 #include "store.h"
 #include "stream.h"
 #include "../check_run.h"
@@ -472,10 +473,44 @@ START_TEST(engine_1khz_two_seconds)
 }
 END_TEST
 
+/* The achieved rate of a 1 Hz group whose first tick came late and whose
+ * second came on time: its window is one whole period, read as about 1 Hz
+ * at the second tick, not left open (0 Hz) until a third. */
+START_TEST(rate_window_takes_an_early_second_tick)
+{
+	struct engine e;
+	struct engine_group *g = &e.groups[0];
+
+	memset(&e, 0, sizeof(e));
+	g->e = &e;
+	g->host = -1;
+	g->period_ns = 1000000000ull;
+	pthread_mutex_init(&g->stats_lock, NULL);
+	engine_group_account(g, 10050000000ull); /* 50 ms late */
+	engine_group_account(g, 11001000000ull); /* 1 ms late */
+	ck_assert_double_eq_tol(g->stats.hz_achieved, 1e9 / 951000000.0, 1e-6);
+	ck_assert_uint_eq(g->stats.ticks, 2);
+	/* a 10 Hz group's window still holds ten periods */
+	memset(&g->w, 0, sizeof(g->w));
+	g->stats = (struct engine_group_stats){0};
+	g->period_ns = 100000000ull;
+	for (uint64_t k = 0; k < 10; k++)
+		engine_group_account(g, 20000000000ull + k * g->period_ns);
+	ck_assert_double_eq_tol(g->stats.hz_achieved, 0, 1e-9);
+	engine_group_account(g, 21000000000ull);
+	ck_assert_double_eq_tol(g->stats.hz_achieved, 10, 1e-9);
+	pthread_mutex_destroy(&g->stats_lock);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("engine");
 	TCase *tc = tcase_create("timing");
+	TCase *tr = tcase_create("rate");
+
+	tcase_add_test(tr, rate_window_takes_an_early_second_tick);
+	suite_add_tcase(s, tr);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, engine_1khz_two_seconds);
 	tcase_add_test(tc, rate_hook_and_tick_start);
