@@ -170,6 +170,38 @@ START_TEST(ring_reserve_commit_and_room_after_pop)
 }
 END_TEST
 
+/* Labels and GONE records are kept for late consumers through a hash: a
+ * flood of them costs O(1) each, not a scan of all the others (200000
+ * labels took minutes that way). */
+START_TEST(bus_sticky_flood)
+{
+	struct stream_table *t = stream_table_new();
+	struct bus *b = bus_new();
+	struct ring *r = ring_new(1 << 22);
+	struct emitter em = {.ring = r};
+	uint64_t t0 = asys_now_ns();
+
+	ck_assert_int_eq(stream_table_add(t, &t_stream), 0);
+	ck_assert_int_eq(bus_add_ring(b, r), 0);
+	for (uint64_t e = 0; e < 200000; e++) {
+		ck_assert_int_eq(emit_label(&em, 0, e, 1000000000ull, "a label"), 0);
+		if (e % 8192 == 8191)
+			bus_pump(b);
+	}
+	for (uint64_t e = 0; e < 200000; e++) {
+		ck_assert_int_eq(emit_gone(&em, 0, e + 100000, 1000000000ull), 0);
+		if (e % 8192 == 8191)
+			bus_pump(b);
+	}
+	bus_pump(b);
+	ck_assert_msg(asys_now_ns() - t0 < 20000000000ull, "took %.1f s",
+		      (double)(asys_now_ns() - t0) / 1e9);
+	bus_free(b);
+	ring_free(r);
+	stream_table_free(t);
+}
+END_TEST
+
 START_TEST(stream_table_rules)
 {
 	struct stream_table *t = stream_table_new();
@@ -274,6 +306,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, ring_rewind_when_drained);
 	tcase_add_test(tc, ring_reserve_commit_and_room_after_pop);
 	tcase_add_test(tc, stream_table_rules);
+	tcase_add_test(tc, bus_sticky_flood);
 	tcase_add_test(tc, util_parsers);
 	tcase_add_test(tc, str_escape_controls_and_caps);
 	suite_add_tcase(s, tc);

@@ -389,8 +389,6 @@ START_TEST(store_many_entities_and_clear)
 }
 END_TEST
 
-/* A flood of entities stops at the caps and says how much it dropped;
- * history comes only with a series' second bucket; GONE frees room. */
 /* The fine ring starts small and grows as buckets close: every bucket of
  * the last STORE_FINE_BUCKETS stays at its own value through the growths,
  * also across a gap in the samples, and the ring stops at full size. */
@@ -441,9 +439,11 @@ START_TEST(store_fine_ring_grows_keeps_buckets)
 END_TEST
 
 /* Samples 0 .. n-1 of entity ent of stream sid, one a second mid-bucket
- * (bucket i+1 holds sample i), both fields at the sample's number. */
-static void feed_ramp(struct fixture *f, uint32_t sid, uint64_t ent, uint64_t n)
+ * (bucket i+1 holds sample i), both fields at the sample's number; returns
+ * its series with the store locked. */
+static const struct series *ramp_series(struct fixture *f, uint32_t sid, uint64_t ent, uint64_t n)
 {
+	const struct series *se;
 	double v[2];
 
 	for (uint64_t i = 0; i < n; i++) {
@@ -453,6 +453,22 @@ static void feed_ramp(struct fixture *f, uint32_t sid, uint64_t ent, uint64_t n)
 			bus_pump(f->b);
 	}
 	bus_pump(f->b);
+	store_lock(f->s);
+	se = store_series(f->s, sid, ent);
+	ck_assert_ptr_nonnull(se);
+	return se;
+}
+
+/* hist[k] of a ramp_series series is bucket k+1, which holds sample k: from
+ * coarse to fine - 1 each reads its coarse bucket's mean (coarse bucket c
+ * holds buckets 10c..10c+9, samples 10c-1..10c+8), from fine to n - 1 its
+ * own sample. */
+static void check_ramp(const double *hist, uint64_t coarse, uint64_t fine, uint64_t n)
+{
+	for (uint64_t k = coarse; k < fine; k++)
+		ck_assert_double_eq_tol(hist[k], (double)((k + 1) / 10 * 10) + 3.5, 1e-3);
+	for (uint64_t k = fine; k < n; k++)
+		ck_assert_double_eq_tol(hist[k], (double)k, 1e-9);
 }
 
 /* The coarse ring starts small too, and grows as its buckets close: past
@@ -465,20 +481,12 @@ START_TEST(store_coarse_ring_grows_keeps_buckets)
 	const uint64_t n = 1600;
 
 	fx_init(&f, SEC);
-	feed_ramp(&f, 0, 1, n);
-	store_lock(f.s);
-	se = store_series(f.s, 0, 1);
-	ck_assert_ptr_nonnull(se);
+	se = ramp_series(&f, 0, 1, n);
 	/* 160 coarse buckets closed: grown from the first size, not yet full */
 	ck_assert_uint_gt(se->coarse_cap, STORE_COARSE_FIRST);
 	ck_assert_uint_lt(se->coarse_cap, STORE_COARSE_BUCKETS);
 	series_history(se, 1, (n + 1) * SEC, SEC, hist, n);
-	/* hist[k] is bucket k+1, which holds sample k; coarse bucket c holds
-	 * buckets 10c..10c+9, samples 10c-1..10c+8 */
-	for (uint64_t k = 9; k < n - STORE_FINE_BUCKETS - 1; k++)
-		ck_assert_double_eq_tol(hist[k], (double)((k + 1) / 10 * 10) + 3.5, 1e-3);
-	for (uint64_t k = n - STORE_FINE_BUCKETS - 1; k < n; k++)
-		ck_assert_double_eq_tol(hist[k], (double)k, 1e-9);
+	check_ramp(hist, 9, n - STORE_FINE_BUCKETS - 1, n);
 	store_unlock(f.s);
 	fx_free(&f);
 }
@@ -501,25 +509,20 @@ START_TEST(store_pid_series_keep_shorter_history)
 
 	fx_init(&f, SEC);
 	ck_assert_int_eq(stream_table_add(f.t, &p_stream), 1);
-	feed_ramp(&f, 1, 7, n);
-	store_lock(f.s);
-	se = store_series(f.s, 1, 7);
-	ck_assert_ptr_nonnull(se);
+	se = ramp_series(&f, 1, 7, n);
 	ck_assert_uint_eq(se->fine_cap, STORE_PID_FINE_BUCKETS);
 	ck_assert_uint_eq(se->coarse_cap, STORE_PID_COARSE_BUCKETS);
 	series_history(se, 1, (n + 1) * SEC, SEC, hist, n);
-	/* hist[k] is bucket k+1, which holds sample k */
 	for (uint64_t k = 0; k < coarse_old; k++)
 		ck_assert_msg(isnan(hist[k]), "bucket %" PRIu64 " past the coarse span", k + 1);
-	for (uint64_t k = coarse_old; k < fine_old; k++)
-		ck_assert_double_eq_tol(hist[k], (double)((k + 1) / 10 * 10) + 3.5, 1e-3);
-	for (uint64_t k = fine_old; k < n; k++)
-		ck_assert_double_eq_tol(hist[k], (double)k, 1e-9);
+	check_ramp(hist, coarse_old, fine_old, n);
 	store_unlock(f.s);
 	fx_free(&f);
 }
 END_TEST
 
+/* A flood of entities stops at the caps and says how much it dropped;
+ * history comes only with a series' second bucket; GONE frees room. */
 START_TEST(store_caps_and_lazy_history)
 {
 	struct fixture f;
@@ -553,32 +556,6 @@ START_TEST(store_caps_and_lazy_history)
 }
 END_TEST
 
-/* Labels and GONE records are kept for late consumers through a hash: a
- * flood of them costs O(1) each, not a scan of all the others (200000
- * labels took minutes that way). */
-START_TEST(bus_sticky_flood)
-{
-	struct fixture f;
-	uint64_t t0 = asys_now_ns();
-
-	fx_init(&f, SEC);
-	for (uint64_t e = 0; e < 200000; e++) {
-		ck_assert_int_eq(emit_label(&f.e, 0, e, SEC, "a label"), 0);
-		if (e % 8192 == 8191)
-			bus_pump(f.b);
-	}
-	for (uint64_t e = 0; e < 200000; e++) {
-		ck_assert_int_eq(emit_gone(&f.e, 0, e + 100000, SEC), 0);
-		if (e % 8192 == 8191)
-			bus_pump(f.b);
-	}
-	bus_pump(f.b);
-	ck_assert_msg(asys_now_ns() - t0 < 20 * SEC, "took %.1f s",
-		      (double)(asys_now_ns() - t0) / 1e9);
-	fx_free(&f);
-}
-END_TEST
-
 int main(void)
 {
 	Suite *s = suite_create("store");
@@ -598,7 +575,6 @@ int main(void)
 	tcase_add_test(tc, store_coarse_ring_grows_keeps_buckets);
 	tcase_add_test(tc, store_pid_series_keep_shorter_history);
 	tcase_add_test(tc, store_attributes_keep_no_history);
-	tcase_add_test(tc, bus_sticky_flood);
 	suite_add_tcase(s, tc);
 	return check_run(s, NULL);
 }
