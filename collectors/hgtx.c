@@ -89,14 +89,24 @@ static double hgtx_frequency(const struct asys_options *o)
 	return hz < 1 ? 1 : hz > 100 ? 100 : hz;
 }
 
-bool hgtx_region_serves(uint32_t pid)
+/* The NVTX section of the region, its size in *len; NULL when there is no
+ * region or the section is too small to hold its layout. */
+static const struct inj_nvtx_section *hgtx_section(size_t *len)
 {
-	size_t size = 0, len = 0;
+	size_t size = 0;
 	const void *base = inject_host_map(&size);
 	const struct inj_nvtx_section *sec =
-	    base ? asys_inject_section((void *)base, size, ASYS_INJECT_SEC_NVTX, &len) : NULL;
+	    asys_inject_section((void *)base, size, ASYS_INJECT_SEC_NVTX, len);
 
-	if (!sec || len < sizeof(*sec) || !pid)
+	return sec && *len >= sizeof(*sec) ? sec : NULL;
+}
+
+bool hgtx_region_serves(uint32_t pid)
+{
+	size_t len = 0;
+	const struct inj_nvtx_section *sec = hgtx_section(&len);
+
+	if (!sec || !pid)
 		return false;
 	for (int i = 0; i < INJ_NVTX_PROCS; i++)
 		if (__atomic_load_n(&sec->procs[i].pid, __ATOMIC_RELAXED) == pid)
@@ -107,16 +117,14 @@ bool hgtx_region_serves(uint32_t pid)
 static int hgtx_init(const struct coll_ctx *ctx, void **state)
 {
 	struct hgtx_state *st = calloc(1, sizeof(*st));
-	size_t size = 0;
-	const void *base = inject_host_map(&size);
 	int id;
 
 	*state = st;
 	if (!st)
 		return -ENOMEM;
-	st->sec = asys_inject_section((void *)base, size, ASYS_INJECT_SEC_NVTX, &st->len);
+	st->sec = hgtx_section(&st->len);
 	st->rw = inject_host_section_rw(ASYS_INJECT_SEC_NVTX, NULL);
-	if (!st->sec || !st->rw || st->len < sizeof(*st->sec)) {
+	if (!st->sec || !st->rw) {
 		const char *note = inject_host_note(ASYS_INJECT_SEC_NVTX);
 
 		snprintf(st->err, sizeof(st->err), "%s",
