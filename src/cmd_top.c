@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "asysrc.h"
@@ -55,6 +56,8 @@ struct top_ctx {
 	char saved[600];    /* what the last save did */
 	uint64_t saved_until;
 	struct serve *serve; /* --listen */
+	struct bus *bus;
+	int frame_fd; /* eventfd: the bus's pump says a frame's data is in */
 };
 
 static bool top_workload(void *ctx, char *buf, size_t n)
@@ -204,6 +207,19 @@ static int top_save(void *ctx, const struct asys_options *o, unsigned changed, c
 	return rc;
 }
 
+/* The screen's frame, drawn right after the pump that brings its data in. */
+static int top_frame_wake(void *ctx, uint64_t at_ns)
+{
+	struct top_ctx *t = ctx;
+
+	if (t->frame_fd < 0)
+		t->frame_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (t->frame_fd < 0)
+		return -1;
+	bus_notify_after(t->bus, t->frame_fd, at_ns);
+	return t->frame_fd;
+}
+
 static double top_progress(void *ctx)
 {
 	(void)ctx;
@@ -254,6 +270,7 @@ static int top_view(struct top_ctx *t, struct session *s, const struct asys_opti
 	drv.name = "asys top";
 	drv.workload = top_workload;
 	drv.progress = top_progress;
+	drv.frame_wake = top_frame_wake;
 	drv.key = top_key;
 	drv.save = top_save;
 	drv.hint = "R start/stop recording";
@@ -300,7 +317,7 @@ static void top_finish(struct top_ctx *t)
 int cmd_top(int argc, char **argv)
 {
 	struct asys_options o;
-	struct top_ctx t = {0};
+	struct top_ctx t = {.frame_fd = -1};
 	struct session *s = NULL;
 	const char *nc = env_get("NO_COLOR");
 	int rc, ret = 1;
@@ -341,6 +358,7 @@ int cmd_top(int argc, char **argv)
 	t.notes_until = asys_now_ns() + TOP_NOTES_NS;
 	t.store = s->store;
 	t.engine = s->engine;
+	t.bus = s->bus;
 	if (top_view(&t, s, &o) < 0)
 		goto cleanup;
 	ret = 0;
@@ -348,7 +366,9 @@ cleanup:
 	top_finish(&t);
 	serve_stop(t.serve);	/* no scrape reads the store past here */
 	rec_toggle_free(t.rec); /* flushes and writes the trailer */
-	session_free(s);
+	session_free(s); /* no pump writes frame_fd past here */
+	if (t.frame_fd >= 0)
+		close(t.frame_fd);
 	asysrc_free(t.cfg);
 	return ret;
 }

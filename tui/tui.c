@@ -29,9 +29,11 @@
 /* The longest wait for a key or the next frame. A key or a signal ends the
  * wait at once (every other thread blocks the signals, so they come here);
  * the bound only covers a signal that lands between the flag check and
- * poll(). Each wake costs ~70 us on a VM, so the loop does not wake more
- * than it must: at 50 ms steps, waking alone cost more than htop's refresh. */
-#define TUI_WAIT_MAX_MS 1000
+ * poll(), and is the timer's end of a frame's window (frame_clock) at the
+ * default refresh. Each wake costs ~70 us on a VM, so the loop does not
+ * wake more than it must: at 50 ms steps, waking alone cost more than
+ * htop's refresh. */
+#define TUI_WAIT_MAX_MS 2000
 
 /* Signal handlers only set these; the loop does the work. */
 static volatile sig_atomic_t sig_quit;
@@ -491,45 +493,90 @@ static SCREEN *screen_open(struct tui *t, struct saved_signals *old)
 	return scr;
 }
 
+/* When the next frame is drawn. With a driver's wake, a frame comes with
+ * the first pump of the sampling thread in the half refresh either side of
+ * its time: that thread wakes the screen, at a sixth of the CPU of a wake
+ * by a timer on a VM, and right after the data is in. The frames keep to a
+ * grid of the refresh, so a 1 Hz sampling tick falls in each window once;
+ * the timer draws a frame no pump brought at the window's end. Without a
+ * wake, the timer draws each frame at its time. */
+struct frame_clock {
+	uint64_t due; /* 0: at once (a key, a resize) */
+	uint64_t at;  /* the earliest a pump's wake draws the frame */
+	uint64_t end; /* the timer's */
+	int fd;	      /* the driver's wake for this frame, or -1 */
+	bool woken;
+};
+
+static void frame_clock_next(struct tui *t, struct frame_clock *fc, uint64_t now)
+{
+	const struct tui_driver *d = t->ctx->driver;
+	uint64_t period = frame_delay_ns(&t->opts);
+
+	fc->due = fc->due && fc->due + period + period / 2 > now ? fc->due + period : now + period;
+	fc->at = fc->due - period / 2;
+	fc->fd = d && d->frame_wake ? d->frame_wake(d->ctx, fc->at) : -1;
+	if (fc->fd < 0)
+		fc->at = fc->due;
+	fc->end = fc->fd < 0 ? fc->due : fc->due + period / 2;
+	fc->woken = false;
+}
+
+static bool frame_clock_due(const struct frame_clock *fc, uint64_t now)
+{
+	return !fc->due || now >= fc->end || (fc->woken && now >= fc->at);
+}
+
+static int frame_clock_wait_ms(const struct frame_clock *fc, uint64_t now)
+{
+	uint64_t ms = fc->end > now ? (fc->end - now + 999999) / 1000000 : 0;
+
+	return ms > TUI_WAIT_MAX_MS ? TUI_WAIT_MAX_MS : (int)ms;
+}
+
 /* Draws a frame every refresh (which setup may change) and answers keys
  * and signals until asked to quit. */
 static void main_loop(struct tui *t)
 {
-	uint64_t next_ns = 0;
+	struct frame_clock fc = {.fd = -1};
 
 	while (!sig_quit) {
-		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
-		uint64_t now = mono_ns();
-		int ch, wait_ms;
+		struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+					{.fd = -1, .events = POLLIN}};
+		uint64_t now = mono_ns(), v;
+		int ch;
 
 		if (sig_tstp) {
 			sig_tstp = 0;
 			tui_suspend();
-			next_ns = 0;
+			fc.due = 0;
 		}
 		if (sig_winch || sig_cont) {
 			sig_winch = sig_cont = 0;
 			handle_resize();
-			next_ns = 0;
+			fc.due = 0;
 		}
-		if (now >= next_ns) {
+		if (frame_clock_due(&fc, now)) {
 			tui_frame(t);
 			now = mono_ns();
-			next_ns = now + frame_delay_ns(&t->opts);
+			frame_clock_next(t, &fc, now);
 		}
-		wait_ms = (int)((next_ns - now + 999999) / 1000000);
-		if (wait_ms > TUI_WAIT_MAX_MS)
-			wait_ms = TUI_WAIT_MAX_MS;
-		if (poll(&pfd, 1, wait_ms) <= 0)
+		pfd[1].fd = fc.fd;
+		if (poll(pfd, 2, frame_clock_wait_ms(&fc, now)) <= 0)
 			continue; /* the frame is due, or a signal came */
-		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
+		/* a wake asked for before a key's frame is late: at says */
+		if ((pfd[1].revents & POLLIN) && read(fc.fd, &v, sizeof(v)) == sizeof(v))
+			fc.woken = true;
+		if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			return; /* the terminal is gone */
+		if (!(pfd[0].revents & POLLIN))
+			continue;
 		/* every key that came, so none waits in curses' own buffer */
 		while ((ch = wgetch(stdscr)) != ERR) {
 			if (!handle_key(t, ch))
 				return;
 		}
-		next_ns = 0; /* answer keys at once */
+		fc.due = 0; /* answer keys at once */
 	}
 }
 

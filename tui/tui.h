@@ -59,6 +59,11 @@ struct tui_driver {
 	 * several recordings hands over another host's when the user switches
 	 * (the panes are then built afresh). NULL: the ctx's, always. */
 	void (*data)(void *ctx, struct store **store, const struct stream_table **streams);
+	/* A wake for the next frame from the thread that brings its data: once
+	 * the store holds what was sampled until at_ns (CLOCK_MONOTONIC), the
+	 * fd returned polls readable (the TUI reads it). -1, or NULL: the
+	 * TUI's own timer draws each frame. */
+	int (*frame_wake)(void *ctx, uint64_t at_ns);
 	/* The recording's machine and clock; NULL: this machine, now. */
 	void (*source)(void *ctx, struct tui_source *out);
 	const char *name;		 /* the header's first words: "asys replay" */

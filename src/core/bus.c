@@ -66,6 +66,10 @@ struct bus {
 	atomic_int helped;     /* a sampling thread pumps each period (bus_pump_due) */
 	atomic_int helped_all; /* ... and every producer writes on that thread */
 	_Atomic uint64_t last_pump_ns;
+	/* bus_notify_after: the fd to write after the first pump that begins
+	 * at or after notify_at (0: none asked for) */
+	atomic_int notify_fd;
+	_Atomic uint64_t notify_at;
 	struct sticky **sticky; /* arrival order */
 	size_t nsticky, capsticky;
 	struct sticky *shash[BUS_STICKY_BUCKETS];
@@ -279,8 +283,22 @@ static void bus_end(struct bus *b, int upto, bool only_begun)
 			b->cons[c].ops->end(b->cons[c].ctx);
 }
 
+/* After a pump that began at start: the wake a screen asked for, once. */
+static void bus_notify(struct bus *b, uint64_t start)
+{
+	uint64_t at = atomic_load(&b->notify_at);
+	uint64_t one = 1;
+
+	if (!at || start < at || !atomic_compare_exchange_strong(&b->notify_at, &at, 0))
+		return;
+	if (write(atomic_load(&b->notify_fd), &one, sizeof(one)) < 0) {
+		/* EAGAIN: the last wake is still unread, which wakes it as well */
+	}
+}
+
 uint64_t bus_pump(struct bus *b)
 {
+	uint64_t start = asys_now_ns();
 	uint64_t n;
 
 	pthread_mutex_lock(&b->lock);
@@ -291,6 +309,7 @@ uint64_t bus_pump(struct bus *b)
 	bus_end(b, BUS_MAX_CONSUMERS, false);
 	atomic_store_explicit(&b->last_pump_ns, asys_now_ns(), memory_order_relaxed);
 	pthread_mutex_unlock(&b->lock);
+	bus_notify(b, start);
 	return n;
 }
 
@@ -300,6 +319,7 @@ uint64_t bus_pump(struct bus *b)
  * records are as fresh and only that thread waits. */
 static bool bus_try_pump(struct bus *b)
 {
+	uint64_t start = asys_now_ns();
 	uint64_t one = 1;
 	int c;
 
@@ -320,6 +340,7 @@ static bool bus_try_pump(struct bus *b)
 			atomic_store_explicit(&b->last_pump_ns, asys_now_ns(),
 					      memory_order_relaxed);
 			pthread_mutex_unlock(&b->lock);
+			bus_notify(b, start);
 			return true;
 		}
 		bus_end(b, c, true);
@@ -349,10 +370,19 @@ uint64_t bus_period_ns(const struct bus *b)
 bool bus_pump_due(struct bus *b, uint64_t now_ns)
 {
 	uint64_t last = atomic_load_explicit(&b->last_pump_ns, memory_order_relaxed);
+	uint64_t at = atomic_load_explicit(&b->notify_at, memory_order_relaxed);
 
-	if (now_ns - last < atomic_load_explicit(&b->cur_period_ns, memory_order_relaxed))
+	if (now_ns - last < atomic_load_explicit(&b->cur_period_ns, memory_order_relaxed) &&
+	    !(at && now_ns >= at))
 		return false;
 	return bus_try_pump(b);
+}
+
+void bus_notify_after(struct bus *b, int fd, uint64_t at_ns)
+{
+	atomic_store(&b->notify_at, 0);
+	atomic_store(&b->notify_fd, fd);
+	atomic_store(&b->notify_at, at_ns);
 }
 
 /* How long the thread waits: the period, or while a sampling thread pumps

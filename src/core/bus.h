@@ -60,6 +60,14 @@ void bus_set_helped(struct bus *b, bool on, bool all);
 /* The period given to bus_start; 0 while the bus thread is not running. */
 uint64_t bus_period_ns(const struct bus *b);
 bool bus_pump_due(struct bus *b, uint64_t now_ns);
+/* One write of 1 to fd (an eventfd the caller keeps open) after the first
+ * pump that begins at or after at_ns (asys_now_ns): a screen that draws
+ * then finds the records sampled until at_ns in its store, and is woken by
+ * the pumping thread, a wake that costs a sixth of one by its own timer on
+ * a VM. A helping sampling thread pumps at its first tick past at_ns,
+ * whether or not a period has passed. A new request replaces the last;
+ * at_ns 0 cancels it. */
+void bus_notify_after(struct bus *b, int fd, uint64_t at_ns);
 /* Records lost to full rings, over all producers. */
 uint64_t bus_dropped(struct bus *b);
 

@@ -4,7 +4,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bus.h"
 #include "collector.h"
@@ -202,6 +206,77 @@ START_TEST(bus_sticky_flood)
 }
 END_TEST
 
+static atomic_int notify_seen;
+
+static void count_consume(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	(void)r;
+	atomic_fetch_add(&notify_seen, 1);
+}
+
+static const struct bus_consumer_ops count_ops = {.consume = count_consume};
+
+/* 1 when the eventfd was written since the last call, 0 when not. */
+static int notified(int fd)
+{
+	uint64_t v = 0;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return 0;
+	return (int)v;
+}
+
+/* A screen's wake: one write, by the first pump that begins at or after the
+ * time asked for; a helping thread's pump is due then even within the bus
+ * period; a request of 0 cancels. */
+START_TEST(bus_notify_after_wakes_once_past_its_time)
+{
+	struct bus *b = bus_new();
+	struct ring *r = ring_new(1 << 16);
+	struct emitter em = {.ring = r};
+	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	struct timespec ms = {0, 1000000};
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bus_add_ring(b, r), 0);
+	ck_assert_int_ge(bus_attach(b, &count_ops, NULL), 0);
+	ck_assert_int_eq(emit_label(&em, 0, 1, 1, "x"), 0);
+	ck_assert_int_eq(bus_start(b, 10000000000ull), 0);
+	/* the thread's first pump; it then waits out its 10 s period */
+	for (int i = 0; i < 5000 && !atomic_load(&notify_seen); i++)
+		nanosleep(&ms, NULL);
+	ck_assert_int_eq(atomic_load(&notify_seen), 1);
+	bus_set_helped(b, true, true);
+
+	ck_assert(!bus_pump_due(b, asys_now_ns()));
+	bus_notify_after(b, fd, asys_now_ns() + 10000000000ull);
+	bus_pump(b);
+	ck_assert(!bus_pump_due(b, asys_now_ns()));
+	ck_assert_int_eq(notified(fd), 0);
+
+	bus_notify_after(b, fd, asys_now_ns());
+	ck_assert(bus_pump_due(b, asys_now_ns()));
+	ck_assert_int_eq(notified(fd), 1);
+	bus_pump(b);
+	ck_assert(!bus_pump_due(b, asys_now_ns()));
+	ck_assert_int_eq(notified(fd), 0);
+	/* the bus thread's pump, as a busy store hands it over */
+	bus_notify_after(b, fd, asys_now_ns());
+	bus_pump(b);
+	ck_assert_int_eq(notified(fd), 1);
+
+	bus_notify_after(b, fd, asys_now_ns());
+	bus_notify_after(b, fd, 0);
+	bus_pump(b);
+	ck_assert_int_eq(notified(fd), 0);
+
+	bus_free(b);
+	ring_free(r);
+	close(fd);
+}
+END_TEST
+
 START_TEST(stream_table_rules)
 {
 	struct stream_table *t = stream_table_new();
@@ -307,6 +382,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, ring_reserve_commit_and_room_after_pop);
 	tcase_add_test(tc, stream_table_rules);
 	tcase_add_test(tc, bus_sticky_flood);
+	tcase_add_test(tc, bus_notify_after_wakes_once_past_its_time);
 	tcase_add_test(tc, util_parsers);
 	tcase_add_test(tc, str_escape_controls_and_caps);
 	suite_add_tcase(s, tc);
