@@ -366,7 +366,7 @@ cleanup:
 	top_finish(&t);
 	serve_stop(t.serve);	/* no scrape reads the store past here */
 	rec_toggle_free(t.rec); /* flushes and writes the trailer */
-	session_free(s); /* no pump writes frame_fd past here */
+	session_free(s);	/* no pump writes frame_fd past here */
 	if (t.frame_fd >= 0)
 		close(t.frame_fd);
 	asysrc_free(t.cfg);

@@ -18,6 +18,7 @@
 #include <curses.h>
 
 #include "env.h"
+#include "frame_clock.h"
 #include "setup.h"
 #include "store.h"
 #include "strsafe.h"
@@ -493,47 +494,6 @@ static SCREEN *screen_open(struct tui *t, struct saved_signals *old)
 	return scr;
 }
 
-/* When the next frame is drawn. With a driver's wake, a frame comes with
- * the first pump of the sampling thread in the half refresh either side of
- * its time: that thread wakes the screen, at a sixth of the CPU of a wake
- * by a timer on a VM, and right after the data is in. The frames keep to a
- * grid of the refresh, so a 1 Hz sampling tick falls in each window once;
- * the timer draws a frame no pump brought at the window's end. Without a
- * wake, the timer draws each frame at its time. */
-struct frame_clock {
-	uint64_t due; /* 0: at once (a key, a resize) */
-	uint64_t at;  /* the earliest a pump's wake draws the frame */
-	uint64_t end; /* the timer's */
-	int fd;	      /* the driver's wake for this frame, or -1 */
-	bool woken;
-};
-
-static void frame_clock_next(struct tui *t, struct frame_clock *fc, uint64_t now)
-{
-	const struct tui_driver *d = t->ctx->driver;
-	uint64_t period = frame_delay_ns(&t->opts);
-
-	fc->due = fc->due && fc->due + period + period / 2 > now ? fc->due + period : now + period;
-	fc->at = fc->due - period / 2;
-	fc->fd = d && d->frame_wake ? d->frame_wake(d->ctx, fc->at) : -1;
-	if (fc->fd < 0)
-		fc->at = fc->due;
-	fc->end = fc->fd < 0 ? fc->due : fc->due + period / 2;
-	fc->woken = false;
-}
-
-static bool frame_clock_due(const struct frame_clock *fc, uint64_t now)
-{
-	return !fc->due || now >= fc->end || (fc->woken && now >= fc->at);
-}
-
-static int frame_clock_wait_ms(const struct frame_clock *fc, uint64_t now)
-{
-	uint64_t ms = fc->end > now ? (fc->end - now + 999999) / 1000000 : 0;
-
-	return ms > TUI_WAIT_MAX_MS ? TUI_WAIT_MAX_MS : (int)ms;
-}
-
 /* Draws a frame every refresh (which setup may change) and answers keys
  * and signals until asked to quit. */
 static void main_loop(struct tui *t)
@@ -559,12 +519,11 @@ static void main_loop(struct tui *t)
 		if (frame_clock_due(&fc, now)) {
 			tui_frame(t);
 			now = mono_ns();
-			frame_clock_next(t, &fc, now);
+			frame_clock_next(&fc, frame_delay_ns(&t->opts), t->ctx->driver, now);
 		}
 		pfd[1].fd = fc.fd;
-		if (poll(pfd, 2, frame_clock_wait_ms(&fc, now)) <= 0)
+		if (poll(pfd, 2, frame_clock_wait_ms(&fc, now, TUI_WAIT_MAX_MS)) <= 0)
 			continue; /* the frame is due, or a signal came */
-		/* a wake asked for before a key's frame is late: at says */
 		if ((pfd[1].revents & POLLIN) && read(fc.fd, &v, sizeof(v)) == sizeof(v))
 			fc.woken = true;
 		if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
