@@ -54,23 +54,15 @@ static void series_free(struct series *se)
 	free(se->copen);
 	free(se->coarse_tag);
 	free(se->coarse);
+	free(se->flat);
 	free(se);
-}
-
-static size_t hist_bytes(const struct series *se)
-{
-	uint32_t nf = se->hnf ? se->hnf : 1;
-
-	return (size_t)(se->fine_max + se->coarse_max) *
-		   (sizeof(int64_t) + nf * sizeof(struct bucket)) +
-	       nf * sizeof(struct acc);
 }
 
 /* Frees a series and gives its history back to the budget. */
 static void series_drop(struct store *s, struct series *se)
 {
 	if (se && se->fine)
-		s->hist_bytes -= hist_bytes(se);
+		s->hist_bytes -= store_hist_bytes(se);
 	series_free(se);
 }
 
@@ -124,15 +116,10 @@ void store_unlock(struct store *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-static void acc_reset(struct acc *a, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		a[i] = (struct acc){0, 0, 0, INFINITY, -INFINITY, 0};
-}
-
 /* A new series holds its latest values and open bucket; its history rings
- * come with its first closed bucket (series_hist), so entities that never
- * get past one refresh (a flood of one-sample entities) cost only this. */
+ * come with its first closed bucket that differs from the one before it
+ * (store_hist.c), so entities that never get past one refresh (a flood of
+ * one-sample entities) or never change (an idle process) cost only this. */
 static struct series *series_new(const struct stream_desc *d, uint32_t stream, uint64_t entity)
 {
 	struct series *se = calloc(1, sizeof(*se));
@@ -163,53 +150,12 @@ static struct series *series_new(const struct stream_desc *d, uint32_t stream, u
 									     : (uint16_t)se->hnf++;
 	for (uint32_t i = 0; i < nf; i++)
 		se->last[i] = se->rate[i] = NAN;
-	acc_reset(se->open, nf);
+	store_acc_reset(se->open, nf);
 	se->period_ns = peak_period_ns(d->rate_hz);
 	se->period_known = se->period_ns > 0;
 	se->fine_max = d->entity == ENTITY_PID ? STORE_PID_FINE_BUCKETS : STORE_FINE_BUCKETS;
 	se->coarse_max = d->entity == ENTITY_PID ? STORE_PID_COARSE_BUCKETS : STORE_COARSE_BUCKETS;
 	return se;
-}
-
-/* The history rings, within the store's STORE_HISTORY_BYTES; false when
- * there is no room (the series then shows its latest values only). */
-static bool series_hist(struct store *s, struct series *se)
-{
-	uint32_t nf = se->hnf ? se->hnf : 1;
-	size_t need = hist_bytes(se);
-
-	if (se->fine)
-		return true;
-	if (se->nohist || s->hist_bytes + need > STORE_HISTORY_BYTES) {
-		se->nohist = true;
-		return false;
-	}
-	se->copen = malloc(nf * sizeof(struct acc));
-	se->fine_cap = STORE_FINE_FIRST < se->fine_max ? STORE_FINE_FIRST : se->fine_max;
-	se->fine_tag = malloc(se->fine_cap * sizeof(int64_t));
-	se->fine = malloc((size_t)se->fine_cap * nf * sizeof(struct bucket));
-	se->coarse_cap = STORE_COARSE_FIRST < se->coarse_max ? STORE_COARSE_FIRST : se->coarse_max;
-	se->coarse_tag = malloc(se->coarse_cap * sizeof(int64_t));
-	se->coarse = malloc((size_t)se->coarse_cap * nf * sizeof(struct bucket));
-	if (!se->copen || !se->fine_tag || !se->fine || !se->coarse_tag || !se->coarse) {
-		free(se->copen);
-		free(se->fine_tag);
-		free(se->fine);
-		free(se->coarse_tag);
-		free(se->coarse);
-		se->copen = NULL;
-		se->fine = se->coarse = NULL;
-		se->fine_tag = se->coarse_tag = NULL;
-		se->nohist = true;
-		return false;
-	}
-	acc_reset(se->copen, nf);
-	for (uint32_t i = 0; i < se->fine_cap; i++)
-		se->fine_tag[i] = -1;
-	for (uint32_t i = 0; i < se->coarse_cap; i++)
-		se->coarse_tag[i] = -1;
-	s->hist_bytes += need;
-	return true;
 }
 
 struct series *store_lookup(const struct store *s, uint32_t stream, uint64_t entity)
@@ -311,132 +257,6 @@ static void store_remove(struct store *s, uint32_t stream, uint64_t entity)
 		series_drop(s, dead);
 	}
 	s->count--;
-}
-
-struct bucket store_acc_close(const struct acc *a, enum field_kind kind)
-{
-	struct bucket b = {NAN, NAN, NAN};
-
-	if (!a->n)
-		return b;
-	if (kind == FIELD_COUNTER)
-		b.avg = a->dtsum > 0 ? (float)(a->dsum / a->dtsum) : NAN;
-	else
-		b.avg = (float)(a->sum / (double)a->n);
-	/* a counter bucket in which no window ended has no peak */
-	b.max = isinf(a->max) ? NAN : (float)a->max;
-	b.min = isinf(a->min) ? NAN : (float)a->min;
-	return b;
-}
-
-/* Twice a history ring's slots (at most max), each bucket moved to its slot
- * in the larger ring; the newer of two that meet there wins (an older one
- * is past the ring's span). Out of memory, the ring keeps its size and its
- * oldest buckets are overwritten. */
-static void hist_grow(int64_t **ptag, struct bucket **pb, uint32_t *pcap, uint32_t max, uint32_t nf)
-{
-	uint32_t cap = *pcap * 2 < max ? *pcap * 2 : max;
-	int64_t *tag = malloc(cap * sizeof(*tag));
-	struct bucket *b = malloc((size_t)cap * nf * sizeof(*b));
-
-	if (!tag || !b) {
-		free(tag);
-		free(b);
-		return;
-	}
-	for (uint32_t i = 0; i < cap; i++)
-		tag[i] = -1;
-	for (uint32_t i = 0; i < *pcap; i++) {
-		int64_t t = (*ptag)[i];
-		size_t slot = (size_t)(t % cap);
-
-		if (t < 0 || tag[slot] > t)
-			continue;
-		tag[slot] = t;
-		memcpy(&b[slot * nf], &(*pb)[(size_t)i * nf], nf * sizeof(*b));
-	}
-	free(*ptag);
-	free(*pb);
-	*ptag = tag;
-	*pb = b;
-	*pcap = cap;
-}
-
-/* The slot of bucket idx in a ring of cap slots (at most max), grown first
- * when the bucket there is still within the full ring's span. */
-static size_t hist_slot(int64_t **ptag, struct bucket **pb, uint32_t *pcap, uint32_t max,
-			uint32_t nf, int64_t idx)
-{
-	size_t slot = (size_t)(idx % *pcap);
-
-	if (*pcap < max && (*ptag)[slot] >= 0 && idx - (*ptag)[slot] < (int64_t)max) {
-		hist_grow(ptag, pb, pcap, max, nf);
-		slot = (size_t)(idx % *pcap);
-	}
-	return slot;
-}
-
-/* Fold a closed fine bucket into the open coarse bucket, closing that first
- * when the fine one belongs to a later coarse bucket. */
-static void coarse_feed(struct series *se, int64_t fine_idx, const struct bucket *fb)
-{
-	int64_t cidx = fine_idx / STORE_COARSE_FACTOR;
-	uint32_t nf = se->hnf;
-
-	if (se->coarse_open >= 0 && cidx != se->coarse_open) {
-		size_t slot = hist_slot(&se->coarse_tag, &se->coarse, &se->coarse_cap,
-					se->coarse_max, nf ? nf : 1, se->coarse_open);
-
-		for (uint32_t f = 0; f < nf; f++) {
-			struct acc *a = &se->copen[f];
-			struct bucket *b = &se->coarse[slot * nf + f];
-
-			*b = (struct bucket){NAN, NAN, NAN};
-			if (a->n) {
-				b->avg = (float)(a->sum / (double)a->n);
-				b->max = isinf(a->max) ? NAN : (float)a->max;
-				b->min = isinf(a->min) ? NAN : (float)a->min;
-			}
-		}
-		se->coarse_tag[slot] = se->coarse_open;
-		acc_reset(se->copen, nf);
-	}
-	se->coarse_open = cidx;
-	for (uint32_t f = 0; f < nf; f++) {
-		struct acc *a = &se->copen[f];
-		const struct bucket *b = &fb[f];
-
-		if (isnan(b->avg))
-			continue;
-		a->sum += b->avg;
-		a->n++;
-		if (b->max > a->max)
-			a->max = b->max;
-		if (b->min < a->min)
-			a->min = b->min;
-	}
-}
-
-static void series_close_open(struct store *s, struct series *se)
-{
-	size_t slot;
-	uint32_t nf = se->nf;
-
-	if (se->open_idx < 0)
-		return;
-	if (!series_hist(s, se)) {
-		acc_reset(se->open, nf);
-		return;
-	}
-	slot = hist_slot(&se->fine_tag, &se->fine, &se->fine_cap, se->fine_max,
-			 se->hnf ? se->hnf : 1, se->open_idx);
-	for (uint32_t f = 0; f < nf; f++)
-		if (se->hidx[f] != STORE_NO_HIST)
-			se->fine[slot * se->hnf + se->hidx[f]] =
-			    store_acc_close(&se->open[f], se->fields[f].kind);
-	se->fine_tag[slot] = se->open_idx;
-	coarse_feed(se, se->open_idx, &se->fine[slot * se->hnf]);
-	acc_reset(se->open, nf);
 }
 
 /* One interval of a counter field: the exact mean goes to the bucket, and

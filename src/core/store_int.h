@@ -66,6 +66,13 @@ struct series {
 	int64_t *coarse_tag;
 	struct bucket *coarse;		 /* coarse_cap * hnf */
 	uint32_t coarse_cap, coarse_max; /* grows to coarse_max as fine's does */
+	/* a flat run instead of the rings (store_hist.c): the row (hnf buckets)
+	 * of every closed bucket from flat_first to flat_last, then room for a
+	 * head row, bucket flat_first - 1's when flat_head; or NULL */
+	struct bucket *flat;
+	bool flat_head;
+	int64_t flat_first, flat_last;
+	uint64_t run; /* with rings: closed buckets in a row equal to the last */
 };
 
 struct stream_slot {
@@ -86,10 +93,20 @@ struct store {
 	uint64_t dropped;   /* entities refused by the caps */
 	struct msglog *log; /* every distinct status, for the message log */
 	struct stream_slot streams[STREAM_MAX];
+	bool no_flat; /* rings from the first closed bucket: tests compare */
 };
 
 /* A closed view of the open bucket (used by readers before it closes). */
 struct bucket store_acc_close(const struct acc *a, enum field_kind kind);
+void store_acc_reset(struct acc *a, uint32_t n);
+
+/* History (store_hist.c): what a series' rings cost the budget at their
+ * full sizes; the open bucket closed into the history; and bucket idx of
+ * history field h of a series that holds a flat run (se->flat), 1 with
+ * *out set or 0, as the rings would answer. */
+size_t store_hist_bytes(const struct series *se);
+void series_close_open(struct store *s, struct series *se);
+int store_flat_at(const struct series *se, uint16_t h, int64_t idx, struct bucket *out);
 
 /* The series of (stream, entity), or NULL; under the lock. */
 struct series *store_lookup(const struct store *s, uint32_t stream, uint64_t entity);

@@ -27,6 +27,8 @@ static int bucket_at(const struct series *se, uint32_t f, int64_t idx, struct bu
 		*out = (struct bucket){(float)se->last[f], (float)se->last[f], (float)se->last[f]};
 		return 1;
 	}
+	if (se->flat)
+		return store_flat_at(se, h, idx, out);
 	if (!se->fine)
 		return 0; /* no history yet, or no room for it */
 	slot = (size_t)(idx % se->fine_cap);

@@ -20,51 +20,7 @@
 #include "util.h"
 #include "../check_run.h"
 
-static const struct field_desc t_fields[] = {
-    FIELD_DESC("bytes", "B", FIELD_COUNTER),
-    FIELD_DESC("temp", "C", FIELD_GAUGE),
-};
-static const struct stream_desc t_stream = {"t.s",    1,      ENTITY_KEY,  2,
-					    t_fields, "test", .rate_hz = 0};
-
-/* Feed a store directly through an emitter ring drained by a bus. */
-struct fixture {
-	struct stream_table *t;
-	struct store *s;
-	struct bus *b;
-	struct ring *r;
-	struct emitter e;
-};
-
-static void fx_init(struct fixture *f, uint64_t bucket_ns)
-{
-	f->t = stream_table_new();
-	ck_assert_int_eq(stream_table_add(f->t, &t_stream), 0);
-	f->s = store_new(f->t, bucket_ns);
-	f->b = bus_new();
-	f->r = ring_new(1 << 22);
-	f->e = (struct emitter){.ring = f->r};
-	ck_assert_int_eq(bus_add_ring(f->b, f->r), 0);
-	ck_assert_int_ge(bus_attach(f->b, &store_consumer_ops, f->s), 0);
-}
-
-static void fx_free(struct fixture *f)
-{
-	bus_free(f->b);
-	ring_free(f->r);
-	store_free(f->s);
-	stream_table_free(f->t);
-}
-
-static void put(struct fixture *f, uint64_t ent, uint64_t ts, double bytes, double temp)
-{
-	double v[2] = {bytes, temp};
-
-	ck_assert_int_eq(emit_sample(&f->e, 0, ent, ts, v, 2), 0);
-}
-
-#define MS 1000000ull
-#define SEC 1000000000ull
+#include "store_fx.h"
 
 /* An attribute keeps no history rings (a process table's series are mostly
  * attributes): its buckets read as its latest value over the series' life,
@@ -522,7 +478,8 @@ START_TEST(store_pid_series_keep_shorter_history)
 END_TEST
 
 /* A flood of entities stops at the caps and says how much it dropped;
- * history comes only with a series' second bucket; GONE frees room. */
+ * rings come only with a closed bucket that differs from the one before;
+ * GONE frees room. */
 START_TEST(store_caps_and_lazy_history)
 {
 	struct fixture f;
@@ -543,7 +500,8 @@ START_TEST(store_caps_and_lazy_history)
 	store_unlock(f.s);
 	ck_assert_int_eq(emit_gone(&f.e, 0, 3, 2 * SEC), 0);
 	put(&f, STORE_ENTITIES_MAX + 7, 2 * SEC, 1, 1);
-	put(&f, 5, 3 * SEC, 2, 2); /* a second bucket: entity 5 gets history */
+	put(&f, 5, 3 * SEC, 2, 2);
+	put(&f, 5, 4 * SEC, 3, 7); /* a closed bucket unlike the first: rings */
 	bus_pump(f.b);
 	store_lock(f.s);
 	ck_assert_ptr_nonnull(store_series(f.s, 0, STORE_ENTITIES_MAX + 7));
@@ -551,6 +509,7 @@ START_TEST(store_caps_and_lazy_history)
 	ck_assert_uint_gt(f.s->hist_bytes, 0);
 	ck_assert_ptr_nonnull(store_series(f.s, 0, 5)->fine);
 	ck_assert_ptr_null(store_series(f.s, 0, 6)->fine);
+	ck_assert_ptr_null(store_series(f.s, 0, 6)->flat);
 	store_unlock(f.s);
 	fx_free(&f);
 }
