@@ -87,30 +87,6 @@ static uint64_t gpurt_entity(const struct gpurt_launch_key *k)
 	return util_mix64(x) >> 1; /* clear of STATUS_STREAM and ENTITY_CPU_TOTAL */
 }
 
-static struct kent *kent_slot(struct gpurt_state *s, uint64_t entity)
-{
-	size_t mask = s->capkents - 1;
-	for (size_t i = entity & mask;; i = (i + 1) & mask)
-		if (!s->kents[i].used || s->kents[i].entity == entity)
-			return &s->kents[i];
-}
-
-static int kents_grow(struct gpurt_state *s)
-{
-	size_t cap = s->capkents ? s->capkents * 2 : 256;
-	struct kent *old = s->kents, *v = calloc(cap, sizeof(*v));
-	size_t oldcap = s->capkents;
-	if (!v)
-		return -ENOMEM;
-	s->kents = v;
-	s->capkents = cap;
-	for (size_t i = 0; i < oldcap; i++)
-		if (old[i].used)
-			*kent_slot(s, old[i].entity) = old[i];
-	free(old);
-	return 0;
-}
-
 static struct gpurt_pid *pid_find(const struct gpurt_state *s, uint32_t pid)
 {
 	for (size_t i = 0; i < s->npids; i++)
@@ -168,7 +144,7 @@ static void gpurt_fini(void *state)
 	gpurt_bpf__destroy(s->skel);
 	gpurt_syms_free(s->syms);
 	gpurt_nvtx_free(s);
-	free(s->kents);
+	enttab_fini(&s->kents);
 	free(s->pids);
 	free(s->dead);
 	free(s);
@@ -188,6 +164,7 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	s->s_copy = stream_table_add(ctx->streams, &gpurt_copy_stream);
 	s->s_ranges = -1;
 	s->streams = ctx->streams;
+	enttab_init(&s->kents, sizeof(struct kent), 256);
 	if (s->s_mem < 0 || s->s_kern < 0 || s->s_copy < 0) {
 		r = s->s_mem < 0 ? s->s_mem : s->s_kern < 0 ? s->s_kern : s->s_copy;
 		snprintf(s->err, sizeof(s->err), "runtime probes: cannot register streams (%s)",
@@ -205,7 +182,7 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 		return -EPERM;
 	}
 	s->syms = gpurt_syms_new();
-	if (!s->syms || kents_grow(s))
+	if (!s->syms)
 		return -ENOMEM;
 	s->scan.opts = o;
 	s->need_load = !s->scan.tree;
@@ -262,14 +239,13 @@ static void kern_emit(struct gpurt_state *s, struct emitter *out,
 		      const struct gpurt_where *where, uint64_t ts)
 {
 	uint64_t ent = gpurt_entity(key);
-	if (s->nkents * 2 >= s->capkents && kents_grow(s))
+	bool fresh;
+	struct kent *k = enttab_get(&s->kents, ent, &fresh);
+	if (!k)
 		return;
-	struct kent *k = kent_slot(s, ent);
-	bool fresh = !k->used;
 	if (fresh) {
-		*k = (struct kent){
-		    .key = *key, .entity = ent, .tries = GPURT_NAME_TRIES, .used = true};
-		s->nkents++;
+		k->key = *key;
+		k->tries = GPURT_NAME_TRIES;
 		gpurt_pid_note(s, key->pid, 0);
 	}
 	if (where && k->tries) /* its last sample: the name found now is final */
@@ -331,6 +307,24 @@ static void read_mem(struct gpurt_state *s, struct emitter *out)
 	}
 }
 
+struct kent_drop {
+	struct gpurt_state *s;
+	struct emitter *out;
+	uint32_t pid;
+	uint64_t ts;
+};
+
+/* A kernel of the process that ended leaves the table, and its series. */
+static bool kent_drop(void *rec, void *ctx)
+{
+	const struct kent *k = rec;
+	const struct kent_drop *d = ctx;
+	if (k->key.pid != d->pid)
+		return false;
+	emit_gone(d->out, d->s->s_kern, k->ek.entity, d->ts);
+	return true;
+}
+
 /* A process that ended: say so, and sweep what the BPF side kept for it
  * (also for one never emitted for: the names of handles it never launched). */
 static void forget(struct gpurt_state *s, struct emitter *out, uint32_t pid)
@@ -346,25 +340,9 @@ static void forget(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 		return;
 	uint64_t ts = asys_now_ns();
 	emit_gone(out, s->s_mem, pid, ts);
-	size_t oldcap = s->capkents;
-	struct kent *old = s->kents;
-	s->kents = calloc(oldcap, sizeof(*old));
-	if (!s->kents) {
-		s->kents = old;
+	struct kent_drop d = {s, out, pid, ts};
+	if (enttab_sweep(&s->kents, kent_drop, &d))
 		return;
-	}
-	s->nkents = 0;
-	for (size_t j = 0; j < oldcap; j++) {
-		if (!old[j].used)
-			continue;
-		if (old[j].key.pid == pid) {
-			emit_gone(out, s->s_kern, old[j].entity, ts);
-			continue;
-		}
-		*kent_slot(s, old[j].entity) = old[j];
-		s->nkents++;
-	}
-	free(old);
 	*p = s->pids[--s->npids];
 }
 

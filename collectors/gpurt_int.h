@@ -8,13 +8,13 @@
 
 #include <linux/types.h>
 
+#include "enttab.h"
 #include "collector.h"
 #include "gpurt.h"
 #include "gpurt_scan.h"
 
 struct gpurt_syms;
 struct gpurt_watch;
-struct gpurt_rents;
 struct ring_buffer;
 
 /* the streams a process has been labelled in (struct gpurt_pid) */
@@ -28,10 +28,9 @@ struct gpurt_pid {
 
 /* a kernel seen in the launches map */
 struct kent {
+	struct enttab_key ek; /* first: the table's key */
 	struct gpurt_launch_key key;
-	uint64_t entity;
 	uint8_t tries; /* 0 = named for good */
-	bool used;
 };
 
 struct gpurt_state {
@@ -43,14 +42,13 @@ struct gpurt_state {
 	uint32_t *dead;	     /* processes found ended at this tick */
 	size_t ndead;
 	struct gpurt_syms *syms;
-	struct kent *kents; /* open addressing on entity */
-	size_t nkents, capkents;
+	struct enttab kents; /* struct kent */
 	struct gpurt_pid *pids; /* processes we have emitted for */
 	size_t npids, cappids;
 	int s_mem, s_kern, s_copy;
 	int s_ranges; /* hgtx.ranges, registered at the first range; -1 before */
 	struct stream_table *streams;
-	struct gpurt_rents *rents; /* hgtx.ranges entities (gpurt_nvtx.c) */
+	struct enttab rents; /* hgtx.ranges entities (gpurt_nvtx.c) */
 	char status[256];
 	bool status_sent;
 	bool need_load, load_failed;

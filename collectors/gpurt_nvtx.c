@@ -22,16 +22,9 @@
 #include "util.h"
 
 struct rent {
-	uint64_t entity;
+	struct enttab_key ek; /* first: the table's key */
 	uint32_t pid;
-	bool used;
 	bool injected; /* the region counts this process's ranges */
-};
-
-/* open addressing on entity */
-struct gpurt_rents {
-	struct rent *v;
-	size_t n, cap;
 };
 
 static uint64_t range_entity(uint32_t pid, uint64_t hash)
@@ -44,57 +37,28 @@ static uint64_t range_entity(uint32_t pid, uint64_t hash)
 	return util_mix64(x) >> 1; /* clear of STATUS_STREAM and ENTITY_CPU_TOTAL */
 }
 
-static struct rent *rent_slot(struct gpurt_rents *t, uint64_t entity)
-{
-	size_t mask = t->cap - 1;
-	for (size_t i = entity & mask;; i = (i + 1) & mask)
-		if (!t->v[i].used || t->v[i].entity == entity)
-			return &t->v[i];
-}
-
-static int rents_grow(struct gpurt_rents *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 64, oldcap = t->cap;
-	struct rent *old = t->v, *v = calloc(cap, sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	t->v = v;
-	t->cap = cap;
-	for (size_t i = 0; i < oldcap; i++)
-		if (old[i].used)
-			*rent_slot(t, old[i].entity) = old[i];
-	free(old);
-	return 0;
-}
-
 void gpurt_nvtx_free(struct gpurt_state *s)
 {
-	if (s->rents)
-		free(s->rents->v);
-	free(s->rents);
-	s->rents = NULL;
+	enttab_fini(&s->rents);
 }
 
 /* The entry of (pid, hash), labelled the first time; NULL without memory. */
 static struct rent *rent_get(struct gpurt_state *s, struct emitter *out,
 			     const struct gpurt_range_key *k, uint64_t ts)
 {
-	struct gpurt_rents *t = s->rents;
 	uint64_t ent = range_entity(k->pid, k->hash);
+	bool fresh;
 
-	if (!t && !(t = s->rents = calloc(1, sizeof(*t))))
-		return NULL;
-	if (t->n * 2 >= t->cap && rents_grow(t))
-		return NULL;
-	struct rent *r = rent_slot(t, ent);
-	if (r->used)
+	if (!s->rents.esz)
+		enttab_init(&s->rents, sizeof(struct rent), 64);
+	struct rent *r = enttab_get(&s->rents, ent, &fresh);
+	if (!r || !fresh)
 		return r;
+	r->pid = k->pid;
 	/* the library registers with the region at its first NVTX call, before
 	 * any range of it can end and be read here */
 	if (hgtx_region_serves(k->pid)) {
-		*r = (struct rent){.entity = ent, .pid = k->pid, .used = true, .injected = true};
-		t->n++;
+		r->injected = true;
 		gpurt_pid_note(s, k->pid, 0); /* its end still sweeps its entries */
 		return r;
 	}
@@ -104,8 +68,6 @@ static struct rent *rent_get(struct gpurt_state *s, struct emitter *out,
 		util_strlcpy(nm.s, "?", sizeof(nm.s));
 	nm.s[sizeof(nm.s) - 1] = '\0';
 	hgtx_stream_label(label, "", nm.s);
-	*r = (struct rent){.entity = ent, .pid = k->pid, .used = true};
-	t->n++;
 	gpurt_pid_note(s, k->pid, 0);
 	emit_label(out, s->s_ranges, ent, ts, label);
 	return r;
@@ -130,7 +92,7 @@ static void range_emit(struct gpurt_state *s, struct emitter *out, const struct 
 	};
 
 	if (e && !e->injected)
-		emit_sample(out, s->s_ranges, e->entity, ts, v, HGTX_NFIELDS);
+		emit_sample(out, s->s_ranges, e->ek.entity, ts, v, HGTX_NFIELDS);
 }
 
 /* hgtx.ranges once the probes have timed a range: the Top ranges pane shows
@@ -178,33 +140,34 @@ void gpurt_nvtx_read(struct gpurt_state *s, struct emitter *out)
 	ranges_read(s, out, 0, closed);
 }
 
+struct rent_drop {
+	struct gpurt_state *s;
+	struct emitter *out;
+	uint32_t pid;
+	uint64_t ts;
+};
+
+/* A range of the process that ended leaves the table, and its series (the
+ * region's own collector ends those it counted). */
+static bool rent_drop(void *rec, void *ctx)
+{
+	const struct rent *r = rec;
+	const struct rent_drop *d = ctx;
+
+	if (r->pid != d->pid)
+		return false;
+	if (!r->injected)
+		emit_gone(d->out, d->s->s_ranges, r->ek.entity, d->ts);
+	return true;
+}
+
 void gpurt_nvtx_final(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 {
-	struct gpurt_rents *t = s->rents;
-	uint64_t ts;
+	struct rent_drop d = {s, out, pid, 0};
 
 	ranges_read(s, out, pid, s->skel->bss->range_epoch);
-	if (!t || !t->n)
+	if (!s->rents.n)
 		return;
-	ts = asys_now_ns();
-	struct rent *old = t->v;
-	size_t oldcap = t->cap;
-	t->v = calloc(oldcap, sizeof(*old));
-	if (!t->v) {
-		t->v = old;
-		return;
-	}
-	t->n = 0;
-	for (size_t i = 0; i < oldcap; i++) {
-		if (!old[i].used)
-			continue;
-		if (old[i].pid == pid) {
-			if (!old[i].injected)
-				emit_gone(out, s->s_ranges, old[i].entity, ts);
-			continue;
-		}
-		*rent_slot(t, old[i].entity) = old[i];
-		t->n++;
-	}
-	free(old);
+	d.ts = asys_now_ns();
+	enttab_sweep(&s->rents, rent_drop, &d);
 }
