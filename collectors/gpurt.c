@@ -307,18 +307,11 @@ static void read_mem(struct gpurt_state *s, struct emitter *out)
 	}
 }
 
-struct kent_drop {
-	struct gpurt_state *s;
-	struct emitter *out;
-	uint32_t pid;
-	uint64_t ts;
-};
-
 /* A kernel of the process that ended leaves the table, and its series. */
 static bool kent_drop(void *rec, void *ctx)
 {
 	const struct kent *k = rec;
-	const struct kent_drop *d = ctx;
+	const struct gpurt_drop *d = ctx;
 	if (k->key.pid != d->pid)
 		return false;
 	emit_gone(d->out, d->s->s_kern, k->ek.entity, d->ts);
@@ -340,7 +333,7 @@ static void forget(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 		return;
 	uint64_t ts = asys_now_ns();
 	emit_gone(out, s->s_mem, pid, ts);
-	struct kent_drop d = {s, out, pid, ts};
+	struct gpurt_drop d = {s, out, pid, ts};
 	if (enttab_sweep(&s->kents, kent_drop, &d))
 		return;
 	*p = s->pids[--s->npids];

@@ -33,6 +33,15 @@ struct kent {
 	uint8_t tries; /* 0 = named for good */
 };
 
+/* What the sweep of an ended process's entries needs (gpurt.c's kernels,
+ * gpurt_nvtx.c's ranges): their GONE goes out with ts. */
+struct gpurt_drop {
+	struct gpurt_state *s;
+	struct emitter *out;
+	uint32_t pid;
+	uint64_t ts;
+};
+
 struct gpurt_state {
 	struct gpurt_bpf *skel;
 	struct gpurt_scan scan;
@@ -42,7 +51,7 @@ struct gpurt_state {
 	uint32_t *dead;	     /* processes found ended at this tick */
 	size_t ndead;
 	struct gpurt_syms *syms;
-	struct enttab kents; /* struct kent */
+	struct enttab kents;	/* struct kent */
 	struct gpurt_pid *pids; /* processes we have emitted for */
 	size_t npids, cappids;
 	int s_mem, s_kern, s_copy;

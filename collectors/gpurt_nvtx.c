@@ -140,19 +140,12 @@ void gpurt_nvtx_read(struct gpurt_state *s, struct emitter *out)
 	ranges_read(s, out, 0, closed);
 }
 
-struct rent_drop {
-	struct gpurt_state *s;
-	struct emitter *out;
-	uint32_t pid;
-	uint64_t ts;
-};
-
 /* A range of the process that ended leaves the table, and its series (the
  * region's own collector ends those it counted). */
 static bool rent_drop(void *rec, void *ctx)
 {
 	const struct rent *r = rec;
-	const struct rent_drop *d = ctx;
+	const struct gpurt_drop *d = ctx;
 
 	if (r->pid != d->pid)
 		return false;
@@ -163,7 +156,7 @@ static bool rent_drop(void *rec, void *ctx)
 
 void gpurt_nvtx_final(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 {
-	struct rent_drop d = {s, out, pid, 0};
+	struct gpurt_drop d = {s, out, pid, 0};
 
 	ranges_read(s, out, pid, s->skel->bss->range_epoch);
 	if (!s->rents.n)

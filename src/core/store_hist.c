@@ -62,11 +62,8 @@ static bool rows_equal(const struct bucket *a, const struct bucket *b, uint32_t 
 	return true;
 }
 
-static void hist_free_rings(struct store *s, struct series *se)
+static void rings_free(struct series *se)
 {
-	if (!se->fine)
-		return;
-	s->hist_bytes -= store_hist_bytes(se);
 	free(se->copen);
 	free(se->fine_tag);
 	free(se->fine);
@@ -77,6 +74,15 @@ static void hist_free_rings(struct store *s, struct series *se)
 	se->fine_tag = se->coarse_tag = NULL;
 	se->fine_cap = se->coarse_cap = 0;
 	se->coarse_open = -1;
+}
+
+/* The rings given back, to the budget too. */
+static void hist_free_rings(struct store *s, struct series *se)
+{
+	if (!se->fine)
+		return;
+	s->hist_bytes -= store_hist_bytes(se);
+	rings_free(se);
 }
 
 /* The history rings, within the store's STORE_HISTORY_BYTES; false when
@@ -100,14 +106,7 @@ static bool series_hist(struct store *s, struct series *se)
 	se->coarse_tag = malloc(se->coarse_cap * sizeof(int64_t));
 	se->coarse = malloc((size_t)se->coarse_cap * nf * sizeof(struct bucket));
 	if (!se->copen || !se->fine_tag || !se->fine || !se->coarse_tag || !se->coarse) {
-		free(se->copen);
-		free(se->fine_tag);
-		free(se->fine);
-		free(se->coarse_tag);
-		free(se->coarse);
-		se->copen = NULL;
-		se->fine = se->coarse = NULL;
-		se->fine_tag = se->coarse_tag = NULL;
+		rings_free(se);
 		se->nohist = true;
 		return false;
 	}
