@@ -41,7 +41,10 @@ US=$(printf '\037')
 series() { awk -F, -v l="$US$1" '$5==l { print $4 }' "$T/x.csv" | sort -u | wc -l; }
 last() { awk -F, -v l="$US$1" -v f="$2" '$5==l && $6==f { v=$8 } END { print v }' "$T/x.csv"; }
 own() { awk -v n="$1" -v f="$2" '$1=="range" && $2==n { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' "$T/own"; }
-near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b / 10) }'; }
+# |a - b| <= b / 10 + 1 ms for each of the n ranges: the workload reads its
+# clock just before a call and just after, and a thread preempted in between
+# on a busy machine adds a time slice to its figure alone
+near() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b / 10 + n * 1e6) }'; }
 
 head -1 "$T/x.csv" | grep -q '^[^,]*,[^,]*,[^,]*,entity,label,field,[^,]*,value' ||
 	fail "the export's columns changed: $(head -1 "$T/x.csv")"
@@ -50,11 +53,7 @@ for n in outer:20 inner:40 colored:10 started:5 started_ex:3 thread2:10; do
 	[ "$(own "$name" count)" = "$count" ] || fail "$name: the workload counted $(own "$name" count)"
 	[ "$(series "$name")" = 1 ] || fail "$name: $(series "$name") series, want 1 (counted by two producers)"
 	[ "$(last "$name" count)" = "$count" ] || fail "$name: count '$(last "$name" count)', want $count"
-	# thread2's first push waits while the main thread's first call loads
-	# the tool (pthread_once), inside the workload's clock but before the
-	# tool's: 2 ms or more of its 10
-	[ "$name" = thread2 ] && continue
 	got=$(last "$name" total_ns) want=$(own "$name" total_ns)
-	near "$got" "$want" || fail "$name: total_ns $got, the workload measured $want"
+	near "$got" "$want" "$count" || fail "$name: total_ns $got, the workload measured $want"
 done
 echo "ok: the ranges of a command asys started are counted once"
