@@ -73,3 +73,14 @@ gpurt_wait_nvtx() {
 		sleep 0.1
 	done
 }
+
+# The NVTX tests' readings, of the export $T/x.csv and the workload's own
+# figures $T/own: the last value of FIELD for the range NAME (label
+# "<US>NAME": the default domain), and the workload's figure.
+nvtx_us=$(printf '\037')
+nvtx_last() { awk -F, -v l="$nvtx_us$1" -v f="$2" '$5==l && $6==f { v=$8 } END { print v }' "$T/x.csv"; }
+nvtx_own() { awk -v n="$1" -v f="$2" '$1=="range" && $2==n { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' "$T/own"; }
+# |a - b| <= b / 10 + 1 ms for each of the n ranges: the workload reads its
+# clock just before a call and just after, and a thread preempted in between
+# on a busy machine adds a time slice to its figure alone
+nvtx_near() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b / 10 + n * 1e6) }'; }

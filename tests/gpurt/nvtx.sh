@@ -36,32 +36,22 @@ wait "$P" || fail "the workload failed"
 P=
 "$ASYS" export --streams hgtx.ranges -o "$T/x.csv" "$T/x.asys" || fail "asys export failed"
 
-US=$(printf '\037')
-# the last value of FIELD for the range NAME (label "<US>NAME": the default domain)
-last() { awk -F, -v l="$US$1" -v f="$2" '$5==l && $6==f { v=$8 } END { print v }' "$T/x.csv"; }
-# the workload's own figure
-own() { awk -v n="$1" -v f="$2" '$1=="range" && $2==n { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' "$T/own"; }
-# |a - b| <= b / 10 + 1 ms for each of the n ranges: the workload reads its
-# clock just before a call and just after, and a thread preempted in between
-# on a busy machine adds a time slice to its figure alone
-near() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b / 10 + n * 1e6) }'; }
-
 for n in outer:20:0 inner:40:1 colored:10:0 started:5:0 started_ex:3:0 thread2:10:0; do
 	name=${n%%:*} rest=${n#*:} count=${rest%%:*} depth=${rest#*:}
-	[ "$(last "$name" count)" = "$count" ] || fail "$name: count '$(last "$name" count)', want $count"
-	[ "$(own "$name" count)" = "$count" ] || fail "$name: the workload counted $(own "$name" count)"
-	[ "$(last "$name" depth)" = "$depth" ] || fail "$name: depth '$(last "$name" depth)', want $depth"
-	[ "$(last "$name" pid)" = "$(awk -F, 'NR > 1 && $6=="pid" { print $8; exit }' "$T/x.csv")" ] ||
+	[ "$(nvtx_last "$name" count)" = "$count" ] || fail "$name: count '$(nvtx_last "$name" count)', want $count"
+	[ "$(nvtx_own "$name" count)" = "$count" ] || fail "$name: the workload counted $(nvtx_own "$name" count)"
+	[ "$(nvtx_last "$name" depth)" = "$depth" ] || fail "$name: depth '$(nvtx_last "$name" depth)', want $depth"
+	[ "$(nvtx_last "$name" pid)" = "$(awk -F, 'NR > 1 && $6=="pid" { print $8; exit }' "$T/x.csv")" ] ||
 		fail "$name: pid"
 	for f in total_ns self_ns; do
-		got=$(last "$name" $f) want=$(own "$name" $f)
-		near "$got" "$want" "$count" || fail "$name: $f $got, the workload measured $want"
+		got=$(nvtx_last "$name" $f) want=$(nvtx_own "$name" $f)
+		nvtx_near "$got" "$want" "$count" || fail "$name: $f $got, the workload measured $want"
 	done
 done
-[ "$(last colored color)" = $((0x00aa33)) ] || fail "colored: color '$(last colored color)'"
-[ "$(last outer color)" = nan ] || fail "outer: color '$(last outer color)', want nan"
+[ "$(nvtx_last colored color)" = $((0x00aa33)) ] || fail "colored: color '$(nvtx_last colored color)'"
+[ "$(nvtx_last outer color)" = nan ] || fail "outer: color '$(nvtx_last outer color)', want nan"
 # min and max: some refresh saw outer ranges end, each at least 8 ms long
-mm=$(awk -F, -v l="${US}outer" '$5==l && ($6=="min_ns" || $6=="max_ns") && $8!="nan" { print $8 }' "$T/x.csv")
+mm=$(awk -F, -v l="${nvtx_us}outer" '$5==l && ($6=="min_ns" || $6=="max_ns") && $8!="nan" { print $8 }' "$T/x.csv")
 [ -n "$mm" ] || fail "no min_ns/max_ns for outer in any sample"
 for v in $mm; do
 	[ "$v" -ge 8000000 ] || fail "outer: a min/max of $v ns, under the 8 ms it sleeps"

@@ -36,28 +36,21 @@ wait "$R" || { cat "$T/rec.err"; fail "asys record failed"; }
 R=
 "$ASYS" export --streams hgtx.ranges -o "$T/x.csv" "$T/x.asys" || fail "asys export failed"
 
-US=$(printf '\037')
 # the series (entities) labelled NAME in the default domain
-series() { awk -F, -v l="$US$1" '$5==l { print $4 }' "$T/x.csv" | sort -u | wc -l; }
-last() { awk -F, -v l="$US$1" -v f="$2" '$5==l && $6==f { v=$8 } END { print v }' "$T/x.csv"; }
-own() { awk -v n="$1" -v f="$2" '$1=="range" && $2==n { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' "$T/own"; }
-# |a - b| <= b / 10 + 1 ms for each of the n ranges: the workload reads its
-# clock just before a call and just after, and a thread preempted in between
-# on a busy machine adds a time slice to its figure alone
-near() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b / 10 + n * 1e6) }'; }
+series() { awk -F, -v l="$nvtx_us$1" '$5==l { print $4 }' "$T/x.csv" | sort -u | wc -l; }
 
 head -1 "$T/x.csv" | grep -q '^[^,]*,[^,]*,[^,]*,entity,label,field,[^,]*,value' ||
 	fail "the export's columns changed: $(head -1 "$T/x.csv")"
 for n in outer:20 inner:40 colored:10 started:5 started_ex:3 thread2:10; do
 	name=${n%%:*} count=${n#*:}
-	[ "$(own "$name" count)" = "$count" ] || fail "$name: the workload counted $(own "$name" count)"
+	[ "$(nvtx_own "$name" count)" = "$count" ] || fail "$name: the workload counted $(nvtx_own "$name" count)"
 	[ "$(series "$name")" = 1 ] || fail "$name: $(series "$name") series, want 1 (counted by two producers)"
-	[ "$(last "$name" count)" = "$count" ] || fail "$name: count '$(last "$name" count)', want $count"
+	[ "$(nvtx_last "$name" count)" = "$count" ] || fail "$name: count '$(nvtx_last "$name" count)', want $count"
 	# thread2's ranges are 1 ms each, on a second thread: on a busy machine
 	# a time slice between its clock and its call is most of one (31 against
 	# 18 ms for ten once, beside a test run)
 	[ "$name" = thread2 ] && continue
-	got=$(last "$name" total_ns) want=$(own "$name" total_ns)
-	near "$got" "$want" "$count" || fail "$name: total_ns $got, the workload measured $want"
+	got=$(nvtx_last "$name" total_ns) want=$(nvtx_own "$name" total_ns)
+	nvtx_near "$got" "$want" "$count" || fail "$name: total_ns $got, the workload measured $want"
 done
 echo "ok: the ranges of a command asys started are counted once"
