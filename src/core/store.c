@@ -61,8 +61,8 @@ static void series_free(struct series *se)
 /* Frees a series and gives its history back to the budget. */
 static void series_drop(struct store *s, struct series *se)
 {
-	if (se && se->fine)
-		s->hist_bytes -= store_hist_bytes(se);
+	if (se)
+		store_hist_free(s, se);
 	series_free(se);
 }
 

@@ -25,7 +25,7 @@ void store_acc_reset(struct acc *a, uint32_t n)
 		a[i] = (struct acc){0, 0, 0, INFINITY, -INFINITY, 0};
 }
 
-size_t store_hist_bytes(const struct series *se)
+static size_t hist_bytes(const struct series *se)
 {
 	uint32_t nf = se->hnf ? se->hnf : 1;
 
@@ -76,12 +76,11 @@ static void rings_free(struct series *se)
 	se->coarse_open = -1;
 }
 
-/* The rings given back, to the budget too. */
-static void hist_free_rings(struct store *s, struct series *se)
+void store_hist_free(struct store *s, struct series *se)
 {
 	if (!se->fine)
 		return;
-	s->hist_bytes -= store_hist_bytes(se);
+	s->hist_bytes -= hist_bytes(se);
 	rings_free(se);
 }
 
@@ -90,7 +89,7 @@ static void hist_free_rings(struct store *s, struct series *se)
 static bool series_hist(struct store *s, struct series *se)
 {
 	uint32_t nf = se->hnf ? se->hnf : 1;
-	size_t need = store_hist_bytes(se);
+	size_t need = hist_bytes(se);
 
 	if (se->fine)
 		return true;
@@ -288,7 +287,6 @@ static void flat_spill(struct series *se)
 
 	if (i < first)
 		i = first;
-	se->run = (uint64_t)(se->flat_last - (i > se->flat_first ? i : se->flat_first) + 1);
 	for (; i <= se->flat_last; i++)
 		hist_put(se, i, flat_row(se, i));
 	free(se->flat);
@@ -313,7 +311,7 @@ static void hist_run(struct store *s, struct series *se, int64_t idx, const stru
 	if (!flat)
 		return;
 	memcpy(flat, row, se->hnf * sizeof(*row));
-	hist_free_rings(s, se);
+	store_hist_free(s, se);
 	se->flat = flat;
 	se->flat_head = false;
 	se->flat_first = idx - (int64_t)se->run + 1;

@@ -100,11 +100,11 @@ struct store {
 struct bucket store_acc_close(const struct acc *a, enum field_kind kind);
 void store_acc_reset(struct acc *a, uint32_t n);
 
-/* History (store_hist.c): what a series' rings cost the budget at their
- * full sizes; the open bucket closed into the history; and bucket idx of
- * history field h of a series that holds a flat run (se->flat), 1 with
+/* History (store_hist.c): a series' rings given back, to the budget too
+ * (a run stays); the open bucket closed into the history; and bucket idx
+ * of history field h of a series that holds a flat run (se->flat), 1 with
  * *out set or 0, as the rings would answer. */
-size_t store_hist_bytes(const struct series *se);
+void store_hist_free(struct store *s, struct series *se);
 void series_close_open(struct store *s, struct series *se);
 int store_flat_at(const struct series *se, uint16_t h, int64_t idx, struct bucket *out);
 
