@@ -165,6 +165,7 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	s->s_ranges = -1;
 	s->streams = ctx->streams;
 	enttab_init(&s->kents, sizeof(struct kent), 256);
+	gpurt_nvtx_init(s);
 	if (s->s_mem < 0 || s->s_kern < 0 || s->s_copy < 0) {
 		r = s->s_mem < 0 ? s->s_mem : s->s_kern < 0 ? s->s_kern : s->s_copy;
 		snprintf(s->err, sizeof(s->err), "runtime probes: cannot register streams (%s)",

@@ -81,6 +81,7 @@ void gpurt_copy_final(struct gpurt_state *s, struct emitter *out, uint32_t pid);
 /* hgtx.ranges from the NVTX v2 probes (gpurt_nvtx.c) */
 void gpurt_nvtx_read(struct gpurt_state *s, struct emitter *out);
 void gpurt_nvtx_final(struct gpurt_state *s, struct emitter *out, uint32_t pid);
+void gpurt_nvtx_init(struct gpurt_state *s);
 void gpurt_nvtx_free(struct gpurt_state *s);
 
 /* Opens, loads and attaches the BPF object, then starts the discovery

@@ -37,6 +37,11 @@ static uint64_t range_entity(uint32_t pid, uint64_t hash)
 	return util_mix64(x) >> 1; /* clear of STATUS_STREAM and ENTITY_CPU_TOTAL */
 }
 
+void gpurt_nvtx_init(struct gpurt_state *s)
+{
+	enttab_init(&s->rents, sizeof(struct rent), 64);
+}
+
 void gpurt_nvtx_free(struct gpurt_state *s)
 {
 	enttab_fini(&s->rents);
@@ -49,8 +54,6 @@ static struct rent *rent_get(struct gpurt_state *s, struct emitter *out,
 	uint64_t ent = range_entity(k->pid, k->hash);
 	bool fresh;
 
-	if (!s->rents.esz)
-		enttab_init(&s->rents, sizeof(struct rent), 64);
 	struct rent *r = enttab_get(&s->rents, ent, &fresh);
 	if (!r || !fresh)
 		return r;
