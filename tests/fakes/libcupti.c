@@ -11,14 +11,17 @@
  * They are made when both kinds are enabled and handed over in buffers as
  * they fill, and the rest at each cuptiActivityFlushAll. FAKE_CUPTI_REPEAT=N
  * makes them N times, one round every FAKE_CUPTI_PERIOD_MS (default 100),
- * for a workload whose kernels run over a while. FAKE_CUPTI_FAIL=enable
- * makes cuptiActivityEnable fail, as on a machine without a driver. */
+ * for a workload whose kernels run over a while. FAKE_CUPTI_ROUND_FD=N
+ * writes a byte to fd N once a round is all handed over, so that a test can
+ * sample between rounds, never inside one. FAKE_CUPTI_FAIL=enable makes
+ * cuptiActivityEnable fail, as on a machine without a driver. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #if defined(__has_include) && __has_include(<cupti_activity.h>)
 #include <cupti_activity.h>
@@ -59,6 +62,7 @@ static struct {
 	struct fake_rec *script, *recs;
 	size_t nscript, nrecs, next;
 	unsigned long rounds, period_ms;
+	int round_fd; /* told of each round handed over, or -1 */
 	uint64_t flush_asked, flush_done;
 	size_t dropped;
 	uint64_t clock_ns;
@@ -94,7 +98,7 @@ static void fake_round(void)
 static void fake_parse(void)
 {
 	const char *s = getenv("FAKE_CUPTI_SCRIPT"), *rep = getenv("FAKE_CUPTI_REPEAT"),
-		   *per = getenv("FAKE_CUPTI_PERIOD_MS");
+		   *per = getenv("FAKE_CUPTI_PERIOD_MS"), *rfd = getenv("FAKE_CUPTI_ROUND_FD");
 	char *copy = strdup(s ? s : ""), *save = NULL;
 
 	for (char *t = strtok_r(copy, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
@@ -126,6 +130,7 @@ static void fake_parse(void)
 	free(copy);
 	fake.rounds = rep ? strtoul(rep, NULL, 10) : 1;
 	fake.period_ms = per ? strtoul(per, NULL, 10) : 100;
+	fake.round_fd = rfd ? atoi(rfd) : -1;
 }
 
 static size_t fake_fill(uint8_t *buf, size_t size)
@@ -194,11 +199,13 @@ static void *fake_thread(void *arg)
 	pthread_mutex_lock(&fake.lock);
 	for (;;) {
 		struct timespec now;
+		int made;
 
 		/* a round on its period, not at every flush */
 		clock_gettime(CLOCK_REALTIME, &now);
-		if (fake.rounds && (now.tv_sec > until.tv_sec ||
-				    (now.tv_sec == until.tv_sec && now.tv_nsec >= until.tv_nsec))) {
+		made = fake.rounds && (now.tv_sec > until.tv_sec || (now.tv_sec == until.tv_sec &&
+								     now.tv_nsec >= until.tv_nsec));
+		if (made) {
 			fake_round();
 			until.tv_sec += (time_t)(fake.period_ms / 1000);
 			until.tv_nsec += (long)(fake.period_ms % 1000) * 1000000;
@@ -206,6 +213,8 @@ static void *fake_thread(void *arg)
 				until.tv_sec++, until.tv_nsec -= 1000000000;
 		}
 		fake_deliver();
+		if (made && fake.round_fd >= 0 && write(fake.round_fd, "r", 1) != 1)
+			fake.round_fd = -1; /* the test stopped listening */
 		fake.flush_done = fake.flush_asked;
 		pthread_cond_broadcast(&fake.done);
 		if (fake.rounds)

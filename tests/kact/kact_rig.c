@@ -9,9 +9,10 @@
  *   kact_rig live               samples while the child runs: the counts
  *                               arrive through the periodic flush
  *   kact_rig record FILE [NKERNELS]  a recording of the collector's output
- *                               every 200 ms while the child runs (for
- *                               KACT_RIG_STAY_MS, default 1500), then its
- *                               flush; for `asys export` and replay
+ *                               after each round the stand-in hands over
+ *                               (else each second) while the child runs
+ *                               (for KACT_RIG_STAY_MS, default 1500), then
+ *                               its flush; for `asys export` and replay
  *   kact_rig exec CMD [ARG...]  the region for CMD, run with it (the real
  *                               driver loads CUDA_INJECTION64_PATH), then
  *                               what the collector read after it ended:
@@ -31,6 +32,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +264,44 @@ static pid_t start_children(int fd, const char *mode, int argc, char **argv)
 			   run ? argv + 2 : NULL);
 }
 
+/* The stand-in tells a pipe of each round it has handed over whole
+ * (FAKE_CUPTI_ROUND_FD): a recording sampled after each holds whole rounds
+ * in every interval, whatever the load on the machine. */
+static int round_pipe_w = -1;
+
+static int round_pipe(void)
+{
+	int p[2];
+	char num[16];
+
+	if (pipe(p))
+		return -1;
+	round_pipe_w = p[1];
+	snprintf(num, sizeof(num), "%d", p[1]);
+	setenv("FAKE_CUPTI_ROUND_FD", num, 1);
+	return p[0];
+}
+
+/* Until the next round is handed over, or a second (past the last round,
+ * or a script without rounds); the pipe, or -1 once its writer is gone. */
+static int wait_round(int rfd)
+{
+	struct pollfd pf = {.fd = rfd, .events = POLLIN};
+	char buf[64];
+
+	if (rfd < 0) {
+		struct timespec ts = {0, 200000000};
+
+		nanosleep(&ts, NULL);
+		return -1;
+	}
+	if (poll(&pf, 1, 1000) > 0 && read(rfd, buf, sizeof(buf)) <= 0) {
+		close(rfd);
+		return -1;
+	}
+	return rfd;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -269,7 +309,7 @@ int main(int argc, char **argv)
 	int nk = argc > (rec ? 3 : 2) && strcmp(mode, "exec") ? atoi(argv[rec ? 3 : 2])
 							      : KACT_KERNELS_DEFAULT;
 	struct rig g = {0};
-	int fd, rc = 0;
+	int fd, rc = 0, round_fd = -1;
 	pid_t pid;
 
 	if (!strcmp(mode, "driver"))
@@ -283,9 +323,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fflush(stdout);
+	if (rec)
+		round_fd = round_pipe();
 	/* the children first: the writer's thread would leave a fork a
 	 * sanitizer's allocator locked by a thread that is not there */
 	pid = start_children(fd, mode, argc, argv);
+	if (round_fd >= 0)
+		close(round_pipe_w);
 	if (rig_init(&g, rec ? argv[2] : NULL))
 		return 2;
 	if (!strcmp(mode, "live")) {
@@ -297,11 +341,9 @@ int main(int argc, char **argv)
 		rc = child_wait(pid);
 	} else {
 		while (rec && waitpid(pid, NULL, WNOHANG) == 0) {
-			struct timespec ts = {0, 200000000};
-
+			round_fd = wait_round(round_fd);
 			gpurt_ktime_collector.sample(g.st, &g.em, asys_now_ns());
 			drain(&g);
-			nanosleep(&ts, NULL);
 		}
 		rc = rec ? 0 : child_wait(pid);
 		gpurt_ktime_collector.flush(g.st, &g.em);
