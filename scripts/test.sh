@@ -18,6 +18,17 @@ status=0
 DISTCHECK_TESTS="tests/cli.sh tests/manpages.sh tests/core/test_core tests/procfs/test_procfs \
 	tests/rec/badfiles.sh tests/ppu/help.sh"
 rm -f build/*/check.out
+# The parallel half's longest tests (a minute or more each on the VM) start
+# first: at the end of the list the half ends waiting on one of them alone.
+LONG_TESTS='tests/rec/forged.sh tests/rec/kill.sh tests/build/instrumented.sh'
+long_first() {
+	local all t
+	all=$(cat)
+	for t in $LONG_TESTS; do
+		printf '%s\n' "$all" | grep -qx -- "$t" && echo "$t"
+	done
+	printf '%s\n' "$all" | grep -vxF -e "${LONG_TESTS// /$'\n'}" || true
+}
 # build_and_parallel DIR [configure args]: configures and builds DIR, then
 # runs its parallel half; the serial half's list goes to DIR/serial.list.
 build_and_parallel() {
@@ -29,7 +40,7 @@ build_and_parallel() {
 		status=1
 		return
 	fi
-	par=$(make -s -C "$dir" print-tests WHICH=parallel | tr "\n" " ") &&
+	par=$(make -s -C "$dir" print-tests WHICH=parallel | long_first | tr "\n" " ") &&
 		make -s -C "$dir" print-tests WHICH=serial >"$dir/serial.list" || { status=1; return; }
 	# most of these wait on a screen or a child: twice the cores keeps both busy
 	(cd "$dir" && make -j"$(($(nproc) * 2))" check TESTS="$par" 2>&1 | tee -a check.out) || status=1
