@@ -1,7 +1,9 @@
 #!/bin/sh
 # Real uprobes on the fake runtime: exact byte totals, failures, launches per
-# demangled name, per-pid split, late start, exit; then process-tree scope.
+# demangled name, per-pid split, late start, exit; then process-tree scope;
+# then two processes' NVTX ranges, one of them ending.
 . "$top_srcdir/tests/gpurt/lib.sh"
 gpurt_need_bpf
 "$top_builddir/tests/gpurt/test_collect" main || exit $?
 "$top_builddir/tests/gpurt/test_collect" tree || exit $?
+"$top_builddir/tests/gpurt/test_collect" nvtx || exit $?

@@ -6,11 +6,14 @@
  *            picked up; one that exits is removed
  *   tree     process-tree scope: only the followed workloads are counted,
  *            including one a followed shell starts after attach
+ *   nvtx     two workloads' NVTX v2 ranges: when one exits its ranges are
+ *            gone, the other's go on with their counts
  *   nonroot  (run without privileges) init fails and says how to fix it
  * Exits 77 with the reason where BPF is not permitted. */
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,7 +71,8 @@ static int wait_file(const char *f, double timeout_s)
 	return -ETIMEDOUT;
 }
 
-static void wl_start_env(struct wl *w, int k, const char *env)
+/* nvtx: the workload makes its NVTX v2 ranges instead of its kernels */
+static void wl_spawn(struct wl *w, int k, const char *env, bool nvtx)
 {
 	w->k = k;
 	snprintf(w->ready, sizeof(w->ready), "%s/ready.%d", tmpdir, k);
@@ -82,15 +86,20 @@ static void wl_start_env(struct wl *w, int k, const char *env)
 		if (env)
 			putenv((char *)env);
 		/* ready: the libraries are mapped; go: start the pattern */
-		execl(workload, workload, "--lib-dir", libdir, "--scale", ks, "--go-file", w->go,
-		      "--done-file", w->done, "--end-file", w->end, "--ready-file", w->ready,
-		      (char *)NULL);
+		execl(workload, workload, "--lib-dir", libdir, nvtx ? "--nvtx" : "--scale",
+		      nvtx ? "1" : ks, "--go-file", w->go, "--done-file", w->done, "--end-file",
+		      w->end, "--ready-file", w->ready, (char *)NULL);
 		_exit(127);
 	}
 	if (w->pid < 0 || wait_file(w->ready, 20)) {
 		fprintf(stderr, "FAIL: workload %d did not start\n", k);
 		exit(1);
 	}
+}
+
+static void wl_start_env(struct wl *w, int k, const char *env)
+{
+	wl_spawn(w, k, env, false);
 }
 
 static void wl_start(struct wl *w, int k)
@@ -290,6 +299,14 @@ static int mode_main(void)
 	}
 	m = sink_get(&g.sink, (uint32_t)g.s_mem, (uint64_t)b.pid);
 	CHECK(m && !m->gone, "pid %d is still running but gone", b.pid);
+	/* the exited pid's sweep leaves the others' kernels in the table */
+	for (size_t i = 0; i < g.sink.n; i++) {
+		struct sink_ent *e = &g.sink.e[i];
+		char pre[32];
+		snprintf(pre, sizeof(pre), "%d\t", b.pid);
+		if (e->stream == (uint32_t)g.s_kern && !strncmp(e->label, pre, strlen(pre)))
+			CHECK(!e->gone, "kernel '%s' of a running pid is gone", e->label);
+	}
 	uint64_t before = m ? m->samples : 0;
 	rig_sample(&g, false);
 	m = sink_get(&g.sink, (uint32_t)g.s_mem, (uint64_t)a.pid);
@@ -383,6 +400,75 @@ static int mode_tree(void)
 	return failures ? 1 : 0;
 }
 
+/* The entity of pid's NVTX range "outer" (default domain), or NULL. */
+static struct sink_ent *range_outer(struct rig *g, int s_ranges, pid_t pid)
+{
+	for (size_t i = 0; s_ranges >= 0 && i < g->sink.n; i++) {
+		struct sink_ent *e = &g->sink.e[i];
+
+		if (e->stream == (uint32_t)s_ranges && e->nv >= 4 && e->v[0] == pid &&
+		    !strcmp(e->label, "\x1fouter"))
+			return e;
+	}
+	return NULL;
+}
+
+/* Two processes' NVTX ranges from the probes: when one ends, its ranges
+ * are gone and the other's go on, with their counts. */
+static int mode_nvtx(void)
+{
+	struct rig g = {0};
+	struct wl a, b;
+	options_defaults(&g.o);
+	g.o.scope = SCOPE_SYSTEM_WIDE;
+	int r = rig_init(&g);
+	if (r)
+		return r == -EPERM || r == -EACCES ? 77 : 1;
+	wl_spawn(&a, 1, NULL, true);
+	wl_spawn(&b, 2, NULL, true);
+	rig_sample(&g, true);
+	wait_attached(&g);
+	uint64_t t_go, t_done;
+	struct wl *ab[] = {&a, &b};
+	run_work(&g, ab, 2, &t_go, &t_done);
+	int s_ranges = stream_table_find(g.t, "hgtx.ranges");
+	CHECK(s_ranges >= 0, "no hgtx.ranges stream after the ranges ended");
+	struct sink_ent *ea = range_outer(&g, s_ranges, a.pid),
+			*eb = range_outer(&g, s_ranges, b.pid);
+	CHECK(ea && ea->v[3] == 20, "pid %d: outer count %.0f, want 20", a.pid,
+	      ea ? ea->v[3] : NAN);
+	CHECK(eb && eb->v[3] == 20, "pid %d: outer count %.0f, want 20", b.pid,
+	      eb ? eb->v[3] : NAN);
+
+	wl_end(&a);
+	rig_sample(&g, false);
+	size_t gone_a = 0;
+	for (size_t i = 0; s_ranges >= 0 && i < g.sink.n; i++) {
+		struct sink_ent *e = &g.sink.e[i];
+
+		if (e->stream != (uint32_t)s_ranges || e->entity == STATUS_STREAM)
+			continue;
+		if (e->v[0] == a.pid) {
+			CHECK(e->gone, "range '%s' of the exited pid %d is not gone", e->label + 1,
+			      a.pid);
+			gone_a++;
+		} else {
+			CHECK(!e->gone, "range '%s' of the running pid %d is gone", e->label + 1,
+			      (int)e->v[0]);
+		}
+	}
+	CHECK(gone_a == 7, "%zu ranges of the exited pid gone, want its 7", gone_a);
+	eb = range_outer(&g, s_ranges, b.pid);
+	uint64_t before = eb ? eb->samples : 0;
+	rig_sample(&g, false);
+	eb = range_outer(&g, s_ranges, b.pid);
+	CHECK(eb && !eb->gone && eb->samples == before + 1 && eb->v[3] == 20,
+	      "pid %d's outer not sampled on with its count after pid %d ended", b.pid, a.pid);
+	wl_end(&b);
+	rig_fini(&g);
+	return failures ? 1 : 0;
+}
+
 static int mode_nonroot(void)
 {
 	struct rig g = {0};
@@ -413,7 +499,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	int r = !strcmp(mode, "tree") ? mode_tree() : mode_main();
+	int r = !strcmp(mode, "tree")	? mode_tree()
+		: !strcmp(mode, "nvtx") ? mode_nvtx()
+					: mode_main();
 	char cmd[400];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd)) {
