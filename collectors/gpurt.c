@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "demangle.h"
 #include "gpurt_int.h"
 #include "gpurt.skel.h"
 #include "gpurt_probes.h"
@@ -224,7 +225,7 @@ static void kent_name(struct gpurt_state *s, struct kent *k, const struct gpurt_
 		struct gpurt_name nm;
 		if (!bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.names), &hk, &nm)) {
 			nm.name[sizeof(nm.name) - 1] = '\0';
-			gpurt_demangle(nm.name, buf, n);
+			demangle_name(nm.name, buf, n);
 			r = 0;
 		} else {
 			snprintf(buf, n, "handle 0x%llx", (unsigned long long)k->key.addr);

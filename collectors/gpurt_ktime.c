@@ -14,14 +14,12 @@
 
 #include "asys_inject.h"
 #include "collector.h"
+#include "demangle.h"
 #include "gpurt_ktime.h"
 #include "inject_host.h"
 #include "stream.h"
 #include "strsafe.h"
 #include "util.h"
-#ifdef HAVE_BPF
-#include "gpurt_syms.h"
-#endif
 
 static const struct field_desc ktime_fields[] = {
     FIELD_DESC("pid", "", FIELD_ATTR),
@@ -150,14 +148,10 @@ static void on_kernel(void *ctx, const struct ktime_kernel *k)
 		char label[KTIME_NAME_MAX + 600], name[512];
 		const char *shown = k->name;
 
-#ifdef HAVE_BPF
 		/* CUPTI names kernels by their mangled symbol; escaped text demangles
 		 * as itself, so only a plain one is tried */
-		if (!gpurt_demangle(k->name, name, sizeof(name)))
+		if (!demangle_name(k->name, name, sizeof(name)))
 			shown = name;
-#else
-		(void)name;
-#endif
 		snprintf(label, sizeof(label), "%u\t%s", k->pid, shown);
 		emit_label(s->out, (uint32_t)s->s_time, ent, s->ts, label);
 	}

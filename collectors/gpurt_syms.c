@@ -1,12 +1,10 @@
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "gpurt_syms.h"
 #include "sysroot.h"
 #include "util.h"
@@ -44,42 +43,6 @@ struct gpurt_syms {
 	struct symfile *files[SYMS_MAX_FILES];
 	size_t nfiles, next_evict;
 };
-
-typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
-static cxa_demangle_fn demangle_fn;
-static pthread_once_t demangle_once = PTHREAD_ONCE_INIT;
-
-static void demangle_load(void)
-{
-	/* kept open for the life of the process: the function is reused */
-	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-	if (h)
-		demangle_fn = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
-}
-
-int gpurt_demangle(const char *name, char *buf, size_t n)
-{
-	/* only for a mangled name: the C++ runtime costs ~0.9 MiB resident */
-	if (strncmp(name, "_Z", 2)) {
-		util_strlcpy(buf, name, n);
-		return -ENOENT;
-	}
-	pthread_once(&demangle_once, demangle_load);
-	if (!demangle_fn) {
-		util_strlcpy(buf, name, n);
-		return -ENOENT;
-	}
-	int status = -1;
-	char *d = demangle_fn(name, NULL, NULL, &status);
-	if (!d || status != 0) {
-		free(d);
-		util_strlcpy(buf, name, n);
-		return -EINVAL;
-	}
-	util_strlcpy(buf, d, n);
-	free(d);
-	return 0;
-}
 
 static void symfile_free(struct symfile *f)
 {
@@ -310,7 +273,7 @@ static int symfile_name(const struct symfile *f, uint64_t fileoff, char *buf, si
 		const struct sym *sy = symfile_find(f, fileoff - l->off + l->vaddr);
 		if (!sy)
 			break;
-		gpurt_demangle(f->strs + sy->name, buf, n);
+		demangle_name(f->strs + sy->name, buf, n);
 		return 0;
 	}
 	return -ENOENT;

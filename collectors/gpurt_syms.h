@@ -1,8 +1,6 @@
 /* Names for host-stub addresses: the ELF symbol table (.symtab, else
  * .dynsym) of the file mapped at the address, cached per file by device and
- * inode, demangled with the C++ runtime's __cxa_demangle (libstdc++ loaded
- * with dlopen, so asys does not link the C++ runtime; without it the
- * mangled name is shown). */
+ * inode, demangled (demangle.h). */
 #ifndef ASYS_GPURT_SYMS_H
 #define ASYS_GPURT_SYMS_H
 
@@ -23,9 +21,6 @@ int gpurt_syms_name(struct gpurt_syms *s, int pid, uint64_t addr, char *buf, siz
  * process that has ended. */
 int gpurt_syms_name_file(struct gpurt_syms *s, const char *path, uint64_t kdev, uint64_t ino,
 			 uint64_t fileoff, char *buf, size_t n);
-/* Demangles an Itanium C++ name into buf; copies it unchanged when it is not
- * one or no demangler is available. Returns 0 when demangled. */
-int gpurt_demangle(const char *name, char *buf, size_t n);
 /* Files with symbols loaded (for tests). */
 size_t gpurt_syms_cached(const struct gpurt_syms *s);
 

@@ -166,23 +166,6 @@ START_TEST(probe_file)
 }
 END_TEST
 
-START_TEST(demangle)
-{
-	char buf[256];
-	ck_assert_int_eq(gpurt_demangle("_ZN6mykern5saxpyEfPfS0_i", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "mykern::saxpy(float, float*, float*, int)");
-	ck_assert_int_eq(gpurt_demangle("_Z6reduceIfEvPT_i", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "void reduce<float>(float*, int)");
-	ck_assert_int_ne(gpurt_demangle("plain_c_kernel", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "plain_c_kernel");
-	ck_assert_int_ne(gpurt_demangle("_Zgarbage!!", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "_Zgarbage!!");
-	/* truncated into a small buffer, still terminated */
-	gpurt_demangle("_ZN6mykern5saxpyEfPfS0_i", buf, 8);
-	ck_assert_str_eq(buf, "mykern:");
-}
-END_TEST
-
 /* An address with no mapping, and one in an anonymous mapping, fall back. */
 START_TEST(syms_fallback)
 {
@@ -400,7 +383,6 @@ int main(void)
 	tcase_add_test(tc, parse_good);
 	tcase_add_test(tc, parse_bad);
 	tcase_add_test(tc, probe_file);
-	tcase_add_test(tc, demangle);
 	tcase_add_test(tc, syms_fallback);
 	tcase_add_test(tc, libpath_cache);
 	tcase_add_test(tc, libpath_dirs);

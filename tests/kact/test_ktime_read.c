@@ -2,7 +2,7 @@
  * ones (exact values back), busy rows, and garbage heads, counts, names and
  * sizes, each in a heap block of exactly its length so that the sanitizer
  * build catches any read past it. And the injection table's `inject` lines
- * (ktime_inject.c), good and bad. */
+ * (ktime_inject.c), good and bad, and the demangler of the kernels' names. */
 #include "config.h"
 
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "asys_inject.h"
+#include "demangle.h"
 #include "gpurt_ktime.h"
 #include "inject_host.h"
 #include "ktime_inject.h"
@@ -287,8 +288,35 @@ static void test_inject_table(void)
 	CHECK(n == -EINVAL && strstr(err, "line 4"), "more lines than room: %s", err);
 }
 
+/* The demangler the kernels' names go through, with or without eBPF: the
+ * profiling interface's names are mangled; a plain C name and garbage come
+ * back as they are. */
+static void test_demangle(void)
+{
+	char buf[256];
+
+	CHECK(demangle_name("_ZN6mykern5saxpyEfPfS0_i", buf, sizeof(buf)) == 0 &&
+		  !strcmp(buf, "mykern::saxpy(float, float*, float*, int)"),
+	      "saxpy: '%s'", buf);
+	CHECK(demangle_name("_Z6reduceIfEvPT_i", buf, sizeof(buf)) == 0 &&
+		  !strcmp(buf, "void reduce<float>(float*, int)"),
+	      "reduce: '%s'", buf);
+	CHECK(demangle_name("_Z6vecAddPfS_S_i", buf, sizeof(buf)) == 0 &&
+		  !strcmp(buf, "vecAdd(float*, float*, float*, int)"),
+	      "vecAdd: '%s'", buf);
+	CHECK(demangle_name("plain_c_kernel", buf, sizeof(buf)) != 0 &&
+		  !strcmp(buf, "plain_c_kernel"),
+	      "a C name: '%s'", buf);
+	CHECK(demangle_name("_Zgarbage!!", buf, sizeof(buf)) != 0 && !strcmp(buf, "_Zgarbage!!"),
+	      "garbage: '%s'", buf);
+	/* truncated into a small buffer, still terminated */
+	demangle_name("_ZN6mykern5saxpyEfPfS0_i", buf, 8);
+	CHECK(!strcmp(buf, "mykern:"), "truncated: '%s'", buf);
+}
+
 int main(void)
 {
+	test_demangle();
 	test_inject_table();
 	test_inject_env();
 	test_exact();
