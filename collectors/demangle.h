@@ -1,4 +1,4 @@
-/* C++ names as a reader writes them: the kernels' symbols from the probes'
+/* C++ names as people read them: the kernels' symbols from the probes'
  * stubs and from the profiling interface are Itanium-mangled. The C++
  * runtime's __cxa_demangle does the work, from libstdc++ loaded with dlopen
  * the first time a mangled name comes (asys does not link the C++ runtime;
