@@ -222,6 +222,21 @@ static void verify(struct rig *g, const struct wl *w, uint64_t t_go, uint64_t t_
 	      sink_count_pid(&g->sink, (uint32_t)g->s_kern, (unsigned)w->pid));
 }
 
+/* Every kernel of pid (label "PID\tname") is gone, or none is. */
+static void kernels_gone(struct rig *g, pid_t pid, bool gone)
+{
+	char pre[32];
+
+	snprintf(pre, sizeof(pre), "%d\t", pid);
+	for (size_t i = 0; i < g->sink.n; i++) {
+		struct sink_ent *e = &g->sink.e[i];
+
+		if (e->stream == (uint32_t)g->s_kern && !strncmp(e->label, pre, strlen(pre)))
+			CHECK(e->gone == gone, "kernel '%s' of %s pid %s gone", e->label,
+			      gone ? "an exited" : "a running", gone ? "is not" : "is");
+	}
+}
+
 static void run_work(struct rig *g, struct wl *const *ws, int n, uint64_t *t_go, uint64_t *t_done)
 {
 	*t_go = asys_now_ns();
@@ -290,23 +305,11 @@ static int mode_main(void)
 	rig_sample(&g, false);
 	struct sink_ent *m = sink_get(&g.sink, (uint32_t)g.s_mem, (uint64_t)a.pid);
 	CHECK(m && m->gone, "pid %d exited but is not gone", a.pid);
-	for (size_t i = 0; i < g.sink.n; i++) {
-		struct sink_ent *e = &g.sink.e[i];
-		char pre[32];
-		snprintf(pre, sizeof(pre), "%d\t", a.pid);
-		if (e->stream == (uint32_t)g.s_kern && !strncmp(e->label, pre, strlen(pre)))
-			CHECK(e->gone, "kernel '%s' of an exited pid is not gone", e->label);
-	}
+	kernels_gone(&g, a.pid, true);
 	m = sink_get(&g.sink, (uint32_t)g.s_mem, (uint64_t)b.pid);
 	CHECK(m && !m->gone, "pid %d is still running but gone", b.pid);
 	/* the exited pid's sweep leaves the others' kernels in the table */
-	for (size_t i = 0; i < g.sink.n; i++) {
-		struct sink_ent *e = &g.sink.e[i];
-		char pre[32];
-		snprintf(pre, sizeof(pre), "%d\t", b.pid);
-		if (e->stream == (uint32_t)g.s_kern && !strncmp(e->label, pre, strlen(pre)))
-			CHECK(!e->gone, "kernel '%s' of a running pid is gone", e->label);
-	}
+	kernels_gone(&g, b.pid, false);
 	uint64_t before = m ? m->samples : 0;
 	rig_sample(&g, false);
 	m = sink_get(&g.sink, (uint32_t)g.s_mem, (uint64_t)a.pid);
