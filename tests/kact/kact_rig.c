@@ -266,17 +266,16 @@ static pid_t start_children(int fd, const char *mode, int argc, char **argv)
 
 /* The stand-in tells a pipe of each round it has handed over whole
  * (FAKE_CUPTI_ROUND_FD): a recording sampled after each holds whole rounds
- * in every interval, whatever the load on the machine. */
-static int round_pipe_w = -1;
-
-static int round_pipe(void)
+ * in every interval, whatever the load on the machine. The read end, the
+ * write end (for the children) in *w; -1 without a pipe. */
+static int round_pipe(int *w)
 {
 	int p[2];
 	char num[16];
 
 	if (pipe(p))
 		return -1;
-	round_pipe_w = p[1];
+	*w = p[1];
 	snprintf(num, sizeof(num), "%d", p[1]);
 	setenv("FAKE_CUPTI_ROUND_FD", num, 1);
 	return p[0];
@@ -309,7 +308,7 @@ int main(int argc, char **argv)
 	int nk = argc > (rec ? 3 : 2) && strcmp(mode, "exec") ? atoi(argv[rec ? 3 : 2])
 							      : KACT_KERNELS_DEFAULT;
 	struct rig g = {0};
-	int fd, rc = 0, round_fd = -1;
+	int fd, rc = 0, round_fd = -1, round_w = -1;
 	pid_t pid;
 
 	if (!strcmp(mode, "driver"))
@@ -324,12 +323,12 @@ int main(int argc, char **argv)
 	}
 	fflush(stdout);
 	if (rec)
-		round_fd = round_pipe();
+		round_fd = round_pipe(&round_w);
 	/* the children first: the writer's thread would leave a fork a
 	 * sanitizer's allocator locked by a thread that is not there */
 	pid = start_children(fd, mode, argc, argv);
 	if (round_fd >= 0)
-		close(round_pipe_w);
+		close(round_w);
 	if (rig_init(&g, rec ? argv[2] : NULL))
 		return 2;
 	if (!strcmp(mode, "live")) {
