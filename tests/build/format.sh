@@ -10,9 +10,10 @@ files=$(find src collectors tui inject demo tests bench -name '*.[ch]' ! -name v
 	-not -path '*/build/*' 2>/dev/null | sort)
 [ -n "$files" ] || fail "no C files found under $top_srcdir"
 # one clang-format for every file: a process a file costs most of the test's
-# time; each file it finds unformatted is named in its errors
+# time; each file it finds unformatted is named in its errors (and with
+# no file it would read its input)
 # shellcheck disable=SC2086
-if clang-format --dry-run -Werror $files >/dev/null 2>"$errs"; then
+if clang-format --dry-run -Werror $files </dev/null >/dev/null 2>"$errs"; then
 	pass
 else
 	bad=$(sed -n 's/^\([^:]*\.[ch]\):[0-9]*:[0-9]*: error: .*clang-format.*/\1/p' "$errs" | sort -u)
