@@ -84,3 +84,13 @@ nvtx_own() { awk -v n="$1" -v f="$2" '$1=="range" && $2==n { for (i = 3; i < NF;
 # clock just before a call and just after, and a thread preempted in between
 # on a busy machine adds a time slice to its figure alone
 nvtx_near() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b / 10 + n * 1e6) }'; }
+
+# What a failure under load needs to be understood: asys record's words
+# ($T/rec.err) and each series the recording holds (stream, entity, label,
+# first and last time, rows).
+nvtx_dump() {
+	[ -s "$T/rec.err" ] && sed 's/^/rec.err: /' "$T/rec.err"
+	[ -s "$T/x.csv" ] && awk -F, 'NR > 1 { k = $3 " " $4 " " $5; if (!(k in a)) a[k] = $1; z[k] = $1; c[k]++ }
+		END { for (k in a) print "series:", k, a[k], z[k], c[k] }' "$T/x.csv" | tr '\037' '|'
+	return 0
+}

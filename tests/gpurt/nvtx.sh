@@ -15,7 +15,7 @@ cleanup() {
 	[ -n "$KEEP" ] || rm -rf "$T"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { echo "FAIL: $*"; nvtx_dump; exit 1; }
 wait_for() { i=0; while [ ! -e "$1" ]; do i=$((i+1)); [ $i -gt 3000 ] && fail "no $1"; sleep 0.01; done; }
 
 "$GPURT_WORKLOAD" --lib-dir "$FAKE_CUDA_DIR" --nvtx 1 --ready-file "$T/ready" --go-file "$T/go" \

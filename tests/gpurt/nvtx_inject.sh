@@ -18,15 +18,7 @@ cleanup() {
 	[ -n "$KEEP" ] || rm -rf "$T"
 }
 trap cleanup EXIT
-fail() {
-	echo "FAIL: $*"
-	# what a failure under load needs to be understood: asys's words, and
-	# the series the recording holds (label, first and last time, rows)
-	[ -s "$T/rec.err" ] && sed 's/^/rec.err: /' "$T/rec.err"
-	[ -s "$T/x.csv" ] && awk -F, 'NR > 1 { k = $3 " " $4 " " $5; if (!(k in a)) a[k] = $1; z[k] = $1; c[k]++ }
-		END { for (k in a) print "series:", k, a[k], z[k], c[k] }' "$T/x.csv" | tr '\037' '|'
-	exit 1
-}
+fail() { echo "FAIL: $*"; nvtx_dump; exit 1; }
 wait_for() { i=0; while [ ! -e "$1" ]; do i=$((i+1)); [ $i -gt 3000 ] && fail "no $1"; sleep 0.01; done; }
 
 ASYS_INJECT_LIB="$INJECT_LIB" "$ASYS" record -d 0.2 -o "$T/x.asys" --workload-log "$T/own" -- \
