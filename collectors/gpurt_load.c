@@ -16,6 +16,7 @@
 #include "gpurt_int.h"
 #include "gpurt.skel.h"
 #include "gpurt_libpath.h"
+#include "gpurt_umulti.h"
 #include "gpurt_watch.h"
 #include "util.h"
 
@@ -73,10 +74,9 @@ static int gpurt_start(struct gpurt_state *s)
 	return r;
 }
 
-/* Open, set rodata, load, attach the tracepoints. System-wide, done on the
- * first tick, not in init: the verifier takes a good part of a second, and
- * the other collectors' first samples should not wait for it. */
-int gpurt_load(struct gpurt_state *s)
+/* The object opened, its rodata set and loaded, with its uprobe programs
+ * made for uprobe-multi links when multi: 0, or -errno with s->err set. */
+static int skel_load(struct gpurt_state *s, bool multi)
 {
 	const struct asys_options *o = s->scan.opts;
 	int r;
@@ -94,21 +94,46 @@ int gpurt_load(struct gpurt_state *s)
 	s->skel->rodata->nheads = nh < 0 ? 0 : (__u32)nh;
 	for (int i = 0; i < nh; i++)
 		s->skel->rodata->heads[i] = h[i];
-	r = gpurt_bpf__load(s->skel);
-	if (r) {
-		if (r == -EPERM)
-			snprintf(s->err, sizeof(s->err),
-				 "run asys with sudo, or once: sudo setcap cap_bpf,cap_perfmon+ep "
-				 "$(command -v asys) (the kernel refused to load the runtime "
-				 "probes' BPF programs: %s)",
-				 strerror(-r));
-		else
-			snprintf(s->err, sizeof(s->err),
-				 "runtime probes: loading the BPF programs failed: %s (the kernel "
-				 "needs BTF, uprobes and tp_btf; ASYS_BPF_DEBUG=1 shows the log)",
-				 libbpf_last[0] ? libbpf_last : strerror(-r));
-		return r;
+	struct bpf_program *const up[] = {
+	    s->skel->progs.gpurt_save_args, s->skel->progs.gpurt_on_return,
+	    s->skel->progs.gpurt_on_free,   s->skel->progs.gpurt_on_launch,
+	    s->skel->progs.gpurt_on_loader, s->skel->progs.gpurt_on_copy,
+	    s->skel->progs.gpurt_on_range};
+	r = multi ? gpurt_umulti_prepare(up, ARRAY_SIZE(up)) : 0;
+	if (!r)
+		r = gpurt_bpf__load(s->skel);
+	if (r == -EPERM)
+		snprintf(s->err, sizeof(s->err),
+			 "run asys with sudo, or once: sudo setcap cap_bpf,cap_perfmon+ep "
+			 "$(command -v asys) (the kernel refused to load the runtime "
+			 "probes' BPF programs: %s)",
+			 strerror(-r));
+	else if (r)
+		snprintf(s->err, sizeof(s->err),
+			 "runtime probes: loading the BPF programs failed: %s (the kernel "
+			 "needs BTF, uprobes and tp_btf; ASYS_BPF_DEBUG=1 shows the log)",
+			 libbpf_last[0] ? libbpf_last : strerror(-r));
+	return r;
+}
+
+/* Open, set rodata, load, attach the tracepoints. System-wide, done on the
+ * first tick, not in init: the verifier takes a good part of a second, and
+ * the other collectors' first samples should not wait for it. */
+int gpurt_load(struct gpurt_state *s)
+{
+	bool multi = gpurt_umulti_supported();
+	int r = skel_load(s, multi);
+	if (r && multi && r != -EPERM) {
+		/* a kernel that has the links but refuses these programs for
+		 * them: one perf-event uprobe a probe, as on older kernels */
+		gpurt_bpf__destroy(s->skel);
+		s->skel = NULL;
+		multi = false;
+		r = skel_load(s, false);
 	}
+	if (r)
+		return r;
+	s->scan.multi = multi;
 	struct bpf_program *tps[] = {s->skel->progs.gpurt_on_exit, s->skel->progs.gpurt_on_fork,
 				     s->skel->progs.gpurt_on_exec};
 	struct bpf_link **tpl[] = {&s->skel->links.gpurt_on_exit, &s->skel->links.gpurt_on_fork,

@@ -51,8 +51,9 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,
 
 void gpurt_scan_fini(struct gpurt_scan *sc)
 {
-	gpurt_unlink_all(sc->links, sc->nlinks);
+	gpurt_unlink_all(sc->links, sc->nlinks, sc->mlinks, sc->nmlinks);
 	free(sc->links);
+	free(sc->mlinks);
 	for (size_t i = 0; i < sc->npaths; i++)
 		free(sc->paths[i].path);
 	free(sc->paths);
@@ -193,10 +194,10 @@ static void consider_loader(struct gpurt_scan *sc, const char *path, const struc
 	int64_t delta;
 	if (gpurt_ldso_rdebug_delta(path, &delta))
 		delta = 0;
-	struct bpf_link *l =
-	    gpurt_attach_one(sc->prog_loader, path, "_dl_debug_state", 0, (__u64)delta, false);
-	if (l && gpurt_link_keep(sc, l))
-		bpf_link__destroy(l);
+	/* without it the loader reports nothing; the scan still finds the
+	 * libraries */
+	(void)gpurt_attach_kept(sc, sc->prog_loader, path, "_dl_debug_state", 0, (__u64)delta,
+				false);
 	struct gpurt_file f = {
 	    .dev = (uint64_t)major(st->st_dev) << 20 | minor(st->st_dev),
 	    .ino = st->st_ino,

@@ -41,8 +41,11 @@ struct gpurt_scan {
 	size_t nlibs, caplibs;
 	struct gpurt_lib *loaders; /* dynamic loaders with the discovery hook */
 	size_t nloaders, caploaders;
-	struct bpf_link **links;
+	struct bpf_link **links; /* perf-event uprobes */
 	size_t nlinks, caplinks;
+	int *mlinks; /* uprobe-multi links' descriptors (multi) */
+	size_t nmlinks, capmlinks;
+	bool multi;	  /* the programs were loaded for uprobe-multi links */
 	size_t nattached; /* probes attached, all files */
 	size_t nmissing;  /* probes whose symbol a library lacks */
 	bool track_mem, track_launch, tree;
@@ -117,12 +120,13 @@ bool gpurt_scan_pid_alive(uint32_t pid);
 void gpurt_scan_sweep_pid(struct gpurt_scan *sc, uint32_t pid);
 
 /* gpurt_attach.c: the probes that want the library file at path (file
- * name base) attached and its kinds noted in stub_libs; one uprobe (by
- * name when off is 0, else at that file offset); a link kept for the end. */
+ * name base) attached and its kinds noted in stub_libs. With sc->multi, one
+ * uprobe-multi link per program and file; else a perf-event uprobe a probe. */
 void gpurt_attach_lib(struct gpurt_scan *sc, struct gpurt_lib *lib, const char *path,
 		      const char *base);
-struct bpf_link *gpurt_attach_one(struct bpf_program *prog, const char *path, const char *sym,
-				  uint64_t off, uint64_t cookie, bool ret);
-int gpurt_link_keep(struct gpurt_scan *sc, struct bpf_link *l);
+/* One uprobe of prog, at the file offset off, or at sym's when off is 0,
+ * kept for the end (gpurt_scan_fini): 0 or -errno. */
+int gpurt_attach_kept(struct gpurt_scan *sc, struct bpf_program *prog, const char *path,
+		      const char *sym, uint64_t off, uint64_t cookie, bool ret);
 
 #endif

@@ -1,38 +1,45 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
 #include "gpurt_unlink.h"
 
+/* one thread's share: every step-th of the links, then of the fds */
 struct unlink_job {
 	struct bpf_link **links;
-	size_t n, step;
+	const int *fds;
+	size_t n, nfds, first, step;
 };
 
 static void *unlink_some(void *arg)
 {
 	struct unlink_job *j = arg;
 
-	for (size_t i = 0; i < j->n; i += j->step)
-		bpf_link__destroy(j->links[i]);
+	for (size_t i = j->first; i < j->n + j->nfds; i += j->step) {
+		if (i < j->n)
+			bpf_link__destroy(j->links[i]);
+		else
+			close(j->fds[i - j->n]);
+	}
 	return NULL;
 }
 
-/* From several threads: the kernel serialises most of each wait (its event
- * mutex), so this overlaps only the rest (17 links: 1.65 s instead of
- * 2.0 s). One uprobe-multi link per library would wait once, but needs
- * kernel 6.6 and a newer libbpf than 1.1. */
-void gpurt_unlink_all(struct bpf_link **links, size_t n)
+/* From several threads: the kernel serialises most of a perf-event
+ * uprobe's wait, so this overlaps only the rest (17 links: 1.65 s instead
+ * of 2.0 s); the waits of uprobe-multi links overlap more. */
+void gpurt_unlink_all(struct bpf_link **links, size_t n, const int *fds, size_t nfds)
 {
 	enum { THREADS = 16 };
 	pthread_t th[THREADS];
 	struct unlink_job jobs[THREADS];
-	size_t nt = n < THREADS ? n : THREADS, started = 0;
+	size_t all = n + nfds, nt = all < THREADS ? all : THREADS, started = 0;
 
 	for (size_t t = 0; t < nt; t++) {
-		jobs[t] = (struct unlink_job){.links = links + t, .n = n - t, .step = nt};
+		jobs[t] = (struct unlink_job){
+		    .links = links, .fds = fds, .n = n, .nfds = nfds, .first = t, .step = nt};
 		if (nt > 1 && !pthread_create(&th[started], NULL, unlink_some, &jobs[t]))
 			started++;
 		else

@@ -189,10 +189,10 @@ static void watch_stats_write(const struct gpurt_watch *w)
 	fprintf(fp,
 		"scans %" PRIu64 "\nmaps_reads %" PRIu64 "\nmaps_reads_first_scan %" PRIu64
 		"\nmaps_reads_events %" PRIu64 "\nevents_loader %" PRIu64 "\nevents_exec %" PRIu64
-		"\nloaders %zu\nlibraries %zu\nprobes %zu\n",
+		"\nloaders %zu\nlibraries %zu\nprobes %zu\nlinks %zu\nuprobe_multi %d\n",
 		sc->npasses, sc->nreads, sc->nreads_first, w->nevent_reads,
 		w->nevents[GPURT_LOADED_OBJECTS], w->nevents[GPURT_LOADED_EXEC], sc->nloaders,
-		sc->nlibs, sc->nattached);
+		sc->nlibs, sc->nattached, sc->nlinks + sc->nmlinks, sc->multi);
 	fclose(fp);
 }
 

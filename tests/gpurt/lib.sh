@@ -19,13 +19,56 @@ gpurt_need_bpf() {
 	done
 }
 
+# Every uprobe process $1 holds, a line each with its file's path and a
+# space: perf-event uprobes as bpftool ($bt) lists them, and each probe of a
+# uprobe-multi link (kernel 6.6 and later) from the link's fdinfo, where a
+# return probe's link says uretprobe_multi.
+gpurt_uprobes() {
+	"$bt" perf list 2>/dev/null | grep "^pid $1 " |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "filename") print $(i + 1) " " }'
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | awk '
+		function out(i) { if (t ~ /^u(ret)?probe_multi$/) for (i = 0; i < c; i++) print p " " }
+		/^pos:/ { out(); t = ""; c = 0; p = "" }
+		/^link_type:/ { t = $2 }
+		/^uprobe_cnt:/ { c = $2 }
+		/^path:/ { p = $2 }
+		END { out() }'
+}
+
+# Whether the running kernel takes uprobe-multi links (6.6 and later).
+gpurt_kernel_multi() {
+	grep -q ' bpf_uprobe_multi_link_attach$' /proc/kallsyms
+}
+
+# asys process $1 holds its probes on this build's fake runtime as
+# uprobe-multi links where the kernel has them and ASYS_UPROBE_MULTI is not
+# 0, else as perf-event uprobes, and not both; prints why not and returns 1.
+# Without bpftool, checks nothing.
+gpurt_check_link_kind() {
+	bt=$(command -v bpftool || echo /usr/sbin/bpftool)
+	[ -x "$bt" ] || return 0
+	libs=$(cd "$FAKE_CUDA_DIR" && pwd -P) || return 1
+	nmulti=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | awk -v l="$libs/" '/^pos:/ { t = "" }
+		/^link_type:/ { t = $2 } /^path:/ && t ~ /^u(ret)?probe_multi$/ && index($2, l) == 1 { n++ }
+		END { print n + 0 }')
+	nperf=$("$bt" perf list 2>/dev/null | grep "^pid $1 " | grep -c -F "filename $libs/")
+	if [ "${ASYS_UPROBE_MULTI:-}" != 0 ] && gpurt_kernel_multi; then
+		[ "$nmulti" -gt 0 ] && [ "$nperf" = 0 ] && return 0
+		echo "want uprobe-multi links: $nmulti of them, and $nperf perf-event uprobes"
+	else
+		[ "$nperf" -gt 0 ] && [ "$nmulti" = 0 ] && return 0
+		echo "want perf-event uprobes: $nperf of them, and $nmulti uprobe-multi links"
+	fi
+	return 1
+}
+
 # Waits (up to 30 s) until process $1 has uprobes on this build's fake
-# libcudart and libcuda, as bpftool lists them, and their number has held for
-# 1 s. Only this build's files count: another suite running beside this one
-# has workloads on its own copies, which asys, system-wide, probes too. And
-# asys attaches a library's probes one after another: a workload let go
-# between two of them (a loaded machine makes that gap long) loses the
-# launches of the later ones. Without bpftool, waits 3 s.
+# libcudart and libcuda and their number has held for 1 s. Only this
+# build's files count: another suite running beside this one has workloads
+# on its own copies, which asys, system-wide, probes too. And asys attaches
+# a library's probes one program after another: a workload let go between
+# two of them (a loaded machine makes that gap long) loses the launches of
+# the later ones. Without bpftool, waits 3 s.
 gpurt_wait_attached() {
 	bt=$(command -v bpftool || echo /usr/sbin/bpftool)
 	if [ ! -x "$bt" ]; then
@@ -35,8 +78,8 @@ gpurt_wait_attached() {
 	libs=$(cd "$FAKE_CUDA_DIR" && pwd -P) || return 1
 	i=0 last=-1 same=0
 	while [ $i -lt 300 ]; do
-		out=$("$bt" perf list 2>/dev/null | grep "^pid $1 " |
-			grep -F -e "$libs/libcudart.so " -e "$libs/libcuda.so ")
+		out=$(gpurt_uprobes "$1" | grep -F -e "$libs/libcudart.so " -e "$libs/libcuda.so " |
+			sort)
 		case "$out" in
 		*"$libs/libcudart.so "*"$libs/libcuda.so "* | *"$libs/libcuda.so "*"$libs/libcudart.so "*)
 			n=$(printf '%s\n' "$out" | wc -l)
@@ -56,8 +99,8 @@ gpurt_wait_attached() {
 }
 
 # Waits (up to 30 s) until asys process $1 holds the 8 uprobes on
-# libnvToolsExt.so.1 (the six range functions, two with a return probe), as
-# bpftool lists them; 1 when asys ended first (its stderr is in $2) or the
+# libnvToolsExt.so.1 (the six range functions, two with a return probe),
+# counted by gpurt_uprobes; 1 when asys ended first (its stderr is in $2) or the
 # wait ran out. Without bpftool, waits 3 s.
 gpurt_wait_nvtx() {
 	bt=$(command -v bpftool || echo /usr/sbin/bpftool)
@@ -66,7 +109,7 @@ gpurt_wait_nvtx() {
 		return 0
 	fi
 	i=0
-	until [ "$("$bt" perf list 2>/dev/null | grep "^pid $1 " | grep -c libnvToolsExt)" -ge 8 ]; do
+	until [ "$(gpurt_uprobes "$1" | grep -c libnvToolsExt)" -ge 8 ]; do
 		i=$((i + 1))
 		[ $i -gt 300 ] && { echo "asys did not attach to libnvToolsExt.so.1"; return 1; }
 		kill -0 "$1" 2>/dev/null || { cat "$2"; echo "asys ended"; return 1; }

@@ -2,7 +2,9 @@
 # asys record + asys export with real uprobes: two workloads at once give the
 # exact byte totals, failures, launches per demangled name, copies per
 # direction (gpurt.copy) and the per-pid split in the exported recording; a
-# workload that exits leaves the stream.
+# workload that exits leaves the stream. The probes are uprobe-multi links
+# where the kernel has them, perf-event uprobes with ASYS_UPROBE_MULTI=0
+# (record_perf.sh) or before kernel 6.6.
 . "$top_srcdir/tests/gpurt/lib.sh"
 gpurt_need_bpf
 T=$(mktemp -d /tmp/gpurt-rec.XXXXXX)
@@ -28,6 +30,7 @@ wait_for "$T/r1"; wait_for "$T/r2"
 "$ASYS" record -s system-wide -d 0.2 -o "$T/x.asys" 2>"$T/rec.err" &
 R=$!
 gpurt_wait_attached "$R" || fail "asys record did not attach to the fake runtime"
+why=$(gpurt_check_link_kind "$R") || fail "$why"
 touch "$T/go"
 wait_for "$T/d1"; wait_for "$T/d2"
 # the first workload may exit only once its totals are recorded: read the
@@ -100,4 +103,4 @@ t1=$(tlast "$PID1") t2=$(tlast "$PID2")
 [ -n "$t1" ] && [ -n "$t2" ] || fail "no samples"
 [ $(( (t2 - t1) / 1000000 )) -gt 1000 ] ||
 	fail "pid $PID1 exited but was sampled until $t1 (the other until $t2)"
-echo "ok: totals, failures, launches per name, copies and the per-pid split survive record + export"
+echo "ok: ${ASYS_UPROBE_MULTI:+ASYS_UPROBE_MULTI=$ASYS_UPROBE_MULTI: }totals, failures, launches per name, copies and the per-pid split survive record + export"
