@@ -27,6 +27,20 @@ typedef struct {
 	unsigned numAttrs;
 } cudaLaunchConfig_t;
 
+#if defined(__x86_64__)
+/* A function no uprobe can go on: its first instruction (push %es) does not
+ * exist in 64-bit mode, and the kernel refuses to single-step it. A probe
+ * file that names it makes the kernel refuse that one probe
+ * (tests/gpurt/links.sh). Never called. */
+__asm__(".text\n"
+	".globl fake_unprobeable\n"
+	".type fake_unprobeable, @function\n"
+	"fake_unprobeable:\n"
+	".byte 0x06\n"
+	"ret\n"
+	".size fake_unprobeable, .-fake_unprobeable\n");
+#endif
+
 /* launches seen, so a test can tell the calls really happened */
 __attribute__((used, visibility("default"))) unsigned long fake_cudart_launches;
 

@@ -1,0 +1,4 @@
+#!/bin/sh
+# record.sh with one perf-event uprobe a probe, the links of kernels before
+# 6.6, forced where the kernel has uprobe-multi links.
+ASYS_UPROBE_MULTI=0 exec sh "$top_srcdir/tests/gpurt/record.sh"
