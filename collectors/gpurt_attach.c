@@ -208,8 +208,8 @@ static void attach_lib_multi(struct gpurt_scan *sc, struct gpurt_lib *lib, const
 		}
 	}
 	for (int k = 0; k < n; k++)
-		if (!off[k])
-			sc->nmissing++; /* the library does not define it */
+		if (!off[k] || !o || !c || !w)
+			sc->nmissing++; /* not defined there, or no memory to try */
 	free(o);
 	free(c);
 	free(w);
