@@ -40,6 +40,20 @@ gpurt_kernel_multi() {
 	grep -q ' bpf_uprobe_multi_link_attach$' /proc/kallsyms
 }
 
+# Whether a uprobe-multi link's fdinfo names its file and its count of
+# probes (kernels from about 6.17), which is how gpurt_uprobes counts them.
+gpurt_kernel_multi_fdinfo() {
+	grep -q ' bpf_uprobe_multi_show_fdinfo$' /proc/kallsyms
+}
+
+# On a kernel with the links whose fdinfo does not describe them, the tests
+# could not tell when asys has attached: there asys runs with a perf-event
+# uprobe a probe, which bpftool lists, and links.sh skips.
+if gpurt_kernel_multi && ! gpurt_kernel_multi_fdinfo; then
+	ASYS_UPROBE_MULTI=0
+	export ASYS_UPROBE_MULTI
+fi
+
 # asys process $1 holds its probes on this build's fake runtime as
 # uprobe-multi links where the kernel has them and ASYS_UPROBE_MULTI is not
 # 0, else as perf-event uprobes, and not both; prints why not and returns 1.

@@ -14,6 +14,8 @@
 . "$top_srcdir/tests/gpurt/lib.sh"
 gpurt_need_bpf
 gpurt_kernel_multi || { echo "SKIP: the kernel has no uprobe-multi links (before 6.6)"; exit 77; }
+gpurt_kernel_multi_fdinfo ||
+	{ echo "SKIP: the kernel's fdinfo does not describe uprobe-multi links (before about 6.17)"; exit 77; }
 T=$(mktemp -d /tmp/gpurt-links.XXXXXX)
 P= R=
 cleanup() {
