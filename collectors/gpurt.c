@@ -26,59 +26,18 @@
 #include "gpurt_syms.h"
 #include "gpurt_watch.h"
 #include "stream.h"
-#include "sysroot.h"
 #include "util.h"
 
 #define GPURT_NAME_TRIES 10 /* refreshes to wait for a handle's name */
 
-static const struct field_desc mem_fields[] = {
-    FIELD_DESC("device_bytes", "B", FIELD_GAUGE), FIELD_DESC("pinned_bytes", "B", FIELD_GAUGE),
-    FIELD_DESC("allocs", "", FIELD_COUNTER),	  FIELD_DESC("frees", "", FIELD_COUNTER),
-    FIELD_DESC("fails", "", FIELD_COUNTER),	  FIELD_DESC("last_fail_size", "B", FIELD_ATTR),
-    FIELD_DESC("last_fail_ns", "ns", FIELD_ATTR),
-};
-static const struct stream_desc mem_stream = {
-    .name = "gpurt.mem",
-    .version = 1,
-    .entity = ENTITY_PID,
-    .nfields = ARRAY_SIZE(mem_fields),
-    .fields = mem_fields,
-    .help = "device and pinned host memory per process from runtime uprobes; "
-	    "last_fail_ns is CLOCK_MONOTONIC",
-};
-static const struct field_desc kern_fields[] = {
-    FIELD_DESC("launches", "", FIELD_COUNTER),
-    FIELD_DESC("pid", "", FIELD_ATTR),
-};
-static const struct stream_desc kern_stream = {
-    .name = "gpurt.kernels",
-    .version = 1,
-    .entity = ENTITY_KEY,
-    .nfields = ARRAY_SIZE(kern_fields),
-    .fields = kern_fields,
-    .help = "kernel launches per (process, kernel); label \"PID<TAB>kernel name\"",
-};
 /* hgtx.ranges is not among them: it is registered at the first range the
  * NVTX v2 probes time (gpurt_nvtx.c), since its pane shows whenever the
  * stream exists */
-static const struct stream_desc *const gpurt_streams[] = {&mem_stream, &kern_stream,
+static const struct stream_desc *const gpurt_streams[] = {&gpurt_mem_stream, &gpurt_kern_stream,
 							  &gpurt_copy_stream, NULL};
 
 /* What the kernels pane says when launches are not counted. */
 #define GPURT_NO_TRACE "kernel launches are not counted (-t none): use -t hggc"
-
-static double gpurt_frequency(const struct asys_options *o)
-{
-	const struct gpurt_opts *go = options_get(o, &gpurt_options);
-
-	if (options_scope(o) == SCOPE_NONE || (!go->memory && !go->trace))
-		return 0;
-	/* a fixture root (ASYS_SYSROOT) has no processes to put uprobes in */
-	const char *root = sysroot_get();
-	if (root && strcmp(root, "/") && *root)
-		return 0;
-	return o->delay_s > 0 ? 1.0 / o->delay_s : 1.0;
-}
 
 static uint64_t gpurt_entity(const struct gpurt_launch_key *k)
 {
@@ -160,8 +119,8 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 		return -ENOMEM;
 	*state = s;
 	gpurt_libbpf_quiet();
-	s->s_mem = stream_table_add(ctx->streams, &mem_stream);
-	s->s_kern = stream_table_add(ctx->streams, &kern_stream);
+	s->s_mem = stream_table_add(ctx->streams, &gpurt_mem_stream);
+	s->s_kern = stream_table_add(ctx->streams, &gpurt_kern_stream);
 	s->s_copy = stream_table_add(ctx->streams, &gpurt_copy_stream);
 	s->s_ranges = -1;
 	s->streams = ctx->streams;

@@ -1,5 +1,7 @@
-/* The runtime probes' command-line options: what is tracked, and extra
- * libraries to probe. */
+/* The runtime probes' command-line options (what is tracked, and extra
+ * libraries to probe), their rate and their two fixed streams: shared by the
+ * collector and by its stand-in in a build without eBPF (gpurt_none.c), so
+ * that both take the same options and a recording has one schema. */
 #include "config.h"
 
 #include <errno.h>
@@ -10,7 +12,9 @@
 #include "env.h"
 #include "gpurt_probes.h"
 #include "gpurt_scan.h"
+#include "stream.h"
 #include "strsafe.h"
+#include "sysroot.h"
 #include "util.h"
 
 static const struct gpurt_opts gpurt_defaults = {.memory = true, .trace = true};
@@ -82,3 +86,44 @@ const struct opt_table gpurt_options = {
     .size = sizeof(struct gpurt_opts),
     .defaults = &gpurt_defaults,
 };
+
+static const struct field_desc mem_fields[] = {
+    FIELD_DESC("device_bytes", "B", FIELD_GAUGE), FIELD_DESC("pinned_bytes", "B", FIELD_GAUGE),
+    FIELD_DESC("allocs", "", FIELD_COUNTER),	  FIELD_DESC("frees", "", FIELD_COUNTER),
+    FIELD_DESC("fails", "", FIELD_COUNTER),	  FIELD_DESC("last_fail_size", "B", FIELD_ATTR),
+    FIELD_DESC("last_fail_ns", "ns", FIELD_ATTR),
+};
+const struct stream_desc gpurt_mem_stream = {
+    .name = "gpurt.mem",
+    .version = 1,
+    .entity = ENTITY_PID,
+    .nfields = ARRAY_SIZE(mem_fields),
+    .fields = mem_fields,
+    .help = "device and pinned host memory per process from runtime uprobes; "
+	    "last_fail_ns is CLOCK_MONOTONIC",
+};
+static const struct field_desc kern_fields[] = {
+    FIELD_DESC("launches", "", FIELD_COUNTER),
+    FIELD_DESC("pid", "", FIELD_ATTR),
+};
+const struct stream_desc gpurt_kern_stream = {
+    .name = "gpurt.kernels",
+    .version = 1,
+    .entity = ENTITY_KEY,
+    .nfields = ARRAY_SIZE(kern_fields),
+    .fields = kern_fields,
+    .help = "kernel launches per (process, kernel); label \"PID<TAB>kernel name\"",
+};
+
+double gpurt_frequency(const struct asys_options *o)
+{
+	const struct gpurt_opts *go = options_get(o, &gpurt_options);
+
+	if (options_scope(o) == SCOPE_NONE || (!go->memory && !go->trace))
+		return 0;
+	/* a fixture root (ASYS_SYSROOT) has no processes to put uprobes in */
+	const char *root = sysroot_get();
+	if (root && strcmp(root, "/") && *root)
+		return 0;
+	return o->delay_s > 0 ? 1.0 / o->delay_s : 1.0;
+}

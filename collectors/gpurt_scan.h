@@ -84,8 +84,14 @@ struct gpurt_opts {
 	const char *probe_file; /* --hggc-probe-file */
 };
 
-/* Their table (gpurt_opts.c). */
+struct stream_desc;
+
+/* Their table, and what they make the collector run at: 0 (not at all) or
+ * once a refresh (gpurt_opts.c). */
 extern const struct opt_table gpurt_options;
+double gpurt_frequency(const struct asys_options *o);
+/* Per process device and pinned memory, and launches per kernel. */
+extern const struct stream_desc gpurt_mem_stream, gpurt_kern_stream;
 
 /* Reads the options and the probe table (and --hggc-probe-file). */
 int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,

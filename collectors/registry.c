@@ -12,9 +12,7 @@ extern const struct collector mem_collector;
 #ifdef HAVE_MNL
 extern const struct collector nic_collector;
 #endif
-#ifdef HAVE_BPF
-extern const struct collector gpurt_collector;
-#endif
+extern const struct collector gpurt_collector; /* gpurt_none.c without eBPF */
 extern const struct collector hgtx_collector;
 extern const struct collector gpurt_ktime_collector;
 
@@ -27,10 +25,8 @@ const struct collector *const collector_registry[] = {
 #endif
     &cpu_collector,
     &mem_collector,
-/* gpurt */
-#ifdef HAVE_BPF
+    /* gpurt */
     &gpurt_collector,
-#endif
     /* hgtx */ &hgtx_collector,
     /* gpurt_ktime */ &gpurt_ktime_collector,
     NULL,
