@@ -21,6 +21,8 @@
 	"clang or bpftool): rebuild with them for device memory and kernel launches per "          \
 	"process"
 
+/* Holds nothing: the engine asks last_error only of a collector with a
+ * state, and this one's whole purpose is the sentence it answers. */
 struct gpurt_none {
 	int unused;
 };
