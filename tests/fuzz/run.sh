@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the reader fuzzer with clang, ASan and UBSan in build/fuzz and runs
 # it for ${FUZZ_SECONDS:-60} s, seeded from the bad-file corpus and the
-# forged files (tests/data/forged).
+# forged files (tests/data/forged). An input that runs longer than
+# ${FUZZ_UNIT_TIMEOUT:-10} s of wall time is reported as a hang.
 #   tests/fuzz/run.sh            (from the top of the source tree)
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,4 +29,4 @@ make -j2 tests/fuzz/fuzz_reader >/dev/null
 mkdir -p corpus
 cp "$top"/tests/data/*.asys "$top"/tests/data/forged/*.asys corpus/
 exec ./tests/fuzz/fuzz_reader -max_total_time="${FUZZ_SECONDS:-60}" -rss_limit_mb=1024 \
-	-timeout=10 corpus
+	-timeout="${FUZZ_UNIT_TIMEOUT:-10}" corpus
