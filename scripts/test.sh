@@ -5,8 +5,9 @@
 # tests that may run side by side, in one build then the other; then the
 # tests that judge time, one at a time in each build, the two builds' lists
 # side by side, except those with runtime probes (PROBE_TESTS), which run in
-# one build after the other. Last, the reader fuzzer for 60 s and `make distcheck` (which
-# checks the tarball, builds it without eBPF and runs a short list of tests from it).
+# one build after the other. Beside those timed tests, at the idle scheduling
+# class, the reader fuzzer for 60 s and `make distcheck` (which checks the
+# tarball, builds it without eBPF and runs a short list of tests from it).
 # Set ASYS_TEST_QUICK=1 to run only the plain `make check`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,12 +34,18 @@ long_first() {
 }
 # build_and_parallel DIR [configure args]: configures and builds DIR, then
 # runs its parallel half; the serial half's list goes to DIR/serial.list.
+configure_in() {
+	local dir=$1; shift
+	mkdir -p "$dir"
+	rm -f "$dir/check.out" "$dir/serial.list" "$dir/configured"
+	(cd "$dir" && "$top/configure" -q "$@" && touch configured)
+}
 build_and_parallel() {
 	local dir=$1 par; shift
 	echo "== make check in $dir ($*): the tests that run side by side"
-	mkdir -p "$dir"
-	rm -f "$dir/check.out" "$dir/serial.list"
-	if ! (cd "$dir" && "$top/configure" -q "$@" && make -j"$(nproc)" >/dev/null); then
+	[ -f "$dir/configured" ] || configure_in "$dir" "$@" || { status=1; return; }
+	rm -f "$dir/configured"
+	if ! (cd "$dir" && make -j"$(nproc)" >/dev/null); then
 		status=1
 		return
 	fi
@@ -75,11 +82,65 @@ failed_logs() {
 	done
 }
 
+# side_lane: the reader fuzzer (one core for its run) and the tarball's
+# build and short test list, side by side, at the idle scheduling class: the
+# tests that judge time run beside them and leave most of both cores idle,
+# and a task of that class yields a core as soon as one of theirs wakes.
+# Limits there are wall time, so they are raised far above what a starved
+# process can lose while a timed test keeps both cores busy (a few seconds):
+# libFuzzer's on one input, and check's on each case of the tarball's C tests.
+side_lane() {
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+	export CK_TIMEOUT_MULTIPLIER=10
+	chrt --idle -p 0 "$BASHPID" >/dev/null 2>&1 || renice -n 19 -p "$BASHPID" >/dev/null || true
+	rm -f "$top/build/fuzz.rc" "$top/build/distcheck.rc"
+	(
+		rc=0
+		FUZZ_SECONDS=${FUZZ_SECONDS:-60} FUZZ_UNIT_TIMEOUT=60 "$top/tests/fuzz/run.sh" \
+			>"$top/build/fuzz.log" 2>&1 || rc=$?
+		echo "$rc" >"$top/build/fuzz.rc"
+	) &
+	# The suite runs twice with eBPF; the tarball builds without it and
+	# runs a short list, with only the check programs that list needs
+	# (make passes the overrides down to distcheck's own make check), and
+	# distcheck-hook checks that every tracked file is in the tarball.
+	rc=0
+	(cd build/plain && make -j"$(nproc)" distcheck TESTS="$DISTCHECK_TESTS" \
+		check_PROGRAMS="$DISTCHECK_PROGRAMS" check_LTLIBRARIES="$DISTCHECK_LTLIBRARIES" \
+		DISTCHECK_CONFIGURE_FLAGS=--enable-bpf=no >/dev/null 2>"$top/build/distcheck.err") || rc=$?
+	echo "$rc" >"$top/build/distcheck.rc"
+	wait
+}
+side_report() {
+	local rc
+	rc=$(cat "$top/build/distcheck.rc" 2>/dev/null || echo lost)
+	if [ "$rc" != 0 ]; then
+		echo "make distcheck failed ($rc):"; tail -n 40 "$top/build/distcheck.err"; status=1
+	fi
+	rc=$(cat "$top/build/fuzz.rc" 2>/dev/null || echo lost)
+	case $rc in
+	0) tail -n 3 "$top/build/fuzz.log" ;;
+	77) echo "fuzzer skipped: $(tail -n 1 "$top/build/fuzz.log")" ;;
+	*) tail -n 60 "$top/build/fuzz.log"; status=1 ;;
+	esac
+}
+
+if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
+	# configure is one process at a time: both builds' at once
+	echo "== configure build/plain and build/sanitizers"
+	configure_in build/plain &
+	plain_cf=$!
+	configure_in build/sanitizers --enable-sanitizers || status=1
+	wait "$plain_cf" || status=1
+fi
 build_and_parallel build/plain
 if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 	build_and_parallel build/sanitizers --enable-sanitizers
+	echo "== beside what follows, at the idle scheduling class: reader fuzzer, ${FUZZ_SECONDS:-60} s (clang, ASan+UBSan), seeded from tests/data; make distcheck"
+	side_lane &
+	side=$!
 	# The two serial halves go side by side, the second in reverse order
 	# so that the same test rarely runs twice at once: each spends most of
 	# its time waiting, and two of them leave a core each.
@@ -100,26 +161,9 @@ for d in build/plain build/sanitizers; do
 	[ -f "$d/check.out" ] && failed_logs "$d"
 done
 if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
-	# The fuzzer (one core for its run) and the tarball's build and short
-	# test list go side by side.
-	echo "== reader fuzzer, ${FUZZ_SECONDS:-60} s (clang, ASan+UBSan), seeded from tests/data; make distcheck"
-	FUZZ_SECONDS=${FUZZ_SECONDS:-60} "$top/tests/fuzz/run.sh" >"$top/build/fuzz.log" 2>&1 &
-	fuzz_pid=$!
-	# The suite ran twice above with eBPF; the tarball builds without it
-	# and runs a short list, with only the check programs that list needs
-	# (make passes the overrides down to distcheck's own make check), and
-	# distcheck-hook checks that every tracked file is in the tarball.
-	(cd build/plain && make -j"$(nproc)" distcheck TESTS="$DISTCHECK_TESTS" \
-		check_PROGRAMS="$DISTCHECK_PROGRAMS" check_LTLIBRARIES="$DISTCHECK_LTLIBRARIES" \
-		DISTCHECK_CONFIGURE_FLAGS=--enable-bpf=no >/dev/null 2>"$top/build/distcheck.err") ||
-		{ echo "make distcheck failed:"; tail -n 40 "$top/build/distcheck.err"; status=1; }
-	rc=0
-	wait "$fuzz_pid" || rc=$?
-	case $rc in
-	0) tail -n 3 "$top/build/fuzz.log" ;;
-	77) echo "fuzzer skipped: $(tail -n 1 "$top/build/fuzz.log")" ;;
-	*) tail -n 60 "$top/build/fuzz.log"; status=1 ;;
-	esac
+	echo "== waiting for the fuzzer and make distcheck"
+	wait "$side" || true
+	side_report
 fi
 # one closing line over every make check run
 awk '/^# PASS:/{p+=$3} /^# FAIL:/{f+=$3} /^# ERROR:/{f+=$3} /^# SKIP:/{s+=$3}
