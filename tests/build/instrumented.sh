@@ -25,7 +25,7 @@ for o in $objs; do
 	fi
 done
 # the library objects are the ones a per-target CFLAGS can strip
-nlib=$(echo "$objs" | grep -c 'libasys_la-')
+nlib=$(echo "$objs" | grep -c 'libasys_a-')
 [ "$nlib" -ge 40 ] && pass || fail "only $nlib libasys objects found under $top_builddir"
 ninj=$(echo "$objs" | grep -c 'inject_checked_la-')
 [ "$ninj" -ge 3 ] && pass || fail "only $ninj objects of the checked injection library under $top_builddir"
