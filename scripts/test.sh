@@ -4,9 +4,10 @@
 # ASan+UBSan, each in two halves (Makefile.am's SERIAL_TESTS): first the
 # tests that may run side by side, in one build then the other; then the
 # tests that judge time, one at a time in each build, the two builds' lists
-# side by side, except those with runtime probes (PROBE_TESTS), which run in
-# one build after the other. Beside those timed tests, at the idle scheduling
-# class, the reader fuzzer for 60 s and `make distcheck` (which checks the
+# side by side, ordered so that one build's tests with runtime probes
+# (PROBE_TESTS) never run beside the other's that probe (serial_lanes).
+# Beside those timed tests, at the idle scheduling
+# class, the reader fuzzer for 90 s and `make distcheck` (which checks the
 # tarball, builds it without eBPF and runs a short list of tests from it).
 # Set ASYS_TEST_QUICK=1 to run only the plain `make check`.
 set -euo pipefail
@@ -56,21 +57,61 @@ build_and_parallel() {
 }
 # The serial tests that put uprobes on the runtime: removing a uprobe holds
 # the kernel's event mutex for a grace period, and an attach waits behind it,
-# so two builds probing at once (each asys probes the other's workloads too)
-# make each other's probes late; these run one build after the other.
+# so two builds probing at once make each other's probes late. Each build's
+# asys probes the other's workloads too where it probes every process: the
+# serial tests that run it so (SYSWIDE_TESTS: `asys top` or `asys record`
+# without `-t none` or `-s none`) must not run beside the other build's
+# probe tests either. A new serial test of that kind belongs in that list.
 PROBE_TESTS='^tests/(gpurt/|truth/kernels\.sh)'
-# serial DIR probes|others [tac]: that part of DIR's serial half, one test at
-# a time (in reverse order with tac), its lines prefixed with the build's name.
+SYSWIDE_TESTS='^tests/(rec/diskfull|tui/tui_storm|tui/tui_procs_live)\.sh$'
+# serial DIR probes|syswide|quiet [tac]: that part of DIR's serial half, one
+# test at a time (in reverse order with tac), its lines prefixed with the
+# build's name.
 serial() {
 	local dir=$1 which=$2 order=${3:-cat} ser
 	[ -f "$dir/serial.list" ] || return 0
-	if [ "$which" = probes ]; then
-		ser=$(grep -E "$PROBE_TESTS" "$dir/serial.list" | $order | tr "\n" " ")
-	else
-		ser=$(grep -vE "$PROBE_TESTS" "$dir/serial.list" | $order | tr "\n" " ")
-	fi
+	case $which in
+	probes) ser=$(grep -E "$PROBE_TESTS" "$dir/serial.list" | $order | tr "\n" " ") ;;
+	syswide) ser=$(grep -E "$SYSWIDE_TESTS" "$dir/serial.list" | $order | tr "\n" " ") ;;
+	*) ser=$(grep -vE -e "$PROBE_TESTS" -e "$SYSWIDE_TESTS" "$dir/serial.list" | $order | tr "\n" " ") ;;
+	esac
 	[ -n "$ser" ] || return 0
 	(cd "$dir" && make check TESTS="$ser" 2>&1 | tee -a check.out | sed "s|^|[${dir#build/}] |")
+}
+# The two builds' serial halves side by side, in two lanes whose probe and
+# system-wide parts never meet: the plain lane runs its probe tests, then its
+# system-wide ones, then the rest; the sanitizer lane the rest (in reverse
+# order, so that the same test seldom runs in both at once), then, once the
+# plain lane's probe tests are done, its system-wide ones, then, once the
+# plain lane's system-wide ones are done, its probe tests. The rest is
+# longest, so those waits seldom wait. Each lane's tests spend most of their
+# time waiting: two of them leave a core each.
+lane_sync=
+lane_mark() { touch "$lane_sync/$1"; }
+lane_wait() { # lane_wait MARK PID: until the other lane reaches MARK or ends
+	while [ ! -e "$lane_sync/$1" ] && kill -0 "$2" 2>/dev/null; do sleep 0.5; done
+}
+serial_lanes() {
+	local plain rc=0
+	lane_sync=$(mktemp -d)
+	(
+		rc=0
+		serial build/plain probes || rc=1
+		lane_mark probes
+		serial build/plain syswide || rc=1
+		lane_mark syswide
+		serial build/plain quiet || rc=1
+		exit $rc
+	) &
+	plain=$!
+	serial build/sanitizers quiet tac || rc=1
+	lane_wait probes "$plain"
+	serial build/sanitizers syswide tac || rc=1
+	lane_wait syswide "$plain"
+	serial build/sanitizers probes || rc=1
+	wait "$plain" || rc=1
+	rm -rf "$lane_sync"
+	return $rc
 }
 failed_logs() {
 	for log in "$1"/tests/*.log "$1"/tests/*/*.log; do
@@ -96,7 +137,7 @@ side_lane() {
 	rm -f "$top/build/fuzz.rc" "$top/build/distcheck.rc"
 	(
 		rc=0
-		FUZZ_SECONDS=${FUZZ_SECONDS:-60} FUZZ_UNIT_TIMEOUT=60 "$top/tests/fuzz/run.sh" \
+		FUZZ_SECONDS=${FUZZ_SECONDS:-90} FUZZ_UNIT_TIMEOUT=60 "$top/tests/fuzz/run.sh" \
 			>"$top/build/fuzz.log" 2>&1 || rc=$?
 		echo "$rc" >"$top/build/fuzz.rc"
 	) &
@@ -138,23 +179,15 @@ if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 	build_and_parallel build/sanitizers --enable-sanitizers
-	echo "== beside what follows, at the idle scheduling class: reader fuzzer, ${FUZZ_SECONDS:-60} s (clang, ASan+UBSan), seeded from tests/data; make distcheck"
+	echo "== beside what follows, at the idle scheduling class: reader fuzzer, ${FUZZ_SECONDS:-90} s (clang, ASan+UBSan), seeded from tests/data; make distcheck"
 	side_lane &
 	side=$!
-	# The two serial halves go side by side, the second in reverse order
-	# so that the same test rarely runs twice at once: each spends most of
-	# its time waiting, and two of them leave a core each.
 	echo "== the tests that judge time, one at a time in each build, both builds side by side"
-	serial build/plain others &
-	lane=$!
-	serial build/sanitizers others tac || status=1
-	wait "$lane" || status=1
-	echo "== the tests that judge time with runtime probes, one build after the other"
-	serial build/plain probes || status=1
-	serial build/sanitizers probes || status=1
+	serial_lanes || status=1
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 else
-	serial build/plain others || status=1
+	serial build/plain quiet || status=1
+	serial build/plain syswide || status=1
 	serial build/plain probes || status=1
 fi
 for d in build/plain build/sanitizers; do
