@@ -128,6 +128,7 @@ int gpurt_load(struct gpurt_state *s)
 		 * them: one perf-event uprobe a probe, as on older kernels */
 		gpurt_bpf__destroy(s->skel);
 		s->skel = NULL;
+		s->err[0] = '\0';
 		multi = false;
 		r = skel_load(s, false);
 	}

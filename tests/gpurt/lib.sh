@@ -57,6 +57,7 @@ fi
 # asys process $1 holds its probes on this build's fake runtime as
 # uprobe-multi links where the kernel has them and ASYS_UPROBE_MULTI is not
 # 0, else as perf-event uprobes, and not both; prints why not and returns 1.
+# GPURT_WANT_LINKS=perf wants perf-event uprobes in any case (refused.sh).
 # Without bpftool, checks nothing.
 gpurt_check_link_kind() {
 	bt=$(command -v bpftool || echo /usr/sbin/bpftool)
@@ -66,7 +67,8 @@ gpurt_check_link_kind() {
 		/^link_type:/ { t = $2 } /^path:/ && t ~ /^u(ret)?probe_multi$/ && index($2, l) == 1 { n++ }
 		END { print n + 0 }')
 	nperf=$("$bt" perf list 2>/dev/null | grep "^pid $1 " | grep -c -F "filename $libs/")
-	if [ "${ASYS_UPROBE_MULTI:-}" != 0 ] && gpurt_kernel_multi; then
+	if [ "${GPURT_WANT_LINKS:-}" != perf ] && [ "${ASYS_UPROBE_MULTI:-}" != 0 ] &&
+		gpurt_kernel_multi; then
 		[ "$nmulti" -gt 0 ] && [ "$nperf" = 0 ] && return 0
 		echo "want uprobe-multi links: $nmulti of them, and $nperf perf-event uprobes"
 	else
