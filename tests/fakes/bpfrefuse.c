@@ -9,32 +9,24 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/bpf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 
 #define UPROBE_MULTI_ATTACH 48
 
 static void note(const char *name)
 {
 	const char *path = getenv("BPFREFUSE_LOG");
-	char line[64];
-	int fd, n;
+	FILE *f;
 
-	if (!path)
+	if (!path || !(f = fopen(path, "ae")))
 		return;
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	n = snprintf(line, sizeof(line), "refused %.16s\n", name);
-	if (write(fd, line, (size_t)n) != n)
-		n = 0;
-	close(fd);
+	fprintf(f, "refused %s\n", name);
+	fclose(f);
 }
 
 long syscall(long nr, ...)
