@@ -281,8 +281,12 @@ static void record_end(struct record_run *r)
 			fprintf(stderr, "asys record: last write failed: %s\n", strerror(-rc));
 		rec_writer_free(r->w);
 	}
-	if (r->have_wl)
+	if (r->have_wl) {
 		workload_stop(&r->wl);
+		if (workload_drop_empty_log(&r->wl))
+			fprintf(stderr, "asys record: removed the workload's empty log %s\n",
+				str_escape(shown, sizeof(shown), r->wl.log, 200));
+	}
 	session_free(r->s);
 }
 

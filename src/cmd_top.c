@@ -309,8 +309,11 @@ static void top_finish(struct top_ctx *t)
 		char log[WORKLOAD_SHOWN];
 
 		workload_stop(&t->wl);
-		fprintf(stderr, "asys top: the workload's output is in %s\n",
-			str_escape(log, sizeof(log), t->wl.log, 200));
+		str_escape(log, sizeof(log), t->wl.log, 200);
+		if (workload_drop_empty_log(&t->wl))
+			fprintf(stderr, "asys top: removed the workload's empty log %s\n", log);
+		else
+			fprintf(stderr, "asys top: the workload's output is in %s\n", log);
 	}
 }
 

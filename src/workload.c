@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -79,11 +80,13 @@ int workload_start(struct workload *w, char **argv, const char *log_path)
 	int go[2] = {-1, -1}, err[2] = {-1, -1}, e = 0, logfd;
 
 	memset(w, 0, sizeof(*w));
-	w->go_fd = w->err_fd = -1;
+	w->go_fd = w->err_fd = w->log_fd = -1;
 	str_escape(w->name, sizeof(w->name), argv[0], 60);
 	logfd = workload_open_log(w, log_path);
 	if (logfd < 0)
 		return logfd;
+	if (!log_path)
+		w->log_fd = fcntl(logfd, F_DUPFD_CLOEXEC, 0);
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
 		goto fail;
 	w->pid = fork();
@@ -102,6 +105,7 @@ fail:
 	e = errno;
 	fprintf(stderr, "asys: cannot start '%s': %s\n", w->name, strerror(e));
 	close(logfd);
+	workload_drop_empty_log(w);
 	for (int i = 0; i < 2; i++) {
 		if (go[i] >= 0)
 			close(go[i]);
@@ -182,4 +186,20 @@ void workload_stop(struct workload *w)
 			w->exited = true;
 		}
 	}
+}
+
+bool workload_drop_empty_log(struct workload *w)
+{
+	struct stat fst, pst;
+	bool dropped = false;
+
+	if (w->log_fd < 0)
+		return false;
+	/* only the file we made: the name may have been replaced meanwhile */
+	if (fstat(w->log_fd, &fst) == 0 && fst.st_size == 0 && lstat(w->log, &pst) == 0 &&
+	    pst.st_dev == fst.st_dev && pst.st_ino == fst.st_ino)
+		dropped = unlink(w->log) == 0;
+	close(w->log_fd);
+	w->log_fd = -1;
+	return dropped;
 }

@@ -11,6 +11,7 @@ struct workload {
 	pid_t pid;
 	int go_fd;  /* write end: closing it lets the child exec */
 	int err_fd; /* read end: carries errno when exec fails */
+	int log_fd; /* the default log, kept to tell whether it stayed empty; else -1 */
 	bool exited;
 	int status;	/* wait status once exited */
 	char name[256]; /* argv[0], escaped for the screen */
@@ -31,5 +32,9 @@ bool workload_poll(struct workload *w);
 void workload_describe(const struct workload *w, char *buf, size_t n);
 /* SIGTERM to its process group if still running; reaps. */
 void workload_stop(struct workload *w);
+/* Once stopped: removes the default log if the command wrote nothing to it
+ * (true then), so that runs leave no empty files in $TMPDIR; a log named by
+ * --workload-log stays. */
+bool workload_drop_empty_log(struct workload *w);
 
 #endif

@@ -42,6 +42,19 @@ case $log in
 esac
 [ -f "$log" ] && [ "$(stat -c %a "$log")" = 600 ] && grep -q from-the-workload "$log" && pass ||
 	fail "the workload log is not a private file with the output"
+# a command that writes nothing leaves no empty file behind; a named log stays
+TMPDIR=$work/tmp "$ASYS" record -o "$work/wl6.asys" --duration 0.3s -- true >/dev/null 2>"$work/err"
+log=$(sed -n "s/^asys record: the workload's output goes to //p" "$work/err")
+if [ -n "$log" ] && [ ! -e "$log" ] &&
+	grep -qF "asys record: removed the workload's empty log $log" "$work/err"; then
+	pass
+else
+	fail "an empty default workload log was not removed, or not said: $(cat "$work/err")"
+fi
+"$ASYS" record -o "$work/wl7.asys" --duration 0.3s --workload-log "$work/named.log" -- true \
+	>/dev/null 2>"$work/err"
+[ -f "$work/named.log" ] && ! grep -q 'empty log' "$work/err" && pass ||
+	fail "an empty --workload-log file was removed"
 # --workload-log: never through a planted link, never another user's file
 ln -s "$work/target" "$work/planted.log"
 "$ASYS" record -o "$work/wl2.asys" --duration 0.3s --workload-log "$work/planted.log" -- true \
