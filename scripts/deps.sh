@@ -20,12 +20,20 @@ for a in "$@"; do
 	esac
 done
 
-missing=()
-for p in "${pkgs[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
-		missing+=("$p")
-	fi
-done
+# missing_now: the packages of pkgs that are not installed, into missing.
+# One dpkg-query for all: each call reads dpkg's whole database (0.1 s).
+missing_now() {
+	local name want flag state
+	local -A ok=()
+	while read -r name want flag state; do
+		[ "$want $flag $state" = "install ok installed" ] && ok[$name]=1
+	done < <(dpkg-query -W -f='${Package} ${Status}\n' "${pkgs[@]}" 2>/dev/null || true)
+	missing=()
+	for p in "${pkgs[@]}"; do
+		[ -n "${ok[$p]:-}" ] || missing+=("$p")
+	done
+}
+missing_now
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ $check = 1 ]; then
 	echo "asys: missing packages: ${missing[*]}"
@@ -45,9 +53,8 @@ apt-get update -qq
 echo "asys:   apt-get install"
 apt-get install -y -q --no-install-recommends "${missing[@]}" |
 	grep --line-buffered -E '^(Get:|Unpacking|Setting up)' || true
-for p in "${missing[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
-		echo "asys: $p did not install; see apt-get install $p" >&2
-		exit 1
-	fi
-done
+missing_now
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "asys: ${missing[*]} did not install; see apt-get install ${missing[*]}" >&2
+	exit 1
+fi
