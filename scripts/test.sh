@@ -14,6 +14,14 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/deps.sh"
 cd "$top"
+# Where python3 is a version manager's shim (pyenv's), each call runs
+# several shell processes to find the interpreter: 0.4 s of CPU on the VM,
+# for each of the tests' fifty or so calls. The interpreter's own directory
+# first in PATH finds the same one at once (a virtual environment's too).
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || py=
+if [ -n "$py" ] && [ "${py%/*}" != "$(dirname "$(command -v python3)")" ]; then
+	export PATH="${py%/*}:$PATH"
+fi
 autoreconf -fi >/dev/null
 
 status=0
@@ -41,17 +49,19 @@ configure_in() {
 	rm -f "$dir/check.out" "$dir/serial.list" "$dir/Makefile"
 	(cd "$dir" && "$top/configure" -q "$@")
 }
-# build_and_parallel DIR [configure args, for the heading]: builds DIR,
-# configured by configure_in, then runs its parallel half; the serial half's
-# list goes to DIR/serial.list.
-build_and_parallel() {
+# build_in DIR: builds DIR, configured by configure_in, with its check
+# programs; the build's output goes to DIR/build.log.
+build_in() {
+	local dir=$1
+	[ -f "$dir/Makefile" ] || return 1
+	(cd "$dir" && make -j"$(nproc)" && make -j"$(nproc)" check TESTS=) >"$dir/build.log" 2>&1 ||
+		{ tail -n 40 "$dir/build.log"; return 1; }
+}
+# parallel DIR [configure args, for the heading]: DIR's parallel half, once
+# built; the serial half's list goes to DIR/serial.list.
+parallel() {
 	local dir=$1 par; shift
 	echo "== make check in $dir ($*): the tests that run side by side"
-	[ -f "$dir/Makefile" ] || { status=1; return; }
-	if ! (cd "$dir" && make -j"$(nproc)" >/dev/null); then
-		status=1
-		return
-	fi
 	par=$(make -s -C "$dir" print-tests WHICH=parallel | long_first | tr "\n" " ") &&
 		make -s -C "$dir" print-tests WHICH=serial >"$dir/serial.list" || { status=1; return; }
 	# most of these wait on a screen or a child: twice the cores keeps both busy
@@ -178,11 +188,26 @@ if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
 else
 	configure_in build/plain || status=1
 fi
-build_and_parallel build/plain
+echo "== build build/plain"
+build_in build/plain || status=1
 if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
+	# The parallel half leaves a quarter of both cores idle: the sanitizer
+	# build takes that, at nice 19 so that it slows no test, in a process
+	# group of its own, put back to nice 0 when the half ends.
+	echo "== build build/sanitizers, at nice 19 beside the plain build's parallel half"
+	setsid -w nice -n 19 bash -c "$(declare -f build_in); build_in build/sanitizers" &
+	san_build=$!
+fi
+parallel build/plain
+if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
+	# a background job of a script leads no group, so setsid made one of
+	# its pid; renice it only if so
+	pg=$(ps -o pgid= -p "$san_build" | tr -d ' ') || pg=
+	[ "$pg" = "$san_build" ] && renice -n 0 -g "$pg" >/dev/null 2>&1 || true
+	wait "$san_build" || status=1
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-	build_and_parallel build/sanitizers --enable-sanitizers
+	parallel build/sanitizers --enable-sanitizers
 	echo "== beside what follows, at the idle scheduling class: reader fuzzer, ${FUZZ_SECONDS:-90} s (clang, ASan+UBSan), seeded from tests/data; make distcheck"
 	side_lane &
 	side=$!
