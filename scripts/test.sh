@@ -135,17 +135,43 @@ failed_logs() {
 	done
 }
 
+# idle_run CMD...: CMD in the background, where it takes only the CPU that
+# nothing else wants. With autogroups on (Debian's default,
+# /proc/sys/kernel/sched_autogroup_enabled), the kernel first shares the CPU
+# evenly between sessions, and a task's nice or scheduling class counts only
+# against the tasks of its own session; the tests in tmux run in tmux's. So
+# CMD gets a session of its own (setsid), whose autogroup goes to nice 19,
+# and runs at the idle class (nice 19 where that is refused). Its pid, the
+# session's, goes to idle_pid; on exit, what is left of the session ends.
+idle_pids=
+idle_run() {
+	setsid -w bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null
+		chrt --idle 0 true 2>/dev/null && exec chrt --idle 0 "$@"
+		exec nice -n 19 "$@"' idle_run "$@" &
+	idle_pid=$!
+	idle_pids="$idle_pids $idle_pid "
+}
+# idle_wait PID: waits for that idle_run and forgets it
+idle_wait() {
+	local rc=0
+	wait "$1" || rc=$?
+	idle_pids=${idle_pids/ $1 / }
+	return $rc
+}
+trap 'for p in $idle_pids; do kill -- -"$p" 2>/dev/null; done' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 # side_lane: the reader fuzzer (one core for its run) and the tarball's
-# build and short test list, side by side, at the idle scheduling class: the
-# tests that judge time run beside them and leave most of both cores idle,
-# and a task of that class yields a core as soon as one of theirs wakes.
+# build and short test list, side by side, through idle_run: the tests that
+# judge time run beside them and leave most of both cores idle, and a task
+# of the idle class yields a core as soon as one of theirs wakes.
 # Limits there are wall time, so they are raised far above what a starved
 # process can lose while a timed test keeps both cores busy (a few seconds):
 # libFuzzer's on one input, and check's on each case of the tarball's C tests.
 side_lane() {
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	export CK_TIMEOUT_MULTIPLIER=10
-	chrt --idle -p 0 "$BASHPID" >/dev/null 2>&1 || renice -n 19 -p "$BASHPID" >/dev/null || true
 	rm -f "$top/build/fuzz.rc" "$top/build/distcheck.rc"
 	(
 		rc=0
@@ -192,25 +218,21 @@ echo "== build build/plain"
 build_in build/plain || status=1
 if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
 	# The parallel half leaves a quarter of both cores idle: the sanitizer
-	# build takes that, at nice 19 so that it slows no test, in a process
-	# group of its own, put back to nice 0 when the half ends.
-	echo "== build build/sanitizers, at nice 19 beside the plain build's parallel half"
-	setsid -w nice -n 19 bash -c "$(declare -f build_in); build_in build/sanitizers" &
-	san_build=$!
+	# build takes that; once the half is over it has both cores to itself.
+	echo "== build build/sanitizers, at the idle class beside the plain build's parallel half"
+	idle_run bash -c "$(declare -f build_in); build_in build/sanitizers"
+	san_build=$idle_pid
 fi
 parallel build/plain
 if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
-	# a background job of a script leads no group, so setsid made one of
-	# its pid; renice it only if so
-	pg=$(ps -o pgid= -p "$san_build" | tr -d ' ') || pg=
-	[ "$pg" = "$san_build" ] && renice -n 0 -g "$pg" >/dev/null 2>&1 || true
-	wait "$san_build" || status=1
+	idle_wait "$san_build" || status=1
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 	parallel build/sanitizers --enable-sanitizers
 	echo "== beside what follows, at the idle scheduling class: reader fuzzer, ${FUZZ_SECONDS:-90} s (clang, ASan+UBSan), seeded from tests/data; make distcheck"
-	side_lane &
-	side=$!
+	export top DISTCHECK_TESTS DISTCHECK_PROGRAMS DISTCHECK_LTLIBRARIES
+	idle_run bash -c "$(declare -f side_lane); side_lane"
+	side=$idle_pid
 	echo "== the tests that judge time, one at a time in each build, both builds side by side"
 	serial_lanes || status=1
 	unset ASAN_OPTIONS UBSAN_OPTIONS
@@ -224,7 +246,7 @@ for d in build/plain build/sanitizers; do
 done
 if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
 	echo "== waiting for the fuzzer and make distcheck"
-	wait "$side" || true
+	idle_wait "$side" || true
 	side_report
 fi
 # one closing line over every make check run
