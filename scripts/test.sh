@@ -215,20 +215,12 @@ else
 	configure_in build/plain || status=1
 fi
 echo "== build build/plain"
-build_in build/plain || status=1
+if build_in build/plain; then parallel build/plain; else status=1; fi
 if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
-	# The parallel half leaves a quarter of both cores idle: the sanitizer
-	# build takes that; once the half is over it has both cores to itself.
-	echo "== build build/sanitizers, at the idle class beside the plain build's parallel half"
-	idle_run bash -c "$(declare -f build_in); build_in build/sanitizers"
-	san_build=$idle_pid
-fi
-parallel build/plain
-if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
-	idle_wait "$san_build" || status=1
+	echo "== build build/sanitizers"
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-	parallel build/sanitizers --enable-sanitizers
+	if build_in build/sanitizers; then parallel build/sanitizers --enable-sanitizers; else status=1; fi
 	echo "== beside what follows, at the idle scheduling class: reader fuzzer, ${FUZZ_SECONDS:-90} s (clang, ASan+UBSan), seeded from tests/data; make distcheck"
 	export top DISTCHECK_TESTS DISTCHECK_PROGRAMS DISTCHECK_LTLIBRARIES
 	idle_run bash -c "$(declare -f side_lane); side_lane"
