@@ -24,9 +24,38 @@ static void sink(void *ctx, const struct rec *r)
 		*acc += (uint64_t)rec_values(r)[r->nvals - 1];
 }
 
+static char path[4096];
+
+static void remove_input(void)
+{
+	unlink(path);
+}
+
+/* The file each input goes through: made once with an unguessable name (a
+ * name of our pid alone in /tmp could be a planted link), removed at exit. */
+static int input_file(void)
+{
+	const char *tmp = secure_getenv("TMPDIR");
+	int fd;
+
+	if (path[0])
+		return open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	if (snprintf(path, sizeof(path), "%s/fuzz-asys.XXXXXX.asys", tmp && *tmp ? tmp : "/tmp") >=
+	    (int)sizeof(path)) {
+		fprintf(stderr, "fuzz_reader: TMPDIR is too long\n");
+		exit(1);
+	}
+	fd = mkstemps(path, 5);
+	if (fd < 0) {
+		perror("fuzz_reader: cannot make the input file (set TMPDIR)");
+		exit(1);
+	}
+	atexit(remove_input);
+	return fd;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
 	struct rec_reader *r;
 	struct rec_item it;
 	char msg[256], warn[256];
@@ -34,9 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t t0, t1;
 	int fd, n = 0;
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/fuzz-asys-%d.asys", (int)getpid());
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fd = input_file();
 	if (fd < 0)
 		return 0;
 	if (write(fd, data, size) != (ssize_t)size) {
