@@ -35,6 +35,17 @@ int layout_rows(const struct layout_req *req, int n, int avail, int *out)
 		used = focus >= 0 && out[focus] ? out[focus] + LAYOUT_BOX_ROWS : 0;
 		return used;
 	}
+	/* a pane dropped to make room for one above it comes back when its
+	 * minimum fits in what is left: a row band is not left blank while a
+	 * smaller pane below could use it */
+	for (int i = 0; i < n; i++) {
+		int need = clamp_min(&req[i]) + LAYOUT_BOX_ROWS;
+
+		if (!out[i] && used + need <= avail) {
+			out[i] = clamp_min(&req[i]);
+			used += need;
+		}
+	}
 	spare = avail - used;
 	if (focus >= 0 && req[focus].want > out[focus]) {
 		int add = req[focus].want - out[focus];

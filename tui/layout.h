@@ -18,8 +18,9 @@ struct layout_req {
 /* Gives each of n panes (in display order) its inner rows in out[] from avail
  * screen rows, borders included. Every pane first gets its minimum; when they
  * do not all fit, panes are dropped from the bottom, the focused one last
- * (out[i] = 0). Then the focused pane grows to its want, then the others in
- * order; rows still left go to the bottom pane. Returns the rows used. */
+ * (out[i] = 0), and a dropped pane whose minimum fits in the rows left comes
+ * back. Then the focused pane grows to its want, then the others in order;
+ * rows still left go to the bottom pane. Returns the rows used. */
 int layout_rows(const struct layout_req *req, int n, int avail, int *out);
 
 /* From this many columns on, the panes that layout.c pairs (PPU and NIC, as

@@ -71,6 +71,27 @@ START_TEST(layout_drops_from_bottom_keeps_focus)
 }
 END_TEST
 
+/* At 80x24 with a two-line workload message, a build without eBPF: the
+ * kernels pane (its message takes three rows) does not fit, the ranges pane
+ * under it does, and takes the rows instead of a blank band. */
+START_TEST(layout_drop_lets_a_smaller_pane_below_in)
+{
+	struct layout_req r[6] = {
+	    {1, 4, true}, {1, 1, false}, {2, 2, false}, {2, 3, false}, {3, 3, false}, {1, 4, false},
+	};
+	int out[6];
+	int used = layout_rows(r, 6, 17, out);
+
+	ck_assert_int_eq(out[4], 0);
+	ck_assert_int_eq(out[5], 1);
+	ck_assert_int_eq(used, 17);
+	ck_assert_int_eq(sum_rows(out, 6), used);
+	/* the order of the shown panes is kept, and none is under its minimum */
+	for (int i = 0; i < 6; i++)
+		ck_assert(out[i] == 0 || out[i] >= r[i].min);
+}
+END_TEST
+
 START_TEST(layout_squeezes_focused_alone)
 {
 	struct layout_req r[2] = {{3, 3, false}, {50, 50, true}};
@@ -531,6 +552,7 @@ static Suite *tui_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, layout_fits_80x24);
 	tcase_add_test(tc, layout_drops_from_bottom_keeps_focus);
+	tcase_add_test(tc, layout_drop_lets_a_smaller_pane_below_in);
 	tcase_add_test(tc, layout_squeezes_focused_alone);
 	tcase_add_test(tc, layout_wants_in_order);
 	tcase_add_test(tc, layout_pairs_when_wide);
