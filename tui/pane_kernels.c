@@ -360,11 +360,16 @@ static const char *empty_reason(const struct view *v);
 /* Lines for why there are no kernels (a privilege hint runs to two or three). */
 #define KERN_WHY_LINES 6
 
-static int kern_why_lines(const struct pane *p, const struct view *v, int cols)
+static const char *kern_why(const struct pane *p, const struct view *v)
 {
 	const struct kpriv *s = p->priv;
-	const char *why = s && s->filter[0] ? "no kernel matches the filter" : empty_reason(v);
-	int n = widget_wrap(NULL, 0, 1, cols - 1, KERN_WHY_LINES, 2, why);
+
+	return s && s->filter[0] ? "no kernel matches the filter" : empty_reason(v);
+}
+
+static int kern_why_lines(const struct pane *p, const struct view *v, int cols)
+{
+	int n = widget_wrap(NULL, 0, 1, cols - 1, KERN_WHY_LINES, 2, kern_why(p, v));
 
 	return n > 0 ? n : 1;
 }
@@ -376,8 +381,10 @@ static size_t kern_count(const struct view *v)
 
 static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
 {
+	/* with no kernels: a hint the user can act on now (sudo) whole; any
+	 * other reason in one line when rows are short, whole in the log (L) */
 	if (!kern_count(v))
-		return kern_why_lines(p, v, cols);
+		return strstr(kern_why(p, v), "sudo") ? kern_why_lines(p, v, cols) : 1;
 	/* unfocused, its essential line is the top kernel, without the header */
 	return p->focused ? 2 : 1;
 }
