@@ -318,6 +318,7 @@ static void pane_boxes(struct tui *t, int avail, struct layout_box *box)
 		req[k].min = p->cls->min_rows ? p->cls->min_rows(p, &t->v, cols) : 1;
 		req[k].want = p->cls->want_rows ? p->cls->want_rows(p, &t->v, cols) : req[k].min;
 		req[k].focused = idx[k] == t->focus;
+		req[k].idle = p->cls->idle && p->cls->idle(p, &t->v);
 	}
 	layout_place(req, n, avail, lb);
 	for (int k = 0; k < n; k++)

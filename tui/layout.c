@@ -19,12 +19,15 @@ int layout_rows(const struct layout_req *req, int n, int avail, int *out)
 		if (req[i].focused && focus < 0)
 			focus = i;
 	}
-	/* drop from the bottom, keeping the focused pane */
-	for (int i = n - 1; i >= 0 && used > avail; i--) {
-		if (i == focus)
-			continue;
-		used -= out[i] + LAYOUT_BOX_ROWS;
-		out[i] = 0;
+	/* drop from the bottom, keeping the focused pane: first the panes with
+	 * only a reason to show, then the others */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = n - 1; i >= 0 && used > avail; i--) {
+			if (i == focus || !out[i] || (pass == 0 && !req[i].idle))
+				continue;
+			used -= out[i] + LAYOUT_BOX_ROWS;
+			out[i] = 0;
+		}
 	}
 	if (used > avail) {
 		/* only the focused pane is left and it does not fit: squeeze it */
@@ -138,6 +141,7 @@ int layout_place(const struct layout_req *req, int n, int avail, struct layout_b
 			band[b] = req[i];
 			continue;
 		}
+		band[b].idle = band[b].idle && req[i].idle;
 		if (req[i].min > band[b].min)
 			band[b].min = req[i].min;
 		if (req[i].want > band[b].want)

@@ -66,6 +66,9 @@ struct pane_class {
 	 * would fill given room. The focused pane takes the spare rows. */
 	int (*min_rows)(const struct pane *p, const struct view *v, int cols);
 	int (*want_rows)(const struct pane *p, const struct view *v, int cols);
+	/* True while the pane has only a reason to show and no data: when rows
+	 * are short it is left out before panes with data. NULL: never. */
+	bool (*idle)(const struct pane *p, const struct view *v);
 	/* Title text beside the name in the top border ("192 cores avg 41%"). */
 	void (*title_extra)(const struct pane *p, const struct view *v, char *buf, int n);
 	/* Text in the bottom border, right-aligned ("sort: RSS ▼"). */

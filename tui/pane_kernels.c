@@ -389,6 +389,12 @@ static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
 	return p->focused ? 2 : 1;
 }
 
+static bool kern_idle(const struct pane *p, const struct view *v)
+{
+	(void)p;
+	return !kern_count(v) && !copies_rows(v, 2);
+}
+
 static int kern_want_rows(const struct pane *p, const struct view *v, int cols)
 {
 	size_t n = kern_count(v);
@@ -574,6 +580,7 @@ const struct pane_class kernels_pane = {
     .fini = kern_fini,
     .visible = kern_visible,
     .min_rows = kern_min_rows,
+    .idle = kern_idle,
     .want_rows = kern_want_rows,
     .title_extra = kern_title,
     .footer = kern_footer,

@@ -297,6 +297,12 @@ static int ranges_min_rows(const struct pane *p, const struct view *v, int cols)
 	return p->focused ? 2 : 1;
 }
 
+static bool ranges_idle(const struct pane *p, const struct view *v)
+{
+	(void)p;
+	return !ranges_count(v);
+}
+
 static int ranges_want_rows(const struct pane *p, const struct view *v, int cols)
 {
 	size_t n = ranges_count(v);
@@ -459,6 +465,7 @@ const struct pane_class ranges_pane = {
     .fini = ranges_fini,
     .visible = ranges_visible,
     .min_rows = ranges_min_rows,
+    .idle = ranges_idle,
     .want_rows = ranges_want_rows,
     .title_extra = ranges_title,
     .footer = ranges_footer,

@@ -37,7 +37,8 @@ START_TEST(layout_fits_80x24)
 	/* the five panes of the finished tool at 80x24: 22 rows between the
 	 * header and the hint line */
 	struct layout_req r[5] = {
-	    {1, 8, false}, {1, 6, false}, {3, 3, false}, {3, 300, true}, {2, 20, false},
+	    {1, 8, false, false},  {1, 6, false, false},  {3, 3, false, false},
+	    {3, 300, true, false}, {2, 20, false, false},
 	};
 	int out[5];
 	int used = layout_rows(r, 5, 22, out);
@@ -55,10 +56,10 @@ END_TEST
 START_TEST(layout_drops_from_bottom_keeps_focus)
 {
 	struct layout_req r[4] = {
-	    {5, 5, false},
-	    {5, 5, true},
-	    {5, 5, false},
-	    {5, 5, false},
+	    {5, 5, false, false},
+	    {5, 5, true, false},
+	    {5, 5, false, false},
+	    {5, 5, false, false},
 	};
 	int out[4];
 	int used = layout_rows(r, 4, 16, out); /* room for two boxes of 7 */
@@ -77,7 +78,8 @@ END_TEST
 START_TEST(layout_drop_lets_a_smaller_pane_below_in)
 {
 	struct layout_req r[6] = {
-	    {1, 4, true}, {1, 1, false}, {2, 2, false}, {2, 3, false}, {3, 3, false}, {1, 4, false},
+	    {1, 4, true, false},  {1, 1, false, false}, {2, 2, false, false},
+	    {2, 3, false, false}, {3, 3, false, false}, {1, 4, false, false},
 	};
 	int out[6];
 	int used = layout_rows(r, 6, 17, out);
@@ -92,9 +94,28 @@ START_TEST(layout_drop_lets_a_smaller_pane_below_in)
 }
 END_TEST
 
+/* The same screen once the kernels pane asks for one line: it has only a
+ * reason to show, so it goes before the ranges pane, which has rows. */
+START_TEST(layout_drops_idle_panes_first)
+{
+	struct layout_req r[6] = {
+	    {1, 4, true, true},	  {1, 1, false, false}, {2, 2, false, false},
+	    {1, 3, false, false}, {1, 1, false, true},	{1, 4, false, false},
+	};
+	int out[6];
+	int used = layout_rows(r, 6, 17, out);
+
+	ck_assert_int_eq(out[4], 0);
+	ck_assert_int_ge(out[5], 1);
+	ck_assert_int_gt(out[0], 0); /* focused: kept, idle or not */
+	ck_assert_int_le(used, 17);
+	ck_assert_int_eq(sum_rows(out, 6), used);
+}
+END_TEST
+
 START_TEST(layout_squeezes_focused_alone)
 {
-	struct layout_req r[2] = {{3, 3, false}, {50, 50, true}};
+	struct layout_req r[2] = {{3, 3, false, false}, {50, 50, true, false}};
 	int out[2];
 	int used = layout_rows(r, 2, 20, out);
 
@@ -111,7 +132,7 @@ END_TEST
 
 START_TEST(layout_wants_in_order)
 {
-	struct layout_req r[3] = {{1, 4, false}, {1, 4, false}, {1, 1, true}};
+	struct layout_req r[3] = {{1, 4, false, false}, {1, 4, false, false}, {1, 1, true, false}};
 	int out[3];
 
 	layout_rows(r, 3, 15, out); /* 9 rows of boxes at the minimum, 6 spare */
@@ -129,7 +150,8 @@ START_TEST(layout_pairs_when_wide)
 {
 	const char *names[5] = {"ppu", "nic", "cpu", "mem", "kernels"};
 	struct layout_req r[5] = {
-	    {4, 4, false}, {1, 6, false}, {1, 1, true}, {3, 20, false}, {2, 2, false},
+	    {4, 4, false, false},  {1, 6, false, false}, {1, 1, true, false},
+	    {3, 20, false, false}, {2, 2, false, false},
 	};
 	struct layout_box b[5];
 	int nb = layout_bands(names, 5, 160, b);
@@ -165,7 +187,8 @@ START_TEST(layout_stacks_when_narrow)
 	const char *names[4] = {"ppu", "nic", "cpu", "mem"};
 	const char *no_ppu[3] = {"nic", "cpu", "mem"};
 	const char *apart[3] = {"ppu", "cpu", "nic"};
-	struct layout_req r[4] = {{4, 4, false}, {1, 6, false}, {1, 1, true}, {3, 3, false}};
+	struct layout_req r[4] = {
+	    {4, 4, false, false}, {1, 6, false, false}, {1, 1, true, false}, {3, 3, false, false}};
 	struct layout_box b[4];
 
 	/* below 160 columns every pane has a band of its own, full width */
@@ -553,6 +576,7 @@ static Suite *tui_suite(void)
 	tcase_add_test(tc, layout_fits_80x24);
 	tcase_add_test(tc, layout_drops_from_bottom_keeps_focus);
 	tcase_add_test(tc, layout_drop_lets_a_smaller_pane_below_in);
+	tcase_add_test(tc, layout_drops_idle_panes_first);
 	tcase_add_test(tc, layout_squeezes_focused_alone);
 	tcase_add_test(tc, layout_wants_in_order);
 	tcase_add_test(tc, layout_pairs_when_wide);
