@@ -389,10 +389,11 @@ static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
 	return p->focused ? 2 : 1;
 }
 
+/* Only a reason to show, and not one the user can act on at once: the
+ * privilege hint keeps its place when rows are short. */
 static bool kern_idle(const struct pane *p, const struct view *v)
 {
-	(void)p;
-	return !kern_count(v) && !copies_rows(v, 2);
+	return !kern_count(v) && !copies_rows(v, 2) && !strstr(kern_why(p, v), "sudo");
 }
 
 static int kern_want_rows(const struct pane *p, const struct view *v, int cols)
