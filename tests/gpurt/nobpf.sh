@@ -26,6 +26,9 @@ for size in "80 24" "160 48"; do
 	tui_start $size -- -t hggc
 	wait_for 'Top kernels' 10 || fail "$size: no kernels pane"
 	wait_for 'built without eBPF' 10 || fail "$size: the kernels pane does not say why"
+	# unfocused, the pane may keep one line of it when rows are short;
+	# focused, it grows to the whole
+	keys 5
 	wait_for 'rebuild with them' 5 || fail "$size: the kernels pane does not say what to do"
 	quit_ok "$size"
 	tui_stop
