@@ -360,16 +360,21 @@ static const char *empty_reason(const struct view *v);
 /* Lines for why there are no kernels (a privilege hint runs to two or three). */
 #define KERN_WHY_LINES 6
 
-static const char *kern_why(const struct pane *p, const struct view *v)
+static const char *kern_why(const struct kpriv *s, const struct view *v)
 {
-	const struct kpriv *s = p->priv;
-
 	return s && s->filter[0] ? "no kernel matches the filter" : empty_reason(v);
+}
+
+/* The privilege hint: the one reason a user can act on at once, so it is
+ * kept whole, keeps the pane's place and goes to the status line too. */
+static bool kern_why_is_hint(const char *why)
+{
+	return strstr(why, "sudo") != NULL;
 }
 
 static int kern_why_lines(const struct pane *p, const struct view *v, int cols)
 {
-	int n = widget_wrap(NULL, 0, 1, cols - 1, KERN_WHY_LINES, 2, kern_why(p, v));
+	int n = widget_wrap(NULL, 0, 1, cols - 1, KERN_WHY_LINES, 2, kern_why(p->priv, v));
 
 	return n > 0 ? n : 1;
 }
@@ -384,7 +389,7 @@ static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
 	/* with no kernels: a hint the user can act on now (sudo) whole; any
 	 * other reason in one line when rows are short, whole in the log (L) */
 	if (!kern_count(v))
-		return strstr(kern_why(p, v), "sudo") ? kern_why_lines(p, v, cols) : 1;
+		return kern_why_is_hint(kern_why(p->priv, v)) ? kern_why_lines(p, v, cols) : 1;
 	/* unfocused, its essential line is the top kernel, without the header */
 	return p->focused ? 2 : 1;
 }
@@ -393,7 +398,7 @@ static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
  * privilege hint keeps its place when rows are short. */
 static bool kern_idle(const struct pane *p, const struct view *v)
 {
-	return !kern_count(v) && !copies_rows(v, 2) && !strstr(kern_why(p, v), "sudo");
+	return !kern_count(v) && !copies_rows(v, 2) && !kern_why_is_hint(kern_why(p->priv, v));
 }
 
 static int kern_want_rows(const struct pane *p, const struct view *v, int cols)
@@ -455,7 +460,7 @@ static const char *empty_reason(const struct view *v)
 static void draw_empty(WINDOW *w, struct view *v, const struct kpriv *s)
 {
 	int rows = getmaxy(w), cols = getmaxx(w);
-	const char *why = s->filter[0] ? "no kernel matches the filter" : empty_reason(v);
+	const char *why = kern_why(s, v);
 	int need = widget_wrap(NULL, 0, 1, cols - 1, rows + 1, 2, why);
 
 	/* no header over no rows */
@@ -464,7 +469,7 @@ static void draw_empty(WINDOW *w, struct view *v, const struct kpriv *s)
 	widget_attr_on(w, v, TC_DIM);
 	widget_wrap(w, 0, 1, cols - 1, rows, 2, why);
 	widget_attr_off(w, v, TC_DIM);
-	if (!s->filter[0] && strstr(why, "sudo")) {
+	if (kern_why_is_hint(why)) {
 		snprintf(v->status, sizeof(v->status), "%s", why);
 		v->status_shown = need <= rows;
 	}
