@@ -10,6 +10,8 @@ skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 pass() { passes=$((passes + 1)); }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root: $1"; }
+# built_with NAME: this build's config.h defines HAVE_NAME (BPF, MNL, SERVE)
+built_with() { grep -q "^#define HAVE_$1 1" "$top_builddir/config.h" 2>/dev/null; }
 finish() {
 	echo "$passes passed, $fails failed"
 	[ "$fails" -eq 0 ]

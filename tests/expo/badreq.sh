@@ -8,7 +8,7 @@
 set -u
 . "$top_srcdir/tests/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is missing"
-grep -q '^#define HAVE_SERVE 1' "$top_builddir/config.h" ||
+built_with SERVE ||
 	skip "asys was built without libmicrohttpd (configure --enable-serve)"
 D=$(mktemp -d "${TMPDIR:-/tmp}/asys-badreq.XXXXXX")
 SRV=

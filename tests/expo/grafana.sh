@@ -16,7 +16,7 @@ command -v python3 >/dev/null 2>&1 || skip "python3 is missing"
 command -v curl >/dev/null 2>&1 || skip "curl is missing"
 [ -r "$FAKE" ] || skip "fake library not built: $FAKE"
 [ -x "$FIX" ] || skip "RDMA fixture helper not built: $FIX"
-grep -q '^#define HAVE_SERVE 1' "$top_builddir/config.h" ||
+built_with SERVE ||
 	skip "asys was built without libmicrohttpd (configure --enable-serve)"
 D=$(mktemp -d "${TMPDIR:-/tmp}/asys-grafana.XXXXXX") || exit 1
 SRV= FIXPID= PROM=

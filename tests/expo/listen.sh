@@ -2,7 +2,7 @@
 # --listen on asys top and asys record: both serve /metrics while they run,
 # top shows where in its header, and a bad address stops either at once.
 . "$top_srcdir/tests/lib.sh"
-grep -q '^#define HAVE_SERVE 1' "$top_builddir/config.h" ||
+built_with SERVE ||
 	skip "asys was built without libmicrohttpd (configure --enable-serve)"
 command -v curl >/dev/null 2>&1 || skip "curl is missing"
 out=$(mktemp -d) || exit 1

@@ -9,7 +9,7 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || skip "fake library not built: $FAKE"
-grep -q '^#define HAVE_SERVE 1' "$top_builddir/config.h" ||
+built_with SERVE ||
 	skip "asys was built without libmicrohttpd (configure --enable-serve)"
 command -v python3 >/dev/null 2>&1 || skip "python3 is missing"
 D=$(mktemp -d "${TMPDIR:-/tmp}/asys-load.XXXXXX") || exit 1

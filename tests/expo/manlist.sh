@@ -13,8 +13,8 @@ sed -n '/^\.\\" metrics: begin/,/^\.\\" metrics: end/p' "$page" | sed '1d;$d' >"
 for name in $(sed -n 's/^\.B //p' "$out/gen"); do
 	grep -qxF ".B $name" "$out/page" && pass || fail "asys-serve.1 does not list $name"
 done
-if grep -q '^#define HAVE_BPF 1' "$top_builddir/config.h" &&
-	grep -q '^#define HAVE_MNL 1' "$top_builddir/config.h"; then
+if built_with BPF &&
+	built_with MNL; then
 	cmp -s "$out/gen" "$out/page" && pass ||
 		{ fail "asys-serve.1's list differs from scripts/man-metrics.sh's"; diff "$out/gen" "$out/page" | head; }
 fi

@@ -8,7 +8,7 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || skip "fake library not built: $FAKE"
-grep -q '^#define HAVE_SERVE 1' "$top_builddir/config.h" ||
+built_with SERVE ||
 	skip "asys was built without libmicrohttpd (configure --enable-serve)"
 command -v prometheus >/dev/null 2>&1 || skip "prometheus is missing (Debian package prometheus)"
 command -v curl >/dev/null 2>&1 || skip "curl is missing"

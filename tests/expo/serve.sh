@@ -10,7 +10,7 @@ set -u
 FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || skip "fake library not built: $FAKE"
 command -v curl >/dev/null 2>&1 || skip "curl is missing"
-grep -q '^#define HAVE_SERVE 1' "$top_builddir/config.h" ||
+built_with SERVE ||
 	skip "asys was built without libmicrohttpd (configure --enable-serve)"
 . "$top_srcdir/tests/nic/netns_lib.sh"
 D=$(mktemp -d "${TMPDIR:-/tmp}/asys-serve.XXXXXX")

@@ -11,7 +11,7 @@
 # python3 (ctypes, to call libcrypt); prometheus for its part.
 set -u
 . "$top_srcdir/tests/lib.sh"
-grep -q '^#define HAVE_SERVE 1' "$top_builddir/config.h" ||
+built_with SERVE ||
 	skip "asys was built without libmicrohttpd (configure --enable-serve)"
 for c in curl openssl python3; do
 	command -v $c >/dev/null 2>&1 || skip "$c is missing"

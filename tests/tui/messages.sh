@@ -40,7 +40,7 @@ check_layout 80 24
 bottom | grep -q 'o/s' && fail "80x24: o/s offered with no PPU"
 bottom | grep -q '</>' && fail "80x24: </> sort offered for the PPU pane"
 bottom | grep -q 'L messages' || fail "80x24: the message log key is not on the bottom line"
-if grep -q '^#define HAVE_MNL 1' "$top_builddir/config.h" 2>/dev/null; then
+if built_with MNL; then
 	keys 2
 	sleep 1
 	bottom | grep -q '</>' && fail "80x24: </> sort offered while NIC is focused"
@@ -53,7 +53,7 @@ sleep 0.5
 n=$(cap | grep -cE '^│ +[0-9]+ +[a-z]')
 # a build without eBPF also shows the kernels pane, one line of why (3 rows)
 want=5
-cap | grep -q 'Top kernels' && ! grep -q '^#define HAVE_BPF 1' "$top_builddir/config.h" 2>/dev/null &&
+cap | grep -q 'Top kernels' && ! built_with BPF &&
 	want=4
 [ "$n" -ge "$want" ] || fail "80x24: the focused process table has $n rows beside the PPU message"
 cap | grep -q 'management library found' && fail "80x24: the unfocused PPU message still takes its lines"
@@ -102,7 +102,7 @@ if copy_for_user "$ASYS"; then
 	tmx new-session -d -s np -x 80 -y 24 -c "$user_dir" \
 		"setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all env LC_ALL=$TUI_LOCALE TERM=screen-256color ASYS_HGML_LIBRARY= $(shq "$user_dir/asys") top -d 0.5; sleep 600"
 	wait_for 'asys top' 10 || fail "asys top as nobody drew nothing"
-	if grep -q '^#define HAVE_BPF 1' "$top_builddir/config.h" 2>/dev/null; then
+	if built_with BPF; then
 		wait_text 'run asys with sudo, or once: sudo setcap cap_bpf,cap_perfmon+ep $(command -v asys) (the runtime probes need root or CAP_BPF and CAP_PERFMON)' 10 ||
 			fail "80x24: the privilege hint is not whole on screen"
 	fi
