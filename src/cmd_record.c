@@ -21,6 +21,7 @@
 #include "inject_host.h"
 #include "collector.h"
 #include "commands.h"
+#include "engine.h"
 #include "rec_writer.h"
 #include "serve.h"
 #include "session.h"
@@ -253,6 +254,32 @@ static void record_wait(struct record_run *r)
 		close(pf[1].fd);
 }
 
+/* What the recording lacks because sampling fell behind: ticks a starved
+ * thread skipped (over a quarter second behind at once) and records a full
+ * ring refused. Without this line a gap in a 1 kHz recording is a mystery. */
+static void record_say_behind(struct session *s)
+{
+	struct engine_group_stats st[ENGINE_MAX_GROUPS];
+	int k = s && s->engine ? engine_stats(s->engine, st, ENGINE_MAX_GROUPS) : 0;
+
+	for (int i = 0; i < k; i++) {
+		char late[96] = "", lost[64] = "";
+
+		if (!st[i].late && !st[i].dropped)
+			continue;
+		if (st[i].late)
+			snprintf(late, sizeof(late),
+				 " %llu ticks skipped (held off over 0.25 s at a time)%s",
+				 (unsigned long long)st[i].late, st[i].dropped ? "," : "");
+		if (st[i].dropped)
+			snprintf(lost, sizeof(lost), " %llu records lost to a full ring",
+				 (unsigned long long)st[i].dropped);
+		/* one write: stderr is unbuffered */
+		fprintf(stderr, "asys record: sampling of %s at %.0f Hz fell behind:%s%s\n",
+			st[i].names, st[i].hz_requested, late, lost);
+	}
+}
+
 /* Stops sampling, closes the file (its trailer) and says what it holds. */
 static void record_end(struct record_run *r)
 {
@@ -262,6 +289,7 @@ static void record_end(struct record_run *r)
 
 	serve_stop(r->serve);
 	session_stop(r->s);
+	record_say_behind(r->s);
 	if (r->s && r->handle >= 0)
 		bus_detach(r->s->bus, r->handle);
 	if (r->w) {

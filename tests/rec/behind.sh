@@ -1,0 +1,64 @@
+#!/bin/sh
+# A recorder held off the CPU (SIGSTOP for a second, as a starved machine
+# would) skips the ticks it is too late for, and says so at the end: per
+# sampling thread, how many ticks were skipped. Every tick of the 1 kHz
+# thread is then either a sample in the file or one of the skipped: the
+# samples plus the skipped ticks span the recording at 1 kHz, however loaded
+# the machine is.
+. "$top_srcdir/tests/lib.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/asys-behind.XXXXXX")
+rec=
+trap '[ -n "$rec" ] && kill -CONT "$rec" 2>/dev/null && kill "$rec" 2>/dev/null; rm -rf "$work"' EXIT
+f=$work/b.asys
+
+"$ASYS" record -s none -t none --hggc-memory-usage false --cpu-frequency 1000 -o "$f" \
+	2>"$work/log" &
+rec=$!
+# the file grows once samples are in
+i=0
+while [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -lt 4096 ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.5
+kill -STOP "$rec"
+sleep 1
+kill -CONT "$rec"
+sleep 0.5
+kill -TERM "$rec"
+wait "$rec" || fail "asys record exited $?: $(cat "$work/log")"
+rec=
+
+line=$(grep '^asys record: sampling of cpu at 1000 Hz fell behind: ' "$work/log")
+skipped=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) ticks skipped .*/\1/p')
+if [ -z "$skipped" ]; then
+	fail "no line of skipped ticks: $(cat "$work/log")"
+	finish
+	exit
+fi
+# a second stopped is a thousand ticks, and a loaded machine only adds
+[ "$skipped" -ge 900 ] && pass || fail "$skipped ticks skipped after a second stopped"
+echo "$line" | grep -q 'records lost' && fail "records lost: $line" || pass
+
+"$ASYS" export "$f" >"$work/csv" || fail "asys export exited $?"
+# t_ns,time,stream,entity,label,field,unit,value: one entity's one field
+awk -F, -v skipped="$skipped" '
+$3 == "cpu.core" {
+	if (key == "") key = $4 "," $6
+	if ($4 "," $6 != key) next
+	n++
+	if (n == 1) first = $1
+	else if ($1 - last > gap) gap = $1 - last
+	last = $1
+}
+END {
+	ticks = (last - first) / 1e6
+	printf "%d samples and %d skipped over %.0f ticks; longest gap %.3f s\n",
+		n, skipped, ticks, gap / 1e9
+	bad = 0
+	if (gap < 0.9e9) { print "FAIL: no gap of a second in the samples"; bad = 1 }
+	d = n - 1 + skipped - ticks
+	if (d < -3 || d > 3) { print "FAIL: samples and skipped ticks do not add up"; bad = 1 }
+	exit bad
+}' "$work/csv" && pass || fail "the file does not account for every tick"
+finish
