@@ -56,7 +56,13 @@ for size in "160 48" "80 24"; do
 	grep -q '^PROG name=Phase' "$TDIR/prog.log" || fail "$size: the program did not finish"
 	# the last ranges reach the screen within a refresh or two
 	show Phase
-	wait_for "[│|] +[0-9]+ +4 .* Phase *[│|]" 10 || fail "$size: Phase never ended on screen"
+	if ! wait_for "[│|] +[0-9]+ +4 .* Phase *[│|]" 10; then
+		# the pane without the filter shows what it has, or why it has nothing
+		keys /
+		keys Escape
+		sleep 1
+		fail "$size: Phase never ended on screen; below, the screen without the filter"
+	fi
 	for name in Loop DoProcess Registered; do
 		pname=$name
 		[ $name = Registered ] && pname=asys-test/Registered
