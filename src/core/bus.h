@@ -12,12 +12,29 @@
 
 struct bus;
 
+struct emit_kept;
+
 struct emitter {
 	struct ring *ring;
 	/* set by the engine for the first collector of a tick: when the tick
 	 * began (CLOCK_MONOTONIC ns), 0 otherwise; see emit_tick_start */
 	uint64_t tick_ns;
+	/* texts (labels, GONEs, statuses) that met a full ring, pushed before
+	 * the next record; only where keep is set (emit_keep_texts) */
+	bool keep;
+	size_t nkept;
+	struct emit_kept *kept; /* owned: emit_release */
 };
+
+/* The emitter holds the texts a full ring refuses, up to 64 KiB, instead
+ * of dropping them: a text is said once, a sample again at the next tick.
+ * Its owner calls emit_release when done with it. */
+void emit_keep_texts(struct emitter *e);
+void emit_release(struct emitter *e);
+/* Pushes the held texts, in order, as far as the ring has room; true when
+ * none is left. The engine calls it at each tick and after the last. */
+bool emit_flush_kept(struct emitter *e);
+size_t emit_kept_count(const struct emitter *e);
 
 struct bus_consumer_ops {
 	void (*begin)(void *ctx); /* before a batch; may be NULL */

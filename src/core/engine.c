@@ -77,6 +77,7 @@ static int group_for(struct engine *e, double hz)
 	if (hz >= 100)
 		ring_prefault(g->ring);
 	g->em.ring = g->ring;
+	emit_keep_texts(&g->em);
 	pthread_mutex_init(&g->stats_lock, NULL);
 	g->tfd = -1;
 	g->stats.hz_requested = hz;
@@ -226,6 +227,8 @@ static void group_sample(struct engine_group *g, uint64_t deadline, uint64_t t)
 	 * prefaulted whole anyway) */
 	if (g->hz < 100)
 		ring_rewind(g->ring);
+	if (g->em.nkept)
+		emit_flush_kept(&g->em);
 	g->em.tick_ns = t;
 	for (int m = 0; m < g->nmembers; m++) {
 		struct engine_coll *ec = &e->colls[g->members[m]];
@@ -447,6 +450,11 @@ void engine_stop(struct engine *e)
 			if (ec->c->flush)
 				ec->c->flush(ec->state, &g->em);
 		}
+		/* texts a full ring held: one more drain makes their room */
+		if (g->em.nkept) {
+			bus_pump(e->bus);
+			emit_flush_kept(&g->em);
+		}
 	}
 	for (int i = 0; i < e->ngroups; i++) {
 		struct engine_group *g = &e->groups[i];
@@ -470,6 +478,7 @@ void engine_free(struct engine *e)
 			ec->c->fini(ec->state);
 	}
 	for (int i = 0; i < e->ngroups; i++) {
+		emit_release(&e->groups[i].em);
 		ring_free(e->groups[i].ring);
 		pthread_mutex_destroy(&e->groups[i].stats_lock);
 	}

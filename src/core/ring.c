@@ -53,27 +53,39 @@ static bool ring_len_ok(const struct ring *r, size_t len)
 	return len >= 8 && !(len % 8) && len < r->size / 2 && len < RING_PAD;
 }
 
+/* Whether len bytes fit now, a pad to the end included; looks at the
+ * consumer's tail again when the last look says no. */
+static bool ring_fits(struct ring *r, uint64_t head, size_t len)
+{
+	size_t room_to_end = r->size - (head & (r->size - 1));
+	size_t need = room_to_end < len ? len + room_to_end : len;
+
+	if (r->size - (head - r->tail_seen) >= need)
+		return true;
+	r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
+	return r->size - (head - r->tail_seen) >= need;
+}
+
+bool ring_room(struct ring *r, size_t len)
+{
+	return ring_len_ok(r, len) &&
+	       ring_fits(r, atomic_load_explicit(&r->head, memory_order_relaxed), len);
+}
+
 void *ring_reserve_slow(struct ring *r, size_t len)
 {
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
 	size_t off = head & (r->size - 1);
 	size_t room_to_end = r->size - off;
-	size_t need = len;
 
 	if (!ring_len_ok(r, len))
 		return NULL;
-	if (room_to_end < len)
-		need += room_to_end;
-	if (r->size - (head - r->tail_seen) < need) {
-		r->tail_seen = atomic_load_explicit(&r->tail, memory_order_acquire);
-		if (r->size - (head - r->tail_seen) < need) {
-			/* one producer: a plain add, no locked instruction */
-			atomic_store_explicit(
-			    &r->dropped,
-			    atomic_load_explicit(&r->dropped, memory_order_relaxed) + 1,
-			    memory_order_relaxed);
-			return NULL;
-		}
+	if (!ring_fits(r, head, len)) {
+		/* one producer: a plain add, no locked instruction */
+		atomic_store_explicit(&r->dropped,
+				      atomic_load_explicit(&r->dropped, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+		return NULL;
 	}
 	if (room_to_end < len) {
 		uint32_t pad = RING_PAD | (uint32_t)room_to_end;

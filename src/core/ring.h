@@ -4,9 +4,10 @@
 #ifndef ASYS_RING_H
 #define ASYS_RING_H
 
-#include <stdint.h>
-#include <stddef.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct ring {
 	/* The producer's line: what a reservation reads and writes, together
@@ -41,6 +42,8 @@ void ring_prefault(struct ring *r);
  * the consumer), so that a ring drained after every burst keeps only its
  * largest burst resident instead of every page it ever wrapped through. */
 void ring_rewind(struct ring *r);
+/* Whether a record of len bytes would go in now (no drop is counted). */
+bool ring_room(struct ring *r, size_t len);
 /* Copy len bytes (len % 8 == 0, len >= 8) in; 0 or -ENOBUFS (counted). */
 int ring_push(struct ring *r, const void *rec, size_t len);
 /* Zero-copy push: room for len bytes (same rules as ring_push), or NULL

@@ -277,6 +277,94 @@ START_TEST(bus_notify_after_wakes_once_past_its_time)
 }
 END_TEST
 
+/* Pops every record of r; the first max kinds and entities into the arrays. */
+static int drain_kinds(struct ring *r, uint8_t *kinds, uint64_t *ents, int max)
+{
+	const struct rec *x;
+	size_t len;
+	int n = 0;
+
+	while ((x = ring_peek(r, &len))) {
+		if (n < max) {
+			kinds[n] = x->kind;
+			ents[n] = x->entity;
+		}
+		n++;
+		ring_pop(r, len);
+	}
+	return n;
+}
+
+/* A label, GONE or status is said once: an emitter that keeps texts holds
+ * those a full ring refuses (no drop counted) and pushes them, in order,
+ * before its next record; one that does not drops them as before; what it
+ * holds is bounded, and past that a text is dropped and counted. */
+START_TEST(emitter_keeps_texts_a_full_ring_refuses)
+{
+	struct ring *r = ring_new(1 << 12);
+	struct emitter keep = {.ring = r}, plain = {.ring = r};
+	double v[4] = {0};
+	uint8_t kinds[64];
+	uint64_t ents[64], dropped;
+	char big[901];
+	int s = 0, i;
+
+	emit_keep_texts(&keep);
+	while (emit_sample(&keep, 0, 100, 1, v, 0) == 0)
+		s++;
+	ck_assert_uint_eq(ring_dropped(r), 1);
+	ck_assert_int_eq(emit_label(&plain, 0, 7, 1, "lost"), -ENOBUFS);
+	ck_assert_uint_eq(ring_dropped(r), 2);
+	ck_assert_int_eq(emit_label(&keep, 0, 1, 1, "first"), 0);
+	ck_assert_int_eq(emit_gone(&keep, 0, 2, 1), 0);
+	ck_assert_int_eq(emit_status(&keep, 0, STATUS_STREAM, 1, "why"), 0);
+	ck_assert_uint_eq(emit_kept_count(&keep), 3);
+	ck_assert_int_eq(emit_label(&plain, 0, 8, 1, "lost too"), -ENOBUFS);
+	ck_assert_uint_eq(ring_dropped(r), 3);
+	ck_assert_int_eq(drain_kinds(r, kinds, ents, 64), s);
+
+	ck_assert_int_eq(emit_sample(&keep, 0, 100, 2, v, 4), 0);
+	ck_assert_int_eq(drain_kinds(r, kinds, ents, 64), 4);
+	ck_assert_int_eq(kinds[0], REC_LABEL);
+	ck_assert_uint_eq(ents[0], 1);
+	ck_assert_int_eq(kinds[1], REC_GONE);
+	ck_assert_uint_eq(ents[1], 2);
+	ck_assert_int_eq(kinds[2], REC_STATUS);
+	ck_assert_int_eq(kinds[3], REC_SAMPLE);
+	ck_assert_uint_eq(emit_kept_count(&keep), 0);
+
+	/* a text behind held ones waits its turn even where it would fit */
+	while (emit_sample(&keep, 0, 100, 1, v, 0) == 0)
+		;
+	ck_assert_int_eq(emit_label(&keep, 0, 3, 1, "third"), 0);
+	ck_assert_uint_eq(emit_kept_count(&keep), 1);
+	ck_assert_int_eq(drain_kinds(r, kinds, ents, 64) > 0, 1);
+	ck_assert_int_eq(emit_label(&keep, 0, 4, 1, "fourth"), 0);
+	ck_assert_int_eq(drain_kinds(r, kinds, ents, 64), 2);
+	ck_assert_uint_eq(ents[0], 3);
+	ck_assert_uint_eq(ents[1], 4);
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	while (emit_sample(&keep, 0, 100, 1, v, 0) == 0)
+		;
+	dropped = ring_dropped(r);
+	for (i = 0; i < 10000 && emit_label(&keep, 0, (uint64_t)i, 1, big) == 0; i++)
+		;
+	ck_assert_int_gt(i, 50);
+	ck_assert_int_lt(i, 10000);
+	ck_assert_uint_eq(ring_dropped(r), dropped + 1);
+	drain_kinds(r, kinds, ents, 64);
+	ck_assert(!emit_flush_kept(&keep)); /* a 4 KiB ring takes a few */
+	ck_assert_uint_lt(emit_kept_count(&keep), (size_t)i);
+	emit_release(&keep);
+	emit_release(&keep);
+	emit_release(NULL);
+	ck_assert_uint_eq(emit_kept_count(&keep), 0);
+	ring_free(r);
+}
+END_TEST
+
 START_TEST(stream_table_rules)
 {
 	struct stream_table *t = stream_table_new();
@@ -383,6 +471,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, stream_table_rules);
 	tcase_add_test(tc, bus_sticky_flood);
 	tcase_add_test(tc, bus_notify_after_wakes_once_past_its_time);
+	tcase_add_test(tc, emitter_keeps_texts_a_full_ring_refuses);
 	tcase_add_test(tc, util_parsers);
 	tcase_add_test(tc, str_escape_controls_and_caps);
 	suite_add_tcase(s, tc);
