@@ -51,9 +51,12 @@ static void mem_fini(void *priv)
 	free(s);
 }
 
+/* The bars' lines: two where the table has room for more than a row, and
+ * where it has no room at all (two rows: the bars take the second rather
+ * than leave it blank). */
 static int sys_lines(int rows)
 {
-	return rows >= 5 ? 2 : 1;
+	return rows >= 5 || rows == 2 ? 2 : 1;
 }
 
 /* -s none: no process is followed, so the run has no mem.proc stream and
@@ -131,14 +134,21 @@ static void mem_title(const struct pane *p, const struct view *v, char *buf, int
 	mem_sys_title(&s->sys, buf + off, n - off, p->cols - 12 - off);
 }
 
+/* The column the table sorts by: by CPU% where it is sampled; a chosen
+ * column that a recording lacks falls back too. The footer says it even
+ * while the pane is shrunk to its bars and loads no table. */
+static int sort_col(const struct proc_pane *s, const struct view *v)
+{
+	if (s->sort_chosen && proc_col_present(s, v, s->sort_id))
+		return s->sort_id;
+	return proc_col_present(s, v, PC_CPU) ? PC_CPU : PC_RSS;
+}
+
 /* This frame's rows, or the kept ones once every process is gone; the
  * selection stays on its process. */
 static void table_load(struct proc_pane *s, const struct view *v, int cols)
 {
-	/* by CPU% where it is sampled; a chosen column that a recording lacks
-	 * falls back too */
-	if (!s->sort_chosen || !proc_col_present(s, v, s->sort_id))
-		s->sort_id = proc_col_present(s, v, PC_CPU) ? PC_CPU : PC_RSS;
+	s->sort_id = sort_col(s, v);
 	proc_load(s, v);
 	proc_choose_columns(s, v, cols);
 	if (!s->nrows && !s->filter[0] && !s->subtree && proc_grow(s, MEM_KEPT_MAX) == 0)
@@ -303,7 +313,7 @@ static void mem_footer(const struct pane *p, const struct view *v, char *buf, in
 	snprintf(buf, (size_t)n, "%s%zu proc%s%s%s%s%s  sort: %s %s", what, nproc,
 		 nproc == 1 ? "" : "s", !nproc || !s->exited ? "" : " exited",
 		 s->tree && !s->grouped ? "  tree" : "", s->subtree ? "  subtree" : "",
-		 s->follow ? "  follow" : "", proc_cols[s->sort_id].col.title,
+		 s->follow ? "  follow" : "", proc_cols[sort_col(s, v)].col.title,
 		 v->utf8 ? (s->sort_desc ? "\u25bc" : "\u25b2") : (s->sort_desc ? "v" : "^"));
 }
 

@@ -272,7 +272,51 @@ out:
 }
 END_TEST
 
-/* A replay refuses k, F7, F8 and e, and says why. */
+/* Given rows for the bars and not for a table, the pane uses all of them:
+ * one row holds both bars, two hold one each, and three a table header and
+ * one process below one line of bars. Its footer names the table's sort
+ * before any table is drawn. */
+START_TEST(short_pane_leaves_no_blank_row)
+{
+	struct fix f;
+	char l0[COLS + 1], l1[COLS + 1], l2[COLS + 1];
+	WINDOW *w;
+
+	if (!fix_open(&f, ALL))
+		goto out;
+	/* no table drawn yet: the footer still names the sort it will have */
+	mem_pane.footer(&f.p, &f.v, l0, sizeof(l0));
+	ck_assert_msg(strstr(l0, "sort: CPU%"), "footer: %s", l0);
+	for (int rows = 1; rows <= 3; rows++) {
+		w = newwin(rows, COLS, 0, 0);
+		ck_assert_ptr_nonnull(w);
+		f.p.rows = rows;
+		mem_pane.draw(&f.p, w, &f.v);
+		mvwinnstr(w, 0, 0, l0, COLS);
+		ck_assert_msg(strstr(l0, "Mem"), "%d rows: %s", rows, l0);
+		if (rows == 1)
+			ck_assert_msg(strstr(l0, "Swp"), "1 row: %s", l0);
+		if (rows == 2) {
+			mvwinnstr(w, 1, 0, l1, COLS);
+			ck_assert_msg(strstr(l1, "Swp") && !strstr(l0, "Swp"), "2 rows: %s / %s",
+				      l0, l1);
+		}
+		if (rows == 3) {
+			mvwinnstr(w, 1, 0, l1, COLS);
+			mvwinnstr(w, 2, 0, l2, COLS);
+			ck_assert_msg(strstr(l1, "PID") && strspn(l2, " ") < strlen(l2),
+				      "3 rows: %s / %s", l1, l2);
+		}
+		delwin(w);
+	}
+out:
+	fix_close(&f);
+}
+END_TEST
+
+/* 8,000 processes (the store keeps 8,192 a stream) in one chain, each the child of the previous,
+ * and two that are each other's parent: the tree holds every row, in chain order, without
+ * recursion, and the cycle's rows come last. */
 START_TEST(deep_tree)
 {
 	struct fix f;
@@ -305,7 +349,6 @@ out:
 }
 END_TEST
 
-/* Under ASYS_SYSROOT the pids are the tree's: k and F8 are refused. */
 static Suite *proc_suite(void)
 {
 	Suite *s = suite_create("proc");
@@ -320,6 +363,7 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, threads);
 	tcase_add_test(tc, absent_streams);
 	tcase_add_test(tc, deep_tree);
+	tcase_add_test(tc, short_pane_leaves_no_blank_row);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, proc_act_tcase());
 	return s;

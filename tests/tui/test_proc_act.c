@@ -16,6 +16,7 @@
 #include "store_feed.h"
 #include "proc_fix.h"
 
+/* A replay refuses k, F7, F8 and e, and says why. */
 START_TEST(replay_refuses)
 {
 	struct fix f;
@@ -115,9 +116,7 @@ out:
 }
 END_TEST
 
-/* 8,000 processes (the store keeps 8,192 a stream) in one chain, each the child of the previous,
- * and two that are each other's parent: the tree holds every row, in chain order, without
- * recursion, and the cycle's rows come last. */
+/* Under ASYS_SYSROOT the pids are the tree's: k and F8 are refused. */
 START_TEST(sysroot_refuses)
 {
 	struct fix f;
