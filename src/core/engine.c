@@ -451,7 +451,7 @@ void engine_stop(struct engine *e)
 				ec->c->flush(ec->state, &g->em);
 		}
 		/* texts a full ring held: one more drain makes their room */
-		if (g->em.nkept) {
+		if (g->em.nkept && e->bus) {
 			bus_pump(e->bus);
 			emit_flush_kept(&g->em);
 		}
