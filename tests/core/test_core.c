@@ -12,6 +12,8 @@
 
 #include "bus.h"
 #include "collector.h"
+#include "engine.h"
+#include "options.h"
 #include "ring.h"
 #include "store.h"
 #include "store_int.h"
@@ -365,6 +367,100 @@ START_TEST(emitter_keeps_texts_a_full_ring_refuses)
 }
 END_TEST
 
+/* A collector whose first tick fills its thread's ring, then names an
+ * entity: the label meets the full ring. */
+static atomic_int flood_ticks, flood_filled, label_seen;
+
+static double freq_flood(const struct asys_options *o)
+{
+	(void)o;
+	return 100;
+}
+
+static int init_flood(const struct coll_ctx *c, void **st)
+{
+	(void)c;
+	*st = NULL;
+	return 0;
+}
+
+static int sample_flood(void *st, struct emitter *out, uint64_t now)
+{
+	double v[2] = {1, 2};
+	int i = 0;
+
+	(void)st;
+	if (atomic_load(&flood_ticks) == 0) {
+		while (i < 10000000 && emit_sample(out, 0, 1, now, v, 2) == 0)
+			i++;
+		atomic_store(&flood_filled, i < 10000000);
+		emit_label(out, 0, 42, now, "after the flood");
+	}
+	atomic_fetch_add(&flood_ticks, 1);
+	return 0;
+}
+
+static void fini_none(void *st)
+{
+	(void)st;
+}
+
+static const struct collector c_flood = {.name = "flood",
+					 .frequency = freq_flood,
+					 .init = init_flood,
+					 .sample = sample_flood,
+					 .fini = fini_none};
+
+static void label_consume(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	if (r->kind == REC_LABEL && r->entity == 42 &&
+	    !strcmp((const char *)(r + 1), "after the flood"))
+		atomic_store(&label_seen, 1);
+}
+
+static const struct bus_consumer_ops label_ops = {.consume = label_consume};
+
+/* The engine's sampling thread holds a label its full ring refused and
+ * sends it once the ring drains. The bus starts only after a tick has
+ * found the ring still full, so nothing drains while the label is made. */
+START_TEST(engine_sends_a_label_its_full_ring_refused)
+{
+	const struct collector *list[] = {&c_flood, NULL};
+	struct engine_group_stats st[ENGINE_MAX_GROUPS];
+	struct stream_table *t = stream_table_new();
+	struct bus *b = bus_new();
+	struct timespec ms = {0, 1000000};
+	struct asys_options o;
+	struct engine *e;
+
+	ck_assert_int_eq(stream_table_add(t, &t_stream), 0);
+	options_defaults(&o);
+	e = engine_new(&o, t, b, list);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(engine_init(e), 0);
+	ck_assert_int_ge(bus_attach(b, &label_ops, NULL), 0);
+	ck_assert_int_eq(engine_start(e), 0);
+	for (int i = 0; i < 10000 && atomic_load(&flood_ticks) < 3; i++)
+		nanosleep(&ms, NULL);
+	ck_assert_int_ge(atomic_load(&flood_ticks), 3);
+	ck_assert_int_eq(atomic_load(&flood_filled), 1);
+	ck_assert_int_eq(atomic_load(&label_seen), 0);
+	ck_assert_int_eq(bus_start(b, 5000000), 0);
+	/* at a tick, not at the stop */
+	for (int i = 0; i < 10000 && !atomic_load(&label_seen); i++)
+		nanosleep(&ms, NULL);
+	ck_assert_int_eq(atomic_load(&label_seen), 1);
+	engine_stop(e);
+	ck_assert_int_eq(engine_stats(e, st, ENGINE_MAX_GROUPS), 1);
+	ck_assert_uint_eq(st[0].dropped, 1); /* the sample that found it full */
+	bus_stop(b);
+	bus_free(b);
+	engine_free(e);
+	stream_table_free(t);
+}
+END_TEST
+
 START_TEST(stream_table_rules)
 {
 	struct stream_table *t = stream_table_new();
@@ -472,6 +568,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, bus_sticky_flood);
 	tcase_add_test(tc, bus_notify_after_wakes_once_past_its_time);
 	tcase_add_test(tc, emitter_keeps_texts_a_full_ring_refuses);
+	tcase_add_test(tc, engine_sends_a_label_its_full_ring_refused);
 	tcase_add_test(tc, util_parsers);
 	tcase_add_test(tc, str_escape_controls_and_caps);
 	suite_add_tcase(s, tc);
