@@ -62,19 +62,5 @@ fi
 ip1 neigh replace 10.231.0.2 lladdr "$MAC_B" dev veth-nA nud permanent
 ip2 neigh replace 10.231.0.1 lladdr "$MAC_A" dev veth-nB nud permanent
 
-# wait_recording FILE LOG: until the recording FILE, written in the
-# background, has grown past its first frames (its first samples are in),
-# for 30 s at most; then the test ends with a failure that shows LOG.
-wait_recording() {
-	wr_first= wr_i=0
-	while :; do
-		wr_size=$(stat -c %s "$1" 2>/dev/null || echo 0)
-		if [ "$wr_size" -gt 0 ]; then
-			[ -n "$wr_first" ] || wr_first=$wr_size
-			[ "$wr_size" -gt "$wr_first" ] && return 0
-		fi
-		wr_i=$((wr_i + 1))
-		[ $wr_i -le 300 ] || { echo "FAIL: asys record wrote no samples in 30 s: $(cat "$2")"; exit 1; }
-		sleep 0.1
-	done
-}
+# shellcheck source=tests/wait_recording.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/wait_recording.sh"

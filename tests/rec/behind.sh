@@ -6,6 +6,8 @@
 # samples plus the skipped ticks span the recording at 1 kHz, however loaded
 # the machine is.
 . "$top_srcdir/tests/lib.sh"
+# shellcheck source=tests/wait_recording.sh
+. "$top_srcdir/tests/wait_recording.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/asys-behind.XXXXXX")
 rec=
 trap '[ -n "$rec" ] && kill -CONT "$rec" 2>/dev/null && kill "$rec" 2>/dev/null; rm -rf "$work"' EXIT
@@ -14,12 +16,7 @@ f=$work/b.asys
 "$ASYS" record -s none -t none --hggc-memory-usage false --cpu-frequency 1000 -o "$f" \
 	2>"$work/log" &
 rec=$!
-# the file grows once samples are in
-i=0
-while [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -lt 4096 ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_recording "$f" "$work/log"
 sleep 0.5
 kill -STOP "$rec"
 sleep 1
