@@ -42,11 +42,11 @@ int layout_rows(const struct layout_req *req, int n, int avail, int *out)
 	 * minimum fits in what is left: a row band is not left blank while a
 	 * smaller pane below could use it */
 	for (int i = 0; i < n; i++) {
-		int need = clamp_min(&req[i]) + LAYOUT_BOX_ROWS;
+		int min = clamp_min(&req[i]);
 
-		if (!out[i] && used + need <= avail) {
-			out[i] = clamp_min(&req[i]);
-			used += need;
+		if (!out[i] && used + min + LAYOUT_BOX_ROWS <= avail) {
+			out[i] = min;
+			used += min + LAYOUT_BOX_ROWS;
 		}
 	}
 	spare = avail - used;
