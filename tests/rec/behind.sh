@@ -40,8 +40,9 @@ echo "$line" | grep -q 'records lost' && fail "records lost: $line" || pass
 "$ASYS" export "$f" >"$work/csv" || fail "asys export exited $?"
 # t_ns,time,stream,entity,label,field,unit,value: one entity's one field.
 # A tick is stamped when it reads, so the ticks a thread caught up on come
-# microseconds apart, later than their turn: the span is taken between two
-# ticks that came on time (0.5 ms or more after the one before).
+# microseconds apart, each later than its turn but the last, which is the
+# tick of that wake: the span is taken between two ticks that came on time,
+# those with 0.5 ms or more to the next one (and the last of the file).
 awk -F, -v skipped="$skipped" '
 $3 == "cpu.core" {
 	if (key == "") key = $4 "," $6
@@ -49,8 +50,8 @@ $3 == "cpu.core" {
 	t[++n] = $1
 }
 END {
-	for (s = 2; s < n && t[s] - t[s - 1] < 5e5; s++) ;
-	for (e = n; e > s && t[e] - t[e - 1] < 5e5; e--) ;
+	for (s = 1; s < n && t[s + 1] - t[s] < 5e5; s++) ;
+	e = n
 	gap = 0
 	for (i = s + 1; i <= e; i++) if (t[i] - t[i - 1] > gap) gap = t[i] - t[i - 1]
 	ticks = (t[e] - t[s]) / 1e6
