@@ -340,17 +340,46 @@ static void focus_keep_visible(struct tui *t)
 	}
 }
 
+/* Pane i's box at b, kept from the last frame where it did not move, with
+ * its inner window in *inner (NULL where the box has no inside). A new
+ * window costs ncurses an allocation a line, and the walk of the heap for
+ * them is about a quarter of a frame's CPU on a VM. */
+static WINDOW *pane_win(struct tui *t, int i, const struct layout_box *b, WINDOW **inner)
+{
+	WINDOW **box = &t->win.box[i], **in = &t->win.inner[i];
+	int y = 1 + b->y;
+
+	if (*box &&
+	    (getmaxy(*box) != b->rows || getmaxx(*box) != b->cols || getbegy(*box) != y ||
+	     getbegx(*box) != b->x) &&
+	    *in) {
+		/* a window with a subwindow cannot be deleted */
+		delwin(*in);
+		*in = NULL;
+	}
+	if (!tui_win_keep(box, b->rows, b->cols, y, b->x))
+		return NULL;
+	if (*in) {
+		wattrset(*in, A_NORMAL);
+		wmove(*in, 0, 0);
+	} else {
+		*in = derwin(*box, b->rows - 2, b->cols - 2, 1, 1);
+	}
+	*inner = *in;
+	return *box;
+}
+
 /* One pane in its box b; the focused one gives the frame its status and keys. */
-static void draw_pane(struct tui *t, struct pane *p, const struct layout_box *b)
+static void draw_pane(struct tui *t, int i, const struct layout_box *b)
 {
 	char extra[256] = "", footer[256] = "";
+	struct pane *p = &t->panes[i];
 	WINDOW *box, *inner;
 	unsigned keys;
 
-	box = newwin(b->rows, b->cols, 1 + b->y, b->x);
+	box = pane_win(t, i, b, &inner);
 	if (!box)
 		return;
-	inner = derwin(box, b->rows - 2, b->cols - 2, 1, 1);
 	p->rows = b->rows - 2;
 	p->cols = b->cols - 2;
 	t->v.status[0] = '\0';
@@ -371,9 +400,6 @@ static void draw_pane(struct tui *t, struct pane *p, const struct layout_box *b)
 	draw_box(t, box, p, extra, footer);
 	touchwin(box);
 	wnoutrefresh(box);
-	if (inner)
-		delwin(inner);
-	delwin(box);
 }
 
 /* The panes in rows 1 .. avail; sets the focused pane's status and the
@@ -405,7 +431,7 @@ static void draw_panes(struct tui *t, int avail)
 		t->shown[i] = boxes[i].rows > 0;
 		t->panes[i].focused = i == t->focus;
 		if (boxes[i].rows)
-			draw_pane(t, &t->panes[i], &boxes[i]);
+			draw_pane(t, i, &boxes[i]);
 	}
 }
 
@@ -473,7 +499,7 @@ static void view_follow(struct tui *t)
 /* The help screen or the message log, in place of the panes. */
 static void draw_full_body(struct tui *t)
 {
-	WINDOW *body = newwin(LINES - 2, COLS, 1, 0);
+	WINDOW *body = tui_win_keep(&t->win.body, LINES - 2, COLS, 1, 0);
 
 	if (!body)
 		return;
@@ -484,7 +510,6 @@ static void draw_full_body(struct tui *t)
 	else
 		tui_help_draw(t, body);
 	wnoutrefresh(body);
-	delwin(body);
 }
 
 /* Another store to draw (a replay switched host): the panes start afresh
@@ -504,7 +529,7 @@ static void frame_data(struct tui *t, const struct tui_driver *d)
 
 void tui_frame(struct tui *t)
 {
-	WINDOW *head = NULL, *bottom = NULL;
+	WINDOW *head, *bottom;
 	const struct tui_driver *d = t->ctx->driver;
 
 	/* stdscr is only read from; keep it from repainting over the frame */
@@ -515,10 +540,10 @@ void tui_frame(struct tui *t)
 		doupdate();
 		return;
 	}
-	head = newwin(1, COLS, 0, 0);
-	bottom = newwin(1, COLS, LINES - 1, 0);
+	head = tui_win_keep(&t->win.head, 1, COLS, 0, 0);
+	bottom = tui_win_keep(&t->win.bottom, 1, COLS, LINES - 1, 0);
 	if (!head || !bottom)
-		goto out;
+		return;
 
 	if (d && d->data)
 		frame_data(t, d);
@@ -540,9 +565,4 @@ void tui_frame(struct tui *t)
 	wnoutrefresh(bottom);
 	doupdate();
 	t->frames++;
-out:
-	if (head)
-		delwin(head);
-	if (bottom)
-		delwin(bottom);
 }

@@ -97,7 +97,7 @@ void tui_messages_draw(struct tui *t, int y, int rows)
 
 	if (!n || rows <= 0)
 		return;
-	w = newwin(rows, COLS, y, 0);
+	w = tui_win_keep(&t->win.msg, rows, COLS, y, 0);
 	if (!w)
 		return;
 	share_lines(msg, n, lines);
@@ -107,7 +107,6 @@ void tui_messages_draw(struct tui *t, int y, int rows)
 				  2, msg[i]);
 	widget_attr_off(w, &t->v, TC_WARN);
 	wnoutrefresh(w);
-	delwin(w);
 }
 
 /* "18:23:05  ppu.dev  text": what the log shows of one entry. */

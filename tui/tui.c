@@ -563,6 +563,7 @@ int tui_run(const struct tui_ctx *ctx)
 	main_loop(t);
 	tui_setup_close(t);
 	panes_fini(t);
+	tui_wins_free(t);
 	endwin();
 	delscreen(scr);
 	signals_restore(&old);

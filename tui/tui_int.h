@@ -15,6 +15,15 @@
 
 struct setup;
 
+/* The windows a frame draws into, kept from frame to frame while each stays
+ * where it was (tui_win_keep): a pane's box and the inner window derived
+ * from it, the header and bottom lines, the message lines and the
+ * full-screen views (help, log, setup). */
+struct tui_wins {
+	WINDOW *box[TUI_MAX_PANES], *inner[TUI_MAX_PANES];
+	WINDOW *head, *bottom, *msg, *body;
+};
+
 struct tui {
 	const struct tui_ctx *ctx;
 	struct asys_options opts; /* the view's: the setup screen changes them */
@@ -40,6 +49,7 @@ struct tui {
 	unsigned keys_focus; /* enum pane_keys of the focused pane, last frame */
 	unsigned keys_any;   /* ...of any pane shown */
 	uint64_t frames;
+	struct tui_wins win;
 };
 
 /* The lines above the keys (tui/messages.c): the workload's fate, the
@@ -64,6 +74,12 @@ void tui_panes_rebuild(struct tui *t);
 
 /* Composes one frame with wnoutrefresh everywhere, then one doupdate(). */
 void tui_frame(struct tui *t);
+/* *kept when it has this size and place, erased as newwin would leave it;
+ * else a new window there in its place (*kept deleted first, so it must
+ * have no subwindow left). NULL when ncurses cannot make it. */
+WINDOW *tui_win_keep(WINDOW **kept, int rows, int cols, int y, int x);
+/* Deletes the kept windows, before the screen is. */
+void tui_wins_free(struct tui *t);
 bool tui_pane_visible(struct tui *t, int i);
 
 #endif

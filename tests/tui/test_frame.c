@@ -1,0 +1,129 @@
+/* The windows a frame keeps from one frame to the next: one that stays
+ * where it was comes back as newwin would leave it (blank, plain
+ * attributes, the cursor home), and one that moved, changed size, or was
+ * cut by a smaller terminal is made again where it is asked for. */
+#include "config.h"
+
+#include <check.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tui_int.h"
+#include "../check_run.h"
+
+static SCREEN *scr;
+static FILE *out, *in;
+
+static void screen_open(void)
+{
+	setlocale(LC_ALL, "C");
+	out = fopen("/dev/null", "w");
+	in = fopen("/dev/null", "r");
+	ck_assert(out && in);
+	scr = newterm("xterm", out, in);
+	ck_assert_ptr_nonnull(scr);
+	set_term(scr);
+	resizeterm(24, 80);
+}
+
+static void screen_close(void)
+{
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+}
+
+static void assert_place(WINDOW *w, int rows, int cols, int y, int x)
+{
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(getmaxy(w), rows);
+	ck_assert_int_eq(getmaxx(w), cols);
+	ck_assert_int_eq(getbegy(w), y);
+	ck_assert_int_eq(getbegx(w), x);
+}
+
+START_TEST(kept_window_comes_back_blank)
+{
+	WINDOW *kept = NULL, *w, *again;
+
+	screen_open();
+	w = tui_win_keep(&kept, 3, 20, 1, 2);
+	assert_place(w, 3, 20, 1, 2);
+	ck_assert_ptr_eq(w, kept);
+	wattron(w, A_BOLD | A_REVERSE);
+	mvwaddstr(w, 1, 3, "stale");
+	ck_assert_int_eq((int)(mvwinch(w, 1, 3) & A_CHARTEXT), 's');
+
+	again = tui_win_keep(&kept, 3, 20, 1, 2);
+	ck_assert_ptr_eq(again, w);
+	ck_assert_int_eq(getcury(w), 0);
+	ck_assert_int_eq(getcurx(w), 0);
+	ck_assert_int_eq((int)getattrs(w), (int)A_NORMAL);
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 20; x++)
+			ck_assert_int_eq((int)mvwinch(w, y, x), ' ');
+	delwin(kept);
+	screen_close();
+}
+END_TEST
+
+START_TEST(kept_window_follows_its_place)
+{
+	WINDOW *kept = NULL;
+
+	screen_open();
+	assert_place(tui_win_keep(&kept, 3, 20, 1, 2), 3, 20, 1, 2);
+	/* moved, then taller, then narrower */
+	assert_place(tui_win_keep(&kept, 3, 20, 4, 2), 3, 20, 4, 2);
+	assert_place(tui_win_keep(&kept, 5, 20, 4, 2), 5, 20, 4, 2);
+	assert_place(tui_win_keep(&kept, 5, 10, 4, 2), 5, 10, 4, 2);
+	/* the terminal shrinks: curses cuts the window to it, and the frame
+	 * asks for the new width */
+	assert_place(tui_win_keep(&kept, 10, 80, 0, 0), 10, 80, 0, 0);
+	resizeterm(24, 60);
+	assert_place(tui_win_keep(&kept, 10, 60, 0, 0), 10, 60, 0, 0);
+	delwin(kept);
+	screen_close();
+}
+END_TEST
+
+START_TEST(kept_windows_freed)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+
+	ck_assert_ptr_nonnull(t);
+	screen_open();
+	t->win.box[3] = newwin(6, 30, 1, 0);
+	t->win.inner[3] = derwin(t->win.box[3], 4, 28, 1, 1);
+	t->win.head = newwin(1, 80, 0, 0);
+	t->win.msg = newwin(2, 80, 21, 0);
+	tui_wins_free(t);
+	ck_assert_ptr_null(t->win.box[3]);
+	ck_assert_ptr_null(t->win.inner[3]);
+	ck_assert_ptr_null(t->win.head);
+	ck_assert_ptr_null(t->win.msg);
+	/* twice is harmless: the screen goes after the frame's windows */
+	tui_wins_free(t);
+	screen_close();
+	free(t);
+}
+END_TEST
+
+static Suite *frame_suite(void)
+{
+	Suite *s = suite_create("frame");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, kept_window_comes_back_blank);
+	tcase_add_test(tc, kept_window_follows_its_place);
+	tcase_add_test(tc, kept_windows_freed);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(frame_suite(), NULL);
+}
