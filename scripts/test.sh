@@ -76,7 +76,11 @@ parallel() {
 # probe tests either. A new serial test of that kind belongs in that list.
 PROBE_TESTS='^tests/(gpurt/|truth/kernels\.sh)'
 SYSWIDE_TESTS='^tests/(rec/diskfull|tui/tui_storm|tui/tui_procs_live)\.sh$'
-# serial DIR probes|syswide|quiet [tac]: that part of DIR's serial half, one
+# The serial tests that load both cores on purpose and judge the rates under
+# that load (LOUD_TESTS): beside the other lane they slow its 1 kHz tests
+# past their bounds, and its tests theirs, so they run alone, after the lanes.
+LOUD_TESTS='^tests/expo/load\.sh$'
+# serial DIR probes|syswide|loud|quiet [tac]: that part of DIR's serial half, one
 # test at a time (in reverse order with tac), its lines prefixed with the
 # build's name.
 serial() {
@@ -85,7 +89,9 @@ serial() {
 	case $which in
 	probes) ser=$(grep -E "$PROBE_TESTS" "$dir/serial.list" | $order | tr "\n" " ") ;;
 	syswide) ser=$(grep -E "$SYSWIDE_TESTS" "$dir/serial.list" | $order | tr "\n" " ") ;;
-	*) ser=$(grep -vE -e "$PROBE_TESTS" -e "$SYSWIDE_TESTS" "$dir/serial.list" | $order | tr "\n" " ") ;;
+	loud) ser=$(grep -E "$LOUD_TESTS" "$dir/serial.list" | $order | tr "\n" " ") ;;
+	*) ser=$(grep -vE -e "$PROBE_TESTS" -e "$SYSWIDE_TESTS" -e "$LOUD_TESTS" "$dir/serial.list" |
+		$order | tr "\n" " ") ;;
 	esac
 	[ -n "$ser" ] || return 0
 	(cd "$dir" && make check TESTS="$ser" 2>&1 | tee -a check.out | sed "s|^|[${dir#build/}] |")
@@ -97,7 +103,8 @@ serial() {
 # plain lane's probe tests are done, its system-wide ones, then, once the
 # plain lane's system-wide ones are done, its probe tests. The rest is
 # longest, so those waits seldom wait. Each lane's tests spend most of their
-# time waiting: two of them leave a core each.
+# time waiting: two of them leave a core each. The loud tests of each build
+# come last, one at a time, with no lane beside them.
 lane_sync=
 lane_mark() { touch "$lane_sync/$1"; }
 lane_wait() { # lane_wait MARK PID: until the other lane reaches MARK or ends
@@ -122,6 +129,8 @@ serial_lanes() {
 	lane_wait syswide "$plain"
 	serial build/sanitizers probes || rc=1
 	wait "$plain" || rc=1
+	serial build/plain loud || rc=1
+	serial build/sanitizers loud || rc=1
 	rm -rf "$lane_sync"
 	return $rc
 }
@@ -232,6 +241,7 @@ else
 	serial build/plain quiet || status=1
 	serial build/plain syswide || status=1
 	serial build/plain probes || status=1
+	serial build/plain loud || status=1
 fi
 for d in build/plain build/sanitizers; do
 	[ -f "$d/check.out" ] && failed_logs "$d"
