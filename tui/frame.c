@@ -340,35 +340,6 @@ static void focus_keep_visible(struct tui *t)
 	}
 }
 
-/* Pane i's box at b, kept from the last frame where it did not move, with
- * its inner window in *inner (NULL where the box has no inside). A new
- * window costs ncurses an allocation a line, and the walk of the heap for
- * them is about a quarter of a frame's CPU on a VM. */
-static WINDOW *pane_win(struct tui *t, int i, const struct layout_box *b, WINDOW **inner)
-{
-	WINDOW **box = &t->win.box[i], **in = &t->win.inner[i];
-	int y = 1 + b->y;
-
-	if (*box &&
-	    (getmaxy(*box) != b->rows || getmaxx(*box) != b->cols || getbegy(*box) != y ||
-	     getbegx(*box) != b->x) &&
-	    *in) {
-		/* a window with a subwindow cannot be deleted */
-		delwin(*in);
-		*in = NULL;
-	}
-	if (!tui_win_keep(box, b->rows, b->cols, y, b->x))
-		return NULL;
-	if (*in) {
-		wattrset(*in, A_NORMAL);
-		wmove(*in, 0, 0);
-	} else {
-		*in = derwin(*box, b->rows - 2, b->cols - 2, 1, 1);
-	}
-	*inner = *in;
-	return *box;
-}
-
 /* One pane in its box b; the focused one gives the frame its status and keys. */
 static void draw_pane(struct tui *t, int i, const struct layout_box *b)
 {
@@ -377,7 +348,7 @@ static void draw_pane(struct tui *t, int i, const struct layout_box *b)
 	WINDOW *box, *inner;
 	unsigned keys;
 
-	box = pane_win(t, i, b, &inner);
+	box = tui_pane_win(t, i, b->rows, b->cols, 1 + b->y, b->x, &inner);
 	if (!box)
 		return;
 	p->rows = b->rows - 2;

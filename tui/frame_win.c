@@ -3,11 +3,17 @@
 
 #include "tui_int.h"
 
+/* Whether w is there, with that size at that place. */
+static bool win_at(const WINDOW *w, int rows, int cols, int y, int x)
+{
+	return w && getmaxy(w) == rows && getmaxx(w) == cols && getbegy(w) == y && getbegx(w) == x;
+}
+
 WINDOW *tui_win_keep(WINDOW **kept, int rows, int cols, int y, int x)
 {
 	WINDOW *w = *kept;
 
-	if (w && getmaxy(w) == rows && getmaxx(w) == cols && getbegy(w) == y && getbegx(w) == x) {
+	if (win_at(w, rows, cols, y, x)) {
 		wattrset(w, A_NORMAL);
 		werase(w);
 		return w;
@@ -35,4 +41,26 @@ void tui_wins_free(struct tui *t)
 			delwin(*all[i]);
 		*all[i] = NULL;
 	}
+}
+
+WINDOW *tui_pane_win(struct tui *t, int i, int rows, int cols, int y, int x, WINDOW **inner)
+{
+	WINDOW **box = &t->win.box[i], **in = &t->win.inner[i];
+
+	/* a window with a subwindow cannot be deleted: the inner one goes
+	 * first when the box is made again */
+	if (*in && !win_at(*box, rows, cols, y, x)) {
+		delwin(*in);
+		*in = NULL;
+	}
+	if (!tui_win_keep(box, rows, cols, y, x))
+		return NULL;
+	if (*in) {
+		wattrset(*in, A_NORMAL);
+		wmove(*in, 0, 0);
+	} else {
+		*in = derwin(*box, rows - 2, cols - 2, 1, 1);
+	}
+	*inner = *in;
+	return *box;
 }

@@ -1,7 +1,8 @@
 /* The windows a frame keeps from one frame to the next: one that stays
  * where it was comes back as newwin would leave it (blank, plain
  * attributes, the cursor home), and one that moved, changed size, or was
- * cut by a smaller terminal is made again where it is asked for. */
+ * cut by a smaller terminal is made again where it is asked for; a pane's
+ * box keeps its inner window with it, and both move together. */
 #include "config.h"
 
 #include <check.h>
@@ -89,6 +90,32 @@ START_TEST(kept_window_follows_its_place)
 }
 END_TEST
 
+START_TEST(pane_box_keeps_its_inner_window)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+	WINDOW *box, *inner, *inner2;
+
+	ck_assert_ptr_nonnull(t);
+	screen_open();
+	box = tui_pane_win(t, 2, 6, 30, 1, 0, &inner);
+	assert_place(box, 6, 30, 1, 0);
+	assert_place(inner, 4, 28, 2, 1);
+	wattron(inner, A_BOLD);
+	mvwaddstr(inner, 2, 2, "stale");
+	ck_assert_ptr_eq(tui_pane_win(t, 2, 6, 30, 1, 0, &inner2), box);
+	ck_assert_ptr_eq(inner2, inner);
+	ck_assert_int_eq((int)getattrs(inner), (int)A_NORMAL);
+	ck_assert_int_eq((int)mvwinch(inner, 2, 2), ' ');
+	/* moved: the box is made again, so its inner window first goes */
+	box = tui_pane_win(t, 2, 8, 40, 10, 5, &inner);
+	assert_place(box, 8, 40, 10, 5);
+	assert_place(inner, 6, 38, 11, 6);
+	tui_wins_free(t);
+	screen_close();
+	free(t);
+}
+END_TEST
+
 START_TEST(kept_windows_freed)
 {
 	struct tui *t = calloc(1, sizeof(*t));
@@ -118,6 +145,7 @@ static Suite *frame_suite(void)
 
 	tcase_add_test(tc, kept_window_comes_back_blank);
 	tcase_add_test(tc, kept_window_follows_its_place);
+	tcase_add_test(tc, pane_box_keeps_its_inner_window);
 	tcase_add_test(tc, kept_windows_freed);
 	suite_add_tcase(s, tc);
 	return s;
