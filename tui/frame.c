@@ -271,12 +271,13 @@ static void draw_box(struct tui *t, WINDOW *w, struct pane *p, const char *extra
 /* The whole screen when it is too small for the panes: the size it needs. */
 static void draw_too_small(struct tui *t)
 {
-	WINDOW *w = newwin(LINES, COLS, 0, 0);
+	WINDOW *w = derwin(stdscr, LINES, COLS, 0, 0);
 	char msg[160];
 	int rows, cols;
 
 	if (!w)
 		return;
+	werase(w);
 	rows = getmaxy(w);
 	cols = getmaxx(w);
 	snprintf(msg, sizeof(msg), "asys top needs at least %dx%d; this terminal is %dx%d.",
@@ -388,9 +389,10 @@ static void draw_panes(struct tui *t, int avail)
 	 * layout tiles without overlap, so when the boxes' cells add up to the
 	 * whole area there are none, and no screen-wide window is copied */
 	if (covered < (long)avail * COLS) {
-		WINDOW *bg = newwin(avail, COLS, 1, 0);
+		WINDOW *bg = derwin(stdscr, avail, COLS, 1, 0);
 
 		if (bg) {
+			werase(bg);
 			wnoutrefresh(bg);
 			delwin(bg);
 		}
@@ -503,7 +505,9 @@ void tui_frame(struct tui *t)
 	WINDOW *head, *bottom;
 	const struct tui_driver *d = t->ctx->driver;
 
-	/* stdscr is only read from; keep it from repainting over the frame */
+	/* stdscr holds the frame's cells but is not refreshed with them: keys
+	 * are read from it, and wgetch repaints a window marked changed (a
+	 * resize marks it), so the mark goes before the frame draws */
 	if (is_wintouched(stdscr))
 		wnoutrefresh(stdscr);
 	if (LINES < TUI_MIN_ROWS || COLS < TUI_MIN_COLS) {

@@ -1,4 +1,11 @@
-/* The windows a frame keeps from one frame to the next (struct tui_wins). */
+/* The windows a frame keeps from one frame to the next (struct tui_wins).
+ * They are derived from stdscr and share its cells: a window of its own
+ * would hold a copy of its part of the screen (28 bytes a cell with wide
+ * characters), and the panes, the header and the message lines together
+ * cover the whole screen, about 130 KiB at 120x40 for nothing. Each is
+ * erased before it is drawn and copied to the screen once it is, so the
+ * cells they share never mix; stdscr itself is never refreshed with them,
+ * and they go before curses resizes it (tui.c). */
 #include "config.h"
 
 #include "tui_int.h"
@@ -13,15 +20,17 @@ WINDOW *tui_win_keep(WINDOW **kept, int rows, int cols, int y, int x)
 {
 	WINDOW *w = *kept;
 
-	if (win_at(w, rows, cols, y, x)) {
-		wattrset(w, A_NORMAL);
-		werase(w);
-		return w;
+	if (!win_at(w, rows, cols, y, x)) {
+		if (w)
+			delwin(w);
+		/* over cells the last frame drew: blank only once erased */
+		w = *kept = derwin(stdscr, rows, cols, y, x);
+		if (!w)
+			return NULL;
 	}
-	if (w)
-		delwin(w);
-	*kept = newwin(rows, cols, y, x);
-	return *kept;
+	wattrset(w, A_NORMAL);
+	werase(w);
+	return w;
 }
 
 void tui_wins_free(struct tui *t)

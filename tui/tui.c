@@ -42,7 +42,7 @@ static volatile sig_atomic_t sig_winch;
 static volatile sig_atomic_t sig_tstp; /* Ctrl-Z: suspend from the loop */
 static volatile sig_atomic_t sig_cont; /* continued: the screen may be stale */
 
-static void handle_resize(void);
+static void handle_resize(struct tui *t);
 
 static void on_quit(int sig)
 {
@@ -111,7 +111,7 @@ static void signals_restore(const struct saved_signals *old)
 /* Ctrl-Z as every TUI does it: give the terminal back, stop, and redraw
  * whole when continued (the size may have changed meanwhile). Sampling
  * threads stop with us; their ticks resume on their grid. */
-static void tui_suspend(void)
+static void tui_suspend(struct tui *t)
 {
 	struct sigaction dfl, mine;
 
@@ -127,7 +127,7 @@ static void tui_suspend(void)
 	/* endwin took the keypad out of application mode and the resume does
 	 * not put it back: the arrows would no longer match terminfo */
 	keypad(stdscr, TRUE);
-	handle_resize();
+	handle_resize(t);
 }
 
 static uint64_t mono_ns(void)
@@ -189,10 +189,13 @@ static bool focus_hotkey(struct tui *t, int ch)
 	return found;
 }
 
-static void handle_resize(void)
+/* The frame's windows share stdscr's cells (frame_win.c): they go before
+ * curses resizes it, and the next frame makes them at the new size. */
+static void handle_resize(struct tui *t)
 {
 	struct winsize ws;
 
+	tui_wins_free(t);
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
 		resize_term(ws.ws_row, ws.ws_col);
 	clearok(curscr, TRUE);
@@ -286,7 +289,7 @@ static bool handle_key(struct tui *t, int ch)
 	enum key_act r;
 
 	if (ch == KEY_RESIZE) {
-		handle_resize();
+		handle_resize(t);
 		return true;
 	}
 	if (t->help && tui_help_key(t, ch))
@@ -508,12 +511,12 @@ static void main_loop(struct tui *t)
 
 		if (sig_tstp) {
 			sig_tstp = 0;
-			tui_suspend();
+			tui_suspend(t);
 			fc.due = 0;
 		}
 		if (sig_winch || sig_cont) {
 			sig_winch = sig_cont = 0;
-			handle_resize();
+			handle_resize(t);
 			fc.due = 0;
 		}
 		if (frame_clock_due(&fc, now)) {

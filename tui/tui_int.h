@@ -75,8 +75,9 @@ void tui_panes_rebuild(struct tui *t);
 /* Composes one frame with wnoutrefresh everywhere, then one doupdate(). */
 void tui_frame(struct tui *t);
 /* *kept when it has this size and place, erased as newwin would leave it;
- * else a new window there in its place (*kept deleted first, so it must
- * have no subwindow left). NULL when ncurses cannot make it. */
+ * else a new window there, derived from stdscr, whose cells it shares
+ * (*kept deleted first, so it must have no subwindow left). NULL when
+ * ncurses cannot make it (a place outside stdscr). */
 WINDOW *tui_win_keep(WINDOW **kept, int rows, int cols, int y, int x);
 /* Pane i's box, rows x cols at (y, x), kept as tui_win_keep keeps a window,
  * with the inner window inside its border in *inner (NULL where the box has
@@ -84,7 +85,8 @@ WINDOW *tui_win_keep(WINDOW **kept, int rows, int cols, int y, int x);
  * line, and the walk of the heap for them is about a quarter of a frame's
  * CPU on a VM. */
 WINDOW *tui_pane_win(struct tui *t, int i, int rows, int cols, int y, int x, WINDOW **inner);
-/* Deletes the kept windows, before the screen is. */
+/* Deletes the kept windows: before the screen goes, and before stdscr is
+ * resized (a derived window may not outlive its parent's size). */
 void tui_wins_free(struct tui *t);
 bool tui_pane_visible(struct tui *t, int i);
 

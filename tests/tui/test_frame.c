@@ -1,8 +1,10 @@
 /* The windows a frame keeps from one frame to the next: one that stays
  * where it was comes back as newwin would leave it (blank, plain
- * attributes, the cursor home), and one that moved, changed size, or was
- * cut by a smaller terminal is made again where it is asked for; a pane's
- * box keeps its inner window with it, and both move together. */
+ * attributes, the cursor home), and one that moved or changed size is made
+ * again where it is asked for; each shares stdscr's cells instead of
+ * holding a copy, and after they are freed for a resize they are made at
+ * the new size; a pane's box keeps its inner window with it, and both move
+ * together. */
 #include "config.h"
 
 #include <check.h>
@@ -80,13 +82,44 @@ START_TEST(kept_window_follows_its_place)
 	assert_place(tui_win_keep(&kept, 3, 20, 4, 2), 3, 20, 4, 2);
 	assert_place(tui_win_keep(&kept, 5, 20, 4, 2), 5, 20, 4, 2);
 	assert_place(tui_win_keep(&kept, 5, 10, 4, 2), 5, 10, 4, 2);
-	/* the terminal shrinks: curses cuts the window to it, and the frame
-	 * asks for the new width */
 	assert_place(tui_win_keep(&kept, 10, 80, 0, 0), 10, 80, 0, 0);
-	resizeterm(24, 60);
-	assert_place(tui_win_keep(&kept, 10, 60, 0, 0), 10, 60, 0, 0);
-	delwin(kept);
+	/* nothing is made outside the screen */
+	ck_assert_ptr_null(tui_win_keep(&kept, 10, 81, 0, 0));
+	ck_assert_ptr_null(kept);
 	screen_close();
+}
+END_TEST
+
+START_TEST(kept_window_shares_the_screen)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+	WINDOW *w;
+
+	ck_assert_ptr_nonnull(t);
+	screen_open();
+	untouchwin(stdscr); /* the resize of screen_open marked it */
+	w = tui_win_keep(&t->win.msg, 2, 30, 20, 5);
+	mvwaddstr(w, 1, 4, "kept");
+	/* the text is in stdscr's cells: no copy of the screen is held; and
+	 * stdscr is not marked, so reading a key does not repaint it */
+	ck_assert(!is_wintouched(stdscr));
+	ck_assert_int_eq((int)(mvwinch(stdscr, 21, 9) & A_CHARTEXT), 'k');
+	/* the terminal shrinks: the windows go first, then curses resizes
+	 * stdscr, and the frame asks for the new width */
+	ck_assert_ptr_nonnull(tui_win_keep(&t->win.head, 1, 80, 0, 0));
+	tui_wins_free(t);
+	ck_assert_int_eq(resizeterm(20, 60), OK);
+	assert_place(tui_win_keep(&t->win.head, 1, 60, 0, 0), 1, 60, 0, 0);
+	assert_place(tui_win_keep(&t->win.msg, 2, 60, 18, 0), 2, 60, 18, 0);
+	ck_assert_int_eq((int)mvwinch(t->win.msg, 1, 0), ' ');
+	/* made again elsewhere, over cells another window drew: blank */
+	mvwaddstr(t->win.msg, 0, 0, "stale");
+	assert_place(tui_win_keep(&t->win.head, 3, 60, 17, 0), 3, 60, 17, 0);
+	for (int x = 0; x < 60; x++)
+		ck_assert_int_eq((int)mvwinch(t->win.head, 1, x), ' ');
+	tui_wins_free(t);
+	screen_close();
+	free(t);
 }
 END_TEST
 
@@ -122,10 +155,10 @@ START_TEST(kept_windows_freed)
 
 	ck_assert_ptr_nonnull(t);
 	screen_open();
-	t->win.box[3] = newwin(6, 30, 1, 0);
+	t->win.box[3] = derwin(stdscr, 6, 30, 1, 0);
 	t->win.inner[3] = derwin(t->win.box[3], 4, 28, 1, 1);
-	t->win.head = newwin(1, 80, 0, 0);
-	t->win.msg = newwin(2, 80, 21, 0);
+	t->win.head = derwin(stdscr, 1, 80, 0, 0);
+	t->win.msg = derwin(stdscr, 2, 80, 21, 0);
 	tui_wins_free(t);
 	ck_assert_ptr_null(t->win.box[3]);
 	ck_assert_ptr_null(t->win.inner[3]);
@@ -145,6 +178,7 @@ static Suite *frame_suite(void)
 
 	tcase_add_test(tc, kept_window_comes_back_blank);
 	tcase_add_test(tc, kept_window_follows_its_place);
+	tcase_add_test(tc, kept_window_shares_the_screen);
 	tcase_add_test(tc, pane_box_keeps_its_inner_window);
 	tcase_add_test(tc, kept_windows_freed);
 	suite_add_tcase(s, tc);
