@@ -268,26 +268,34 @@ static void draw_box(struct tui *t, WINDOW *w, struct pane *p, const char *extra
 	}
 }
 
-/* The whole screen when it is too small for the panes: the size it needs. */
+/* The whole screen when it is too small for the panes: the size it needs,
+ * on two lines where one does not hold it. */
 static void draw_too_small(struct tui *t)
 {
 	WINDOW *w = derwin(stdscr, LINES, COLS, 0, 0);
-	char msg[160];
-	int rows, cols;
+	char need[64], have[64], msg[160];
+	int rows, cols, y;
 
 	if (!w)
 		return;
 	werase(w);
 	rows = getmaxy(w);
 	cols = getmaxx(w);
-	snprintf(msg, sizeof(msg), "asys top needs at least %dx%d; this terminal is %dx%d.",
-		 TUI_MIN_COLS, TUI_MIN_ROWS, COLS, LINES);
+	snprintf(need, sizeof(need), "asys top needs at least %dx%d;", TUI_MIN_COLS, TUI_MIN_ROWS);
+	snprintf(have, sizeof(have), "this terminal is %dx%d.", COLS, LINES);
+	snprintf(msg, sizeof(msg), "%s %s", need, have);
+	y = rows / 2 - 1 > 0 ? rows / 2 - 1 : 0;
 	widget_attr_on(w, &t->v, TC_WARN);
-	widget_text(w, rows / 2 - 1 > 0 ? rows / 2 - 1 : 0, 0, cols, msg, false);
+	if ((int)strlen(msg) <= cols || rows < 3) {
+		widget_text(w, y, 0, cols, msg, false);
+	} else {
+		widget_text(w, y - (y > 0), 0, cols, need, false);
+		widget_text(w, y + (y == 0), 0, cols, have, false);
+		y += y == 0;
+	}
 	widget_attr_off(w, &t->v, TC_WARN);
-	if (rows > 1)
-		widget_text(w, rows / 2 > 0 ? rows / 2 : 1, 0, cols,
-			    "Enlarge the window, or press q to quit.", false);
+	if (y + 1 < rows)
+		widget_text(w, y + 1, 0, cols, "Enlarge the window, or press q to quit.", false);
 	wnoutrefresh(w);
 	delwin(w);
 }

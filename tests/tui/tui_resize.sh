@@ -9,6 +9,11 @@ wait_for 'Memory' 10 || fail "no Memory pane at 120x40"
 tmx resize-window -t "$TSESS" -x 70 -y 20 || fail "tmux cannot resize the window"
 wait_for 'needs at least 80x24' 2 || fail "no size message at 70x20"
 cap | grep -q 'Memory' && fail "panes drawn at 70x20"
+# too narrow for the sentence: it goes on two lines, neither of them cut
+tmx resize-window -t "$TSESS" -x 40 -y 10
+wait_for 'this terminal is 40x10\.' 2 || fail "no whole size at 40x10"
+cap | grep -q '^asys top needs at least 80x24;$' || fail "the size it needs cut at 40x10"
+cap | grep -q '^Enlarge the window, or press q to quit\.$' || fail "no way out said at 40x10"
 tmx resize-window -t "$TSESS" -x 79 -y 40
 wait_for 'needs at least 80x24; this terminal is 79x40' 2 || fail "no size message at 79x40"
 tmx resize-window -t "$TSESS" -x 80 -y 24
