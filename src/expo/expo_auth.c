@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <crypt.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,39 @@ struct expo_auth {
 	struct crypt_data cd;
 };
 
+/* libxcrypt, loaded with dlopen by the first endpoint with users: linked,
+ * it is mapped into every asys top (about 60 KiB resident) that never
+ * serves. The prototypes come from its header. */
+#define EXPO_CRYPT_SONAME "libcrypt.so.1"
+
+static struct {
+	__typeof__(crypt_rn) *rn;
+	__typeof__(crypt_gensalt_rn) *gensalt_rn;
+	char why[256]; /* empty once both are found */
+} xcrypt;
+static pthread_once_t xcrypt_once = PTHREAD_ONCE_INIT;
+
+static void expo_crypt_load(void)
+{
+	/* kept open for the life of the process: a server may start again */
+	void *h = dlopen(EXPO_CRYPT_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *e;
+
+	if (!h) {
+		e = dlerror();
+		snprintf(xcrypt.why, sizeof(xcrypt.why),
+			 "cannot load %s (%s): install libxcrypt (Debian and Ubuntu: libcrypt1)",
+			 EXPO_CRYPT_SONAME, e ? e : "not found");
+		return;
+	}
+	xcrypt.rn = (__typeof__(xcrypt.rn))dlsym(h, "crypt_rn");
+	xcrypt.gensalt_rn = (__typeof__(xcrypt.gensalt_rn))dlsym(h, "crypt_gensalt_rn");
+	if (!xcrypt.rn || !xcrypt.gensalt_rn)
+		snprintf(xcrypt.why, sizeof(xcrypt.why),
+			 "%s lacks crypt_rn or crypt_gensalt_rn: install libxcrypt 4 or later",
+			 EXPO_CRYPT_SONAME);
+}
+
 /* Equal strings of n bytes, in a time that depends on n only. */
 static bool expo_auth_equal(const char *a, const char *b, size_t n)
 {
@@ -39,10 +73,17 @@ static bool expo_auth_equal(const char *a, const char *b, size_t n)
 	return d == 0;
 }
 
-struct expo_auth *expo_auth_new(const struct expo_web_user *users, size_t n)
+struct expo_auth *expo_auth_new(const struct expo_web_user *users, size_t n, char *err, size_t errn)
 {
-	struct expo_auth *a = calloc(1, sizeof(*a));
+	struct expo_auth *a = NULL;
 
+	pthread_once(&xcrypt_once, expo_crypt_load);
+	if (xcrypt.why[0]) {
+		snprintf(err, errn, "%s", xcrypt.why);
+		return NULL;
+	}
+	snprintf(err, errn, "out of memory (or no random salt)");
+	a = calloc(1, sizeof(*a));
 	if (!a || !n)
 		goto fail;
 	a->users = malloc(n * sizeof(*users));
@@ -51,7 +92,7 @@ struct expo_auth *expo_auth_new(const struct expo_web_user *users, size_t n)
 	memcpy(a->users, users, n * sizeof(*users));
 	a->nusers = n;
 	/* the library draws the salt's bytes from the system's random source */
-	if (!crypt_gensalt_rn("$5$", 1000, NULL, 0, a->salt, sizeof(a->salt)) || a->salt[0] != '$')
+	if (!xcrypt.gensalt_rn("$5$", 1000, NULL, 0, a->salt, sizeof(a->salt)) || a->salt[0] != '$')
 		goto fail;
 	/* the first user's cost, a salt of zeros: a valid hash no password has */
 	snprintf(a->dummy, sizeof(a->dummy), "$2b$%.2s$%s", users[0].hash + 4,
@@ -120,7 +161,7 @@ bool expo_auth_check(struct expo_auth *a, const char *user, const char *password
 			hash = a->users[i].hash;
 			idx = i + 1;
 		}
-	got = crypt_rn(password, a->salt, &a->cd, sizeof(a->cd));
+	got = xcrypt.rn(password, a->salt, &a->cd, sizeof(a->cd));
 	if (got && got[0] == '$')
 		util_strlcpy(digest, got, sizeof(digest));
 	if (idx && *digest && expo_auth_cached(a, idx, digest, now)) {
@@ -128,7 +169,7 @@ bool expo_auth_check(struct expo_auth *a, const char *user, const char *password
 		goto out;
 	}
 	a->bcrypts++;
-	got = crypt_rn(password, hash ? hash : a->dummy, &a->cd, sizeof(a->cd));
+	got = xcrypt.rn(password, hash ? hash : a->dummy, &a->cd, sizeof(a->cd));
 	ok = hash && got && strlen(got) == EXPO_WEB_HASH_LEN &&
 	     expo_auth_equal(got, hash, EXPO_WEB_HASH_LEN);
 	if (ok && *digest)

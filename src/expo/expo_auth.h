@@ -21,8 +21,10 @@
 
 struct expo_auth;
 
-/* Copies the users (n >= 1). NULL when memory or the random salt fails. */
-struct expo_auth *expo_auth_new(const struct expo_web_user *users, size_t n);
+/* Copies the users (n >= 1). NULL with why in err when libxcrypt cannot
+ * be loaded, or memory or the random salt fails. */
+struct expo_auth *expo_auth_new(const struct expo_web_user *users, size_t n, char *err,
+				size_t errn);
 void expo_auth_free(struct expo_auth *a); /* NULL is fine */
 /* user and password match a user's hash. Thread-safe. */
 bool expo_auth_check(struct expo_auth *a, const char *user, const char *password);

@@ -294,10 +294,8 @@ static int expo_server_web(struct expo_server *s, const struct expo_webcfg *w, u
 			 EXPO_MHD_SONAME);
 		return -ENOTSUP;
 	}
-	if (!(s->auth = expo_auth_new(w->users, w->nusers))) {
-		snprintf(err, n, "out of memory (or no random salt)");
+	if (!(s->auth = expo_auth_new(w->users, w->nusers, err, n)))
 		return -ENOMEM;
-	}
 	return 0;
 }
 

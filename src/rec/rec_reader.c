@@ -9,9 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <zstd.h>
-
 #include "rec_reader_int.h"
+#include "rec_zstd.h"
 #include "util.h"
 
 static int pread_direct(struct rec_reader *r, void *buf, size_t n, uint64_t off, size_t *got_out)
@@ -215,13 +214,13 @@ int reader_load_payload(struct rec_reader *r, const struct rec_frame_header *h, 
 	r->raw.len = 0;
 	if (rec_buf_reserve(&r->raw, h->raw_len ? h->raw_len : 1))
 		return -ENOMEM;
-	if (!r->dctx && !(r->dctx = ZSTD_createDCtx()))
+	if (!r->dctx && !(r->dctx = r->zstd->create_dctx()))
 		return -ENOMEM;
 	{
-		size_t z =
-		    ZSTD_decompressDCtx(r->dctx, r->raw.p, h->raw_len, r->stored.p, h->stored_len);
+		size_t z = r->zstd->decompress_dctx(r->dctx, r->raw.p, h->raw_len, r->stored.p,
+						    h->stored_len);
 
-		if (ZSTD_isError(z) || z != h->raw_len) {
+		if (r->zstd->is_error(z) || z != h->raw_len) {
 			*why = "cannot be decompressed";
 			return -EBADMSG;
 		}

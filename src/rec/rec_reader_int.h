@@ -21,6 +21,7 @@ struct rec_reader {
 	uint8_t *win;	       /* read-ahead window: [win_off, win_off + win_len) */
 	uint64_t win_off;
 	size_t win_len;
+	const struct rec_zstd_api *zstd; /* loaded at open */
 	void *dctx;
 	/* trailer */
 	bool have_trailer, use_trailer;

@@ -11,10 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <zstd.h>
-
 #include "rec_export.h"
 #include "rec_reader_int.h"
+#include "rec_zstd.h"
 #include "util.h"
 
 /* ---- trailer ---- */
@@ -255,6 +254,7 @@ int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t
 	struct rec_reader *r;
 	struct stat st;
 	uint8_t hb[REC_HEADER_LEN];
+	const char *why = NULL;
 	int rc;
 
 	*out = NULL;
@@ -268,6 +268,14 @@ int rec_reader_open(const char *path, struct rec_reader **out, char *msg, size_t
 	}
 	for (int i = 0; i < STREAM_MAX; i++)
 		r->map[i] = -1;
+	r->fd = -1;
+	/* every frame of a recording may be compressed: without the library
+	 * none could be read, so say so once, here, not once a frame */
+	if (!(r->zstd = rec_zstd(&why))) {
+		rc = -ELIBACC;
+		snprintf(msg, msgn, "%s", why);
+		goto fail;
+	}
 	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (r->fd < 0) {
 		rc = -errno;
@@ -363,7 +371,8 @@ void rec_reader_free(struct rec_reader *r)
 	rec_buf_free(&r->scan);
 	rec_buf_free(&r->region);
 	free(r->win);
-	ZSTD_freeDCtx(r->dctx);
+	if (r->zstd)
+		r->zstd->free_dctx(r->dctx);
 	free(r->ckpt);
 	free(r->sckpt);
 	free(r->tstreams);

@@ -12,21 +12,27 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <zstd.h>
-
 #include "collector.h"
 #include "rec_writer_int.h"
+#include "rec_zstd.h"
 #include "util.h"
 
 int writer_init(struct rec_writer *w, char *msg, size_t msgn)
 {
+	const char *why = NULL;
+
 	if (getrandom(w->uuid, sizeof(w->uuid), GRND_NONBLOCK) != (ssize_t)sizeof(w->uuid)) {
 		uint64_t t = util_now_ns(CLOCK_REALTIME) ^ (uint64_t)getpid();
 
 		memcpy(w->uuid, &t, 8);
 	}
 	w->clock_origin_ns = (int64_t)(util_now_ns(CLOCK_REALTIME) - util_now_ns(CLOCK_MONOTONIC));
-	w->zctx = ZSTD_createCCtx();
+	w->zstd = rec_zstd(&why);
+	if (!w->zstd) {
+		snprintf(msg, msgn, "%s", why);
+		return -ELIBACC;
+	}
+	w->zctx = w->zstd->create_cctx();
 	if (!w->zctx) {
 		snprintf(msg, msgn, "out of memory");
 		return -ENOMEM;
@@ -347,7 +353,8 @@ void writer_release(struct rec_writer *w)
 	free(w->sticky);
 	free(w->ckpt);
 	free(w->gaps);
-	ZSTD_freeCCtx(w->zctx);
+	if (w->zstd)
+		w->zstd->free_cctx(w->zctx);
 	rec_buf_free(&w->enc);
 	rec_buf_free(&w->zbuf);
 	rec_buf_free(&w->fbuf);

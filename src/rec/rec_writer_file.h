@@ -9,6 +9,8 @@
 #include "rec_format.h"
 #include "rec_writer.h"
 
+struct rec_zstd_api;
+
 #define REC_CKPT_EVERY 16	   /* a checkpoint at least every so many frames */
 #define REC_CKPT_BYTES (64u << 10) /* and at least every so many bytes of file */
 #define REC_INDEX_CKPTS 64	   /* an INDEX frame every so many checkpoints */
@@ -92,6 +94,7 @@ struct rec_writer {
 	struct wstream_stat sstat[STREAM_MAX];
 	struct rec **sticky;
 	size_t nsticky, capsticky;
+	const struct rec_zstd_api *zstd; /* NULL until writer_init loads it */
 	void *zctx;
 	struct rec_buf enc, zbuf, fbuf;
 	uint64_t fbuf_hwm; /* the high-water mark of the frame in fbuf */

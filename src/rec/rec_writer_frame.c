@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include <msgpack.h>
-#include <zstd.h>
 
 #include "collector.h"
 #include "rec_writer_int.h"
+#include "rec_zstd.h"
 #include "util.h"
 
 void writer_notify(struct rec_writer *w)
@@ -61,14 +61,15 @@ ssize_t writer_build_frame(struct rec_writer *w, uint8_t type, uint32_t stream, 
 	if (raw_len > REC_MAX_PAYLOAD)
 		return -E2BIG;
 	if (compress && raw_len > 64) {
-		size_t bound = ZSTD_compressBound(raw_len);
+		size_t bound = w->zstd->compress_bound(raw_len);
 
 		w->zbuf.len = 0;
 		if (!rec_buf_reserve(&w->zbuf, bound)) {
-			size_t z = ZSTD_compressCCtx(w->zctx, w->zbuf.p, bound, raw, raw_len,
-						     w->opts.zstd_level ? w->opts.zstd_level : 1);
+			size_t z =
+			    w->zstd->compress_cctx(w->zctx, w->zbuf.p, bound, raw, raw_len,
+						   w->opts.zstd_level ? w->opts.zstd_level : 1);
 
-			if (!ZSTD_isError(z) && z < raw_len) {
+			if (!w->zstd->is_error(z) && z < raw_len) {
 				payload = w->zbuf.p;
 				stored = z;
 				h.codec = REC_CODEC_ZSTD;

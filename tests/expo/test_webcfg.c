@@ -193,11 +193,12 @@ START_TEST(auth_bcrypt_and_cache)
 {
 	struct expo_web_user u[2] = {{"alice", ""}, {"bob", ""}};
 	struct expo_auth *a;
+	char why[256];
 
 	memcpy(u[0].hash, real_hash(), sizeof(u[0].hash));
 	memcpy(u[1].hash, HASH, sizeof(u[1].hash)); /* no password has it */
-	a = expo_auth_new(u, 2);
-	ck_assert_ptr_nonnull(a);
+	a = expo_auth_new(u, 2, why, sizeof(why));
+	ck_assert_msg(a, "%s", why);
 	ck_assert(expo_auth_check(a, "alice", "secret"));
 	ck_assert_uint_eq(expo_auth_bcrypts(a), 1);
 	/* cached: no second bcrypt */
