@@ -116,6 +116,16 @@ static int skel_load(struct gpurt_state *s, bool multi)
 	return r;
 }
 
+/* The object's bytes in the binary (about 120 KiB) are parsed at open and
+ * not read after the load: their pages need not stay resident. */
+static void rodata_done(void)
+{
+	size_t sz = 0;
+	const void *elf = gpurt_bpf__elf_bytes(&sz);
+
+	util_rodata_done(elf, sz);
+}
+
 /* Open, set rodata, load, attach the tracepoints. System-wide, done on the
  * first tick, not in init: the verifier takes a good part of a second, and
  * the other collectors' first samples should not wait for it. */
@@ -135,6 +145,7 @@ int gpurt_load(struct gpurt_state *s)
 	if (r)
 		return r;
 	s->scan.multi = multi;
+	rodata_done();
 	struct bpf_program *tps[] = {s->skel->progs.gpurt_on_exit, s->skel->progs.gpurt_on_fork,
 				     s->skel->progs.gpurt_on_exec};
 	struct bpf_link **tpl[] = {&s->skel->links.gpurt_on_exit, &s->skel->links.gpurt_on_fork,

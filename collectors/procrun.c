@@ -33,6 +33,7 @@ const struct procrun_sum *procrun_find(const struct procrun_sum *sums, size_t n,
 
 #include "gpurt_int.h"
 #include "procrun.skel.h"
+#include "util.h"
 
 /* procrun.bpf.c's record */
 struct procrun_rec {
@@ -56,6 +57,8 @@ struct procrun {
 int procrun_open(struct procrun **out)
 {
 	struct procrun *pr = calloc(1, sizeof(*pr));
+	const void *elf;
+	size_t sz = 0;
 	int rc;
 
 	*out = NULL;
@@ -68,6 +71,9 @@ int procrun_open(struct procrun **out)
 		rc = errno ? -errno : -EINVAL;
 		goto fail;
 	}
+	/* the object's bytes in the binary are not read after the load */
+	elf = procrun_bpf__elf_bytes(&sz);
+	util_rodata_done(elf, sz);
 	pr->link = bpf_program__attach_iter(pr->skel->progs.procrun_task, NULL);
 	if (!pr->link) {
 		rc = errno ? -errno : -EINVAL;

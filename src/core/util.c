@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -214,4 +216,20 @@ void util_block_signals(void)
 	sigaddset(&set, SIGTSTP);
 	sigaddset(&set, SIGCONT);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+void util_rodata_done(const void *p, size_t len)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t a, b;
+
+	if (!p || pg <= 0)
+		return;
+	a = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+	b = ((uintptr_t)p + len) & ~((uintptr_t)pg - 1);
+	/* a private file mapping never written: MADV_DONTNEED drops the page
+	 * table entries and leaves the page cache, so a later read faults the
+	 * same bytes back in; a failure only keeps them resident */
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 }

@@ -516,42 +516,6 @@ START_TEST(str_escape_controls_and_caps)
 }
 END_TEST
 
-START_TEST(util_parsers)
-{
-	double d;
-	uint64_t u;
-
-	ck_assert_int_eq(util_parse_duration("5m", &d), 0);
-	ck_assert_double_eq(d, 300);
-	ck_assert_int_eq(util_parse_duration("250ms", &d), 0);
-	ck_assert_double_eq_tol(d, 0.25, 1e-12);
-	ck_assert_int_ne(util_parse_duration("5x", &d), 0);
-	ck_assert_int_ne(util_parse_duration("-5", &d), 0);
-	ck_assert_int_eq(util_parse_size("64M", &u), 0);
-	ck_assert_uint_eq(u, 64ull << 20);
-	ck_assert_int_eq(util_parse_size("2GiB", &u), 0);
-	ck_assert_uint_eq(u, 2ull << 30);
-	ck_assert_int_ne(util_parse_size("2Q", &u), 0);
-	ck_assert_int_eq(util_parse_u64("18446744073709551616", &u), -ERANGE);
-	ck_assert_int_eq(util_parse_double("1e999", &d), -ERANGE);
-	/* only plain decimals: strtod alone takes all of these */
-	ck_assert_int_eq(util_parse_double("nan", &d), -EINVAL);
-	ck_assert_int_eq(util_parse_double("inf", &d), -EINVAL);
-	ck_assert_int_eq(util_parse_double(" 1", &d), -EINVAL);
-	ck_assert_int_eq(util_parse_double("1 ", &d), -EINVAL);
-	ck_assert_int_eq(util_parse_double("0x1p-3", &d), -EINVAL);
-	ck_assert_int_eq(util_parse_double("1e", &d), -EINVAL);
-	ck_assert_int_eq(util_parse_double(".", &d), -EINVAL);
-	ck_assert_int_eq(util_parse_double("-.5e-1", &d), 0);
-	ck_assert_double_eq_tol(d, -0.05, 1e-12);
-	ck_assert_int_eq(util_parse_u64(" 1", &u), -EINVAL);
-	ck_assert_int_eq(util_parse_u64("0x10", &u), -EINVAL);
-	ck_assert_int_ne(util_parse_duration(" 5s", &d), 0);
-	ck_assert_int_ne(util_parse_duration("0x5s", &d), 0);
-	ck_assert_int_ne(util_parse_size(" 64M", &u), 0);
-}
-END_TEST
-
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -569,7 +533,6 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, bus_notify_after_wakes_once_past_its_time);
 	tcase_add_test(tc, emitter_keeps_texts_a_full_ring_refuses);
 	tcase_add_test(tc, engine_sends_a_label_its_full_ring_refused);
-	tcase_add_test(tc, util_parsers);
 	tcase_add_test(tc, str_escape_controls_and_caps);
 	suite_add_tcase(s, tc);
 	return s;
