@@ -419,7 +419,11 @@ static void draw_panes(struct tui *t, int avail)
 /* The panes above the message lines, which take what their messages need:
  * the focused pane's status is known once it is drawn, so when that
  * changes the line count the panes are drawn again (nothing is on the
- * terminal before doupdate). */
+ * terminal before doupdate). A pane given other rows may say another
+ * thing: while its status needs more lines than it has, the panes give
+ * them up and are drawn once more. The count then only grows, and the
+ * message lines are at most a quarter of the screen, so this ends, and no
+ * status is cut for want of the lines it needed. */
 static void draw_body(struct tui *t)
 {
 	int avail = LINES - 2, rows = tui_messages_rows(t, t->status, t->status_shown), again;
@@ -429,6 +433,10 @@ static void draw_body(struct tui *t)
 	if (again != rows) {
 		rows = again;
 		draw_panes(t, avail - rows);
+		while ((again = tui_messages_rows(t, t->status, t->status_shown)) > rows) {
+			rows = again;
+			draw_panes(t, avail - rows);
+		}
 	}
 	tui_messages_draw(t, LINES - 1 - rows, rows);
 }

@@ -11,8 +11,12 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "store.h"
+#include "stream.h"
 #include "tui_int.h"
+#include "util.h"
 #include "../check_run.h"
 
 static SCREEN *scr;
@@ -171,6 +175,76 @@ START_TEST(kept_windows_freed)
 }
 END_TEST
 
+/* A pane that says more when it has fewer rows: its status takes one line
+ * with 20 inner rows or more and three with fewer. */
+static const char long_status[] =
+    "w01 w02 w03 w04 w05 w06 w07 w08 w09 w10 w11 w12 w13 w14 w15 w16 w17 w18 w19 w20 "
+    "w21 w22 w23 w24 w25 w26 w27 w28 w29 w30 w31 w32 w33 w34 w35 w36 w37 w38 w39 w40 "
+    "w41 w42 w43 w44 w45";
+
+static int talky_min(const struct pane *p, const struct view *v, int cols)
+{
+	(void)p, (void)v, (void)cols;
+	return 1;
+}
+
+static int talky_want(const struct pane *p, const struct view *v, int cols)
+{
+	(void)p, (void)v, (void)cols;
+	return 100;
+}
+
+static void talky_draw(struct pane *p, WINDOW *w, struct view *v)
+{
+	(void)w;
+	util_strlcpy(v->status, p->rows >= 20 ? "enough rows" : long_status, sizeof(v->status));
+	v->status_shown = false;
+}
+
+static const struct pane_class talky = {.name = "talky",
+					.title = "Talky",
+					.hotkey = '1',
+					.min_rows = talky_min,
+					.want_rows = talky_want,
+					.draw = talky_draw};
+
+START_TEST(status_that_grows_is_not_cut)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+	struct stream_table *st = stream_table_new();
+	struct tui_ctx ctx = {0};
+	char line[128], all[512] = "";
+	int rows;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_nonnull(st);
+	screen_open();
+	t->ctx = &ctx;
+	t->v.streams = st;
+	t->v.store = store_new(st, 1000000000ull);
+	ck_assert_ptr_nonnull(t->v.store);
+	t->npanes = 1;
+	t->panes[0].cls = &talky;
+	/* no status yet: the pane gets 20 inner rows and says one line; given
+	 * a line less, it says three; with three lines less, still three */
+	tui_frame(t);
+	ck_assert_ptr_nonnull(t->win.msg);
+	rows = getmaxy(t->win.msg);
+	ck_assert_int_eq(rows, 3);
+	for (int y = 0; y < rows; y++) {
+		mvwinnstr(t->win.msg, y, 0, line, (int)sizeof(line) - 1);
+		strcat(all, line);
+	}
+	ck_assert_msg(strstr(all, "w01") && strstr(all, "w45") && !strchr(all, '~'),
+		      "status cut: '%s'", all);
+	tui_wins_free(t);
+	screen_close();
+	store_free(t->v.store);
+	stream_table_free(st);
+	free(t);
+}
+END_TEST
+
 static Suite *frame_suite(void)
 {
 	Suite *s = suite_create("frame");
@@ -181,6 +255,7 @@ static Suite *frame_suite(void)
 	tcase_add_test(tc, kept_window_shares_the_screen);
 	tcase_add_test(tc, pane_box_keeps_its_inner_window);
 	tcase_add_test(tc, kept_windows_freed);
+	tcase_add_test(tc, status_that_grows_is_not_cut);
 	suite_add_tcase(s, tc);
 	return s;
 }
