@@ -4,6 +4,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,31 @@ void util_block_signals(void)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
+/* Whether [a, b) lies in one mapping of a file that cannot be written
+ * (/proc/self/maps: no 'w', an inode). Only there does MADV_DONTNEED keep
+ * the bytes: in anonymous memory (a binary unpacked at start) it would
+ * zero them. */
+static bool util_file_ro(uintptr_t a, uintptr_t b)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512], perm[8];
+	unsigned long lo, hi, ino;
+	bool ok = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &lo, &hi, perm, &ino) != 4)
+			continue;
+		if (lo <= a && a < hi) {
+			ok = b <= hi && ino && perm[0] == 'r' && perm[1] == '-';
+			break;
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
 void util_rodata_done(const void *p, size_t len)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -230,6 +256,6 @@ void util_rodata_done(const void *p, size_t len)
 	/* a private file mapping never written: MADV_DONTNEED drops the page
 	 * table entries and leaves the page cache, so a later read faults the
 	 * same bytes back in; a failure only keeps them resident */
-	if (b > a)
+	if (b > a && util_file_ro(a, b))
 		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 }

@@ -37,7 +37,8 @@ void util_block_signals(void);
 size_t util_strlcpy(char *dst, const char *src, size_t n);
 /* Read-only bytes of the binary that are not needed again (an embedded BPF
  * object after its load): the whole pages among them leave the resident
- * set. They stay correct: read again, they come back from the file. */
+ * set. They stay correct: read again, they come back from the file. Done
+ * only where they lie in a read-only mapping of a file. */
 void util_rodata_done(const void *p, size_t len);
 
 #endif

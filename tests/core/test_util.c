@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -114,6 +116,23 @@ START_TEST(rodata_done_leaves_the_resident_set)
 }
 END_TEST
 
+START_TEST(rodata_done_leaves_other_memory_alone)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)pg * 8;
+	uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	/* in anonymous memory MADV_DONTNEED would zero the bytes */
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	memset(m, 0xa5, len);
+	mprotect(m, len, PROT_READ);
+	util_rodata_done(m, len);
+	for (size_t i = 0; i < len; i += (size_t)pg / 2)
+		ck_assert_uint_eq(m[i], 0xa5);
+	munmap(m, len);
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -121,6 +140,7 @@ static Suite *util_suite(void)
 
 	tcase_add_test(tc, util_parsers);
 	tcase_add_test(tc, rodata_done_leaves_the_resident_set);
+	tcase_add_test(tc, rodata_done_leaves_other_memory_alone);
 	suite_add_tcase(s, tc);
 	return s;
 }
