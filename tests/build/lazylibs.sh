@@ -38,6 +38,7 @@ exec "\$@"
 EOF
 chmod +x "$TDIR/hide"
 nolibs() { unshare -m "$TDIR/hide" "$ASYS" "$@"; }
+why=$(unshare -m "$TDIR/hide" true 2>&1) || skip "cannot bind /dev/null over the libraries here: $why"
 
 # the binary starts, and the libraries are really out of reach
 out=$(nolibs --version 2>&1) || fail "asys --version without the libraries: $out"
