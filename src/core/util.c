@@ -226,7 +226,9 @@ void util_block_signals(void)
 static bool util_file_ro(uintptr_t a, uintptr_t b)
 {
 	FILE *f = fopen("/proc/self/maps", "re");
-	char line[512], perm[8];
+	/* a whole line: a path of PATH_MAX after the fields, so that no
+	 * piece of a long path is read as a line of its own */
+	char line[4352], perm[8];
 	unsigned long lo, hi, ino;
 	bool ok = false;
 

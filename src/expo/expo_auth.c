@@ -82,7 +82,6 @@ struct expo_auth *expo_auth_new(const struct expo_web_user *users, size_t n, cha
 		snprintf(err, errn, "%s", xcrypt.why);
 		return NULL;
 	}
-	snprintf(err, errn, "out of memory (or no random salt)");
 	a = calloc(1, sizeof(*a));
 	if (!a || !n)
 		goto fail;
@@ -100,6 +99,7 @@ struct expo_auth *expo_auth_new(const struct expo_web_user *users, size_t n, cha
 	pthread_mutex_init(&a->lock, NULL);
 	return a;
 fail:
+	snprintf(err, errn, "out of memory (or no random salt)");
 	if (a)
 		free(a->users);
 	free(a);
