@@ -139,15 +139,25 @@ START_TEST(cpu_hotplug)
 	ck_assert_double_eq(r->v[10], 1);
 	ck_assert_double_eq(r->v[0], 10);
 
-	/* the online list is ahead of /proc/stat: offline wins */
-	fx_write(root, "sys/devices/system/cpu/online", "0-1,3\n");
+	/* cpu1 leaves and the online list is already ahead for cpu2: offline wins */
+	fx_write(root, "proc/stat",
+		 "cpu  60 0 30 600 0 0 0 0 0 0\ncpu0 20 0 5 100 0 0 0 0 0 0\n"
+		 "cpu2 20 0 5 100 0 0 0 0 0 0\ncpu3 20 0 5 100 0 0 0 0 0 0\nintr 1\n");
+	fx_write(root, "sys/devices/system/cpu/online", "0,3\n");
 	ck_assert_int_eq(fx_coll_sample(&fc, 4), 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 1)->v[10], 0);
 	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 2)->v[10], 0);
+
+	/* /proc/stat's CPUs did not change: the online list is not read again,
+	 * and cpu2, still in /proc/stat, is online */
+	ck_assert_int_eq(fx_coll_sample(&fc, 5), 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 1)->v[10], 0);
+	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 2)->v[10], 1);
 
 	/* a CPU never seen before is hot-added */
 	fx_write(root, "proc/stat", "%scpu5 1 2 3 4 5 6 7 8 9 10\n", stat4);
 	fx_write(root, "sys/devices/system/cpu/online", "0-3,5\n");
-	ck_assert_int_eq(fx_coll_sample(&fc, 5), 0);
+	ck_assert_int_eq(fx_coll_sample(&fc, 6), 0);
 	ck_assert_str_eq(fx_find(&fc.recs, REC_LABEL, core, 5)->text, "cpu5");
 	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 5)->v[9], 10);
 	ck_assert_double_eq(fx_find(&fc.recs, REC_SAMPLE, core, 5)->v[10], 1);
