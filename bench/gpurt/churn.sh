@@ -7,13 +7,14 @@
 # counts, quiet and then under each churn rate: RATE short-lived dynamic
 # processes a second (/bin/true), a tenth of them living 1 s (`sleep 1`, as
 # a compiler does, across the discovery's periodic pass). Prints the thread's
-# ms of CPU a second, wakes a second and its ratio to the quiet figure
-# (target: <= 1.10 at 10 starts a second).
-# Usage, as root: bench/gpurt/churn.sh [seconds per phase] (default 30)
+# ms of CPU a second, wakes a second, its ratio to the quiet figure
+# (target: <= 1.10 at 10 starts a second) and the µs of the thread's CPU a
+# start adds over the quiet phase.
+# Usage, as root: bench/gpurt/churn.sh [seconds per phase] (default 60)
 #   RATES="10 100" (starts a second per phase), ASYS=path, SETTLE=10
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-secs=${1:-30}
+secs=${1:-60}
 asys=${ASYS:-$top/build/plain/asys}
 rates=${RATES:-10 100}
 settle=${SETTLE:-10}
@@ -55,7 +56,8 @@ run_churn() {
 	done
 }
 
-printf '%-14s %10s %12s %10s %8s %12s\n' phase "starts/s" "gpurt ms/s" "wakes/s" ratio "asys ms/s"
+printf '%-14s %10s %12s %10s %8s %12s %14s\n' phase "starts/s" "gpurt ms/s" "wakes/s" ratio \
+	"asys ms/s" "us per start"
 quiet=
 for phase in quiet $rates; do
 	if [ "$phase" != quiet ]; then
@@ -74,8 +76,10 @@ for phase in quiet $rates; do
 	label=quiet
 	[ "$phase" = quiet ] || label="churn $phase/s"
 	awk -v p="$label" -v n=$((n1 - n0)) -v ms="$ms" -v q="$quiet" -v w=$((w1 - w0)) \
-		-v a=$((a1 - a0)) -v s="$secs" 'BEGIN{printf "%-14s %10.1f %12.3f %10.1f %8.2f %12.3f\n",
-		p, n / s, ms, w / s, (q > 0 ? ms / q : 0), a / 1e6 / s}'
+		-v a=$((a1 - a0)) -v s="$secs" 'BEGIN{printf "%-14s %10.1f %12.3f %10.1f %8.2f %12.3f",
+		p, n / s, ms, w / s, (q > 0 ? ms / q : 0), a / 1e6 / s
+		# the thread CPU a start adds over the quiet phase
+		if (n > 0) printf " %14.2f", (ms - q) * 1e3 * s / n; printf "\n"}'
 	sleep 3
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
