@@ -168,6 +168,7 @@ int gpurt_load(struct gpurt_state *s)
 	sc->prog_free = s->skel->progs.gpurt_on_free;
 	sc->prog_launch = s->skel->progs.gpurt_on_launch;
 	sc->prog_loader = s->skel->progs.gpurt_on_loader;
+	sc->loader_lost = &s->skel->bss->loader_lost;
 	sc->prog_copy = s->skel->progs.gpurt_on_copy;
 	sc->prog_range = s->skel->progs.gpurt_on_range;
 	sc->fd_targets = bpf_map__fd(s->skel->maps.targets);

@@ -50,10 +50,15 @@ struct {
 	__type(value, __u8);
 } loaders_known SEC(".maps");
 
+/* reports the ring had no room for; user space then reads every process
+ * at its next scan */
+volatile __u64 loader_lost = 0;
+
 static __always_inline void loaded_emit(__u32 tgid, __u32 kind)
 {
 	struct gpurt_loaded ev = {.pid = tgid, .kind = kind};
-	bpf_ringbuf_output(&loader, &ev, sizeof(ev), 0);
+	if (bpf_ringbuf_output(&loader, &ev, sizeof(ev), 0))
+		__sync_fetch_and_add(&loader_lost, 1);
 }
 
 /* The file name in s->name[0..n): where its last component starts, then

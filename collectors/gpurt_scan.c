@@ -23,6 +23,7 @@
 #include "gpurt.h"
 #include "gpurt_unlink.h"
 #include "gpurt_ldso.h"
+#include "env.h"
 #include "gpurt_scan.h"
 #include "sysroot.h"
 #include "util.h"
@@ -34,6 +35,12 @@ int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,
 	sc->fd_targets = sc->fd_mem = sc->fd_ptrs = sc->fd_launches = sc->fd_names = -1;
 	sc->fd_stub_libs = sc->fd_stub_where = sc->fd_loaders_known = -1;
 	sc->fd_copies = sc->fd_ranges = sc->fd_range_names = sc->fd_range_ids = -1;
+	sc->rescan_ns = GPURT_RESCAN_KNOWN_NS;
+	double ms;
+	/* for tests: a shorter period, never a longer one */
+	if (!util_parse_double(env_get("ASYS_GPURT_RESCAN_MS"), &ms) && ms >= 100 &&
+	    ms * 1e6 < (double)GPURT_RESCAN_KNOWN_NS)
+		sc->rescan_ns = (uint64_t)(ms * 1e6);
 	sc->track_mem = go->memory;
 	sc->track_launch = go->trace != 0;
 	sc->tree = options_scope(o) == SCOPE_PROCESS_TREE;
@@ -189,15 +196,17 @@ static void consider(struct gpurt_scan *sc, const char *path, const char *base,
  * The exec tracepoint stops asking about the file once it is here. */
 static void consider_loader(struct gpurt_scan *sc, const char *path, const struct stat *st)
 {
-	if (!sc->prog_loader || !file_add(&sc->loaders, &sc->nloaders, &sc->caploaders, st))
+	struct gpurt_lib *ld;
+
+	if (!sc->prog_loader || !(ld = file_add(&sc->loaders, &sc->nloaders, &sc->caploaders, st)))
 		return;
 	int64_t delta;
 	if (gpurt_ldso_rdebug_delta(path, &delta))
 		delta = 0;
-	/* without it the loader reports nothing; the scan still finds the
-	 * libraries */
-	(void)gpurt_attach_kept(sc, sc->prog_loader, path, "_dl_debug_state", 0, (__u64)delta,
-				false);
+	/* without it the loader reports nothing, and the scan keeps reading
+	 * its processes */
+	ld->probes = gpurt_attach_kept(sc, sc->prog_loader, path, "_dl_debug_state", 0,
+				       (__u64)delta, false) == 0;
 	struct gpurt_file f = {
 	    .dev = (uint64_t)major(st->st_dev) << 20 | minor(st->st_dev),
 	    .ino = st->st_ino,
@@ -277,12 +286,12 @@ static bool line_file(const char *line, dev_t *dev, ino_t *ino)
 	return true;
 }
 
-static bool file_known(const struct gpurt_lib *v, size_t n, dev_t dev, ino_t ino)
+static const struct gpurt_lib *file_find(const struct gpurt_lib *v, size_t n, dev_t dev, ino_t ino)
 {
 	for (size_t i = 0; i < n; i++)
 		if (v[i].dev == dev && v[i].ino == ino)
-			return true;
-	return false;
+			return &v[i];
+	return NULL;
 }
 
 /* A file of a maps read to attach to once the read is over: attaching
@@ -307,10 +316,10 @@ static bool cand_has(const struct scan_cand *c, size_t n, dev_t dev, ino_t ino)
 }
 
 /* One line of maps: a runtime library or a dynamic loader not attached yet
- * becomes a candidate, once. Returns whether the line names a runtime
- * library. */
+ * becomes a candidate, once; a loader with the hook sets *hooked. Returns
+ * whether the line names a runtime library. */
 static bool scan_line(struct gpurt_scan *sc, const char *line, const char *path,
-		      struct scan_cand *c, size_t *n)
+		      struct scan_cand *c, size_t *n, bool *hooked)
 {
 	const char *base = strrchr(path, '/') + 1;
 	bool loader = is_loader(base);
@@ -321,9 +330,13 @@ static bool scan_line(struct gpurt_scan *sc, const char *line, const char *path,
 		return false;
 	/* most lines name files attached already: no stat for those */
 	bool has = line_file(line, &dev, &ino);
-	if (has && (loader ? file_known(sc->loaders, sc->nloaders, dev, ino)
-			   : file_known(sc->libs, sc->nlibs, dev, ino)))
+	const struct gpurt_lib *known = !has	 ? NULL
+					: loader ? file_find(sc->loaders, sc->nloaders, dev, ino)
+						 : file_find(sc->libs, sc->nlibs, dev, ino);
+	if (known) {
+		*hooked |= loader && known->probes;
 		return !loader;
+	}
 	if ((has && cand_has(c, *n, dev, ino)) || *n == SCAN_CANDS_MAX)
 		return !loader;
 	c[*n] = (struct scan_cand){.dev = dev, .ino = ino, .loader = loader, .has_file = has};
@@ -353,21 +366,22 @@ static bool cand_resolve(struct scan_cand *c, uint32_t pid)
 }
 
 /* One read of the maps; see gpurt_scan_pid. */
-static void scan_maps(struct gpurt_scan *sc, uint32_t pid, bool learn)
+static bool scan_maps(struct gpurt_scan *sc, uint32_t pid, bool learn)
 {
 	char rel[64], line[4352];
 	struct scan_cand cand[SCAN_CANDS_MAX];
 	size_t ncand = 0;
-	bool runtime = false;
+	bool runtime = false, hooked = false, files = false;
 
 	snprintf(rel, sizeof(rel), "/proc/%u/maps", pid);
 	int fd = sysroot_open(rel, O_RDONLY | O_CLOEXEC);
+	/* gone, or not ours to read (a VM's init): reading soon tells no more */
 	if (fd < 0)
-		return;
+		return fd == -ENOENT || fd == -ESRCH || fd == -EACCES || fd == -EPERM;
 	FILE *fp = fdopen(fd, "r");
 	if (!fp) {
 		close(fd);
-		return;
+		return false;
 	}
 	sc->nreads++;
 	while (fgets(line, sizeof(line), fp)) {
@@ -375,7 +389,8 @@ static void scan_maps(struct gpurt_scan *sc, uint32_t pid, bool learn)
 		if (!path)
 			continue;
 		path[strcspn(path, "\n")] = '\0';
-		runtime |= scan_line(sc, line, path, cand, &ncand);
+		files = true;
+		runtime |= scan_line(sc, line, path, cand, &ncand, &hooked);
 	}
 	/* a process of the runtime: note its executable files, to name its
 	 * stubs should it end before its counts are read */
@@ -405,17 +420,21 @@ static void scan_maps(struct gpurt_scan *sc, uint32_t pid, bool learn)
 			consider(sc, cand[i].path, strrchr(cand[i].path, '/') + 1, &cand[i].st);
 		free(cand[i].path);
 	}
+	/* a loader new to this read is hooked now, and the caller reads the
+	 * maps again; a full list left files for a later read */
+	return (hooked || !files) && ncand < SCAN_CANDS_MAX;
 }
 
-void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
+bool gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn)
 {
 	size_t nloaders = sc->nloaders;
+	bool covered = scan_maps(sc, pid, learn);
 
-	scan_maps(sc, pid, learn);
 	/* a loader hooked just now missed the objects it finished before the
 	 * hook was in: those are mapped by now, and the hook sees the rest */
 	if (sc->nloaders != nloaders)
-		scan_maps(sc, pid, learn);
+		covered = scan_maps(sc, pid, learn);
+	return covered;
 }
 
 static int seen_cmp(const void *a, const void *b)
@@ -444,6 +463,10 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 	DIR *d = opendir(root);
 	if (!d)
 		return;
+	uint64_t lost = sc->loader_lost ? *sc->loader_lost : 0;
+	bool all = sc->missed || lost != sc->lost_seen;
+	sc->missed = false;
+	sc->lost_seen = lost;
 	struct gpurt_seen *cur = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
@@ -463,12 +486,20 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns)
 		const struct gpurt_seen *old =
 		    sc->nseen ? bsearch(&key, sc->seen, sc->nseen, sizeof(key), seen_cmp) : NULL;
 		/* the first scan reads every process; later ones leave a new
-		 * process to the loader hook until it is GPURT_RESCAN_KNOWN_NS
-		 * old, so short-lived ones are never read */
-		key.next_ns = old ? old->next_ns : sc->npasses ? now_ns + GPURT_RESCAN_KNOWN_NS : 0;
-		if (key.next_ns <= now_ns) {
-			gpurt_scan_pid(sc, key.pid, false);
-			key.next_ns = now_ns + GPURT_RESCAN_KNOWN_NS;
+		 * process to the loader hook until it is rescan_ns old, so
+		 * short-lived ones are never read */
+		if (old) {
+			key.next_ns = old->next_ns;
+			key.nread = old->nread;
+		} else {
+			key.next_ns = sc->npasses ? now_ns + sc->rescan_ns : 0;
+		}
+		if (all || key.next_ns <= now_ns) {
+			bool covered = gpurt_scan_pid(sc, key.pid, false);
+			key.next_ns =
+			    now_ns + sc->rescan_ns * (covered ? GPURT_RESCAN_COVERED_FACTOR : 1);
+			sc->nreads_again += key.nread > 0;
+			key.nread += key.nread < UINT32_MAX;
 		}
 		cur[n++] = key;
 	}

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <linux/types.h>
+
 #include "gpurt_probes.h"
 #include "options.h"
 
@@ -57,22 +59,34 @@ struct gpurt_scan {
 	/* system-wide: when each process's maps are next read (sorted by pid) */
 	struct gpurt_seen *seen;
 	size_t nseen;
-	/* for ASYS_GPURT_STATS: maps files read, all and by the first scan;
-	 * system-wide scans of /proc */
-	uint64_t nreads, nreads_first, npasses;
+	uint64_t rescan_ns; /* GPURT_RESCAN_KNOWN_NS, or ASYS_GPURT_RESCAN_MS */
+	/* a report that never reached the discovery (the BPF side counts those
+	 * the ring had no room for; the watch sets missed when its window is
+	 * full): the next system-wide scan reads every process */
+	const volatile __u64 *loader_lost;
+	uint64_t lost_seen;
+	bool missed;
+	/* for ASYS_GPURT_STATS: maps files read, all, by the first scan and
+	 * again by a later one; system-wide scans of /proc */
+	uint64_t nreads, nreads_first, nreads_again, npasses;
 };
 
 /* A library file once attached covers every process that maps it, and the
  * loader hook and the exec tracepoint report the processes that load a
  * runtime library or start with an unknown loader. The scan is the safety
- * net for what they cannot see (a program linked statically, a loader
- * without the hook): it reads a process's maps once it is
- * GPURT_RESCAN_KNOWN_NS old and again every GPURT_RESCAN_KNOWN_NS. */
+ * net for what they cannot see: it reads a process's maps once it is
+ * GPURT_RESCAN_KNOWN_NS old, and again every GPURT_RESCAN_KNOWN_NS while
+ * no event can report it (a program linked statically, a loader without
+ * the hook). A process whose loader has the hook, or that maps no file (a
+ * kernel thread), is read again only every GPURT_RESCAN_COVERED_FACTOR
+ * times that, for an exec into a static program; every process is read at
+ * the scan after a report was lost. */
 #define GPURT_RESCAN_KNOWN_NS 30000000000ull
+#define GPURT_RESCAN_COVERED_FACTOR 20
 
 struct gpurt_seen {
 	uint32_t pid;
-	uint32_t pad;
+	uint32_t nread; /* its maps read so far, saturating */
 	uint64_t next_ns;
 };
 
@@ -108,8 +122,10 @@ void gpurt_scan_libraries(struct gpurt_scan *sc, uint64_t now_ns);
 /* Reads one process's maps and attaches to runtime libraries and dynamic
  * loaders not seen yet (and reads them once more when it hooked a loader);
  * with learn, when it maps a runtime library, also
- * notes the path of each executable file it maps. */
-void gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn);
+ * notes the path of each executable file it maps. True when events will
+ * report what the process loads from now on: it maps a dynamic loader
+ * with the hook, or no file at all, and the read left no file for later. */
+bool gpurt_scan_pid(struct gpurt_scan *sc, uint32_t pid, bool learn);
 /* The path noted for a file (the kernel's device number, inode). 0 or
  * -ENOENT. */
 int gpurt_scan_path(const struct gpurt_scan *sc, uint64_t dev, uint64_t ino, char *buf, size_t n);

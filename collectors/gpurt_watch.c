@@ -61,11 +61,16 @@ static int on_loaded(void *ctx, void *data, size_t len)
 			return 0;
 	if (!w->npending)
 		w->due_ns = asys_now_ns() + WATCH_BATCH_NS;
-	/* past the bound, the scan finds the rest once they are
-	 * GPURT_RESCAN_KNOWN_NS old: 256 processes loading the runtime within
-	 * one window is far past any real start-up */
-	if (w->npending < WATCH_PENDING_MAX)
+	/* past the bound, the next scan reads every process: 256 processes
+	 * loading the runtime within one window is far past any real
+	 * start-up */
+	if (w->npending < WATCH_PENDING_MAX) {
 		w->pending[w->npending++] = ev.pid;
+	} else {
+		pthread_mutex_lock(&w->lock);
+		w->sc->missed = true;
+		pthread_mutex_unlock(&w->lock);
+	}
 	return 0;
 }
 
@@ -118,7 +123,10 @@ static void *watch_thread(void *arg)
 			pthread_mutex_lock(&w->lock);
 			gpurt_scan_libraries(w->sc, now);
 			pthread_mutex_unlock(&w->lock);
-			next = now + (w->sc->tree ? GPURT_RESCAN_NS : GPURT_RESCAN_WIDE_NS);
+			next = now + (w->sc->tree ? GPURT_RESCAN_NS
+				      : w->sc->rescan_ns < GPURT_RESCAN_WIDE_NS
+					  ? w->sc->rescan_ns
+					  : GPURT_RESCAN_WIDE_NS);
 		}
 		if (w->npending && now >= w->due_ns)
 			read_pending(w);
@@ -188,11 +196,13 @@ static void watch_stats_write(const struct gpurt_watch *w)
 	}
 	fprintf(fp,
 		"scans %" PRIu64 "\nmaps_reads %" PRIu64 "\nmaps_reads_first_scan %" PRIu64
-		"\nmaps_reads_events %" PRIu64 "\nevents_loader %" PRIu64 "\nevents_exec %" PRIu64
+		"\nmaps_reads_again %" PRIu64 "\nmaps_reads_events %" PRIu64
+		"\nevents_loader %" PRIu64 "\nevents_exec %" PRIu64 "\nevents_lost %" PRIu64
 		"\nloaders %zu\nlibraries %zu\nprobes %zu\nlinks %zu\nuprobe_multi %d\n",
-		sc->npasses, sc->nreads, sc->nreads_first, w->nevent_reads,
-		w->nevents[GPURT_LOADED_OBJECTS], w->nevents[GPURT_LOADED_EXEC], sc->nloaders,
-		sc->nlibs, sc->nattached, sc->nlinks + sc->nmlinks, sc->multi);
+		sc->npasses, sc->nreads, sc->nreads_first, sc->nreads_again, w->nevent_reads,
+		w->nevents[GPURT_LOADED_OBJECTS], w->nevents[GPURT_LOADED_EXEC],
+		sc->loader_lost ? (uint64_t)*sc->loader_lost : 0, sc->nloaders, sc->nlibs,
+		sc->nattached, sc->nlinks + sc->nmlinks, sc->multi);
 	fclose(fp);
 }
 

@@ -5,8 +5,9 @@
  * the exec tracepoint that reports a process started by a loader not seen
  * yet: the thread then reads that process's maps once). A scan of /proc,
  * every GPURT_RESCAN_NS for a followed tree and GPURT_RESCAN_WIDE_NS
- * system-wide, is the safety net for what no event reports (a static
- * program, a full ring). The sampling thread never waits on an attach. */
+ * system-wide (or the scan's rescan_ns when shorter, for tests), is the
+ * safety net for what no event reports (a static program, a full ring).
+ * The sampling thread never waits on an attach. */
 #ifndef ASYS_GPURT_WATCH_H
 #define ASYS_GPURT_WATCH_H
 
