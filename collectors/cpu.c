@@ -80,7 +80,6 @@ struct cpu_state {
 	uint8_t *in_stat;  /* scratch: in this read of /proc/stat */
 	uint8_t *online;   /* scratch: in the online list */
 	uint8_t *last_set; /* the CPUs of the last read of /proc/stat */
-	bool set_seen;
 	bool total_labelled;
 	uint32_t sid_core, sid_perf;
 	char perf_status[256];
@@ -223,13 +222,14 @@ static bool cpu_read_online(struct cpu_state *st)
 /* /proc/stat lists exactly the online CPUs, so the online list can only
  * tell more in the moment between the two reads while a CPU comes or goes:
  * it is read on the ticks where /proc/stat's set of CPUs changed, which
- * saves a read a tick at kHz rates. */
+ * saves a read a tick at kHz rates. The set starts empty, so the first
+ * read that lists a CPU counts as a change; one that lists none has no CPU
+ * the list could mark offline. */
 static bool cpu_set_changed(struct cpu_state *st)
 {
-	bool changed = !st->set_seen || memcmp(st->last_set, st->in_stat, (size_t)st->ncpu) != 0;
+	bool changed = memcmp(st->last_set, st->in_stat, (size_t)st->ncpu) != 0;
 
 	memcpy(st->last_set, st->in_stat, (size_t)st->ncpu);
-	st->set_seen = true;
 	return changed;
 }
 
