@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages asys needs to build and test, only those that
 # are missing, and man-db so that `man asys-top` works once asys is
-# installed. Usage: scripts/deps.sh [--bench] [--check]  (--bench adds htop,
+# installed. Every program a test runs is here, so that no test skips for a
+# missing tool on a fresh Debian 12 (minbase has no python3): python3,
+# curl, openssl, jq, prometheus (promtool), /usr/bin/time, groff,
+# readelf and nm (binutils), setcap (libcap2-bin), ss and ip (iproute2),
+# setpriv, unshare, nsenter and taskset (util-linux), top and free (procps),
+# and clang-format-14, the version tests/build/format.sh checks the committed
+# .clang-format with (another version formats some lines differently). Usage: scripts/deps.sh [--bench] [--check]  (--bench adds htop,
 # atop, sysstat and prometheus-node-exporter; --check lists what is missing
 # and exits 1 if anything is, installing nothing)
 set -euo pipefail
@@ -10,7 +16,8 @@ pkgs=(gcc g++ make autoconf automake libtool pkg-config
       libncurses-dev libmnl-dev libmsgpack-dev libzstd-dev
       libbpf-dev libelf-dev zlib1g-dev libpfm4-dev check
       clang libclang-rt-dev llvm bpftool tmux iproute2 util-linux procps
-      libmicrohttpd-dev libcrypt-dev prometheus curl openssl man-db)
+      libmicrohttpd-dev libcrypt-dev prometheus curl openssl man-db
+      python3 clang-format-14 time jq groff-base binutils libcap2-bin)
 check=0
 for a in "$@"; do
 	case $a in
