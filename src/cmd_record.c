@@ -121,11 +121,14 @@ static int record_start(struct record_run *r, const char *cmdline)
 		inject_host_workload(hgtx_ranges_wanted(&r->o));
 		if (ktime_inject_setup(&r->o, msg, sizeof(msg)) == -EINVAL)
 			fprintf(stderr, "asys record: kernel GPU time: %s\n", msg);
-		if (workload_start(&r->wl, r->o.command, r->o.workload_log) < 0)
+		/* no screen to protect: the command's output stays where it was */
+		if (workload_start(&r->wl, r->o.command, r->o.workload_log, WORKLOAD_OUT_INHERIT) <
+		    0)
 			return 1;
 		r->have_wl = true;
-		fprintf(stderr, "asys record: the workload's output goes to %s\n",
-			str_escape(shown, sizeof(shown), r->wl.log, 200));
+		if (*r->wl.log)
+			fprintf(stderr, "asys record: the workload's output goes to %s\n",
+				str_escape(shown, sizeof(shown), r->wl.log, 200));
 		if (*inject_host_note(ASYS_INJECT_SEC_NVTX))
 			fprintf(stderr, "asys record: HGTX ranges: %s\n",
 				inject_host_note(ASYS_INJECT_SEC_NVTX));

@@ -347,7 +347,7 @@ int cmd_top(int argc, char **argv)
 		/* a bad line of the probe file; a missing library is the note's */
 		if (ktime_inject_setup(&o, why, sizeof(why)) == -EINVAL)
 			fprintf(stderr, "asys top: kernel GPU time: %s\n", why);
-		if (workload_start(&t.wl, o.command, o.workload_log) < 0)
+		if (workload_start(&t.wl, o.command, o.workload_log, WORKLOAD_OUT_TEMP_LOG) < 0)
 			goto cleanup;
 		t.have_workload = true;
 		if (o.npids < OPT_MAX_PIDS)

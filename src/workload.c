@@ -53,7 +53,8 @@ static int workload_open_log(struct workload *w, const char *log_path)
 }
 
 /* In the child: waits for the go pipe to close, then execs argv with its
- * output in the log; a failed exec sends errno up the err pipe. */
+ * output in the log (logfd -1: asys's own); a failed exec sends errno up
+ * the err pipe. */
 static void workload_child(const int go[2], const int err[2], int logfd, char **argv)
 {
 	char c;
@@ -65,8 +66,10 @@ static void workload_child(const int go[2], const int err[2], int logfd, char **
 	/* wait until the parent has its collectors attached */
 	while (read(go[0], &c, 1) < 0 && errno == EINTR)
 		;
-	dup2(logfd, STDOUT_FILENO);
-	dup2(logfd, STDERR_FILENO);
+	if (logfd >= 0) {
+		dup2(logfd, STDOUT_FILENO);
+		dup2(logfd, STDERR_FILENO);
+	}
 	inject_host_child();
 	execvp(argv[0], argv);
 	e = errno;
@@ -75,17 +78,19 @@ static void workload_child(const int go[2], const int err[2], int logfd, char **
 	_exit(127);
 }
 
-int workload_start(struct workload *w, char **argv, const char *log_path)
+int workload_start(struct workload *w, char **argv, const char *log_path, enum workload_output dflt)
 {
-	int go[2] = {-1, -1}, err[2] = {-1, -1}, e = 0, logfd;
+	int go[2] = {-1, -1}, err[2] = {-1, -1}, e = 0, logfd = -1;
 
 	memset(w, 0, sizeof(*w));
 	w->go_fd = w->err_fd = w->log_fd = -1;
 	str_escape(w->name, sizeof(w->name), argv[0], 60);
-	logfd = workload_open_log(w, log_path);
-	if (logfd < 0)
-		return logfd;
-	if (!log_path)
+	if (log_path || dflt == WORKLOAD_OUT_TEMP_LOG) {
+		logfd = workload_open_log(w, log_path);
+		if (logfd < 0)
+			return logfd;
+	}
+	if (!log_path && logfd >= 0)
 		w->log_fd = fcntl(logfd, F_DUPFD_CLOEXEC, 0);
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
 		goto fail;
@@ -94,7 +99,8 @@ int workload_start(struct workload *w, char **argv, const char *log_path)
 		goto fail;
 	if (w->pid == 0)
 		workload_child(go, err, logfd, argv);
-	close(logfd);
+	if (logfd >= 0)
+		close(logfd);
 	setpgid(w->pid, w->pid);
 	close(go[0]);
 	close(err[1]);
@@ -104,7 +110,8 @@ int workload_start(struct workload *w, char **argv, const char *log_path)
 fail:
 	e = errno;
 	fprintf(stderr, "asys: cannot start '%s': %s\n", w->name, strerror(e));
-	close(logfd);
+	if (logfd >= 0)
+		close(logfd);
 	workload_drop_empty_log(w);
 	for (int i = 0; i < 2; i++) {
 		if (go[i] >= 0)
@@ -152,7 +159,9 @@ void workload_describe(const struct workload *w, char *buf, size_t n)
 {
 	char log[WORKLOAD_SHOWN];
 
-	if (!w->exited)
+	if (!w->exited && !*w->log)
+		snprintf(buf, n, "workload: %s (pid %d) running", w->name, (int)w->pid);
+	else if (!w->exited)
 		snprintf(buf, n, "workload: %s (pid %d) running, output in %s", w->name,
 			 (int)w->pid, str_escape(log, sizeof(log), w->log, 200));
 	else if (WIFEXITED(w->status))

@@ -15,20 +15,27 @@ struct workload {
 	bool exited;
 	int status;	/* wait status once exited */
 	char name[256]; /* argv[0], escaped for the screen */
-	char log[4096]; /* where its stdout/stderr go */
+	char log[4096]; /* where its stdout/stderr go; "" where they are asys's own */
 };
 
 #define WORKLOAD_SHOWN 808 /* an escaped path of at most 200 bytes */
 
+/* Where the command's stdout and stderr go when no --workload-log names a
+ * file: asys's own (a recorder without a screen, as perf record does), or a
+ * new file $TMPDIR/asys-workload.*.log of mode 0600, so that they do not
+ * tear the screen. */
+enum workload_output { WORKLOAD_OUT_INHERIT, WORKLOAD_OUT_TEMP_LOG };
+
 /* Forks; the child waits for workload_release, then execs argv. stdout and
- * stderr go to log_path, or (NULL) to a new file $TMPDIR/asys-workload.*.log
- * of mode 0600, so they do not tear the screen. 0 or -errno, with a message
- * on stderr when the command cannot be run. */
-int workload_start(struct workload *w, char **argv, const char *log_path);
+ * stderr go to log_path, or (NULL) as dflt says. 0 or -errno, with a
+ * message on stderr when the command cannot be run. */
+int workload_start(struct workload *w, char **argv, const char *log_path,
+		   enum workload_output dflt);
 void workload_release(struct workload *w);
 /* Reaps without blocking; true once exited. */
 bool workload_poll(struct workload *w);
-/* "workload: make (pid 42) running, output in /tmp/..." / "... exited with 0" */
+/* "workload: make (pid 42) running, output in /tmp/..." / "... exited with 0";
+ * no path where the output is asys's own. */
 void workload_describe(const struct workload *w, char *buf, size_t n);
 /* SIGTERM to its process group if still running; reaps. */
 void workload_stop(struct workload *w);

@@ -26,4 +26,5 @@ case $log in
 *) fail "the path of the output is not said on exit: $(cap | tail -n 3)" ;;
 esac
 [ "$(cat "$log")" = said ] || fail "the workload's log holds '$(cat "$log")'"
+[ "$(stat -c %a "$log")" = 600 ] || fail "the workload's log has mode $(stat -c %a "$log"), not 0600"
 echo ok
