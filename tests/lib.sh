@@ -3,6 +3,13 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 : "${ASYS:=$top_builddir/asys}"
+# The tests read asys's UTF-8 (│, ▲, ─) with grep, sed, awk, cut and wc, and
+# print numbers with printf: in the caller's locale a bracket expression
+# such as [│|] matches one byte at a time (C, a root login with LANG unset)
+# and a decimal point can be a comma. Every test runs in C.UTF-8; one that
+# checks another locale sets it for that command.
+LC_ALL=C.UTF-8
+export LC_ALL
 fails=0
 passes=0
 

@@ -19,6 +19,12 @@ TDIR=$(mktemp -d "${TMPDIR:-/tmp}/asys-tui.XXXXXX") || exit 1
 TSESS=asys
 # Locale for the session: a UTF-8 one when the system has it.
 TUI_LOCALE=${TUI_LOCALE:-C.UTF-8}
+# The test's own grep, sed, awk and cut read that screen: in the C locale (a
+# root login with LANG unset) a bracket expression such as [│|] matches one
+# byte at a time, never the three bytes of │, and cut -c counts bytes. So
+# the test runs in a UTF-8 locale whatever the caller's.
+LC_ALL=C.UTF-8
+export LC_ALL
 unset TMUX # a test run inside tmux must still use its own server
 
 tmx() { "$TMUX_BIN" -L "$TSOCK" "$@"; }
@@ -70,9 +76,23 @@ tui_start() {
 		fail "${cols}x$rows: asys ${TUI_SUB:-top} drew no header (${TUI_READY:-asys top}) within 15 s"
 }
 
+# re_ok REGEX: grep -E takes the pattern. A pattern it refuses would end a
+# wait_gone at once and run a wait_for to its limit, both in silence: this
+# says so and returns 1.
+re_ok() {
+	local err
+	printf '' | grep -Eq -- "$1" 2>/dev/null
+	[ $? -ne 2 ] && return 0
+	err=$(printf '' | grep -E -- "$1" 2>&1)
+	echo "FAIL: a wait on a pattern grep -E refuses: '$1': $err"
+	fails=$((${fails:-0} + 1))
+	return 1
+}
+
 # wait_for REGEX [SECONDS]: until the screen matches (grep -E).
 wait_for() {
 	local re=$1 t=${2:-10} i=0
+	re_ok "$re" || return 1
 	while [ "$i" -lt $((t * 10)) ]; do
 		cap | grep -Eq -- "$re" && return 0
 		sleep 0.1
@@ -81,16 +101,25 @@ wait_for() {
 	return 1
 }
 
-# wait_gone REGEX [SECONDS]: until the screen no longer matches.
+# wait_gone REGEX [SECONDS]: until the screen no longer matches. A screen
+# that cannot be read (the session is gone) is not one without REGEX.
 wait_gone() {
-	local re=$1 t=${2:-10} i=0
+	local re=$1 t=${2:-10} i=0 s
+	re_ok "$re" || return 1
 	while [ "$i" -lt $((t * 10)) ]; do
-		cap | grep -Eq -- "$re" || return 0
+		if ! s=$(cap); then
+			echo "wait_gone '$re': the tmux session is gone, there is no screen to read"
+			return 1
+		fi
+		printf '%s\n' "$s" | grep -Eq -- "$re" || return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
 }
+
+# ere_quote TEXT: TEXT as a grep -E pattern that matches it literally.
+ere_quote() { printf '%s' "$1" | sed 's/[][\\.*+?^$(){}|]/\\&/g'; }
 
 keys() { tmx send-keys -t "$TSESS" "$@"; }
 
@@ -105,10 +134,18 @@ sort_walk() {
 	while [ "$i" -lt 12 ]; do
 		now=$(sort_label)
 		[ "$now" = "$want" ] && return 0
+		if [ -z "$now" ]; then
+			echo "sort_walk: no 'sort: NAME' on the screen"
+			return 1
+		fi
 		keys "$key"
-		wait_gone "sort: $(printf '%s' "$now" | sed 's/[]\\[.*+?^$(){}|]/\\&/g') " 5 || return 1
+		if ! wait_gone "sort: $(ere_quote "$now") " 5; then
+			echo "sort_walk: $key left the table sorted by $now for 5 s"
+			return 1
+		fi
 		i=$((i + 1))
 	done
+	echo "sort_walk: 12 presses of $key did not reach $want"
 	return 1
 }
 
