@@ -5,7 +5,12 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash is needed for job control"; exit 77; }
 
-tmx new-session -d -s "$TSESS" -x 100 -y 30 "env PS1='prompt> ' bash --norc --noprofile -i" ||
+# An interactive bash writes its history to $HISTFILE when it ends, and
+# reads startup files: the shell gets a home of its own, with no history
+# file, so that the user's files are left alone.
+mkdir "$TDIR/home" || fail "cannot make $TDIR/home"
+tmx new-session -d -s "$TSESS" -x 100 -y 30 \
+	"env HOME=$(shq "$TDIR/home") HISTFILE=/dev/null PS1='prompt> ' bash --norc --noprofile -i" ||
 	fail "tmux could not start a session"
 wait_for 'prompt>' 10 || fail "no shell prompt"
 # 32 fake PPUs: their list scrolls with the arrow keys, which shows the
