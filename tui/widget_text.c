@@ -79,11 +79,82 @@ static bool text_needs_escape(const char *s)
 	return false;
 }
 
+/* The ASCII form of a glyph asys draws, for a locale without UTF-8. */
+static const struct text_ascii_form {
+	unsigned cp;
+	const char *ascii; /* never longer than the glyph's UTF-8 */
+} text_ascii_forms[] = {
+    {0x00b5, "u"}, {0x00b7, "."}, {0x00d7, "x"}, {0x2026, "..."}, {0x2190, "<"}, {0x2191, "^"},
+    {0x2192, ">"}, {0x2193, "v"}, {0x2500, "-"}, {0x2502, "|"},	  {0x250c, "+"}, {0x2510, "+"},
+    {0x2514, "`"}, {0x2518, "+"}, {0x251c, "|"}, {0x256d, "+"},	  {0x256e, "+"}, {0x256f, "+"},
+    {0x2570, "+"}, {0x2588, "#"}, {0x2591, ":"}, {0x2592, "+"},	  {0x2593, "="}, {0x25a0, "[]"},
+    {0x25b2, "^"}, {0x25b6, ">"}, {0x25bc, "v"}, {0x25cf, "*"},	  {0x275a, "|"},
+};
+
+/* The code point of the valid UTF-8 sequence of k bytes at p. */
+static unsigned text_code_point(const unsigned char *p, size_t k)
+{
+	unsigned cp = p[0] & (0xff >> (k + 1));
+
+	for (size_t i = 1; i < k; i++)
+		cp = cp << 6 | (p[i] & 0x3f);
+	return cp;
+}
+
+static const char *text_ascii_of(unsigned cp)
+{
+	if (cp >= 0x2581 && cp <= 0x2590) /* block elements: bars */
+		return "#";
+	if (cp >= 0x2800 && cp <= 0x28ff) /* braille: sparklines */
+		return ".";
+	for (size_t i = 0; i < ARRAY_SIZE(text_ascii_forms); i++)
+		if (text_ascii_forms[i].cp == cp)
+			return text_ascii_forms[i].ascii;
+	return "?";
+}
+
+/* In a locale of one byte a character, curses draws each byte of a UTF-8
+ * sequence as a control (~V, M-b): the glyphs asys draws become their ASCII
+ * forms, any other character '?'. s holds no control bytes (escaped), and
+ * no form is longer than its sequence, so buf may be s. Returns buf. */
+static char *text_ascii(const char *s, char *buf, size_t n)
+{
+	size_t out = 0;
+
+	while (*s && out + 1 < n) {
+		size_t k = str_utf8_len(s);
+		const char *a;
+
+		if (!k) {
+			buf[out++] = *s++;
+			continue;
+		}
+		a = text_ascii_of(text_code_point((const unsigned char *)s, k));
+		s += k;
+		for (; *a && out + 1 < n; a++)
+			buf[out++] = *a;
+	}
+	buf[out] = '\0';
+	return buf;
+}
+
+static bool text_has_high(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return true;
+	return false;
+}
+
 /* Text from outside (a recording, /proc, a library) drawn as it is would
  * move the cursor or retitle the terminal: it is shown escaped. */
 static const char *text_safe(const char *s, char *buf, size_t n)
 {
-	return text_needs_escape(s) ? str_escape(buf, n, s, 0) : s;
+	if (text_needs_escape(s))
+		s = str_escape(buf, n, s, 0);
+	if (MB_CUR_MAX == 1 && text_has_high(s))
+		s = text_ascii(s, buf, n);
+	return s;
 }
 
 /* n cells of glyph (one character, UTF-8 or ASCII) from (y, x), rightwards
