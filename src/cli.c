@@ -103,6 +103,10 @@ static const struct opt_desc app_opts[] = {
 	    "also export per-process and per-kernel series: the top N of each by size "
 	    "(memory; kernels by launches), 0-1000 (default 0: none)",
 	    OPT_CMD_LISTEN, metrics_processes, 0, 1000, "a count of processes"),
+    APP_PARSE("peak-window", 0, "TIME",
+	      "the window of the peaks and of the PPU metrics' mean and maximum, ending at each "
+	      "scrape (5s, 1min; default 15s: the usual scrape interval)",
+	      OPT_CMD_LISTEN, cli_parse_peak_window, NULL),
     APP_FLAG("list-metrics", 0, "print the metric families this asys exports, then exit",
 	     OPT_CMD_SERVE, list_metrics),
     APP_NUM("interval", 0, "SECONDS", "sample for SECONDS before printing, 0.1-3600 (default 1)",

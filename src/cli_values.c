@@ -182,6 +182,24 @@ int cli_parse_duration(const struct opt_desc *d, const char *name, const char *v
 	return -EINVAL;
 }
 
+int cli_parse_peak_window(const struct opt_desc *d, const char *name, const char *val,
+			  void *block, char *err, size_t n)
+{
+	char a[40], b[40], expect[160];
+	double s;
+
+	(void)d;
+	if (cli_unit_kind(val) == CLI_UNIT_TIME && !util_parse_duration(val, &s) && s >= 0.1 &&
+	    s <= 3600) {
+		((struct asys_options *)block)->peak_window_s = s;
+		return 0;
+	}
+	snprintf(expect, sizeof(expect), "a duration with its unit, 0.1s to 1h, such as %s or %s",
+		 cli_respell(a, sizeof(a), val, "s"), cli_respell(b, sizeof(b), val, "min"));
+	opt_bad_value(err, n, name, val, expect);
+	return -EINVAL;
+}
+
 static int cli_size(const char *val, uint64_t *out)
 {
 	char num[64];

@@ -126,6 +126,11 @@ static void top_notes(void *ctx, char *buf, size_t n)
 		top_append(buf, n, *buf ? "\n" : "");
 		top_append(buf, n, msgs);
 	}
+	/* an endpoint open to other hosts without TLS or a password */
+	if (serve_warning(t->serve) && asys_now_ns() < t->notes_until) {
+		top_append(buf, n, *buf ? "\n" : "");
+		top_append(buf, n, serve_warning(t->serve));
+	}
 	if (t->saved[0] && asys_now_ns() < t->saved_until) {
 		top_append(buf, n, *buf ? "\n" : "");
 		top_append(buf, n, t->saved);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expo_addr.h"
 #include "registry.h"
 #include "serve.h"
 #include "strsafe.h"
@@ -44,18 +45,58 @@ size_t serve_collectors(struct engine *e, struct expo_collector *out, size_t n)
 			if (!serve_in_list(st[g].names, c->name))
 				continue;
 			c->up = true;
-			/* a rate needs a second of ticks */
-			c->rate_hz = st[g].ticks ? st[g].hz_achieved : NAN;
+			/* a rate needs a window of about a second of ticks: a
+			 * window closes on a tick, so a measured rate is never 0 */
+			c->rate_hz = st[g].hz_achieved > 0 ? st[g].hz_achieved : NAN;
 		}
 	}
 	return m;
 }
 
+void serve_collectors_over(struct engine *e, struct expo_collector *c, size_t nc, double elapsed_s)
+{
+	struct engine_group_stats st[ENGINE_MAX_GROUPS];
+	int k = e ? engine_stats(e, st, ENGINE_MAX_GROUPS) : 0;
+
+	for (size_t i = 0; i < nc; i++) {
+		if (!c[i].up)
+			continue;
+		c[i].rate_hz = NAN;
+		for (int g = 0; g < k; g++) {
+			/* ticks sit on a grid of the period: an interval shorter
+			 * than one period may hold one tick or none */
+			if (serve_in_list(st[g].names, c[i].name) && st[g].hz_requested > 0 &&
+			    elapsed_s * st[g].hz_requested >= 1)
+				c[i].rate_hz = (double)st[g].ticks / elapsed_s;
+		}
+	}
+}
+
 #ifdef HAVE_SERVE
+/* An address other hosts can reach, served without TLS or without a
+ * password: the warning, short enough for a message line; false when it
+ * needs none. */
+static bool serve_exposed(const char *listen, bool tls, bool auth, char *buf, size_t n)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char why[160];
+
+	if ((tls && auth) || expo_parse_listen(listen, &ss, &len, why, sizeof(why)) < 0 ||
+	    expo_addr_loopback((const struct sockaddr *)&ss))
+		return false;
+	snprintf(buf, n, "%s is open to other hosts %s: see asys-serve(1), SECURITY", listen,
+		 !tls && !auth ? "without TLS or a password"
+		 : !tls	       ? "without TLS (the password crosses in clear)"
+			       : "without a password");
+	return true;
+}
+
 struct serve {
 	struct expo_server *srv;
 	struct engine *engine;
 	struct expo_webcfg web; /* read at start; the server points into it */
+	char warning[200];	/* serve_exposed's, or "" */
 };
 
 static size_t serve_collectors_cb(void *ctx, struct expo_collector *out, size_t n)
@@ -75,8 +116,9 @@ struct serve *serve_start(struct session *s, const struct asys_options *o, const
 	    .processes = (size_t)o->metrics_processes,
 	    .collectors = serve_collectors_cb,
 	    .version = PACKAGE_VERSION,
+	    .window_ns = (uint64_t)(o->peak_window_s * 1e9),
 	};
-	char err[256], shown[1100];
+	char err[512], shown[2100];
 
 	if (!sv) {
 		fprintf(stderr, "asys %s: out of memory\n", who);
@@ -100,7 +142,18 @@ struct serve *serve_start(struct session *s, const struct asys_options *o, const
 		free(sv);
 		return NULL;
 	}
+	if (serve_exposed(listen, sv->web.tls, sv->web.nusers, sv->warning, sizeof(sv->warning)))
+		fprintf(stderr,
+			"asys %s: warning: %s (anyone who reaches the port reads the metrics: "
+			"give --web-config with tls_server_config and basic_auth_users, or "
+			"listen on 127.0.0.1)\n",
+			who, sv->warning);
 	return sv;
+}
+
+const char *serve_warning(const struct serve *sv)
+{
+	return sv && sv->warning[0] ? sv->warning : NULL;
 }
 
 void serve_stop(struct serve *sv)
@@ -138,6 +191,12 @@ struct serve *serve_start(struct session *s, const struct asys_options *o, const
 void serve_stop(struct serve *sv)
 {
 	(void)sv;
+}
+
+const char *serve_warning(const struct serve *sv)
+{
+	(void)sv;
+	return NULL;
 }
 
 const char *serve_address(const struct serve *sv)

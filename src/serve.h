@@ -14,15 +14,23 @@ struct serve;
 
 /* Listens on listen, with the TLS and basic auth of o->web_config, which
  * is read once, here. NULL after saying why on stderr ("asys WHO: ..."),
- * also when asys was built without libmicrohttpd. */
+ * also when asys was built without libmicrohttpd. An address other hosts
+ * reach without TLS and a password is served with a warning on stderr. */
 struct serve *serve_start(struct session *s, const struct asys_options *o, const char *listen,
 			  const char *who);
 void serve_stop(struct serve *sv); /* NULL is fine */
 const char *serve_address(const struct serve *sv);
+/* An address other hosts reach, without TLS or a password: the warning
+ * (also said on stderr at start), one line for a screen; NULL when none. */
+const char *serve_warning(const struct serve *sv);
 /* "https" with the web config's TLS, else "http" */
 const char *serve_scheme(const struct serve *sv);
 /* The registry's collectors, whether each samples and its thread's
  * achieved rate; returns how many (at most n). */
 size_t serve_collectors(struct engine *e, struct expo_collector *out, size_t n);
+/* After the engine stopped: each collector's rate over the elapsed_s its
+ * threads ran, from their whole count of ticks; NaN when elapsed_s is
+ * shorter than a period. */
+void serve_collectors_over(struct engine *e, struct expo_collector *c, size_t nc, double elapsed_s);
 
 #endif

@@ -13,6 +13,7 @@ void options_defaults(struct asys_options *o)
 	o->speed = 1.0;
 	settings_defaults(&o->ui);
 	o->interval_s = 1.0;
+	o->peak_window_s = 15.0;
 }
 
 enum sample_scope options_scope(const struct asys_options *o)

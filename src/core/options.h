@@ -66,6 +66,7 @@ struct asys_options {
 	const char *listen;	  /* --listen ADDR:PORT, NULL: no endpoint (serve: the default) */
 	double metrics_processes; /* --metrics-processes N: per-process series, 0 = none */
 	const char *web_config;	  /* --web-config FILE: TLS and basic auth, NULL: none */
+	double peak_window_s;	  /* --peak-window: the peaks' window, default 15 s */
 	bool list_metrics;	  /* serve --list-metrics */
 	/* snapshot */
 	double interval_s;   /* --interval, default 1 */

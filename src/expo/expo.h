@@ -41,9 +41,10 @@ struct expo_snap_opts {
 	 * by its size column; 0: none; SIZE_MAX: all (the snapshot) */
 	size_t processes;
 	/* The window of the peaks and of the max and mean of PPU metrics:
-	 * the whole buckets of the store after this bucket index (a bucket is
-	 * one refresh), at least one. 0: the last whole bucket only. */
-	uint64_t since_bucket;
+	 * the whole buckets of the store (a bucket is one refresh) that end
+	 * within this long of the last one, at least one and at most
+	 * STORE_FINE_BUCKETS. 0: the last whole bucket only. */
+	uint64_t window_ns;
 	bool rates; /* counters' rates between their last two samples too */
 };
 
@@ -53,9 +54,6 @@ struct expo_snap;
 struct expo_snap *expo_snap_take(struct store *st, const struct stream_table *t,
 				 const struct expo_snap_opts *o);
 void expo_snap_free(struct expo_snap *s);
-/* The bucket index the snapshot's window ended at: the next scrape's
- * since_bucket. */
-uint64_t expo_snap_end_bucket(const struct expo_snap *s);
 
 /* The scrape as text: a malloc'd buffer of *len bytes, NULL when memory
  * runs out. version is the build's, for asys_build_info. */

@@ -4,6 +4,7 @@
 #ifndef ASYS_EXPO_ADDR_H
 #define ASYS_EXPO_ADDR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
 
@@ -14,6 +15,8 @@
 /* Fills ss and len; 0, or -EINVAL with the sentence a user reads in err. */
 int expo_parse_listen(const char *s, struct sockaddr_storage *ss, socklen_t *len, char *err,
 		      size_t n);
+/* Only this host reaches it: 127.0.0.0/8 or ::1 (mapped too). */
+bool expo_addr_loopback(const struct sockaddr *sa);
 /* "127.0.0.1:9459" or "[::1]:9459" for a bound address. */
 void expo_format_addr(const struct sockaddr *sa, char *buf, size_t n);
 

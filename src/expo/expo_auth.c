@@ -2,10 +2,13 @@
 
 #include <crypt.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "expo_auth.h"
@@ -19,15 +22,36 @@ struct expo_auth_hit {
 	uint64_t until_ns;
 };
 
+/* One bcrypt asked of the workers. Its owners are the check that waits
+ * for it and the queue, then the worker that took it from the queue: the
+ * last one to let go frees it. Under the pool's lock. */
+struct expo_auth_job {
+	char *password;
+	char hash[EXPO_WEB_HASH_LEN + 1];
+	bool done, ok;
+	int refs;
+	struct expo_auth_job *next;
+};
+
+/* The workers' side: it outlives expo_auth_free while a worker finishes a
+ * bcrypt, and the last of the owner and the workers frees it. */
+struct expo_auth_pool {
+	pthread_mutex_t lock;
+	pthread_cond_t work, done;
+	struct expo_auth_job *head, *tail;
+	unsigned refs;
+	bool stopping;
+	unsigned long bcrypts;
+};
+
 struct expo_auth {
-	pthread_mutex_t lock; /* all below: crypt_data is one call's scratch */
+	pthread_mutex_t lock; /* the cache */
 	struct expo_web_user *users;
 	size_t nusers;
 	char salt[CRYPT_GENSALT_OUTPUT_SIZE]; /* the cache's digests' */
 	char dummy[EXPO_WEB_HASH_LEN + 1];    /* what an unknown user is checked against */
 	struct expo_auth_hit hits[EXPO_AUTH_CACHE];
-	unsigned long bcrypts;
-	struct crypt_data cd;
+	struct expo_auth_pool *pool;
 };
 
 /* libxcrypt, loaded with dlopen by the first endpoint with users: linked,
@@ -73,6 +97,135 @@ static bool expo_auth_equal(const char *a, const char *b, size_t n)
 	return d == 0;
 }
 
+/* The pool's share: the last to let go frees it. Under its lock, which
+ * this lets go. */
+static void expo_pool_release(struct expo_auth_pool *p)
+{
+	bool last = --p->refs == 0;
+
+	pthread_mutex_unlock(&p->lock);
+	if (!last)
+		return;
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	free(p);
+}
+
+/* Under the pool's lock. */
+static void expo_job_unref(struct expo_auth_job *j)
+{
+	if (--j->refs)
+		return;
+	explicit_bzero(j->password, strlen(j->password));
+	free(j->password);
+	free(j);
+}
+
+/* The job's bcrypt, outside the lock: its own scratch, since the workers
+ * run side by side. */
+static bool expo_job_run(const struct expo_auth_job *j)
+{
+	struct crypt_data *cd = calloc(1, sizeof(*cd));
+	const char *got;
+	bool ok;
+
+	if (!cd)
+		return false;
+	got = xcrypt.rn(j->password, j->hash, cd, sizeof(*cd));
+	ok = got && strlen(got) == EXPO_WEB_HASH_LEN &&
+	     expo_auth_equal(got, j->hash, EXPO_WEB_HASH_LEN);
+	explicit_bzero(cd, sizeof(*cd));
+	free(cd);
+	return ok;
+}
+
+static void *expo_auth_worker(void *arg)
+{
+	struct expo_auth_pool *p = arg;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		struct expo_auth_job *j;
+		bool ok;
+
+		while (!p->head && !p->stopping)
+			pthread_cond_wait(&p->work, &p->lock);
+		if (p->stopping)
+			break;
+		j = p->head;
+		p->head = j->next;
+		if (!p->head)
+			p->tail = NULL;
+		pthread_mutex_unlock(&p->lock);
+		ok = expo_job_run(j);
+		pthread_mutex_lock(&p->lock);
+		j->ok = ok;
+		j->done = true;
+		p->bcrypts++;
+		pthread_cond_broadcast(&p->done);
+		expo_job_unref(j);
+	}
+	expo_pool_release(p);
+	return NULL;
+}
+
+/* The pool and its workers, detached, with every signal blocked (a stop
+ * signal is for the thread that waits for it). At least one worker. */
+static struct expo_auth_pool *expo_pool_new(void)
+{
+	struct expo_auth_pool *p = calloc(1, sizeof(*p));
+	pthread_attr_t attr;
+	sigset_t all, old;
+	unsigned started = 0;
+
+	if (!p)
+		return NULL;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->refs = 1;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (unsigned i = 0; i < EXPO_AUTH_WORKERS; i++) {
+		pthread_t t;
+
+		pthread_mutex_lock(&p->lock);
+		p->refs++;
+		pthread_mutex_unlock(&p->lock);
+		if (pthread_create(&t, &attr, expo_auth_worker, p) == 0) {
+			started++;
+			continue;
+		}
+		pthread_mutex_lock(&p->lock);
+		p->refs--;
+		pthread_mutex_unlock(&p->lock);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (!started) {
+		pthread_mutex_lock(&p->lock);
+		expo_pool_release(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* A hash of the file's highest cost, with a salt of zeros: a valid hash no
+ * password has, that costs an unknown user what the dearest user costs. */
+static void expo_auth_dummy(struct expo_auth *a)
+{
+	const char *dear = a->users[0].hash;
+
+	for (size_t i = 1; i < a->nusers; i++)
+		if (memcmp(a->users[i].hash + 4, dear + 4, 2) > 0)
+			dear = a->users[i].hash;
+	snprintf(a->dummy, sizeof(a->dummy), "$2b$%.2s$%s", dear + 4,
+		 "....................................................."); /* 53 */
+}
+
 struct expo_auth *expo_auth_new(const struct expo_web_user *users, size_t n, char *err, size_t errn)
 {
 	struct expo_auth *a = NULL;
@@ -93,27 +246,49 @@ struct expo_auth *expo_auth_new(const struct expo_web_user *users, size_t n, cha
 	/* the library draws the salt's bytes from the system's random source */
 	if (!xcrypt.gensalt_rn("$5$", 1000, NULL, 0, a->salt, sizeof(a->salt)) || a->salt[0] != '$')
 		goto fail;
-	/* the first user's cost, a salt of zeros: a valid hash no password has */
-	snprintf(a->dummy, sizeof(a->dummy), "$2b$%.2s$%s", users[0].hash + 4,
-		 "....................................................."); /* 53 */
+	expo_auth_dummy(a);
+	if (!(a->pool = expo_pool_new()))
+		goto fail;
 	pthread_mutex_init(&a->lock, NULL);
 	return a;
 fail:
-	snprintf(err, errn, "out of memory (or no random salt)");
+	snprintf(err, errn, "out of memory (or no thread, or no random salt)");
 	if (a)
 		free(a->users);
 	free(a);
 	return NULL;
 }
 
+void expo_auth_stop(struct expo_auth *a)
+{
+	struct expo_auth_pool *p = a->pool;
+
+	pthread_mutex_lock(&p->lock);
+	p->stopping = true;
+	/* the queue's share of the jobs no worker took */
+	while (p->head) {
+		struct expo_auth_job *j = p->head;
+
+		p->head = j->next;
+		expo_job_unref(j);
+	}
+	p->tail = NULL;
+	pthread_cond_broadcast(&p->work);
+	pthread_cond_broadcast(&p->done);
+	pthread_mutex_unlock(&p->lock);
+}
+
 void expo_auth_free(struct expo_auth *a)
 {
 	if (!a)
 		return;
+	expo_auth_stop(a);
+	pthread_mutex_lock(&a->pool->lock);
+	expo_pool_release(a->pool);
 	pthread_mutex_destroy(&a->lock);
 	explicit_bzero(a->users, a->nusers * sizeof(*a->users));
 	free(a->users);
-	/* the cache's digests and the last call's scratch */
+	/* the cache's digests */
 	explicit_bzero(a, sizeof(*a));
 	free(a);
 }
@@ -145,48 +320,160 @@ static void expo_auth_remember(struct expo_auth *a, size_t user, const char *dig
 	old->until_ns = now + (uint64_t)EXPO_AUTH_CACHE_S * 1000000000ull;
 }
 
+/* A bcrypt of password against hash by a worker, waited for; false too
+ * when the pool stops meanwhile or memory runs out. */
+static bool expo_auth_bcrypt(struct expo_auth_pool *p, const char *password, const char *hash)
+{
+	struct expo_auth_job *j = calloc(1, sizeof(*j));
+	bool ok;
+
+	if (!j || !(j->password = strdup(password))) {
+		free(j);
+		return false;
+	}
+	util_strlcpy(j->hash, hash, sizeof(j->hash));
+	j->refs = 2;
+	pthread_mutex_lock(&p->lock);
+	if (p->stopping) {
+		j->refs = 1;
+	} else {
+		if (p->tail)
+			p->tail->next = j;
+		else
+			p->head = j;
+		p->tail = j;
+		pthread_cond_signal(&p->work);
+		while (!j->done && !p->stopping)
+			pthread_cond_wait(&p->done, &p->lock);
+	}
+	ok = j->done && j->ok;
+	expo_job_unref(j);
+	pthread_mutex_unlock(&p->lock);
+	return ok;
+}
+
+/* The salted digest of password for the cache, or "" */
+static void expo_auth_digest(const struct expo_auth *a, const char *password, char *out, size_t n)
+{
+	struct crypt_data *cd = calloc(1, sizeof(*cd));
+	const char *got = cd ? xcrypt.rn(password, a->salt, cd, sizeof(*cd)) : NULL;
+
+	out[0] = '\0';
+	if (got && got[0] == '$')
+		util_strlcpy(out, got, n);
+	if (cd)
+		explicit_bzero(cd, sizeof(*cd));
+	free(cd);
+}
+
 bool expo_auth_check(struct expo_auth *a, const char *user, const char *password)
 {
-	char digest[EXPO_AUTH_DIGEST_MAX] = "";
+	char digest[EXPO_AUTH_DIGEST_MAX];
 	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
-	const char *hash = NULL, *got;
+	const char *hash = NULL;
 	size_t idx = 0;
-	bool ok = false;
+	bool ok;
 
 	if (!user || !password)
 		return false;
-	pthread_mutex_lock(&a->lock);
 	for (size_t i = 0; i < a->nusers && !hash; i++)
 		if (!strcmp(a->users[i].name, user)) {
 			hash = a->users[i].hash;
 			idx = i + 1;
 		}
-	got = xcrypt.rn(password, a->salt, &a->cd, sizeof(a->cd));
-	if (got && got[0] == '$')
-		util_strlcpy(digest, got, sizeof(digest));
-	if (idx && *digest && expo_auth_cached(a, idx, digest, now)) {
-		ok = true;
-		goto out;
-	}
-	a->bcrypts++;
-	got = xcrypt.rn(password, hash ? hash : a->dummy, &a->cd, sizeof(a->cd));
-	ok = hash && got && strlen(got) == EXPO_WEB_HASH_LEN &&
-	     expo_auth_equal(got, hash, EXPO_WEB_HASH_LEN);
-	if (ok && *digest)
-		expo_auth_remember(a, idx, digest, now);
-out:
-	explicit_bzero(&a->cd, sizeof(a->cd));
-	explicit_bzero(digest, sizeof(digest));
+	expo_auth_digest(a, password, digest, sizeof(digest));
+	pthread_mutex_lock(&a->lock);
+	ok = idx && *digest && expo_auth_cached(a, idx, digest, now);
 	pthread_mutex_unlock(&a->lock);
+	if (!ok) {
+		ok = expo_auth_bcrypt(a->pool, password, hash ? hash : a->dummy) && hash;
+		pthread_mutex_lock(&a->lock);
+		if (ok && *digest)
+			expo_auth_remember(a, idx, digest, now);
+		pthread_mutex_unlock(&a->lock);
+	}
+	explicit_bzero(digest, sizeof(digest));
 	return ok;
 }
 
 unsigned long expo_auth_bcrypts(const struct expo_auth *a)
 {
+	struct expo_auth_pool *p = a->pool;
 	unsigned long n;
 
-	pthread_mutex_lock(&((struct expo_auth *)a)->lock);
-	n = a->bcrypts;
-	pthread_mutex_unlock(&((struct expo_auth *)a)->lock);
+	pthread_mutex_lock(&p->lock);
+	n = p->bcrypts;
+	pthread_mutex_unlock(&p->lock);
 	return n;
+}
+
+static int expo_b64(unsigned char c)
+{
+	static const char abc[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *p = c ? strchr(abc, c) : NULL;
+
+	return p ? (int)(p - abc) : -1;
+}
+
+/* Standard base64 with its padding into out (n bytes); its length, or -1. */
+static long expo_b64_decode(const char *s, size_t len, unsigned char *out, size_t n)
+{
+	size_t k = 0;
+
+	if (!len || len % 4)
+		return -1;
+	for (size_t i = 0; i < len; i += 4) {
+		int v[4], pad = 0;
+
+		for (int j = 0; j < 4; j++) {
+			v[j] = expo_b64((unsigned char)s[i + j]);
+			/* '=' only at the end, one or two, and nothing after */
+			if (v[j] < 0 && s[i + j] == '=' && i + 4 == len && j >= 2)
+				pad++, v[j] = 0;
+			else if (v[j] < 0 || pad)
+				return -1;
+		}
+		if (k + 3 - (size_t)pad > n)
+			return -1;
+		out[k++] = (unsigned char)(v[0] << 2 | v[1] >> 4);
+		if (pad < 2)
+			out[k++] = (unsigned char)((v[1] & 15) << 4 | v[2] >> 2);
+		if (pad < 1)
+			out[k++] = (unsigned char)((v[2] & 3) << 6 | v[3]);
+	}
+	return (long)k;
+}
+
+int expo_auth_basic(const char *header, char *user, size_t un, char **pass)
+{
+	size_t max = un + EXPO_AUTH_PASSWORD_MAX + 1, len;
+	unsigned char *buf;
+	const char *colon;
+	long k;
+	int rc = -EINVAL;
+
+	*pass = NULL;
+	if (!header || strncasecmp(header, "Basic ", 6))
+		return -EINVAL;
+	header += 6 + strspn(header + 6, " ");
+	len = strcspn(header, " ");
+	if (header[len + strspn(header + len, " ")] || !(buf = malloc(max)))
+		return -EINVAL;
+	k = expo_b64_decode(header, len, buf, max);
+	/* a NUL anywhere: no C string would hold what the client sent */
+	if (k < 0 || memchr(buf, '\0', (size_t)k))
+		goto out;
+	colon = memchr(buf, ':', (size_t)k);
+	if (!colon || (size_t)(colon - (char *)buf) >= un ||
+	    (size_t)k - (size_t)(colon - (char *)buf) - 1 > EXPO_AUTH_PASSWORD_MAX)
+		goto out;
+	memcpy(user, buf, (size_t)(colon - (char *)buf));
+	user[colon - (char *)buf] = '\0';
+	*pass = strndup(colon + 1, (size_t)k - (size_t)(colon - (char *)buf) - 1);
+	rc = *pass ? 0 : -ENOMEM;
+out:
+	explicit_bzero(buf, max);
+	free(buf);
+	return rc;
 }

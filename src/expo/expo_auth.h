@@ -6,8 +6,14 @@
  * password (1000 rounds, a salt drawn at start: the password itself is
  * never kept), and a scrape within that time costs that digest (about
  * 0.3 ms) instead of a bcrypt. Failures are never remembered: each costs a
- * bcrypt, also for an unknown user (against a hash of the same cost), so
- * that the time says nothing of which users exist. */
+ * bcrypt, also for an unknown user (against a hash of the file's highest
+ * cost), so that the time says nothing of which users exist.
+ *
+ * The bcrypts run on EXPO_AUTH_WORKERS threads of their own, so that no
+ * more than that many run at once whatever the number of clients, and a
+ * check waits for its turn. The workers are detached: expo_auth_stop lets
+ * every waiting check go at once (refused) without waiting for a bcrypt in
+ * progress, which finishes on its worker and is thrown away. */
 #ifndef ASYS_EXPO_AUTH_H
 #define ASYS_EXPO_AUTH_H
 
@@ -18,17 +24,33 @@
 
 #define EXPO_AUTH_CACHE 32   /* (user, password) pairs remembered */
 #define EXPO_AUTH_CACHE_S 60 /* for this long after their bcrypt check */
+#define EXPO_AUTH_WORKERS 2  /* bcrypts at once */
+/* a password longer than this is refused unread (bcrypt reads 72 bytes) */
+#define EXPO_AUTH_PASSWORD_MAX 1024
 
 struct expo_auth;
 
-/* Copies the users (n >= 1). NULL with why in err when libxcrypt cannot
- * be loaded, or memory or the random salt fails. */
+/* Copies the users (n >= 1) and starts the workers. NULL with why in err
+ * when libxcrypt cannot be loaded, or memory, a thread or the random salt
+ * fails. */
 struct expo_auth *expo_auth_new(const struct expo_web_user *users, size_t n, char *err,
 				size_t errn);
-void expo_auth_free(struct expo_auth *a); /* NULL is fine */
-/* user and password match a user's hash. Thread-safe. */
+/* Refuses every check from now on, those waiting included, at once. */
+void expo_auth_stop(struct expo_auth *a);
+/* Stops, then frees; a worker still in a bcrypt frees its share when it
+ * ends. NULL is fine. No check may be running or start. */
+void expo_auth_free(struct expo_auth *a);
+/* user and password match a user's hash. Thread-safe; false once stopped. */
 bool expo_auth_check(struct expo_auth *a, const char *user, const char *password);
 /* bcrypt checks done so far (the cache's misses), for the tests */
 unsigned long expo_auth_bcrypts(const struct expo_auth *a);
+
+/* The user and password of an Authorization header's value, "Basic "
+ * then base64 of "user:password" (RFC 7617): 0, or -EINVAL when it is not
+ * that, when either holds a NUL byte (which a C string would cut short,
+ * taking "pw\0junk" for "pw"), or when it does not fit (user: un bytes with
+ * its NUL, password: EXPO_AUTH_PASSWORD_MAX). pass is the caller's to
+ * explicit_bzero and free; NULL on failure. */
+int expo_auth_basic(const char *header, char *user, size_t un, char **pass);
 
 #endif

@@ -17,29 +17,23 @@
 
 #include "expo_addr.h"
 #include "expo_auth.h"
+#include "expo_conn.h"
 #include "expo_http.h"
 #include "expo_mhd.h"
 #include "util.h"
 
 #define EXPO_COLLECTORS_MAX 32
 
-/* "Since the last scrape" is per scraper: each address keeps the store
- * bucket its last scrape ended at. The oldest is forgotten when the table
- * is full; a forgotten or new scraper gets the last whole bucket. */
-struct expo_scraper {
-	struct sockaddr_storage addr;
-	uint64_t bucket;
-	uint64_t used; /* scrape count when last seen */
-};
-
 struct expo_server {
 	struct expo_server_cfg cfg;
 	struct MHD_Daemon *d;
 	char address[64];
-	pthread_mutex_t lock; /* the scraper table */
-	struct expo_scraper scrapers[EXPO_HTTP_SCRAPERS];
+	/* one scrape at a time, as on one thread: the formatting of many at
+	 * once would take the CPU from the samplers */
+	pthread_mutex_t lock;
 	atomic_ulong scrapes;
 	struct expo_auth *auth; /* NULL: no basic auth */
+	struct expo_conns *conns;
 	/* the library's first complaint while it starts, for the error */
 	atomic_bool starting;
 	char why[160];
@@ -54,40 +48,6 @@ static const char expo_index_html[] =
     "<body><h1>asys</h1><p>Metrics of this node's PPUs, NICs, CPUs and memory: "
     "<a href=\"/metrics\">/metrics</a> (Prometheus text; OpenMetrics when asked for). "
     "See asys-serve(1).</p></body></html>\n";
-
-static bool expo_same_addr(const struct sockaddr_storage *a, const struct sockaddr *b)
-{
-	if (a->ss_family != b->sa_family)
-		return false;
-	if (b->sa_family == AF_INET)
-		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-	if (b->sa_family == AF_INET6)
-		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-			       &((const struct sockaddr_in6 *)b)->sin6_addr,
-			       sizeof(struct in6_addr));
-	return false;
-}
-
-/* The scraper's slot: its own, a free one, or the least recently used. */
-static struct expo_scraper *expo_scraper_of(struct expo_server *s, const struct sockaddr *sa)
-{
-	struct expo_scraper *old = &s->scrapers[0];
-
-	for (size_t i = 0; i < EXPO_HTTP_SCRAPERS; i++) {
-		struct expo_scraper *c = &s->scrapers[i];
-
-		if (c->used && expo_same_addr(&c->addr, sa))
-			return c;
-		if (c->used < old->used)
-			old = c;
-	}
-	memset(old, 0, sizeof(*old));
-	memcpy(&old->addr, sa,
-	       sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-					 : sizeof(struct sockaddr_in));
-	return old;
-}
 
 static enum MHD_Result expo_reply(struct MHD_Connection *c, unsigned code, const char *type,
 				  char *body, size_t len, bool owned)
@@ -110,33 +70,23 @@ static enum MHD_Result expo_reply(struct MHD_Connection *c, unsigned code, const
 	return ret;
 }
 
-/* head: a HEAD request, which leaves the scraper's window where it was */
-static enum MHD_Result expo_metrics(struct expo_server *s, struct MHD_Connection *c, bool head)
+/* The peaks and the PPU metrics' maxima are over a window of fixed length
+ * (--peak-window) ending at the scrape, the same whoever else scrapes. */
+static enum MHD_Result expo_metrics(struct expo_server *s, struct MHD_Connection *c)
 {
-	const union MHD_ConnectionInfo *ci =
-	    mhd->get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	enum expo_format f = expo_negotiate(
 	    mhd->lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 	struct expo_collector col[EXPO_COLLECTORS_MAX];
-	struct expo_snap_opts o = {.processes = s->cfg.processes};
-	struct expo_scraper *sc = NULL;
+	struct expo_snap_opts o = {.processes = s->cfg.processes, .window_ns = s->cfg.window_ns};
 	struct expo_snap *snap;
 	size_t nc = s->cfg.collectors ? s->cfg.collectors(s->cfg.ctx, col, EXPO_COLLECTORS_MAX) : 0;
 	size_t len = 0;
 	char *text;
 
 	pthread_mutex_lock(&s->lock);
-	if (ci && ci->client_addr) {
-		sc = expo_scraper_of(s, ci->client_addr);
-		o.since_bucket = sc->bucket;
-	}
 	snap = expo_snap_take(s->cfg.store, s->cfg.streams, &o);
-	if (snap && sc && !head) {
-		sc->bucket = expo_snap_end_bucket(snap);
-		sc->used = atomic_load(&s->scrapes) + 1;
-	}
-	pthread_mutex_unlock(&s->lock);
 	text = snap ? expo_format(snap, f, col, nc, s->cfg.version, &len) : NULL;
+	pthread_mutex_unlock(&s->lock);
 	expo_snap_free(snap);
 	if (!text)
 		return expo_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain; charset=utf-8",
@@ -160,19 +110,21 @@ static bool expo_client_cert_ok(struct expo_server *s, struct MHD_Connection *c)
 	return tls->verify_peers2(ci->tls_session, &status) == 0 && status == 0;
 }
 
-/* The request's basic auth matches a user of the web config. */
+/* The request's basic auth matches a user of the web config. The header
+ * is read here, not by the library, which would cut a password at a NUL. */
 static bool expo_authorized(struct expo_server *s, struct MHD_Connection *c)
 {
-	char *pass = NULL;
-	char *user = mhd->basic_auth_get_username_password(c, &pass);
-	bool ok = user && pass && expo_auth_check(s->auth, user, pass);
+	char user[EXPO_WEB_USER_MAX], *pass = NULL;
+	bool ok;
 
-	if (pass) {
-		explicit_bzero(pass, strlen(pass));
-		mhd->free(pass);
-	}
-	if (user)
-		mhd->free(user);
+	if (expo_auth_basic(
+		mhd->lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION),
+		user, sizeof(user), &pass) < 0)
+		return false;
+	ok = expo_auth_check(s->auth, user, pass);
+	explicit_bzero(pass, strlen(pass));
+	free(pass);
+	explicit_bzero(user, sizeof(user));
 	return ok;
 }
 
@@ -192,6 +144,42 @@ static enum MHD_Result expo_unauthorized(struct MHD_Connection *c)
 	return ret;
 }
 
+static struct expo_conn *expo_conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+	    mhd->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+/* A connection opens or closes: the table of their deadlines. The close
+ * comes before the library closes the socket. */
+static void expo_on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+			       enum MHD_ConnectionNotificationCode what)
+{
+	struct expo_server *s = cls;
+	const union MHD_ConnectionInfo *ci;
+
+	if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+		ci = mhd->get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		*ctx = ci ? expo_conns_open(s->conns, ci->connect_fd) : NULL;
+	} else {
+		expo_conns_close(s->conns, *ctx);
+		*ctx = NULL;
+	}
+}
+
+/* A request ended (answered, or cut): the next one's time starts. */
+static void expo_on_completed(void *cls, struct MHD_Connection *c, void **req,
+			      enum MHD_RequestTerminationCode why)
+{
+	struct expo_server *s = cls;
+
+	(void)req;
+	(void)why;
+	expo_conns_answered(s->conns, expo_conn_of(c));
+}
+
 static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const char *url,
 				   const char *method, const char *version, const char *upload,
 				   size_t *upload_len, void **req)
@@ -200,6 +188,9 @@ static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const ch
 
 	(void)version;
 	(void)upload;
+	/* the first call: the request line and headers are in */
+	if (!*req)
+		expo_conns_request(s->conns, expo_conn_of(c));
 	/* *req marks a request already let in: its later calls (its body)
 	 * are not checked again */
 	if (!*req && s->cfg.web && s->cfg.web->client_auth && !expo_client_cert_ok(s, c)) {
@@ -223,7 +214,7 @@ static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const ch
 				  (char *)msg, sizeof(msg) - 1, false);
 	}
 	if (!strcmp(url, "/metrics"))
-		return expo_metrics(s, c, !strcmp(method, MHD_HTTP_METHOD_HEAD));
+		return expo_metrics(s, c);
 	if (!strcmp(url, "/"))
 		return expo_reply(c, MHD_HTTP_OK, "text/html; charset=utf-8",
 				  (char *)expo_index_html, sizeof(expo_index_html) - 1, false);
@@ -286,7 +277,7 @@ static int expo_server_web(struct expo_server *s, const struct expo_webcfg *w, u
 	ops[k] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 	if (!w || !w->nusers)
 		return 0;
-	if (!mhd->basic_auth_get_username_password || !mhd->queue_basic_auth_fail_response ||
+	if (!mhd->queue_basic_auth_fail_response ||
 	    mhd->is_feature_supported(MHD_FEATURE_BASIC_AUTH) != MHD_YES) {
 		snprintf(err, n,
 			 "--web-config has basic_auth_users, but %s was built without "
@@ -299,9 +290,11 @@ static int expo_server_web(struct expo_server *s, const struct expo_webcfg *w, u
 	return 0;
 }
 
-/* The daemon on ss; its thread starts with every signal blocked, so that
- * a key, a resize or a stop signal goes to the thread that waits for it
- * (the TUI's poll, serve's sigsuspend), never to this one. */
+/* The daemon on ss: a thread that accepts, and one per connection, so
+ * that a request waiting for its password's check holds up no other. Its
+ * threads start with every signal blocked, so that a key, a resize or a
+ * stop signal goes to the thread that waits for it (the TUI's poll,
+ * serve's sigsuspend), never to one of these. */
 static struct MHD_Daemon *expo_server_daemon(struct expo_server *s, unsigned flags,
 					     const struct sockaddr_storage *ss,
 					     const struct MHD_OptionItem *web)
@@ -317,10 +310,13 @@ static struct MHD_Daemon *expo_server_daemon(struct expo_server *s, unsigned fla
 	d = mhd->start_daemon(flags | MHD_USE_ERROR_LOG, 0, NULL, NULL, expo_handle, s,
 			      MHD_OPTION_EXTERNAL_LOGGER, expo_log, s, MHD_OPTION_SOCK_ADDR,
 			      (const struct sockaddr *)ss, MHD_OPTION_CONNECTION_LIMIT,
-			      (unsigned)EXPO_HTTP_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+			      (unsigned)EXPO_CONN_MAX, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 			      (unsigned)EXPO_HTTP_PER_ADDRESS, MHD_OPTION_CONNECTION_TIMEOUT,
 			      (unsigned)EXPO_HTTP_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-			      (size_t)EXPO_HTTP_MEMORY, MHD_OPTION_ARRAY, web, MHD_OPTION_END);
+			      (size_t)EXPO_HTTP_MEMORY, MHD_OPTION_THREAD_STACK_SIZE,
+			      (size_t)EXPO_HTTP_STACK, MHD_OPTION_NOTIFY_CONNECTION,
+			      expo_on_connection, s, MHD_OPTION_NOTIFY_COMPLETED, expo_on_completed,
+			      s, MHD_OPTION_ARRAY, web, MHD_OPTION_END);
 	atomic_store(&s->starting, false);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return d;
@@ -329,6 +325,7 @@ static struct MHD_Daemon *expo_server_daemon(struct expo_server *s, unsigned fla
 static void expo_server_free(struct expo_server *s)
 {
 	expo_auth_free(s->auth);
+	expo_conns_free(s->conns);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -342,7 +339,8 @@ int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 	const union MHD_DaemonInfo *di;
 	struct MHD_OptionItem web[5];
 	char prio[128];
-	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
+	unsigned flags =
+	    MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
 	int rc = expo_parse_listen(listen, &ss, &len, err, n);
 
 	*out = NULL;
@@ -357,6 +355,11 @@ int expo_server_start(const char *listen, const struct expo_server_cfg *cfg,
 	}
 	s->cfg = *cfg;
 	pthread_mutex_init(&s->lock, NULL);
+	if (!(s->conns = expo_conns_new())) {
+		snprintf(err, n, "out of memory (or no thread)");
+		expo_server_free(s);
+		return -ENOMEM;
+	}
 	if ((rc = expo_server_web(s, cfg->web, &flags, web, prio, sizeof(prio), err, n)) < 0) {
 		expo_server_free(s);
 		return rc;
@@ -388,6 +391,9 @@ void expo_server_stop(struct expo_server *s)
 {
 	if (!s)
 		return;
+	/* a request waiting for a password's check is let go at once */
+	if (s->auth)
+		expo_auth_stop(s->auth);
 	mhd->stop_daemon(s->d);
 	expo_server_free(s);
 }

@@ -83,7 +83,7 @@ struct expo_snap {
 	size_t nstreams;
 	double *vals;
 	size_t nvals, capvals;
-	uint64_t end_bucket, bucket_ns;
+	uint64_t bucket_ns;
 	double window_s;
 };
 

@@ -44,9 +44,6 @@ static void expo_mhd_load(void)
 	EXPO_MHD_SYM(destroy_response, "MHD_destroy_response");
 	EXPO_MHD_SYM(is_feature_supported, "MHD_is_feature_supported");
 	EXPO_MHD_SYM(free, "MHD_free");
-	api.basic_auth_get_username_password =
-	    (__typeof__(api.basic_auth_get_username_password))dlsym(
-		h, "MHD_basic_auth_get_username_password");
 	api.queue_basic_auth_fail_response = (__typeof__(api.queue_basic_auth_fail_response))dlsym(
 	    h, "MHD_queue_basic_auth_fail_response");
 	if (api_missing)

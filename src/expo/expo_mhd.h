@@ -26,8 +26,8 @@ struct expo_mhd_api {
 	__typeof__(MHD_queue_response) *queue_response;
 	__typeof__(MHD_destroy_response) *destroy_response;
 	__typeof__(MHD_is_feature_supported) *is_feature_supported;
-	/* optional: NULL where the library was built without basic auth */
-	__typeof__(MHD_basic_auth_get_username_password) *basic_auth_get_username_password;
+	/* optional: NULL where the library was built without basic auth (the
+	 * header itself is read by expo_auth_basic) */
 	__typeof__(MHD_queue_basic_auth_fail_response) *queue_basic_auth_fail_response;
 	__typeof__(MHD_free) *free;
 };

@@ -116,15 +116,13 @@ static void expo_select(struct expo_stream *st, size_t keep)
 static bool expo_snap_fill(struct expo_snap *s, struct store *store, const struct stream_table *t,
 			   const struct expo_snap_opts *o, uint64_t *ents)
 {
-	uint64_t end_ns = store_latest_ns(store), last;
+	uint64_t end_ns = store_latest_ns(store), k;
 
 	s->bucket_ns = store_bucket_ns(store);
-	last = s->bucket_ns ? end_ns / s->bucket_ns : 0;
-	/* whole buckets after the last scrape's, at least one */
-	s->end_bucket = last;
-	s->window_s =
-	    (double)((o->since_bucket && o->since_bucket < last) ? last - o->since_bucket : 1) *
-	    (double)s->bucket_ns / 1e9;
+	/* whole buckets, at least one, at most what the store keeps fine */
+	k = s->bucket_ns ? o->window_ns / s->bucket_ns : 1;
+	k = k < 1 ? 1 : k > STORE_FINE_BUCKETS ? STORE_FINE_BUCKETS : k;
+	s->window_s = (double)k * (double)s->bucket_ns / 1e9;
 	for (size_t i = 0; i < s->nstreams; i++) {
 		struct expo_stream *st = &s->streams[i];
 
@@ -191,9 +189,4 @@ void expo_snap_free(struct expo_snap *s)
 	free(s->streams);
 	free(s->vals);
 	free(s);
-}
-
-uint64_t expo_snap_end_bucket(const struct expo_snap *s)
-{
-	return s->end_bucket;
 }

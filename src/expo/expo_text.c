@@ -116,11 +116,11 @@ static void expo_fields(struct expo_fmt *x, const struct expo_stream *st)
 }
 
 /* ppu.metrics: a family per unit and kind, the field in the metric label,
- * and for gauges the mean and max over the scrape window. */
+ * and for gauges the mean and max over the peak window. */
 static void expo_by_metric(struct expo_fmt *x, const struct expo_stream *st)
 {
-	static const char *const whats[] = {"", "the mean over the scrape window of ",
-					    "the highest sample in the scrape window of "};
+	static const char *const whats[] = {"", "the mean over the peak window of ",
+					    "the highest sample in the peak window of "};
 
 	for (uint32_t f = 0; f < st->d->nfields; f++) {
 		const struct field_desc *fd = &st->d->fields[f];
@@ -160,7 +160,7 @@ static void expo_by_metric(struct expo_fmt *x, const struct expo_stream *st)
 	}
 }
 
-/* The highest rate of a byte counter since this scraper's last scrape. */
+/* The highest rate of a byte counter in the peak window. */
 static void expo_peak(struct expo_fmt *x, const struct expo_stream *st, const char *field,
 		      const char *dir)
 {
@@ -172,8 +172,8 @@ static void expo_peak(struct expo_fmt *x, const struct expo_stream *st, const ch
 	snprintf(family, sizeof(family), "asys_%s_%s_peak_bytes_per_second", st->rule->peak_prefix,
 		 dir);
 	snprintf(help, sizeof(help),
-		 "highest %s rate over windows of at least the sampling period since this "
-		 "scraper's last scrape (%s %s)",
+		 "highest %s rate over windows of at least the sampling period in the peak "
+		 "window before the scrape (%s %s)",
 		 dir, st->d->name, field);
 	expo_header(x, family, false, "bytes_per_second", help);
 	for (size_t k = 0; k < st->nrows; k++) {

@@ -200,6 +200,16 @@ static int wc_path(struct wc_parser *p, const char *key, const char *v, char *ou
 	return (k < 0 || k >= EXPO_WEB_PATH_MAX) ? wc_fail(p, "%s: a path too long", key) : 0;
 }
 
+/* A key as the format spells its keys (tls_server_config, min_version):
+ * only such a key is quoted in a message, so that a file that is no web
+ * config (--web-config /etc/shadow) never has a line of it printed. */
+static bool wc_key_shown(const char *key)
+{
+	size_t n = strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return n && n <= 40 && !key[n] && key[0] >= 'a' && key[0] <= 'z';
+}
+
 /* The bit of a key of tls_server_config, before its value is read: a key
  * asys does not take is what a user needs to hear of first. */
 static int wc_tls_name(struct wc_parser *p, const char *key, unsigned *out)
@@ -224,8 +234,9 @@ static int wc_tls_name(struct wc_parser *p, const char *key, unsigned *out)
 	if (!bit)
 		return wc_fail(p,
 			       "tls_server_config: unknown key '%s' (asys takes cert_file, "
-			       "key_file, min_version, max_version, client_auth_type)",
-			       key);
+			       "key_file, min_version, max_version, client_auth_type, "
+			       "client_ca_file)",
+			       wc_key_shown(key) ? key : "(not shown)");
 	if (p->tls_keys & bit)
 		return wc_fail(p, "tls_server_config: '%s' given twice", key);
 	p->tls_keys |= bit;
@@ -308,6 +319,12 @@ static int wc_user(struct wc_parser *p, const char *key, const struct wc_val *v)
 			       "basic_auth_users: the password of '%s' is not a bcrypt hash "
 			       "($2b$, $2y$ or $2a$, 60 characters: htpasswd -nBC 10 USER)",
 			       key);
+	if ((v->s[4] - '0') * 10 + (v->s[5] - '0') > EXPO_WEB_COST_MAX)
+		return wc_fail(p,
+			       "basic_auth_users: the hash of '%s' has cost %.2s, above the %d "
+			       "asys takes: each check would take a CPU for seconds (make it "
+			       "again: htpasswd -nBC 10 USER)",
+			       key, v->s + 4, EXPO_WEB_COST_MAX);
 	if (c->nusers == EXPO_WEB_USERS_MAX)
 		return wc_fail(p, "basic_auth_users: more than %d users", EXPO_WEB_USERS_MAX);
 	if (c->nusers == p->users_cap) {
@@ -340,11 +357,14 @@ static int wc_section_name(struct wc_parser *p, const char *key)
 		seen = &p->seen_users;
 	} else if (!strcmp(key, "http_server_config")) {
 		return wc_fail(p, "http_server_config is not supported by asys");
-	} else {
+	} else if (wc_key_shown(key)) {
 		return wc_fail(p,
 			       "unknown key '%s' (the web config has tls_server_config and "
 			       "basic_auth_users)",
 			       key);
+	} else {
+		return wc_fail(p, "not a web config: a key that is neither tls_server_config "
+				  "nor basic_auth_users (the line is not shown)");
 	}
 	if (*seen)
 		return wc_fail(p, "'%s' given twice", key);

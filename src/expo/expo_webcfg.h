@@ -18,6 +18,10 @@
 #define EXPO_WEB_USERS_MAX 256
 #define EXPO_WEB_USER_MAX 64 /* bytes of a user name, the NUL included */
 #define EXPO_WEB_HASH_LEN 60 /* a bcrypt hash: $2b$CC$ + 22 + 31 */
+/* The highest bcrypt cost taken: each step doubles a check's time (cost 10:
+ * about 50 ms, 14: about 0.8 s of a CPU), and exporter-toolkit's users
+ * rarely go past 12. */
+#define EXPO_WEB_COST_MAX 14
 #define EXPO_WEB_PATH_MAX 1024
 
 /* TLS protocol versions as "TLS12" names them; 0: not given. */

@@ -1,6 +1,7 @@
 /* The exposition fed from a store: names, base units and counters, label
  * escaping, NaN left out, gone entities dropped, per-process series only
- * when asked, OpenMetrics' metadata, and the peak since the last scrape. */
+ * when asked, OpenMetrics' metadata, and the peak in a window of fixed
+ * length. */
 #include "config.h"
 
 #include <check.h>
@@ -91,10 +92,10 @@ static void put_text(struct fx *f, int kind, int stream, uint64_t ent, uint64_t 
 }
 
 /* A scrape's text; the caller frees it. */
-static char *scrape(struct fx *f, enum expo_format fmt, size_t procs, uint64_t *since)
+static char *scrape_in(struct fx *f, enum expo_format fmt, size_t procs, uint64_t window_ns)
 {
 	static const struct expo_collector col[] = {{"nic", true, 99.5}, {"ppu", false, NAN}};
-	struct expo_snap_opts o = {.processes = procs, .since_bucket = since ? *since : 0};
+	struct expo_snap_opts o = {.processes = procs, .window_ns = window_ns};
 	struct expo_snap *s = expo_snap_take(f->s, f->t, &o);
 	size_t len = 0;
 	char *text;
@@ -103,10 +104,14 @@ static char *scrape(struct fx *f, enum expo_format fmt, size_t procs, uint64_t *
 	text = expo_format(s, fmt, col, 2, "9.9", &len);
 	ck_assert_ptr_nonnull(text);
 	ck_assert_uint_eq(strlen(text), len);
-	if (since)
-		*since = expo_snap_end_bucket(s);
 	expo_snap_free(s);
 	return text;
+}
+
+/* A scrape with the last whole bucket as its window. */
+static char *scrape(struct fx *f, enum expo_format fmt, size_t procs)
+{
+	return scrape_in(f, fmt, procs, 0);
 }
 
 static bool has_line(const char *text, const char *line)
@@ -133,7 +138,7 @@ START_TEST(expo_names_units_counters)
 	put(&f, f.nic, 3, 1 * SEC, (double[]){1000, 10}, 2);
 	put(&f, f.cpu, 0, 1 * SEC, (double[]){200, 50}, 2);
 	put(&f, f.cpu, ENTITY_CPU_TOTAL, 1 * SEC, (double[]){400, 25}, 2);
-	t = scrape(&f, EXPO_PROMETHEUS, 0, NULL);
+	t = scrape(&f, EXPO_PROMETHEUS, 0);
 	ck_line(t, "# TYPE asys_nic_rx_bytes_total counter");
 	ck_line(t, "asys_nic_rx_bytes_total{netdev=\"eth0\",nic=\"mlx5_0\"} 1000");
 	ck_line(t, "asys_nic_rx_packets_total{netdev=\"eth0\",nic=\"mlx5_0\"} 10");
@@ -175,7 +180,7 @@ START_TEST(expo_ppu_device_ids)
 	put_text(&f, REC_LABEL, dev, 2, 1 * SEC, "2: PPU n/a");
 	for (uint64_t d = 0; d < 3; d++)
 		put(&f, dev, d, 1 * SEC, (double[]){40 + (double)d}, 1);
-	t = scrape(&f, EXPO_PROMETHEUS, 0, NULL);
+	t = scrape(&f, EXPO_PROMETHEUS, 0);
 	ck_line(t, "asys_ppu_temp_celsius{device=\"0\",uuid=\"PPU-0a1b-2c3d\","
 		   "pci_bus_id=\"00000000:10:00.0\"} 40");
 	ck_line(t, "asys_ppu_temp_celsius{device=\"1\",pci_bus_id=\"00000000:11:00.0\"} 41");
@@ -196,7 +201,7 @@ START_TEST(expo_escaping_nan_gone)
 	put_text(&f, REC_LABEL, f.proc, 43, 1 * SEC, "gone");
 	put(&f, f.proc, 43, 1 * SEC, (double[]){8192}, 1);
 	put(&f, f.cpu, 1, 1 * SEC, (double[]){NAN, 20}, 2);
-	t = scrape(&f, EXPO_PROMETHEUS, 10, NULL);
+	t = scrape(&f, EXPO_PROMETHEUS, 10);
 	ck_line(t, "asys_process_rss_bytes{pid=\"42\",comm=\"a\\\"b\\\\c\\nd??\"} 4096");
 	ck_line(t, "asys_process_rss_bytes{pid=\"43\",comm=\"gone\"} 8192");
 	/* unknown: no sample, never a 0 */
@@ -204,7 +209,7 @@ START_TEST(expo_escaping_nan_gone)
 	ck_line(t, "asys_cpu_util_ratio{cpu=\"1\"} 0.2");
 	free(t);
 	put_text(&f, REC_GONE, f.proc, 43, 2 * SEC, "");
-	t = scrape(&f, EXPO_PROMETHEUS, 10, NULL);
+	t = scrape(&f, EXPO_PROMETHEUS, 10);
 	ck_no(t, "pid=\"43\"");
 	ck_line(t, "asys_process_rss_bytes{pid=\"42\",comm=\"a\\\"b\\\\c\\nd??\"} 4096");
 	free(t);
@@ -238,7 +243,7 @@ START_TEST(expo_process_container)
 	put(&f, f.proc, 7, 1 * SEC, (double[]){4096}, 1);
 	put_text(&f, REC_LABEL, pcpu, 7, 1 * SEC, "docker 0123456789ab");
 	put(&f, pcpu, 7, 1 * SEC, (double[]){2.5}, 1);
-	t = scrape(&f, EXPO_PROMETHEUS, 5, NULL);
+	t = scrape(&f, EXPO_PROMETHEUS, 5);
 	ck_line(t, "asys_process_rss_bytes{pid=\"7\",comm=\"python train.py\","
 		   "container=\"docker 0123456789ab\"} 4096");
 	ck_line(t, "asys_process_utime_seconds_total{pid=\"7\",comm=\"python train.py\","
@@ -253,7 +258,7 @@ START_TEST(expo_process_container)
 	put(&f, f.proc, 8, 1 * SEC, (double[]){8192}, 1);
 	put_text(&f, REC_LABEL, pcpu, 8, 1 * SEC, "job 4242");
 	put(&f, pcpu, 8, 1 * SEC, (double[]){1}, 1);
-	t = scrape(&f, EXPO_PROMETHEUS, 5, NULL);
+	t = scrape(&f, EXPO_PROMETHEUS, 5);
 	ck_line(t, "asys_process_rss_bytes{pid=\"8\",comm=\"srun\",job=\"4242\"} 8192");
 	ck_line(t, "asys_ppu_process_mem_used_bytes{device=\"1\",pid=\"8\",comm=\"srun\","
 		   "job=\"4242\"} 1024");
@@ -272,10 +277,10 @@ START_TEST(expo_processes_opt_in)
 	fx_init(&f);
 	for (uint64_t pid = 100; pid < 110; pid++)
 		put(&f, f.proc, pid, 1 * SEC, (double[]){(double)pid * 1000}, 1);
-	t = scrape(&f, EXPO_PROMETHEUS, 0, NULL);
+	t = scrape(&f, EXPO_PROMETHEUS, 0);
 	ck_no(t, "asys_process_");
 	free(t);
-	t = scrape(&f, EXPO_PROMETHEUS, 2, NULL);
+	t = scrape(&f, EXPO_PROMETHEUS, 2);
 	ck_line(t, "asys_process_rss_bytes{pid=\"109\",comm=\"\"} 109000");
 	ck_line(t, "asys_process_rss_bytes{pid=\"108\",comm=\"\"} 108000");
 	ck_no(t, "pid=\"107\"");
@@ -292,7 +297,7 @@ START_TEST(expo_openmetrics)
 	fx_init(&f);
 	put(&f, f.nic, 3, 1 * SEC, (double[]){1000, 10}, 2);
 	put(&f, f.cpu, 0, 1 * SEC, (double[]){200, 50}, 2);
-	t = scrape(&f, EXPO_OPENMETRICS, 0, NULL);
+	t = scrape(&f, EXPO_OPENMETRICS, 0);
 	ck_line(t, "# TYPE asys_nic_rx_bytes counter");
 	ck_line(t, "# UNIT asys_nic_rx_bytes bytes");
 	ck_line(t, "asys_nic_rx_bytes_total{netdev=\"ifindex3\"} 1000");
@@ -311,12 +316,12 @@ START_TEST(expo_openmetrics)
 END_TEST
 
 /* 100 kB/s sampled at 100 Hz, with one 10 ms interval of 100 kB (10 MB/s)
- * in the second second: the first scrape after it shows the burst, the
- * next one (a second later, no burst) does not. */
-START_TEST(expo_peak_since_last_scrape)
+ * at 1.5 s: every scrape whose window holds that second shows the burst,
+ * however many scrapes came between (a scrape changes no window); one whose
+ * window ends before or starts after does not. */
+START_TEST(expo_peak_in_the_window)
 {
 	struct fx f;
-	uint64_t since = 0;
 	double bytes = 0;
 	char *t;
 
@@ -326,14 +331,20 @@ START_TEST(expo_peak_since_last_scrape)
 		bytes += ts == 1500 * MS ? 100000 : 1000;
 		put(&f, f.nic, 1, ts, (double[]){bytes, 1}, 2);
 	}
-	t = scrape(&f, EXPO_PROMETHEUS, 0, &since);
-	ck_line(t, "asys_nic_receive_peak_bytes_per_second{netdev=\"veth0\"} 10000000");
-	free(t);
+	for (int i = 0; i < 3; i++) {
+		t = scrape_in(&f, EXPO_PROMETHEUS, 0, 15 * SEC);
+		ck_line(t, "asys_nic_receive_peak_bytes_per_second{netdev=\"veth0\"} 10000000");
+		free(t);
+	}
 	for (uint64_t ts = 2 * SEC + 10 * MS; ts <= 3 * SEC + 10 * MS; ts += 10 * MS) {
 		bytes += 1000;
 		put(&f, f.nic, 1, ts, (double[]){bytes, 1}, 2);
 	}
-	t = scrape(&f, EXPO_PROMETHEUS, 0, &since);
+	t = scrape_in(&f, EXPO_PROMETHEUS, 0, 15 * SEC);
+	ck_line(t, "asys_nic_receive_peak_bytes_per_second{netdev=\"veth0\"} 10000000");
+	free(t);
+	/* the last whole second, [2 s, 3 s): no burst */
+	t = scrape_in(&f, EXPO_PROMETHEUS, 0, SEC);
 	ck_line(t, "asys_nic_receive_peak_bytes_per_second{netdev=\"veth0\"} 100000");
 	free(t);
 	fx_free(&f);
@@ -389,7 +400,7 @@ static Suite *expo_suite(void)
 	tcase_add_test(tc, expo_processes_opt_in);
 	tcase_add_test(tc, expo_process_container);
 	tcase_add_test(tc, expo_openmetrics);
-	tcase_add_test(tc, expo_peak_since_last_scrape);
+	tcase_add_test(tc, expo_peak_in_the_window);
 	tcase_add_test(tc, expo_json_document);
 	tcase_add_test(tc, expo_ppu_device_ids);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,213 @@
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "expo_conn.h"
+#include "util.h"
+
+#define EXPO_CONN_NS 1000000000ull
+
+struct expo_conn {
+	int fd;		   /* -1: a free slot */
+	uint64_t since_ns; /* opened, or its last answer sent */
+	bool busy;	   /* its request arrived whole: being answered */
+	bool cut;
+};
+
+struct expo_conns {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t reaper;
+	bool stopping;
+	size_t live; /* open and not cut */
+	unsigned long cuts;
+	struct expo_conn slot[EXPO_CONN_MAX];
+};
+
+/* Under the lock. */
+static void expo_conn_cut(struct expo_conns *c, struct expo_conn *k)
+{
+	shutdown(k->fd, SHUT_RDWR);
+	k->cut = true;
+	c->live--;
+	c->cuts++;
+}
+
+/* Waiting for its request at now, for at least age_ns. */
+static bool expo_conn_waiting(const struct expo_conn *k, uint64_t now, uint64_t age_ns)
+{
+	return k->fd >= 0 && !k->busy && !k->cut && now - k->since_ns >= age_ns;
+}
+
+/* Cuts the oldest slow ones while the reserve is short. Under the lock. */
+static void expo_conns_reserve(struct expo_conns *c, uint64_t now)
+{
+	while (c->live > EXPO_CONN_MAX - EXPO_CONN_RESERVE) {
+		struct expo_conn *old = NULL;
+
+		for (size_t i = 0; i < EXPO_CONN_MAX; i++) {
+			struct expo_conn *k = &c->slot[i];
+
+			if (expo_conn_waiting(k, now, EXPO_CONN_SLOW_MS * 1000000ull) &&
+			    (!old || k->since_ns < old->since_ns))
+				old = k;
+		}
+		if (!old)
+			return;
+		expo_conn_cut(c, old);
+	}
+}
+
+/* Cuts the late ones; the next time one may be due. Under the lock. */
+static uint64_t expo_conns_sweep(struct expo_conns *c, uint64_t now)
+{
+	uint64_t next = now + EXPO_CONN_NS;
+	bool short_of = c->live > EXPO_CONN_MAX - EXPO_CONN_RESERVE;
+
+	for (size_t i = 0; i < EXPO_CONN_MAX; i++) {
+		struct expo_conn *k = &c->slot[i];
+		uint64_t due = k->since_ns + EXPO_CONN_REQUEST_S * EXPO_CONN_NS;
+		uint64_t slow = k->since_ns + EXPO_CONN_SLOW_MS * 1000000ull;
+
+		if (!expo_conn_waiting(k, now, 0))
+			continue;
+		if (due <= now) {
+			expo_conn_cut(c, k);
+			continue;
+		}
+		if (due < next)
+			next = due;
+		if (short_of && slow > now && slow < next)
+			next = slow;
+	}
+	expo_conns_reserve(c, now);
+	return next;
+}
+
+static void *expo_conns_reaper(void *arg)
+{
+	struct expo_conns *c = arg;
+
+	pthread_mutex_lock(&c->lock);
+	while (!c->stopping) {
+		uint64_t next = expo_conns_sweep(c, util_now_ns(CLOCK_MONOTONIC));
+		struct timespec ts = {(time_t)(next / EXPO_CONN_NS), (long)(next % EXPO_CONN_NS)};
+
+		pthread_cond_timedwait(&c->wake, &c->lock, &ts);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+struct expo_conns *expo_conns_new(void)
+{
+	struct expo_conns *c = calloc(1, sizeof(*c));
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int rc;
+
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < EXPO_CONN_MAX; i++)
+		c->slot[i].fd = -1;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	/* a stop signal is for the thread that waits for it */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&c->reaper, NULL, expo_conns_reaper, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		pthread_cond_destroy(&c->wake);
+		pthread_mutex_destroy(&c->lock);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void expo_conns_free(struct expo_conns *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stopping = true;
+	pthread_cond_signal(&c->wake);
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->reaper, NULL);
+	pthread_cond_destroy(&c->wake);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+struct expo_conn *expo_conns_open(struct expo_conns *c, int fd)
+{
+	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
+	struct expo_conn *k = NULL;
+
+	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; i < EXPO_CONN_MAX && !k; i++)
+		if (c->slot[i].fd < 0)
+			k = &c->slot[i];
+	if (k) {
+		*k = (struct expo_conn){.fd = fd, .since_ns = now};
+		c->live++;
+		expo_conns_reserve(c, now);
+		/* its deadline may be the next one */
+		pthread_cond_signal(&c->wake);
+	} else {
+		shutdown(fd, SHUT_RDWR);
+		c->cuts++;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return k;
+}
+
+void expo_conns_close(struct expo_conns *c, struct expo_conn *k)
+{
+	if (!k)
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (!k->cut)
+		c->live--;
+	k->fd = -1;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void expo_conns_request(struct expo_conns *c, struct expo_conn *k)
+{
+	if (!k)
+		return;
+	pthread_mutex_lock(&c->lock);
+	k->busy = true;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void expo_conns_answered(struct expo_conns *c, struct expo_conn *k)
+{
+	if (!k)
+		return;
+	pthread_mutex_lock(&c->lock);
+	k->busy = false;
+	k->since_ns = util_now_ns(CLOCK_MONOTONIC);
+	pthread_mutex_unlock(&c->lock);
+}
+
+unsigned long expo_conns_cuts(struct expo_conns *c)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&c->lock);
+	n = c->cuts;
+	pthread_mutex_unlock(&c->lock);
+	return n;
+}

@@ -1,0 +1,48 @@
+/* The connections of one endpoint, for two bounds that libmicrohttpd's idle
+ * timeout does not give, since it starts again at every byte:
+ *
+ * - a request must arrive whole (TLS handshake, request line, headers)
+ *   within EXPO_CONN_REQUEST_S of the connection's opening or of its
+ *   previous answer, so a client that sends a byte every few seconds
+ *   holds no connection for longer;
+ * - while more than EXPO_CONN_MAX - EXPO_CONN_RESERVE connections are
+ *   open, the oldest one whose request has been arriving for more than
+ *   EXPO_CONN_SLOW_MS is cut, so that a scraper finds room while slow
+ *   clients from many addresses hold the rest.
+ *
+ * A connection is cut with shutdown(2) of its socket, under the table's
+ * lock, which its close (libmicrohttpd's notice, before it closes the
+ * socket) takes too, so no other file is ever shut down: its thread sees
+ * the end and closes it. A thread of the table's own (signals blocked)
+ * cuts the late ones; the reserve is also kept at each opening. */
+#ifndef ASYS_EXPO_CONN_H
+#define ASYS_EXPO_CONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define EXPO_CONN_MAX 64      /* connections at a time */
+#define EXPO_CONN_RESERVE 16  /* kept free by cutting slow ones */
+#define EXPO_CONN_REQUEST_S 5 /* for a request to arrive whole */
+#define EXPO_CONN_SLOW_MS 500 /* a request arriving longer is slow */
+
+struct expo_conns;
+struct expo_conn;
+
+/* NULL when memory or the thread fails. */
+struct expo_conns *expo_conns_new(void);
+/* After the last connection closed (the server stopped). NULL is fine. */
+void expo_conns_free(struct expo_conns *c);
+/* A new connection on fd: its slot, or NULL when none is free (the
+ * connection is then cut at once). */
+struct expo_conn *expo_conns_open(struct expo_conns *c, int fd);
+/* Before fd is closed. k may be NULL. */
+void expo_conns_close(struct expo_conns *c, struct expo_conn *k);
+/* Its request arrived whole: no deadline while it is answered. */
+void expo_conns_request(struct expo_conns *c, struct expo_conn *k);
+/* Its answer is sent: the next request's time starts. */
+void expo_conns_answered(struct expo_conns *c, struct expo_conn *k);
+/* Connections cut so far (late, or for the reserve). */
+unsigned long expo_conns_cuts(struct expo_conns *c);
+
+#endif
