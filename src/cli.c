@@ -114,7 +114,8 @@ static const struct opt_desc app_opts[] = {
     {.lng = "format",
      .shrt = 'f',
      .arg = "json|text",
-     .help = "json: one document (asys-snapshot(1)); text: one line per value (default json)",
+     .help = "json: one document (asys-snapshot(1)); text: one line per value (default: "
+	     "text on a terminal, else json)",
      .cmds = OPT_CMD_SNAPSHOT,
      .type = OPT_CHOICE,
      .off = AO(snapshot_format),

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -34,6 +35,15 @@ static void snapshot_sleep(double s)
 	nanosleep(&ts, NULL);
 }
 
+/* Without -f, a terminal gets the text form (one value a line, which a
+ * person can read and grep) and a pipe or file the JSON document. */
+static bool snapshot_text(const struct asys_options *o)
+{
+	if (o->snapshot_format == SNAPSHOT_AUTO)
+		return isatty(STDOUT_FILENO);
+	return o->snapshot_format == SNAPSHOT_TEXT;
+}
+
 /* After the sampling threads stopped and the bus's last drain; col holds
  * the collectors as they were while running. */
 static int snapshot_print(struct session *s, const struct asys_options *o,
@@ -51,9 +61,8 @@ static int snapshot_print(struct session *s, const struct asys_options *o,
 		fprintf(stderr, "asys snapshot: out of memory\n");
 		return 1;
 	}
-	rc = o->snapshot_format == SNAPSHOT_TEXT
-		 ? expo_write_text(snap, stdout)
-		 : expo_write_json(snap, col, nc, u.nodename, o->interval_s, stdout);
+	rc = snapshot_text(o) ? expo_write_text(snap, stdout)
+			      : expo_write_json(snap, col, nc, u.nodename, o->interval_s, stdout);
 	expo_snap_free(snap);
 	if (rc < 0 || fflush(stdout) != 0) {
 		fprintf(stderr, "asys snapshot: cannot write: %s\n", strerror(errno ? errno : EIO));
@@ -67,10 +76,12 @@ int cmd_snapshot(int argc, char **argv)
 	struct asys_options o;
 	struct expo_collector col[SNAPSHOT_COLLECTORS];
 	struct session *s;
+	uint64_t t0, t1;
 	size_t nc;
 	int rc, ret = 1;
 
 	options_defaults(&o);
+	o.snapshot_format = SNAPSHOT_AUTO;
 	if ((rc = cli_parse(&snapshot_cli, argc, argv, &o)) >= 0)
 		return rc;
 	sysroot_set(env_path("ASYS_SYSROOT"));
@@ -87,9 +98,14 @@ int cmd_snapshot(int argc, char **argv)
 			strerror(-rc));
 		goto cleanup;
 	}
+	/* the threads take their first deadline after this: a tick lies
+	 * between t0 and t1, give or take the one a stop may overtake */
+	t0 = asys_now_ns();
 	snapshot_sleep(o.interval_s);
+	t1 = asys_now_ns();
 	nc = serve_collectors(s->engine, col, SNAPSHOT_COLLECTORS);
 	session_stop(s);
+	serve_collectors_over(s->engine, col, nc, (double)(t1 - t0) / 1e9);
 	ret = snapshot_print(s, &o, col, nc);
 cleanup:
 	session_free(s);

@@ -355,8 +355,12 @@ static void *group_thread(void *arg)
 	}
 	engine_group_windows_start(g, now);
 	/* Deadlines sit mid-period on a grid of the period, so samples of
-	 * slow collectors fall well inside the store's buckets, not on their edges. */
-	next = (now / g->period_ns + 1) * g->period_ns + g->period_ns / 2;
+	 * slow collectors fall well inside the store's buckets, not on their
+	 * edges. The first is the next point of the grid, not one period
+	 * later: a run of n periods then holds n ticks (asys snapshot's rates). */
+	next = now / g->period_ns * g->period_ns + g->period_ns / 2;
+	if (next <= now)
+		next += g->period_ns;
 	if (g->hz > ENGINE_SPIN_HZ)
 		group_loop_spin(g, next);
 	else

@@ -27,6 +27,7 @@ enum export_format {
 };
 
 enum snapshot_format {
+	SNAPSHOT_AUTO = -1, /* text on a terminal, else JSON */
 	SNAPSHOT_JSON = 0,
 	SNAPSHOT_TEXT,
 };

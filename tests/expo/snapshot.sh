@@ -1,7 +1,8 @@
 #!/bin/sh
 # asys snapshot: the JSON parses and follows its schema (asys-snapshot(1))
 # with the fake PPU library, with no PPU library at all, and as a user
-# without privileges; the text form has one line per value.
+# without privileges; the text form has one line per value, and is what
+# a terminal gets without -f.
 . "$top_srcdir/tests/lib.sh"
 FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || skip "fake library not built: $FAKE"
@@ -63,6 +64,24 @@ then pass; else fail "text form: $(head -5 "$out/t.txt")"; fi
 lo=$(cat /sys/class/net/lo/ifindex 2>/dev/null)
 if [ -z "$lo" ] || grep -Eq "^nic.link $lo rx_bytes [0-9]+ lo$" "$out/t.txt"
 then pass; else fail "text form: no name on lo's lines: $(grep '^nic.link' "$out/t.txt" | head -3)"; fi
+
+# without -f: the text form on a terminal, JSON into a pipe; -f json on a
+# terminal all the same. script(1) gives the command a terminal.
+if command -v script >/dev/null 2>&1; then
+	script -qec "$ASYS snapshot --interval 0.3 -s none -t none" /dev/null </dev/null \
+		>"$out/tty.txt" 2>&1
+	if grep -q '^cpu.core total idle [0-9]' "$out/tty.txt" && ! grep -q '"schema"' "$out/tty.txt"
+	then pass; else fail "on a terminal, not the text form: $(head -c 300 "$out/tty.txt")"; fi
+	script -qec "$ASYS snapshot -f json --interval 0.3 -s none -t none" /dev/null </dev/null \
+		>"$out/ttyj.txt" 2>&1
+	if grep -q '^{"schema":"asys-snapshot"' "$out/ttyj.txt"
+	then pass; else fail "-f json on a terminal: $(head -c 300 "$out/ttyj.txt")"; fi
+else
+	echo "the form on a terminal not checked: script (util-linux) is missing"
+fi
+"$ASYS" snapshot --interval 0.3 -s none -t none | head -c 40 >"$out/pipe.txt"
+if grep -q '^{"schema":"asys-snapshot"' "$out/pipe.txt"
+then pass; else fail "into a pipe, not JSON: $(cat "$out/pipe.txt")"; fi
 
 "$ASYS" snapshot --interval 0 >/dev/null 2>"$out/bad"; rc=$?
 [ $rc -eq 2 ] && grep -q 'interval' "$out/bad" && pass || fail "--interval 0 (rc $rc)"
