@@ -185,8 +185,9 @@ static void cpu_title(const struct pane *p, const struct view *v, char *buf, int
 	if (isnan(t->busy))
 		snprintf(buf, (size_t)n, "%s  avg n/a%s", cores, ipc);
 	else
-		snprintf(buf, (size_t)n, "%s  avg %s  us %.0f sy %.0f wa %.0f st %.0f%s", cores,
-			 avg, pct_nz(t->share[CS_USER]) + pct_nz(t->share[CS_NICE]),
+		/* sar's and top's split: nice apart from user, interrupts in sy */
+		snprintf(buf, (size_t)n, "%s  avg %s  us %.0f ni %.0f sy %.0f wa %.0f st %.0f%s",
+			 cores, avg, pct_nz(t->share[CS_USER]), pct_nz(t->share[CS_NICE]),
 			 pct_nz(t->share[CS_SYSTEM]) + pct_nz(t->share[CS_IRQ]) +
 			     pct_nz(t->share[CS_SOFTIRQ]),
 			 pct_nz(t->share[CS_IOWAIT]), pct_nz(t->share[CS_STEAL]), ipc);

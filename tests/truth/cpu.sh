@@ -7,14 +7,18 @@
 # pane's: each state's part of user+nice+system+irq+softirq+iowait+steal+idle
 # (guest time is already inside user and nice), busy = 1 - idle - iowait.
 # A busy loop on CPU 0 keeps the cores' shares apart, so rows given to the
-# wrong core fail too.
+# wrong core fail too; a second one under `nice -n 19`, on CPU 1 (or beside
+# the first on a single CPU), gives the nice share something to show, which
+# sar and the CPU pane's `ni` report apart from user.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/truth/truth_lib.sh"
 
 command -v taskset >/dev/null 2>&1 || skip "taskset (util-linux) is needed to pin the busy loop"
 busy=
+niced=
 cleanup() {
 	[ -z "$busy" ] || kill "$busy" 2>/dev/null
+	[ -z "$niced" ] || kill "$niced" 2>/dev/null
 	truth_cleanup
 }
 trap cleanup EXIT
@@ -23,11 +27,15 @@ trap cleanup EXIT
 hz=$(getconf CLK_TCK 2>/dev/null) || hz=100
 taskset -c 0 sh -c 'while :; do :; done' &
 busy=$!
+ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || ncpu=1
+nice_cpu=1
+[ "$ncpu" -ge 2 ] && taskset -c 1 true 2>/dev/null || nice_cpu=0
+taskset -c $nice_cpu nice -n 19 sh -c 'while :; do :; done' &
+niced=$!
 
 # 100 Hz keeps the samples within 5 ms of the test's reads; on a machine of
 # many cores a tenth of that keeps the exports the test polls small, and the
 # tolerance below widens by what the distance measures
-ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || ncpu=1
 freq=100
 [ "$ncpu" -le 32 ] || freq=10
 truth_record -s none --host-memory-sampling false --nic-metrics false --cpu-frequency $freq
@@ -51,7 +59,7 @@ truth_rows cpu.core >"$truth_work/rows"
 #     |share_asys - share_test| <= (2 m + 10 jiffies) / T
 # At 100 Hz sampling and T = 3 s that is about 4 percentage points; a row of
 # another core, or a sample from another time, is off by far more.
-if awk -v hz="$hz" -v stat_a="$truth_work/stat.a" -v stat_b="$truth_work/stat.b" '
+if awk -v hz="$hz" -v nice_cpu="cpu$nice_cpu" -v stat_a="$truth_work/stat.a" -v stat_b="$truth_work/stat.b" '
 function read_stat(file, which,   line, f, n, i, t) {
 	while ((getline line < file) > 0) {
 		n = split(line, f, " ")
@@ -73,6 +81,7 @@ function shares(d, s,   all) {
 		return 0
 	s["busy"] = 1 - (d["idle"] + d["iowait"]) / all
 	s["user"] = d["user"] / all
+	s["nice"] = d["nice"] / all
 	s["system"] = d["system"] / all
 	s["idle"] = d["idle"] / all
 	return all
@@ -109,6 +118,16 @@ END {
 		m = (best[key, "a"] + best[key, "b"]) / 1e9
 		tol = (2 * m + 10 / hz) / T
 		shares(dt, st); shares(da2, sa)
+		# the niced loop must show in the reads of /proc/stat, or nice
+		# is not being checked at all
+		if (key == nice_cpu) {
+			printf "%s: nice asys %.4f /proc/stat %.4f\n", key, sa["nice"], st["nice"]
+			if (st["nice"] < 0.2) {
+				printf "FAIL: %s: /proc/stat gives the niced loop a nice share of only %.4f\n", key, st["nice"]
+				bad++
+			}
+			nice_seen = 1
+		}
 		printf "%s: busy asys %.4f /proc/stat %.4f, tolerance %.4f (samples %.1f ms off)\n",
 			key, sa["busy"], st["busy"], tol, m * 1000
 		for (n in st) {
@@ -124,6 +143,7 @@ END {
 	}
 	printf "%d shares checked over %.2f s, %d off\n", checked, T, bad
 	if (checked == 0) { print "FAIL: no share was checked"; bad++ }
+	if (!nice_seen) { printf "FAIL: no row of %s, where the niced loop runs\n", nice_cpu; bad++ }
 	exit bad != 0
 }' "$truth_work/rows"; then
 	pass
