@@ -3,6 +3,7 @@
 #define ASYS_TEST_PPU_H
 
 #include <check.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,8 +46,13 @@ struct run {
 /* Options for a run: the devices, set and list of the metrics and their
  * rate; the refresh is 0.1 s. */
 void opts_for(struct run *r, const char *devices, const char *set, const char *list, double hz);
-/* Runs the ppu collectors for secs, then holds the store locked. */
+/* Runs the ppu collectors for secs, then holds the store locked: for the
+ * tests that count what a stretch of time holds (samples at a rate). */
 void run_go(struct run *r, double secs);
+/* Runs them until done(r), asked every 10 ms with the store locked, holds
+ * or secs have passed, then holds the store locked: for the tests that wait
+ * on a state, however slow the machine. */
+void run_until(struct run *r, double secs, bool (*done)(const struct run *r));
 void run_end(struct run *r);
 int field(const struct run *r, int stream, const char *name);
 /* The newest value of a field of a series (which must exist). */

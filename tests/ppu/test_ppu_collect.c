@@ -52,11 +52,25 @@ static void run_record(struct run *r)
 	    bus_attach_within(r->b, &rec_writer_consumer_ops, r->w, REC_WRITER_LATENCY_NS), 0);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void run_go(struct run *r, double secs)
+{
+	run_until(r, secs, NULL);
+}
+
+void run_until(struct run *r, double secs, bool (*done)(const struct run *r))
 {
 	static const struct collector *const list[] = {&ppu_collector, &ppu_metrics_collector,
 						       NULL};
-	struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
+	static const struct timespec tick = {0, 10000000};
+	double end;
 
 	r->t = stream_table_new();
 	r->b = bus_new();
@@ -80,7 +94,15 @@ void run_go(struct run *r, double secs)
 		run_record(r);
 	ck_assert_int_eq(bus_start(r->b, 5000000), 0);
 	ck_assert_int_eq(engine_start(r->e), 0);
-	nanosleep(&ts, NULL);
+	end = now_s() + secs;
+	for (bool ok = false; !ok && now_s() < end;) {
+		nanosleep(&tick, NULL);
+		if (done) {
+			store_lock(r->s);
+			ok = done(r);
+			store_unlock(r->s);
+		}
+	}
 	engine_stop(r->e);
 	bus_stop(r->b);
 	if (r->w)
@@ -129,6 +151,13 @@ double last(const struct run *r, int stream, uint64_t ent, const char *name)
 	return series_last(se, (uint32_t)field(r, stream, name));
 }
 
+/* Every device and process of the fake sampled once. */
+static bool all_devices_seen(const struct run *r)
+{
+	return store_entities(r->s, (uint32_t)r->dev, NULL, 0) == 4 &&
+	       store_entities(r->s, (uint32_t)r->proc, NULL, 0) == 1 + 2 + 3 + 1;
+}
+
 START_TEST(device_state_matches_the_fake)
 {
 	struct run r;
@@ -137,7 +166,7 @@ START_TEST(device_state_matches_the_fake)
 
 	tp_use_fake(0);
 	opts_for(&r, NULL, NULL, NULL, 1000);
-	run_go(&r, 0.5);
+	run_until(&r, 10, all_devices_seen);
 	ck_assert_int_lt(r.metrics, 0); /* no device listed: no metrics stream */
 	ck_assert_uint_eq(store_entities(r.s, (uint32_t)r.dev, ents, 8), 4);
 	for (unsigned int d = 0; d < 4; d++) {
@@ -426,6 +455,18 @@ START_TEST(lost_device_shows_lost_others_go_on)
 }
 END_TEST
 
+static bool device_1_metrics_said(const struct run *r)
+{
+	return store_status(r->s, (uint32_t)r->metrics, 1) != NULL;
+}
+
+static bool device_1_metrics_refused(const struct run *r)
+{
+	return store_status(r->s, (uint32_t)r->metrics, 1) &&
+	       store_series(r->s, (uint32_t)r->dev, 1) &&
+	       store_series(r->s, (uint32_t)r->metrics, 0);
+}
+
 START_TEST(gpm_in_use_says_why_and_what_to_do)
 {
 	static const char *const must[] = {
@@ -445,7 +486,7 @@ START_TEST(gpm_in_use_says_why_and_what_to_do)
 	tp_use_fake(0);
 	setenv("FAKE_HGML_GPM_BUSY", "1", 1);
 	opts_for(&r, "all", NULL, NULL, 100);
-	run_go(&r, 0.6);
+	run_until(&r, 10, device_1_metrics_refused);
 	st = store_status(r.s, (uint32_t)r.metrics, 1);
 	ck_assert_ptr_nonnull(st);
 	for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++)
@@ -460,7 +501,7 @@ START_TEST(gpm_in_use_says_why_and_what_to_do)
 	/* no permission: says so, and suggests root */
 	setenv("FAKE_HGML_GPM_ERROR", "no_permission", 1);
 	opts_for(&r, "1", NULL, NULL, 100);
-	run_go(&r, 0.3);
+	run_until(&r, 10, device_1_metrics_said);
 	st = store_status(r.s, (uint32_t)r.metrics, 1);
 	ck_assert_msg(st && strstr(st, "no permission to sample") && strstr(st, "run asys as root"),
 		      "%s", st);
@@ -483,6 +524,13 @@ START_TEST(gpm_released_clears_the_message)
 }
 END_TEST
 
+static bool every_stream_said(const struct run *r)
+{
+	return store_status(r->s, (uint32_t)r->dev, STATUS_STREAM) &&
+	       store_status(r->s, (uint32_t)r->proc, STATUS_STREAM) &&
+	       store_status(r->s, (uint32_t)r->metrics, STATUS_STREAM);
+}
+
 START_TEST(no_library_says_where_it_looked)
 {
 	struct run r;
@@ -497,7 +545,7 @@ START_TEST(no_library_says_where_it_looked)
 	setenv("PPU_HOME", "/nonexistent/ppu", 1);
 	opts_for(&r, "all", NULL, NULL, 100);
 	((struct ppu_opts *)options_edit(&r.o, &ppu_options))->backend = "hgml";
-	run_go(&r, 0.2);
+	run_until(&r, 10, every_stream_said);
 	st = store_status(r.s, (uint32_t)r.dev, STATUS_STREAM);
 	ck_assert_msg(st && !strncmp(st, want, sizeof(want) - 1), "%s", st);
 	st = store_status(r.s, (uint32_t)r.proc, STATUS_STREAM);
@@ -509,6 +557,13 @@ START_TEST(no_library_says_where_it_looked)
 }
 END_TEST
 
+static bool old_library_seen(const struct run *r)
+{
+	return store_series(r->s, (uint32_t)r->dev, 1) &&
+	       store_series(r->s, (uint32_t)r->proc, (1ull << 32) | 4000101) &&
+	       store_status(r->s, (uint32_t)r->metrics, 0);
+}
+
 START_TEST(old_library_degrades_per_symbol)
 {
 	struct run r;
@@ -516,7 +571,7 @@ START_TEST(old_library_degrades_per_symbol)
 
 	tp_use_fake(1);
 	opts_for(&r, "all", NULL, NULL, 100);
-	run_go(&r, 0.3);
+	run_until(&r, 10, old_library_seen);
 	ck_assert(isnan(last(&r, r.dev, 1, "power_limit")));
 	ck_assert(!isnan(last(&r, r.dev, 1, "power")));
 	ck_assert_double_eq(last(&r, r.proc, (1ull << 32) | 4000101, "mem_used"), 4.0 * (1 << 30));
@@ -528,6 +583,19 @@ START_TEST(old_library_degrades_per_symbol)
 }
 END_TEST
 
+/* Device 7 refused, device 0 sampled: every device's state and a value of
+ * device 0's metrics. */
+static bool device_7_refused(const struct run *r)
+{
+	const struct series *se = store_series(r->s, (uint32_t)r->metrics, 0);
+
+	return store_status(r->s, (uint32_t)r->metrics, STATUS_STREAM) &&
+	       store_entities(r->s, (uint32_t)r->dev, NULL, 0) == 4 && se &&
+	       !isnan(series_last(
+		   se, (uint32_t)field(r, r->metrics,
+				       "cu__cycles_active.avg.pct_of_peak_sustained_elapsed")));
+}
+
 START_TEST(bad_device_id_is_explained)
 {
 	struct run r;
@@ -535,7 +603,7 @@ START_TEST(bad_device_id_is_explained)
 
 	tp_use_fake(0);
 	opts_for(&r, "0,7", NULL, NULL, 100);
-	run_go(&r, 0.2);
+	run_until(&r, 10, device_7_refused);
 	st = store_status(r.s, (uint32_t)r.metrics, STATUS_STREAM);
 	ck_assert_msg(st && strstr(st, "PPU device 7 of --ppu-metrics-device does not exist: 4 "
 				       "found (IDs 0-3)"),
@@ -549,6 +617,11 @@ START_TEST(bad_device_id_is_explained)
 }
 END_TEST
 
+static bool two_hundred_processes(const struct run *r)
+{
+	return store_entities(r->s, (uint32_t)r->proc, NULL, 0) >= 200;
+}
+
 START_TEST(many_processes_grow_the_buffer)
 {
 	struct run r;
@@ -557,7 +630,7 @@ START_TEST(many_processes_grow_the_buffer)
 	setenv("FAKE_HGML_PROCS", "100", 1);
 	setenv("FAKE_HGML_DEVICES", "2", 1);
 	opts_for(&r, NULL, NULL, NULL, 100);
-	run_go(&r, 0.3);
+	run_until(&r, 10, two_hundred_processes);
 	ck_assert_uint_eq(store_entities(r.s, (uint32_t)r.proc, NULL, 0), 200);
 	ck_assert_double_eq(last(&r, r.proc, (1ull << 32) | 4000199, "mem_used"),
 			    100.0 * 2 * (1 << 30));

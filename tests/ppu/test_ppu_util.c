@@ -92,6 +92,17 @@ static const char *util_status(const struct run *r)
 	return store_status(r->s, (uint32_t)r->util, STATUS_STREAM);
 }
 
+static bool util_said(const struct run *r)
+{
+	return util_status(r) != NULL;
+}
+
+/* The seven processes of the fake's four devices (1 + d % 3 each). */
+static bool util_seven(const struct run *r)
+{
+	return util_entities(r) == 1 + 2 + 3 + 1;
+}
+
 START_TEST(util_values_follow_the_fake)
 {
 	unsigned long long st[4];
@@ -138,7 +149,7 @@ START_TEST(util_old_library_uses_the_older_call)
 
 	tp_use_fake(1);
 	opts_for(&r, "all", NULL, NULL, 100);
-	run_go(&r, 0.4);
+	run_until(&r, 10, util_seven);
 	ck_assert_uint_eq(util_entities(&r), 1 + 2 + 3 + 1);
 	for (unsigned int d = 0; d < 4; d++)
 		for (unsigned int i = 0; i < 1 + d % 3; i++)
@@ -152,6 +163,12 @@ START_TEST(util_old_library_uses_the_older_call)
 }
 END_TEST
 
+static bool util_two_processes(const struct run *r)
+{
+	return store_series(r->s, (uint32_t)r->util, key(1, pid_of(1, 1, 2))) &&
+	       store_series(r->s, (uint32_t)r->util, key(2, pid_of(2, 2, 3)));
+}
+
 START_TEST(util_newer_call_refused_falls_back)
 {
 	unsigned long long st[4];
@@ -160,7 +177,7 @@ START_TEST(util_newer_call_refused_falls_back)
 	tp_use_fake(0);
 	setenv("FAKE_HGML_PUTIL", "new_not_supported", 1);
 	opts_for(&r, NULL, NULL, NULL, 100);
-	run_go(&r, 0.4);
+	run_until(&r, 10, util_two_processes);
 	check_process(&r, 1, 1, 2);
 	check_process(&r, 2, 2, 3);
 	/* refused once, on the first device; the older call from then on */
@@ -175,6 +192,11 @@ START_TEST(util_newer_call_refused_falls_back)
 }
 END_TEST
 
+static bool util_said_processes_seen(const struct run *r)
+{
+	return util_said(r) && store_entities(r->s, (uint32_t)r->proc, NULL, 0) == 7;
+}
+
 START_TEST(util_not_supported_is_said_once)
 {
 	unsigned long long st[4];
@@ -184,7 +206,7 @@ START_TEST(util_not_supported_is_said_once)
 	tp_use_fake(0);
 	setenv("FAKE_HGML_PUTIL", "not_supported", 1);
 	opts_for(&r, NULL, NULL, NULL, 100);
-	run_go(&r, 0.4);
+	run_until(&r, 10, util_said_processes_seen);
 	s = util_status(&r);
 	ck_assert_msg(s && !strcmp(s, "per-process PPU utilisation is not supported on device 0: "
 				      "hgmlDeviceGetProcessUtilization answers Not Supported"),
@@ -230,7 +252,7 @@ START_TEST(util_huge_count_is_refused)
 	tp_use_fake(0);
 	setenv("FAKE_HGML_PUTIL", "huge", 1);
 	opts_for(&r, NULL, NULL, NULL, 100);
-	run_go(&r, 0.3);
+	run_until(&r, 10, util_said);
 	s = util_status(&r);
 	ck_assert_msg(s && !strcmp(s, "hgmlDeviceGetProcessesUtilizationInfo on device 0 has "
 				      "4294967280 samples, more than the 16384 asys reads at "
@@ -259,6 +281,15 @@ START_TEST(util_idle_processes_read_zero)
 }
 END_TEST
 
+/* Device 2 lost (its state says so) and its processes' series ended, while
+ * device 3's go on. */
+static bool util_device_2_lost(const struct run *r)
+{
+	return store_status(r->s, (uint32_t)r->dev, 2) &&
+	       !store_series(r->s, (uint32_t)r->util, key(2, 4000200)) &&
+	       store_series(r->s, (uint32_t)r->util, key(3, pid_of(3, 0, 1)));
+}
+
 START_TEST(util_lost_device_ends_its_series)
 {
 	struct run r;
@@ -266,7 +297,7 @@ START_TEST(util_lost_device_ends_its_series)
 	tp_use_fake(0);
 	setenv("FAKE_HGML_LOST", "2:300", 1);
 	opts_for(&r, NULL, NULL, NULL, 100);
-	run_go(&r, 0.8);
+	run_until(&r, 10, util_device_2_lost);
 	ck_assert_ptr_null(store_series(r.s, (uint32_t)r.util, key(2, 4000200)));
 	ck_assert_ptr_null(store_series(r.s, (uint32_t)r.util, key(2, 4000202)));
 	check_process(&r, 3, 0, 1);
@@ -313,6 +344,12 @@ static void replay_free(struct replay *p)
 	rec_player_free(p->pl);
 }
 
+/* The seven processes and the two shared ones, on devices 0 and 1. */
+static bool util_eleven(const struct run *r)
+{
+	return util_entities(r) == 1 + 2 + 3 + 1 + 4;
+}
+
 START_TEST(util_survives_record_and_replay)
 {
 	char path[PATH_MAX];
@@ -328,7 +365,7 @@ START_TEST(util_survives_record_and_replay)
 	setenv("FAKE_HGML_SHARED", "1", 1);
 	opts_for(&r, NULL, NULL, NULL, 100);
 	r.rec_path = path;
-	run_go(&r, 0.6);
+	run_until(&r, 10, util_eleven);
 	n = store_entities(r.s, (uint32_t)r.util, ents, 16);
 	ck_assert_uint_eq(n, 11);
 	replay_all(&p, path);
