@@ -331,9 +331,8 @@ static void replay_all(struct replay *p, const char *path)
 	for (int i = 0; i < 1000 && !rec_player_at_end(p->pl); i++)
 		usleep(10000);
 	ck_assert(rec_player_at_end(p->pl));
-	usleep(100000); /* the bus's last drain */
 	rec_player_stop(p->pl);
-	bus_stop(p->b);
+	bus_stop(p->b); /* pumps what the rings still hold before it returns */
 }
 
 static void replay_free(struct replay *p)
