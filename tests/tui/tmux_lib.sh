@@ -118,6 +118,29 @@ wait_gone() {
 	return 1
 }
 
+# wait_until SECONDS CMD [ARG...]: until CMD succeeds, asked every 0.1 s.
+wait_until() {
+	local t=$1 i=0
+	shift
+	while [ "$i" -lt $((t * 10)) ]; do
+		"$@" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# pane_focused NAME: the pane titled NAME has the focus (its title is drawn
+# in reverse video).
+pane_focused() {
+	local e
+	e=$(printf '\033')
+	cap_e | grep -Eq "$e\[([0-9]+;)*7(;[0-9]+)*m($e\[[0-9;]*m)* $1"
+}
+
+# wait_focus NAME [SECONDS]: until the pane titled NAME has the focus.
+wait_focus() { wait_until "${2:-5}" pane_focused "$1"; }
+
 # ere_quote TEXT: TEXT as a grep -E pattern that matches it literally.
 ere_quote() { printf '%s' "$1" | sed 's/[][\\.*+?^$(){}|]/\\&/g'; }
 

@@ -8,6 +8,12 @@
 pids() {
 	cap | sed -n '/PID.*USER/,/^[╰+]/p' | sed -n 's/^[│|] *\([0-9][0-9]*\) .*/\1/p'
 }
+# pids_sorted SORT-FLAG: three rows or more, in that order (-n, -rn). The
+# rows come in the frame after the one that shows the new sort label.
+pids_sorted() {
+	p=$(pids)
+	[ "$(printf '%s\n' "$p" | wc -l)" -ge 3 ] && printf '%s\n' "$p" | sort "$1" -c 2>/dev/null
+}
 
 tui_start 120 40 -- -d 0.5
 wait_for 'PID +USER .*RSS' 10 || fail "no process table"
@@ -34,36 +40,33 @@ wait_gone 'asys top help' 5 || fail "Escape did not close the help screen"
 # at start when per-process CPU is sampled)
 wait_for 'sort: (RSS|CPU%)' 5 || fail "the table is not sorted by RSS or CPU% at start"
 keys 3
-sleep 0.3
+wait_focus CPU || fail "3 did not focus the CPU pane"
 keys Tab
-sleep 0.3
+wait_focus Memory || fail "Tab did not move the focus from CPU to Memory"
 keys M
 wait_for 'sort: RSS' 5 || fail "Tab + M did not sort by RSS (focus not on Memory?)"
 sort_walk '<' USER || fail "< did not reach USER (at '$(sort_label)')"
 keys '<'
 wait_for 'sort: PID' 5 || fail "< did not move the sort to PID (at '$(sort_label)')"
-sleep 0.3
+wait_until 5 pids_sorted -rn || fail "PID sort is not descending, or fewer than 3 rows: $(pids)"
 by_pid=$(pids)
-[ "$(printf '%s\n' "$by_pid" | wc -l)" -ge 3 ] || fail "fewer than 3 process rows"
-printf '%s\n' "$by_pid" | sort -rn -c 2>/dev/null || fail "PID sort is not descending: $by_pid"
 keys I
 wait_for 'sort: PID ▲|sort: PID \^' 5 || fail "I did not invert the order"
-sleep 0.3
-printf '%s\n' "$(pids)" | sort -n -c 2>/dev/null || fail "inverted PID sort is not ascending"
+wait_until 5 pids_sorted -n || fail "inverted PID sort is not ascending: $(pids)"
 
 # back to RSS with >: the order differs from the PID order
 sort_walk '>' RSS || fail "> did not return to RSS (at '$(sort_label)')"
-sleep 0.3
-by_rss=$(pids)
-[ "$by_rss" != "$by_pid" ] || fail "sorting by RSS gave the same order as by PID"
+not_by_pid() { [ "$(pids)" != "$by_pid" ]; }
+wait_until 5 not_by_pid || fail "sorting by RSS gave the same order as by PID"
 
-# digit hotkey: 3 focuses CPU, where < is not a table key: the sort stays
+# digit hotkey: 3 focuses CPU, where < is not a table key: the sort stays.
+# Keys are read in order: once 4 has moved the focus, < has been read.
 keys 3
-sleep 0.3
-keys '<'
-sleep 0.5
+wait_focus CPU || fail "3 did not focus the CPU pane"
+keys '<' 4
+wait_focus Memory || fail "4 did not focus Memory"
 cap | grep -q 'sort: RSS' || fail "< changed the table while CPU was focused"
-keys 4 '<'
+keys '<'
 wait_for 'sort: (HWM|USER|TIME\+)' 5 || fail "4 did not focus Memory"
 
 # space pauses the view: the CPU figures stand still while a core is busy,
@@ -81,17 +84,15 @@ b=$(cpu_pane)
 [ "$a" = "$b" ] || fail "the CPU pane changed while paused"
 keys Space
 wait_gone 'PAUSED' 5 || fail "space did not resume"
-moved=no
-for i in 1 2 3 4 5 6; do
-	sleep 1
-	[ "$(cpu_pane)" != "$b" ] && moved=yes && break
-done
-[ "$moved" = yes ] || fail "the CPU pane did not move after resuming"
+cpu_moved() { [ "$(cpu_pane)" != "$b" ]; }
+wait_until 6 cpu_moved || fail "the CPU pane did not move after resuming"
 kill $burner 2>/dev/null
 
-# arrows and paging do not break anything
-keys Down Down NPage End Home Up
-sleep 0.3
+# arrows and paging do not break anything; h after them, read in order,
+# shows when they have been read
+keys Down Down NPage End Home Up h
+wait_for 'asys top help' 5 || fail "h after scrolling did not open the help screen"
+keys h
 wait_for 'PID +USER' 5 || fail "the table vanished after scrolling"
 
 quit_ok "at the end"
