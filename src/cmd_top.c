@@ -106,6 +106,18 @@ static void top_status(void *ctx, char *buf, size_t n)
 	}
 }
 
+/* The header's status where the whole one does not fit: no file name. */
+static void top_status_short(void *ctx, char *buf, size_t n)
+{
+	struct top_ctx *t = ctx;
+
+	rec_toggle_status_short(t->rec, buf, n);
+	if (t->serve) {
+		top_append(buf, n, "  serving ");
+		top_append(buf, n, serve_address(t->serve));
+	}
+}
+
 /* The message lines: ignored variables for a while, what R did, and the
  * store's caps, one a line. */
 static void top_notes(void *ctx, char *buf, size_t n)
@@ -271,6 +283,7 @@ static int top_view(struct top_ctx *t, struct session *s, const struct asys_opti
 	drv.ctx = t;
 	drv.sampling = top_sampling;
 	drv.status = top_status;
+	drv.status_short = top_status_short;
 	drv.notes = top_notes;
 	drv.name = "asys top";
 	drv.workload = top_workload;

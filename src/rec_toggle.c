@@ -1,14 +1,18 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <unistd.h>
+
 #include "collector.h"
 #include "rec_toggle.h"
 #include "rec_writer.h"
+#include "strsafe.h"
 #include "util.h"
 
 #define NOTE_NS 6000000000ull
@@ -21,7 +25,7 @@ struct rec_toggle {
 	struct rec_writer *w;
 	int handle;
 	bool used_output;
-	char note[768];
+	char note[1024];
 	uint64_t note_until;
 };
 
@@ -50,6 +54,19 @@ static void note(struct rec_toggle *rt, const char *a, const char *b, const char
 	if (l < sizeof(rt->note))
 		util_strlcpy(rt->note + l, c, sizeof(rt->note) - l);
 	rt->note_until = asys_now_ns() + NOTE_NS;
+}
+
+/* The recording's path as the message log says it: whole, from the root
+ * (the header has room for its base name at most), escaped. */
+static void shown_path(const char *path, char *buf, size_t n)
+{
+	char cwd[PATH_MAX], abs[PATH_MAX + 4096];
+
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(abs, sizeof(abs), "%s/%s", strcmp(cwd, "/") ? cwd : "", path);
+	else
+		snprintf(abs, sizeof(abs), "%s", path);
+	str_escape(buf, n, abs, 600);
 }
 
 int rec_toggle_start(struct rec_toggle *rt, char *msg, size_t n)
@@ -84,14 +101,21 @@ int rec_toggle_start(struct rec_toggle *rt, char *msg, size_t n)
 	}
 	if (wo.path == rt->opts->output)
 		rt->used_output = true;
+	{
+		struct rec_writer_stats st;
+		char shown[2410];
+
+		rec_writer_get_stats(rt->w, &st);
+		shown_path(st.path, shown, sizeof(shown));
+		note(rt, "recording to ", shown, "; R stops");
+	}
 	return 0;
 }
 
 void rec_toggle_stop(struct rec_toggle *rt)
 {
 	struct rec_writer_stats st;
-	char size[32];
-	const char *base;
+	char size[32], shown[2410];
 	int rc;
 
 	if (!rt || !rt->w)
@@ -100,16 +124,15 @@ void rec_toggle_stop(struct rec_toggle *rt)
 	rt->handle = -1;
 	rc = rec_writer_close(rt->w);
 	rec_writer_get_stats(rt->w, &st);
-	base = strrchr(st.path, '/');
-	base = base ? base + 1 : st.path;
+	shown_path(st.path, shown, sizeof(shown));
 	util_fmt_bytes(size, sizeof(size), (double)st.bytes);
 	if (rc < 0) {
-		note(rt, "saved ", base, ", but the last write failed");
+		note(rt, "saved ", shown, ", but the last write failed");
 	} else {
 		char tail[48];
 
 		snprintf(tail, sizeof(tail), " (%s)", size);
-		note(rt, "saved ", base, tail);
+		note(rt, "saved ", shown, tail);
 	}
 	rec_writer_free(rt->w);
 	rt->w = NULL;
@@ -153,6 +176,32 @@ void rec_toggle_status(struct rec_toggle *rt, char *buf, size_t n)
 		return;
 	}
 	snprintf(buf, n, "R: record");
+}
+
+void rec_toggle_status_short(struct rec_toggle *rt, char *buf, size_t n)
+{
+	struct rec_writer_stats st;
+	char size[32];
+	uint64_t s;
+
+	if (!rt->w) {
+		snprintf(buf, n, "R: record");
+		return;
+	}
+	rec_writer_get_stats(rt->w, &st);
+	if (st.paused) {
+		snprintf(buf, n, "REC paused");
+		return;
+	}
+	util_fmt_bytes(size, sizeof(size), (double)st.bytes);
+	s = (asys_now_ns() - st.start_ns) / 1000000000ull;
+	if (s < 3600)
+		snprintf(buf, n, "\u25cf REC %s %02llu:%02llu", size, (unsigned long long)(s / 60),
+			 (unsigned long long)(s % 60));
+	else
+		snprintf(buf, n, "\u25cf REC %s %llu:%02llu:%02llu", size,
+			 (unsigned long long)(s / 3600), (unsigned long long)(s / 60 % 60),
+			 (unsigned long long)(s % 60));
 }
 
 bool rec_toggle_note(struct rec_toggle *rt, char *buf, size_t n)

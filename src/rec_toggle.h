@@ -25,8 +25,12 @@ bool rec_toggle_key(struct rec_toggle *rt, int ch);
 /* "● REC run.asys 1.2M 00:00:12", "recording paused: disk full", or
  * "R: record". */
 void rec_toggle_status(struct rec_toggle *rt, char *buf, size_t n);
-/* For a few seconds after R: "saved run.asys (1.2M)", or why it could not
- * record, what to do first. false when there is none. */
+/* The same for a narrow header, without the file's name: "● REC 1.2M 00:12",
+ * "REC paused" or "R: record". */
+void rec_toggle_status_short(struct rec_toggle *rt, char *buf, size_t n);
+/* For a few seconds after R, and in the message log: "recording to
+ * /dir/run.asys; R stops", "saved /dir/run.asys (1.2M)", or why it could
+ * not record, what to do first. false when there is none. */
 bool rec_toggle_note(struct rec_toggle *rt, char *buf, size_t n);
 
 #endif

@@ -72,25 +72,41 @@ static void header_left(struct tui *t, int level, char *buf, size_t n)
 	}
 }
 
+/* The left part and the driver's status that fit cols together: the
+ * whole status with the left part at its richest that fits, else the
+ * driver's short status, else what is left is cut. */
+static void header_fit(struct tui *t, int cols, const char *eng, char *left, size_t ln, char *drv,
+		       size_t dn)
+{
+	const struct tui_driver *d = t->ctx->driver;
+	int fixed = 3 + (*eng ? widget_text_width(eng) + 2 : 0) + (t->paused ? 8 : 0);
+
+	drv[0] = '\0';
+	if (d && d->status)
+		d->status(d->ctx, drv, dn);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int level = 0; level < 3; level++) {
+			header_left(t, level, left, ln);
+			if (widget_text_width(left) + fixed + widget_text_width(drv) <= cols)
+				return;
+		}
+		if (pass || !d || !d->status_short)
+			return;
+		d->status_short(d->ctx, drv, dn);
+	}
+}
+
 static void draw_header(struct tui *t, WINDOW *w)
 {
 	const struct tui_driver *d = t->ctx->driver;
-	char left[256], eng[512], drv[256] = "";
+	char left[256], eng[512], drv[256];
 	bool short_of = false;
-	int x, cols = getmaxx(w), rest;
+	int x, cols = getmaxx(w);
 
 	eng[0] = '\0';
 	if (d && d->sampling)
 		short_of = d->sampling(d->ctx, eng, sizeof(eng));
-	if (d && d->status)
-		d->status(d->ctx, drv, sizeof(drv));
-	rest = 3 + (*eng ? widget_text_width(eng) + 2 : 0) + (t->paused ? 8 : 0) +
-	       widget_text_width(drv);
-	for (int level = 0; level < 3; level++) {
-		header_left(t, level, left, sizeof(left));
-		if (widget_text_width(left) + rest <= cols)
-			break;
-	}
+	header_fit(t, cols, eng, left, sizeof(left), drv, sizeof(drv));
 
 	mvwhline(w, 0, 0, ' ', cols);
 	widget_attr_on(w, &t->v, TC_TITLE);

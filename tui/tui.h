@@ -39,6 +39,9 @@ struct tui_driver {
 	/* Header text after the host line: "● REC run3.asys 412 MB 00:21:13",
 	 * "REPLAY run3.asys 14:03:10 / 00:21:13 x4 ▶". May be NULL. */
 	void (*status)(void *ctx, char *buf, size_t n);
+	/* The same in fewer columns, for a header too narrow for the whole
+	 * one: "● REC 412M 21:13". NULL: the whole one, cut. */
+	void (*status_short)(void *ctx, char *buf, size_t n);
 	/* A key the TUI does not use itself (R, replay keys), and space before
 	 * the TUI pauses its drawing (replay pauses its player). true if taken. */
 	bool (*key)(void *ctx, int ch);

@@ -36,7 +36,7 @@ T send-keys -t s R
 wait_for "REC asys-" 5 || fail "R did not start recording: $(header)"
 sleep 3
 T send-keys -t s R
-wait_for "saved asys-" 5 || fail "R did not stop recording: $(header)"
+wait_for "saved $(cd "$work" && pwd -P)/asys-" 5 || fail "R did not stop recording: $(header)"
 top_screen=$(screen)
 T send-keys -t s q
 sleep 0.5
