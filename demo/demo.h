@@ -20,7 +20,8 @@
 #define DEMO_NPROCS 30	     /* in mem.proc: the job and the machine's daemons */
 #define DEMO_NNICS 9	     /* netdevs and RDMA ports */
 #define GIB 1073741824.0
-#define DEMO_NCOPY 16 /* gpurt.copy counters the demo moves */
+#define DEMO_NCOPY 16	     /* gpurt.copy counters the demo moves */
+#define DEMO_UPTIME_S 1.04e6 /* the node was up twelve days at the first record */
 
 enum demo_stream {
 	DS_PPU_DEV,
@@ -35,6 +36,8 @@ enum demo_stream {
 	DS_GPURT_MEM,
 	DS_GPURT_KERN,
 	DS_GPURT_COPY,
+	DS_PPU_UTIL,
+	DS_PROC_CPU,
 	DS_COUNT
 };
 
@@ -57,6 +60,7 @@ struct demo {
 	double cpu[DEMO_NCPU + 1][10];
 	double perf[DEMO_NCPU][2];
 	double rss_hwm[DEMO_NPROCS];
+	double proc_cpu[DEMO_NPROCS][2]; /* proc.cpu's utime and stime, s */
 	double allocs[DEMO_NRANK], kern[DEMO_NRANK][DEMO_NKERNELS];
 	double copy[DEMO_NRANK][DEMO_NCOPY]; /* gpurt.copy, demo_procs.c */
 };

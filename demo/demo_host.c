@@ -215,7 +215,7 @@ static void cpu_tick(struct demo *d, uint64_t tick)
 		for (int cpu = 0; cpu < DEMO_NCPU; cpu++) {
 			snprintf(name, sizeof(name), "cpu%d", cpu);
 			demo_label(d, DS_CPU_CORE, (uint64_t)cpu, 0, name);
-			d->cpu[cpu][3] = 1.04e8; /* twelve days up, mostly idle */
+			d->cpu[cpu][3] = DEMO_UPTIME_S * USER_HZ; /* mostly idle */
 			d->cpu[DEMO_NCPU][3] += d->cpu[cpu][3];
 		}
 		demo_label(d, DS_CPU_CORE, ENTITY_CPU_TOTAL, 0, "cpu");

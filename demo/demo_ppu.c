@@ -100,6 +100,20 @@ static void ppu_second(double t, int dev, double *busy, double *mem, double *pow
 	}
 }
 
+/* The rank's share of its device (ppu.proc_util): all of the device's
+ * work is its own. */
+static void ppu_proc_util(struct demo *d, uint64_t tick, int dev, double busy, double mem)
+{
+	double v[STREAM_MAX_FIELDS];
+
+	demo_clear(v);
+	demo_set(d, DS_PPU_UTIL, v, "sm", round(100 * busy));
+	demo_set(d, DS_PPU_UTIL, v, "mem", round(100 * mem));
+	demo_set(d, DS_PPU_UTIL, v, "enc", 0);
+	demo_set(d, DS_PPU_UTIL, v, "dec", 0);
+	demo_emit(d, DS_PPU_UTIL, ((uint64_t)dev << 32) | demo_rank_pid(dev), tick, v);
+}
+
 static void ppu_dev(struct demo *d, uint64_t tick, int dev)
 {
 	double t = demo_secs(tick), v[STREAM_MAX_FIELDS], busy, mem, power;
@@ -127,6 +141,7 @@ static void ppu_dev(struct demo *d, uint64_t tick, int dev)
 	demo_set(d, DS_PPU_DEV, v, "pcie_gen", 5);
 	demo_set(d, DS_PPU_DEV, v, "pcie_width", 16);
 	demo_emit(d, DS_PPU_DEV, (uint64_t)dev, tick, v);
+	ppu_proc_util(d, tick, dev, busy, mem);
 }
 
 static void ppu_labels(struct demo *d)
@@ -141,6 +156,7 @@ static void ppu_labels(struct demo *d)
 		demo_label(d, DS_PPU_MET, (uint64_t)dev, 0, label);
 		snprintf(label, sizeof(label), "%u python", demo_rank_pid(dev));
 		demo_label(d, DS_PPU_PROC, ((uint64_t)dev << 32) | demo_rank_pid(dev), 0, label);
+		demo_label(d, DS_PPU_UTIL, ((uint64_t)dev << 32) | demo_rank_pid(dev), 0, label);
 	}
 }
 

@@ -1,5 +1,6 @@
 /* The memory and runtime streams of the demo: host memory (mem.sys) twice a
- * second, and once a second the processes (mem.proc), their device and
+ * second, and once a second the processes (mem.proc, and their CPU time,
+ * state and nice in proc.cpu), their device and
  * pinned memory with rank 5's failed allocations (gpurt.mem), their
  * kernel launches (gpurt.kernels) and memory copies (gpurt.copy). */
 #include "config.h"
@@ -18,21 +19,29 @@
  * password database names it (uid 1000 would be the viewer) */
 #define JOB_UID 1500
 
+/* The job began two hours and a quarter before the first record. */
+#define JOB_START_S (DEMO_UPTIME_S - 8100)
+
 struct proc {
 	unsigned int pid, ppid, uid, threads;
 	double rss; /* bytes, before the job's own growth */
 	const char *cmd;
+	double user, sys; /* CPU seconds it takes a second, now */
+	double start;	  /* seconds after boot, as /proc/PID/stat's */
+	char state;	  /* as /proc/PID/stat's: R, S, D */
 };
 
 /* The rest of the machine, besides the job. */
 static const struct proc others[] = {
-    {1, 0, 0, 1, 13.2e6, "/sbin/init"},
-    {742, 1, 0, 1, 61.0e6, "/lib/systemd/systemd-journald"},
-    {1318, 1, 0, 1, 9.4e6, "sshd: /usr/sbin/sshd -D [listener] 0 of 10-100 startups"},
-    {1406, 1, 65534, 9, 38.5e6, "/usr/local/bin/node_exporter"},
-    {2251, 1, 0, 41, 412.0e6, "/usr/bin/dockerd -H fd://"},
+    {1, 0, 0, 1, 13.2e6, "/sbin/init", 0.0004, 0.0008, 0.9, 'S'},
+    {742, 1, 0, 1, 61.0e6, "/lib/systemd/systemd-journald", 0.002, 0.003, 1.6, 'S'},
+    {1318, 1, 0, 1, 9.4e6, "sshd: /usr/sbin/sshd -D [listener] 0 of 10-100 startups", 2e-5, 1e-5,
+     4.2, 'S'},
+    {1406, 1, 65534, 9, 38.5e6, "/usr/local/bin/node_exporter", 0.004, 0.002, 4.8, 'S'},
+    {2251, 1, 0, 41, 412.0e6, "/usr/bin/dockerd -H fd://", 0.009, 0.004, 5.3, 'S'},
     {48190, 1318, JOB_UID, 6, 583.0e6,
-     "torchrun --nproc-per-node 8 train.py --config llama-13b.yaml"},
+     "torchrun --nproc-per-node 8 train.py --config llama-13b.yaml", 0.003, 0.001, JOB_START_S,
+     'S'},
 };
 
 struct kernel {
@@ -84,6 +93,25 @@ static void procs_sys(struct demo *d, uint64_t tick)
 	demo_emit(d, DS_MEM_SYS, 0, tick, v);
 }
 
+/* proc.cpu: the CPU seconds so far, in the kernel's clock ticks (1/100 s),
+ * which at the first record are what the process took since it began. */
+static void proc_cpu_emit(struct demo *d, uint64_t tick, int slot, const struct proc *p, bool first)
+{
+	double v[STREAM_MAX_FIELDS], *t = d->proc_cpu[slot],
+				     since = first ? DEMO_UPTIME_S - p->start : 1.0;
+
+	t[0] += p->user * since;
+	t[1] += p->sys * since;
+	demo_clear(v);
+	demo_set(d, DS_PROC_CPU, v, "utime", floor(t[0] * 100) / 100);
+	demo_set(d, DS_PROC_CPU, v, "stime", floor(t[1] * 100) / 100);
+	demo_set(d, DS_PROC_CPU, v, "state", (unsigned char)p->state);
+	demo_set(d, DS_PROC_CPU, v, "nice", 0);
+	demo_set(d, DS_PROC_CPU, v, "kthread", 0);
+	demo_set(d, DS_PROC_CPU, v, "start", p->start);
+	demo_emit(d, DS_PROC_CPU, p->pid, tick, v);
+}
+
 static void proc_emit(struct demo *d, uint64_t tick, int slot, const struct proc *p, bool first)
 {
 	double v[STREAM_MAX_FIELDS], rss = floor(p->rss / 4096) * 4096;
@@ -99,6 +127,39 @@ static void proc_emit(struct demo *d, uint64_t tick, int slot, const struct proc
 	demo_set(d, DS_MEM_PROC, v, "ppid", p->ppid);
 	demo_set(d, DS_MEM_PROC, v, "threads", p->threads);
 	demo_emit(d, DS_MEM_PROC, p->pid, tick, v);
+	if (demo_has(d, DS_PROC_CPU))
+		proc_cpu_emit(d, tick, slot, p, first);
+}
+
+/* Whether a sample finds it on a CPU: as often as it keeps one busy. */
+static bool running(const struct proc *p, uint64_t tick)
+{
+	return demo_noise(DS_PROC_CPU * 1000 + 1, p->pid, tick) * 0.5 + 0.5 < p->user + p->sys;
+}
+
+/* A rank's CPU time and state: the work of its core in demo_host.c (the
+ * first eight cores run the ranks), waiting on the disk while it writes a
+ * checkpoint. */
+static void rank_cpu(struct proc *p, const struct demo_load *l, uint64_t tick)
+{
+	double n = demo_noise(DS_PROC_CPU, p->pid, tick);
+
+	p->user = 0.97 * l->compute + 0.75 * l->comm + 0.3 * l->ckpt + 0.5 * l->input + 0.02 * n;
+	p->sys = 0.02 + 0.08 * l->comm + 0.25 * l->ckpt;
+	p->start = JOB_START_S + 3.1;
+	p->state = l->ckpt > 0.5 ? 'D' : running(p, tick) ? 'R' : 'S';
+}
+
+/* A data-loading worker's: two of the 32 loader cores, busiest while the
+ * next batch comes in. */
+static void worker_cpu(struct proc *p, const struct demo_load *l, uint64_t tick, int w)
+{
+	double n = demo_noise(DS_PROC_CPU, p->pid, tick);
+
+	p->user = 2 * (0.42 + 0.35 * l->input + 0.1 * n);
+	p->sys = 2 * 0.06;
+	p->start = JOB_START_S + 41.0 + 0.2 * w;
+	p->state = running(p, tick) ? 'R' : 'S';
 }
 
 /* Each rank holds its model replica and optimizer state in host memory,
@@ -111,17 +172,19 @@ static void procs_job(struct demo *d, uint64_t tick, bool first)
 
 	for (int r = 0; r < DEMO_NRANK; r++) {
 		struct demo_load l;
-		struct proc p = {demo_rank_pid(r), 48190, JOB_UID, 94, 0, cmd};
+		struct proc p = {demo_rank_pid(r), 48190, JOB_UID, 94, 0, cmd, 0, 0, 0, 'S'};
 
 		demo_load_at(t, r, &l);
 		demo_rank_cmdline(r, cmd, sizeof(cmd));
 		p.rss = (38.6 + 0.3 * r + 5.5 * l.ckpt + 0.4 * sin(t / 11 + r)) * GIB;
+		rank_cpu(&p, &l, tick);
 		proc_emit(d, tick, slot++, &p, first);
 		for (int w = 0; w < NWORKERS; w++) {
 			p.pid = demo_rank_pid(r) + 100 + (unsigned int)(NWORKERS * r + w);
 			p.ppid = demo_rank_pid(r);
 			p.threads = 4;
 			p.rss = (3.1 + 0.9 * l.input + 0.2 * w) * GIB;
+			worker_cpu(&p, &l, tick, w);
 			proc_emit(d, tick, slot++, &p, first);
 		}
 	}

@@ -68,10 +68,13 @@ static const struct stream_desc *const gpurt_copies[] = {&gpurt_mem_copy, &gpurt
 							 &gpurt_copy_copy};
 
 static const char *const demo_stream_names[DS_COUNT] = {
-    [DS_PPU_DEV] = "ppu.dev",	  [DS_PPU_PROC] = "ppu.proc",	     [DS_PPU_MET] = "ppu.metrics",
-    [DS_NIC_LINK] = "nic.link",	  [DS_NIC_RDMA] = "nic.rdma",	     [DS_CPU_CORE] = "cpu.core",
-    [DS_CPU_PERF] = "cpu.perf",	  [DS_MEM_SYS] = "mem.sys",	     [DS_MEM_PROC] = "mem.proc",
-    [DS_GPURT_MEM] = "gpurt.mem", [DS_GPURT_KERN] = "gpurt.kernels", [DS_GPURT_COPY] = "gpurt.copy",
+    [DS_PPU_DEV] = "ppu.dev",	       [DS_PPU_PROC] = "ppu.proc",
+    [DS_PPU_UTIL] = "ppu.proc_util",   [DS_PPU_MET] = "ppu.metrics",
+    [DS_NIC_LINK] = "nic.link",	       [DS_NIC_RDMA] = "nic.rdma",
+    [DS_CPU_CORE] = "cpu.core",	       [DS_CPU_PERF] = "cpu.perf",
+    [DS_MEM_SYS] = "mem.sys",	       [DS_MEM_PROC] = "mem.proc",
+    [DS_PROC_CPU] = "proc.cpu",	       [DS_GPURT_MEM] = "gpurt.mem",
+    [DS_GPURT_KERN] = "gpurt.kernels", [DS_GPURT_COPY] = "gpurt.copy",
 };
 
 static bool schema_same(const struct stream_desc *a, const struct stream_desc *b)
@@ -143,6 +146,7 @@ static int schema_one(struct demo *d, const struct stream_desc *sd, char *err, s
 static const double demo_stream_hz[DS_COUNT] = {
     [DS_PPU_DEV] = 1,
     [DS_PPU_PROC] = 1,
+    [DS_PPU_UTIL] = 1,
     [DS_PPU_MET] = 10,
     [DS_NIC_LINK] = 1e9 / DEMO_TICK_NS,
     [DS_NIC_RDMA] = 1e9 / DEMO_TICK_NS,
@@ -150,6 +154,7 @@ static const double demo_stream_hz[DS_COUNT] = {
     [DS_CPU_PERF] = 1,
     [DS_MEM_SYS] = 2,
     [DS_MEM_PROC] = 1,
+    [DS_PROC_CPU] = 1,
     [DS_GPURT_MEM] = 1,
     [DS_GPURT_KERN] = 1,
     [DS_GPURT_COPY] = 1,

@@ -169,6 +169,11 @@ static bool replay_key(void *ctx, int ch)
 	if (replay_hosts_away_key(&c->hs, ch))
 		return true;
 	switch (ch) {
+	case 'R': /* live top's key: say why it does nothing here */
+		snprintf(c->note, sizeof(c->note),
+			 "R records in asys top only: this view plays a recording already");
+		c->note_until = asys_now_ns() + 4000000000ull;
+		return true;
 	case ' ':
 		rec_player_toggle(c->p);
 		return true;

@@ -2,10 +2,22 @@
 # asys demo in tmux: the recording made by the build (beside the binary)
 # shows all five panes with data at 160x48, draws whole boxes at 80x24, and
 # takes the replay keys: space pauses, g moves the clock, the end loops back
-# to where the demo began, q exits 0. Without the file: exit 1, saying where.
+# to where the demo began, q exits 0. Its process table fills every column a
+# live node fills (S, NI, CPU%, TIME+, PPU%), and R says in one line why it
+# does not record. Without the file: exit 1, saying where.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 DEMO="$(dirname "$ASYS")/demo.asys"
 [ -r "$DEMO" ] || fail "no demo recording beside the binary: $DEMO (make builds it)"
+
+# proc_rows_filled: the process table is on screen, and no row of it lacks a
+# figure before RSS (S, NI, CPU%, TIME+, those that fit): no '?' for S, no
+# n/a. USER is a name or, for the job's uid that no passwd names, a number.
+proc_rows_filled() {
+	local rows
+	rows=$(cap | grep -E '^│ +[0-9]+ +([a-z][a-z0-9_-]*|[0-9]+) ')
+	[ -n "$rows" ] || return 1
+	! printf '%s\n' "$rows" | sed -E 's/ [0-9.]+[BKMGT] .*//' | grep -Eq 'n/a| \? '
+}
 
 # demo_start COLS ROWS [asys demo args...]: tui_start, for asys demo and the
 # file beside the binary (an empty ASYS_DEMO_FILE counts as unset)
@@ -72,6 +84,12 @@ wait_for '^│ +48211 .*[0-9.]+G +[0-9.]+G +[0-9.]+ +94 +([0-9.]+ +|- +)?[0-9.]+
 	fail "160x48: no device and pinned memory of rank 0"
 wait_for '^│ +48216 .* 2\.0G [0-9]+s ago python train\.py' 10 ||
 	fail "160x48: no failed allocation of rank 5"
+# S, NI, CPU% and TIME+ of every process, as proc.cpu has them live, and the
+# PPU share of each rank
+wait_for 'PID USER +S +NI +CPU%▼ +TIME\+ ' 10 || fail "160x48: no S, NI, CPU% and TIME+ columns"
+wait_for '^│ +48211 +[0-9]+ +[RSD] +0 +[0-9]+\.[0-9] +[0-9]+h[0-9]{2}:[0-9]{2} .* 94 +[0-9]+\.[0-9] ' 10 ||
+	fail "160x48: rank 0 has no state, nice, CPU%, TIME+ or PPU%"
+proc_rows_filled || fail "160x48: a process row lacks S, NI, CPU% or TIME+"
 keys 5
 wait_for 'gemm_bf16_tn' 10 || fail "160x48: the kernels pane focused shows no GEMM"
 check_layout 160 48
@@ -111,6 +129,21 @@ echo "ok: keys"
 demo_start 80 24
 wait_for '1 PPU +8 devices' 15 || fail "80x24: no PPU pane"
 wait_for 'more PPUs: 0 above, [0-9]+ below' 15 || fail "80x24: no PPU scroll hint"
+check_layout 80 24
+# the process table, busiest first, every figure known
+keys 4
+wait_for 'PID USER .*CPU%▼ +TIME\+ ' 10 || fail "80x24: no CPU% and TIME+ columns"
+wait_for '^│ +[0-9]+ +[0-9a-z]+ +([RSD] +-?[0-9]+ +)?([5-9][0-9]|[1-9][0-9]{2,})\.[0-9] +[0-9]+h[0-9]{2}:[0-9]{2} ' 10 ||
+	fail "80x24: the first process sorted by CPU% is not a busy one with its TIME+"
+proc_rows_filled || fail "80x24: a process row lacks its CPU% or TIME+"
+# R: a replay cannot record; it says so on one line, and in the message log
+keys R
+wait_for '^ *R records in asys top only: this view plays a recording already *$' 5 ||
+	fail "80x24: R said nothing, or not on one line"
+keys L
+wait_for 'R records in asys top only' 5 || fail "80x24: R's message is not in the message log"
+keys Escape
+wait_gone '^ Messages \(' 5 || fail "80x24: Esc did not close the message log"
 check_layout 80 24
 TUI_SUB=demo quit_ok 80x24
 tui_stop
