@@ -11,6 +11,12 @@ wait_for 'exited' 15 || fail "the workload's exit is not shown"
 sleep 1
 [ -s "$TDIR/exit" ] && fail "asys top quit when the workload exited"
 cap | grep -q 'Memory' || fail "panes gone after the workload exited"
+# where the output went stays in the message log after the exit
+keys L
+wait_for "workload: sleep \(pid [0-9]+\) running, output in $TDIR/tmp/asys-workload\.......\.log" 5 ||
+	fail "the message log does not say where the output goes"
+keys Escape
+wait_gone 'Messages \(' 5 || fail "Esc did not close the message log"
 quit_ok "after the workload's exit"
 cap | grep -q "removed the workload's empty log $TDIR/tmp/asys-workload\.......\.log" ||
 	fail "no word of the empty log on exit: $(cap | tail -n 3)"
