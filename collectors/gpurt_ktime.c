@@ -306,4 +306,5 @@ const struct collector gpurt_ktime_collector = {
     .flush = ktime_flush,
     .fini = ktime_fini,
     .last_error = ktime_last_error,
+    .workload_fed = true,
 };

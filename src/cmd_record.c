@@ -266,7 +266,7 @@ static void record_say_behind(struct session *s)
 	int k = s && s->engine ? engine_stats(s->engine, st, ENGINE_MAX_GROUPS) : 0;
 
 	for (int i = 0; i < k; i++) {
-		char late[96] = "", lost[64] = "";
+		char late[96] = "", lost[320] = "";
 
 		if (!st[i].late && !st[i].dropped)
 			continue;
@@ -274,9 +274,15 @@ static void record_say_behind(struct session *s)
 			snprintf(late, sizeof(late),
 				 " %llu ticks skipped (held off over 0.25 s at a time)%s",
 				 (unsigned long long)st[i].late, st[i].dropped ? "," : "");
+		/* by stream, so a loss says whom it hit; a workload-fed
+		 * collector's ring holds nothing of the host's */
 		if (st[i].dropped)
-			snprintf(lost, sizeof(lost), " %llu records lost to a full ring",
-				 (unsigned long long)st[i].dropped);
+			snprintf(lost, sizeof(lost), " %llu records lost to a full ring%s%s%s%s",
+				 (unsigned long long)st[i].dropped, st[i].lost[0] ? " (" : "",
+				 st[i].lost, st[i].lost[0] ? ")" : "",
+				 st[i].alone ? "; the workload wrote them, on a ring and a "
+					       "thread apart from the host's"
+					     : "");
 		/* one write: stderr is unbuffered */
 		fprintf(stderr, "asys record: sampling of %s at %.0f Hz fell behind:%s%s\n",
 			st[i].names, st[i].hz_requested, late, lost);

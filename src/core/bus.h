@@ -24,6 +24,9 @@ struct emitter {
 	bool keep;
 	size_t nkept;
 	struct emit_kept *kept; /* owned: emit_release */
+	/* records a full ring refused, by stream id (STREAM_MAX of them),
+	 * from the first loss on; owned: emit_release */
+	uint64_t *lost;
 };
 
 /* The emitter holds the texts a full ring refuses, up to 64 KiB, instead

@@ -44,6 +44,10 @@ struct collector {
 	 * sampled at, when it is below the one asked (a library whose counters
 	 * refresh slower); the collector then says so in a status. */
 	double (*rate)(void *state, double asked);
+	/* Its source is written by the workload (the shared region), which may
+	 * be hostile: it gets a thread and a ring shared with no collector of
+	 * the host's, so a flood can only lose the workload's own records. */
+	bool workload_fed;
 };
 
 /* Emit API, for collectors (and the player). All return 0 or -ENOBUFS when

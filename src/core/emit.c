@@ -38,6 +38,23 @@ void emit_release(struct emitter *e)
 	free(e->kept);
 	e->kept = NULL;
 	e->nkept = 0;
+	free(e->lost);
+	e->lost = NULL;
+}
+
+/* One record of the stream refused by a full ring: counted for it, so a
+ * loss can name whom it hit. Off the fast path: the ring is full anyway. */
+static void emit_count_lost(struct emitter *e, uint32_t stream)
+{
+	uint64_t *lost = e->lost;
+
+	/* another thread may read the counts (engine_stats): atomics */
+	if (!lost) {
+		lost = calloc(STREAM_MAX, sizeof(*lost));
+		__atomic_store_n(&e->lost, lost, __ATOMIC_RELEASE);
+	}
+	if (lost && stream < STREAM_MAX)
+		__atomic_fetch_add(&lost[stream], 1, __ATOMIC_RELAXED);
 }
 
 size_t emit_kept_count(const struct emitter *e)
@@ -108,8 +125,10 @@ double *emit_sample_begin(struct emitter *e, uint32_t stream, uint64_t entity, u
 	if (__builtin_expect(e->nkept != 0, 0))
 		emit_flush_kept(e);
 	r = ring_reserve(e->ring, len);
-	if (!r)
+	if (!r) {
+		emit_count_lost(e, stream);
 		return NULL;
+	}
 	*r = (struct rec){.len = len,
 			  .kind = REC_SAMPLE,
 			  .nvals = (uint16_t)nvals,
@@ -150,6 +169,7 @@ static int emit_text(struct emitter *e, uint8_t kind, uint32_t stream, uint64_t 
 	struct rec *r = (struct rec *)buf;
 	size_t tl = text ? strnlen(text, REC_TEXT_MAX - 1) : 0;
 	size_t len = sizeof(*r) + ((tl + 1 + 7) & ~(size_t)7);
+	int rc;
 
 	memset(buf, 0, len);
 	*r = (struct rec){
@@ -161,7 +181,10 @@ static int emit_text(struct emitter *e, uint8_t kind, uint32_t stream, uint64_t 
 	if (((e->nkept && !emit_flush_kept(e)) || (e->keep && !ring_room(e->ring, len))) &&
 	    emit_hold(e, r) == 0)
 		return 0;
-	return ring_push(e->ring, r, len); /* counts the drop of one not held */
+	rc = ring_push(e->ring, r, len); /* counts the drop of one not held */
+	if (rc == -ENOBUFS)
+		emit_count_lost(e, stream);
+	return rc;
 }
 
 int emit_label(struct emitter *e, uint32_t stream, uint64_t entity, uint64_t ts_ns,

@@ -50,12 +50,14 @@ struct engine *engine_new(const struct asys_options *o, struct stream_table *t, 
 	return e;
 }
 
-static int group_for(struct engine *e, double hz)
+static int group_for(struct engine *e, double hz, bool alone)
 {
 	struct engine_group *g;
 
+	/* workload-fed collectors ride only with each other: the job may lose
+	 * its own records, never the host's */
 	for (int i = 0; i < e->ngroups; i++)
-		if (fabs(e->groups[i].hz - hz) < 1e-9 * hz)
+		if (e->groups[i].alone == alone && fabs(e->groups[i].hz - hz) < 1e-9 * hz)
 			return i;
 	if (e->ngroups >= ENGINE_MAX_GROUPS)
 		return -ENOSPC;
@@ -63,6 +65,7 @@ static int group_for(struct engine *e, double hz)
 	memset(g, 0, sizeof(*g));
 	g->e = e;
 	g->hz = hz;
+	g->alone = alone;
 	g->period_ns = (uint64_t)llround(1e9 / hz);
 	/* A quarter second at up to 1 KiB a tick, at least 1 MiB (a slow tick
 	 * may list thousands of processes) and at most 8 MiB: every byte of it
@@ -157,7 +160,7 @@ int engine_init(struct engine *e)
 				ec->hz = hz;
 		}
 		set_stream_rates(e, ec, first);
-		rc = group_for(e, ec->hz);
+		rc = group_for(e, ec->hz, ec->c->workload_fed);
 		if (rc < 0) {
 			ec->rc = rc;
 			report_init_failure(e, ec);

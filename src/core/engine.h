@@ -5,7 +5,9 @@
  * of the period and spins the rest. Groups at or below 100 Hz whose periods
  * are whole multiples of the fastest one's ride on its thread, which also
  * pumps the bus (bus_set_helped): at the defaults one thread wakes 10 times
- * a second for memory, CPU, NICs, PPUs and the bus. */
+ * a second for memory, CPU, NICs, PPUs and the bus. A collector fed by the
+ * workload (collector.workload_fed) never shares a group, a ring or a
+ * thread with the others: a hostile job can lose only its own records. */
 #ifndef ASYS_ENGINE_H
 #define ASYS_ENGINE_H
 
@@ -15,7 +17,7 @@
 #include "bus.h"
 
 #define ENGINE_SPIN_HZ 2000.0
-#define ENGINE_MAX_GROUPS 8
+#define ENGINE_MAX_GROUPS 10
 
 struct engine;
 
@@ -27,6 +29,8 @@ struct engine_group_stats {
 	uint64_t late;	  /* ticks skipped after falling far behind */
 	uint64_t dropped; /* records lost to a full ring */
 	char names[64];	  /* "cpu,mem" */
+	char lost[160];	  /* the streams that lost them: "cpu.core 12, nic.link 3" */
+	bool alone;	  /* a workload-fed collector's group (collector.workload_fed) */
 };
 
 /* Runs the NULL-terminated collectors (collector_registry, or a test's list).

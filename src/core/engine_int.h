@@ -43,6 +43,7 @@ struct engine_group {
 	int nmembers;
 	struct ring *ring;
 	int trimmed; /* the heap was trimmed after this group's first tick */
+	bool alone;  /* a workload-fed collector's: shares no ring or thread */
 	struct emitter em;
 	pthread_t thread;
 	int started;

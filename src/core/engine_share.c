@@ -2,6 +2,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine_int.h"
 
@@ -86,7 +87,8 @@ void engine_plan_sharing(struct engine *e)
 		g->nguests = 0;
 		g->every = 1;
 		g->pumps = false;
-		if (g->hz <= ENGINE_SHARE_HZ && (!host || g->period_ns < host->period_ns))
+		if (!g->alone && g->hz <= ENGINE_SHARE_HZ &&
+		    (!host || g->period_ns < host->period_ns))
 			host = g;
 	}
 	if (!host)
@@ -94,7 +96,8 @@ void engine_plan_sharing(struct engine *e)
 	for (int i = 0; i < e->ngroups; i++) {
 		struct engine_group *g = &e->groups[i];
 
-		if (g == host || g->hz > ENGINE_SHARE_HZ || g->period_ns % host->period_ns ||
+		if (g == host || g->alone || g->hz > ENGINE_SHARE_HZ ||
+		    g->period_ns % host->period_ns ||
 		    g->period_ns / host->period_ns > ENGINE_SHARE_MAX_EVERY)
 			continue;
 		g->host = (int)(host - e->groups);
@@ -107,6 +110,25 @@ void engine_plan_sharing(struct engine *e)
 	host->pumps = bus_period_ns(e->bus) && (host->period_ns <= bus_period_ns(e->bus) || all);
 }
 
+/* "stream count, ..." of the records the group's ring refused, by stream
+ * (the emitter counts them), so that a loss names whom it hit. */
+static void engine_lost_text(const struct engine *e, const struct engine_group *g, char *buf,
+			     size_t size)
+{
+	const uint64_t *lost = __atomic_load_n(&g->em.lost, __ATOMIC_ACQUIRE);
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (uint32_t id = 0; lost && id < STREAM_MAX && off < size; id++) {
+		const struct stream_desc *d = stream_table_get(e->t, id);
+		uint64_t n = __atomic_load_n(&lost[id], __ATOMIC_RELAXED);
+
+		if (n && d)
+			off += (size_t)snprintf(buf + off, size - off, "%s%s %llu", off ? ", " : "",
+						d->name, (unsigned long long)n);
+	}
+}
+
 int engine_stats(struct engine *e, struct engine_group_stats *out, int n)
 {
 	int i;
@@ -115,6 +137,8 @@ int engine_stats(struct engine *e, struct engine_group_stats *out, int n)
 		pthread_mutex_lock(&e->groups[i].stats_lock);
 		out[i] = e->groups[i].stats;
 		out[i].dropped = ring_dropped(e->groups[i].ring);
+		engine_lost_text(e, &e->groups[i], out[i].lost, sizeof(out[i].lost));
+		out[i].alone = e->groups[i].alone;
 		pthread_mutex_unlock(&e->groups[i].stats_lock);
 	}
 	return i;

@@ -2,7 +2,8 @@
  * what was asked, and deadlines stay on their grid (no cumulative drift).
  * Also: collectors of one frequency share one thread, slow groups share the
  * fastest slow group's thread, and a collector whose init fails reports why
- * on its streams while the others run. */
+ * on its streams while the others run; a workload-fed one shares nothing
+ * with the host's, so its flood costs them no record. */
 #include "config.h"
 
 #include <check.h>
@@ -320,6 +321,81 @@ START_TEST(a_lone_slow_group_pumps_after_its_ticks)
 }
 END_TEST
 
+/* A workload-fed collector that floods its ring at the rate of a host
+ * collector: they get a group, a ring and a thread each, every host sample
+ * goes through, and the loss is counted for the flood's stream alone. */
+static _Atomic uint64_t host_ticks, flood_ticks;
+static pthread_t host_thread, flood_thread;
+static const struct stream_desc s_flood = {"t.flood", 1, ENTITY_NONE, 1, f_one, NULL, .rate_hz = 0};
+
+static int sample_host(void *st, struct emitter *out, uint64_t deadline)
+{
+	double v = 1;
+
+	host_thread = pthread_self();
+	if (emit_sample(out, 0, 0, emit_tick_start(out), &v, 1) == 0)
+		atomic_fetch_add(&host_ticks, 1);
+	return 0;
+}
+
+static int sample_flood(void *st, struct emitter *out, uint64_t deadline)
+{
+	double v = 1;
+
+	flood_thread = pthread_self();
+	atomic_fetch_add(&flood_ticks, 1);
+	/* four times what its ring holds, and labels that wait for room */
+	for (int i = 0; i < 200000; i++)
+		if (emit_sample(out, 1, (uint64_t)i, emit_tick_start(out), &v, 1) < 0 &&
+		    emit_label(out, 1, (uint64_t)i, emit_tick_start(out), "x") < 0)
+			break;
+	return 0;
+}
+
+static const struct collector c_host = {
+    .name = "host", .frequency = freq_b, .init = init_ok, .sample = sample_host, .fini = fini_none};
+static const struct collector c_flood = {.name = "flood",
+					 .frequency = freq_b,
+					 .init = init_ok,
+					 .sample = sample_flood,
+					 .fini = fini_none,
+					 .workload_fed = true};
+
+START_TEST(a_workload_fed_flood_loses_only_its_own)
+{
+	const struct collector *list[] = {&c_host, &c_flood, NULL};
+	struct stream_table *t = stream_table_new();
+	struct bus *b = bus_new();
+	struct engine *e;
+	struct engine_group_stats st[ENGINE_MAX_GROUPS];
+	int n, fed = -1, host = -1;
+
+	stream_table_add(t, &s_a);
+	stream_table_add(t, &s_flood);
+	e = pumping_engine(list, t, b);
+	pumps_in(1.5);
+	engine_stop(e);
+	n = engine_stats(e, st, ENGINE_MAX_GROUPS);
+	ck_assert_int_eq(n, 2);
+	for (int i = 0; i < n; i++)
+		*(st[i].alone ? &fed : &host) = i;
+	ck_assert_msg(fed >= 0 && host >= 0, "the flood shares the host's group");
+	ck_assert_msg(!pthread_equal(host_thread, flood_thread),
+		      "the flood runs on the host's thread");
+	ck_assert_msg(st[host].dropped == 0, "the host lost %llu records: %s",
+		      (unsigned long long)st[host].dropped, st[host].lost);
+	ck_assert_msg(host_ticks >= 15 && flood_ticks >= 10, "%llu host ticks, %llu flood ticks",
+		      (unsigned long long)host_ticks, (unsigned long long)flood_ticks);
+	ck_assert_msg(st[fed].dropped > 0 && !strncmp(st[fed].lost, "t.flood ", 8) &&
+			  !strstr(st[fed].lost, "t.a"),
+		      "the flood's loss: %llu, by stream '%s'", (unsigned long long)st[fed].dropped,
+		      st[fed].lost);
+	bus_free(b);
+	engine_free(e);
+	stream_table_free(t);
+}
+END_TEST
+
 /* A sampling thread's pump never waits for a busy consumer (the store while
  * a scrape or a frame copies out of it): it leaves the pump to the bus
  * thread, woken at once, and the records still arrive. */
@@ -518,6 +594,7 @@ int main(void)
 	tcase_add_test(tc, sampler_pump_does_not_wait_for_a_busy_consumer);
 	tcase_add_test(tc, slow_groups_share_a_thread_and_pump_the_bus);
 	tcase_add_test(tc, a_lone_slow_group_pumps_after_its_ticks);
+	tcase_add_test(tc, a_workload_fed_flood_loses_only_its_own);
 	suite_add_tcase(s, tc);
 	return check_run(s, NULL);
 }
