@@ -9,6 +9,7 @@
 
 #include "asys_inject.h"
 #include "collector.h"
+#include "env.h"
 #include "hgtx.h"
 #include "hgtx_stream.h"
 #include "hgtx_read.h"
@@ -25,12 +26,21 @@
 static const struct stream_desc *const hgtx_streams[] = {&hgtx_ranges_stream, NULL};
 
 #define HGTX_ROWS_MAX (INJ_NVTX_PROCS * INJ_NVTX_NAMES)
-#define HGTX_KNOWN_CAP 65536u /* power of two, twice HGTX_ROWS_MAX */
+/* The most ranges tracked at once: twice what one read can hold. Ranges of
+ * a process that ended, and ranges no read has shown for HGTX_UNSEEN_TICKS
+ * (a name the workload rewrote), are forgotten, so only a job that keeps
+ * this many alive at once meets it; it is then said in the status. The
+ * table has twice the room, which keeps its probes short. */
+#define HGTX_KNOWN_CAP 65536u
+#define HGTX_UNSEEN_TICKS 3u
+/* Tests only: a lower bound, to reach it with a few processes. */
+#define HGTX_KNOWN_CAP_ENV "ASYS_HGTX_KNOWN_CAP"
 
 struct hgtx_known {
 	uint64_t key; /* 0: free */
 	uint32_t slot;
 	uint32_t pid;
+	uint32_t seen; /* the tick that last read it */
 };
 
 struct hgtx_state {
@@ -40,6 +50,11 @@ struct hgtx_state {
 	size_t len;
 	struct hgtx_row *rows;
 	struct hgtx_known *known;
+	uint32_t mask; /* of the table, a power of two */
+	uint32_t cap, live;
+	uint32_t tick;
+	uint64_t refused;		   /* ranges this tick the cap left out */
+	bool ended;			   /* a process ended this tick: sweep now */
 	uint32_t gone_pid[INJ_NVTX_PROCS]; /* the pid whose end went out, per slot */
 	char status[2048];
 	bool status_sent;
@@ -93,10 +108,7 @@ static double hgtx_frequency(const struct asys_options *o)
  * region or the section is too small to hold its layout. */
 static const struct inj_nvtx_section *hgtx_section(size_t *len)
 {
-	size_t size = 0;
-	const void *base = inject_host_map(&size);
-	const struct inj_nvtx_section *sec =
-	    asys_inject_section((void *)base, size, ASYS_INJECT_SEC_NVTX, len);
+	const struct inj_nvtx_section *sec = inject_host_section(ASYS_INJECT_SEC_NVTX, len);
 
 	return sec && *len >= sizeof(*sec) ? sec : NULL;
 }
@@ -105,13 +117,25 @@ bool hgtx_region_serves(uint32_t pid)
 {
 	size_t len = 0;
 	const struct inj_nvtx_section *sec = hgtx_section(&len);
+	bool listed = false;
 
 	if (!sec || !pid)
 		return false;
-	for (int i = 0; i < INJ_NVTX_PROCS; i++)
-		if (__atomic_load_n(&sec->procs[i].pid, __ATOMIC_RELAXED) == pid)
-			return true;
-	return false;
+	for (int i = 0; i < INJ_NVTX_PROCS && !listed; i++)
+		listed = __atomic_load_n(&sec->procs[i].pid, __ATOMIC_RELAXED) == pid;
+	/* the workload writes the slots: a pid it copied from another process
+	 * would hide that process's ranges from the probes */
+	return listed && inject_host_in_job(pid);
+}
+
+/* The bound on live ranges: HGTX_KNOWN_CAP, or lower for a test. */
+static uint32_t hgtx_cap(void)
+{
+	const char *v = env_get(HGTX_KNOWN_CAP_ENV);
+	char *end;
+	unsigned long n = v ? strtoul(v, &end, 10) : 0;
+
+	return v && *v && !*end && n > 0 && n < HGTX_KNOWN_CAP ? (uint32_t)n : HGTX_KNOWN_CAP;
 }
 
 static int hgtx_init(const struct coll_ctx *ctx, void **state)
@@ -133,8 +157,13 @@ static int hgtx_init(const struct coll_ctx *ctx, void **state)
 				 "(asys top -- CMD)");
 		return -ENODEV;
 	}
+	st->cap = hgtx_cap();
+	st->mask = 1;
+	while (st->mask < 2 * st->cap)
+		st->mask <<= 1;
 	st->rows = calloc(HGTX_ROWS_MAX, sizeof(*st->rows));
-	st->known = calloc(HGTX_KNOWN_CAP, sizeof(*st->known));
+	st->known = calloc(st->mask, sizeof(*st->known));
+	st->mask--;
 	if (!st->rows || !st->known)
 		return -ENOMEM;
 	id = stream_table_add(ctx->streams, &hgtx_ranges_stream);
@@ -147,25 +176,49 @@ static int hgtx_init(const struct coll_ctx *ctx, void **state)
 	return 0;
 }
 
-/* The entry of key in the known table; NULL when full. */
+static uint32_t hgtx_home(const struct hgtx_state *st, uint64_t key)
+{
+	return (uint32_t)(util_mix64(key) & st->mask);
+}
+
+/* The entry of key in the known table, a new one when *fresh; NULL when
+ * the cap is met. */
 static struct hgtx_known *hgtx_find(struct hgtx_state *st, uint64_t key, bool *fresh)
 {
 	uint64_t k = key ? key : 1;
 
-	for (uint32_t i = 0; i < HGTX_KNOWN_CAP; i++) {
-		struct hgtx_known *e = &st->known[(k + i) & (HGTX_KNOWN_CAP - 1)];
+	for (uint32_t i = hgtx_home(st, k);; i = (i + 1) & st->mask) {
+		struct hgtx_known *e = &st->known[i];
 
 		if (e->key == k) {
 			*fresh = false;
 			return e;
 		}
 		if (!e->key) {
+			if (st->live >= st->cap)
+				return NULL;
 			e->key = k;
+			st->live++;
 			*fresh = true;
 			return e;
 		}
 	}
-	return NULL;
+}
+
+/* Frees entry i, moving back the entries after it that it kept from their
+ * home (linear probing has no tombstones: a lookup stops at a hole). */
+static void hgtx_forget(struct hgtx_state *st, uint32_t i)
+{
+	for (uint32_t j = (i + 1) & st->mask; st->known[j].key; j = (j + 1) & st->mask) {
+		uint32_t home = hgtx_home(st, st->known[j].key);
+
+		if (((j - home) & st->mask) >= ((j - i) & st->mask)) {
+			st->known[i] = st->known[j];
+			i = j;
+		}
+	}
+	st->known[i].key = 0;
+	st->live--;
 }
 
 static bool hgtx_alive(uint32_t pid)
@@ -189,6 +242,13 @@ static void hgtx_say(struct hgtx_state *st, struct emitter *out, uint64_t ts,
 			      "%s%llu processes and %llu threads found no slot: not counted",
 			      n > 0 && (size_t)n < sizeof(buf) ? "; " : "",
 			      (unsigned long long)lost->procs, (unsigned long long)lost->shards);
+	/* no count: the sentence stays the same while it holds, so it goes
+	 * out once, not at every tick */
+	if (st->refused && (size_t)n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - (size_t)n,
+			 "%sover %u ranges live at once: the newest are not shown until "
+			 "processes of the job end",
+			 n > 0 ? "; " : "", st->cap);
 	if (st->status_sent && !strcmp(buf, st->status))
 		return;
 	if (emit_status(out, st->sid, STATUS_STREAM, ts, buf) == 0) {
@@ -204,13 +264,16 @@ static void hgtx_emit_row(struct hgtx_state *st, struct emitter *out, uint64_t t
 	struct hgtx_known *e = hgtx_find(st, r->key, &fresh);
 	double *v;
 
-	if (!e)
+	if (!e) {
+		st->refused++;
 		return;
+	}
+	e->seen = st->tick;
 	if (fresh) {
 		e->slot = r->slot;
 		e->pid = r->pid;
 		if (emit_label(out, st->sid, e->key, ts, r->label) < 0) {
-			e->key = 0; /* labelled at the next tick */
+			hgtx_forget(st, (uint32_t)(e - st->known)); /* labelled at the next tick */
 			return;
 		}
 	}
@@ -228,17 +291,31 @@ static void hgtx_emit_row(struct hgtx_state *st, struct emitter *out, uint64_t t
 	emit_sample_end(out, HGTX_NFIELDS);
 }
 
-/* The entities of a process that ended, after its last sample. */
-static void hgtx_end_slot(struct hgtx_state *st, struct emitter *out, uint64_t ts, uint32_t slot,
-			  uint32_t pid)
+/* Whether an entry is done: its process ended (its end goes out after
+ * its last sample), or no read showed it for a while (a name rewritten). */
+static bool hgtx_stale(const struct hgtx_state *st, const struct hgtx_known *e)
 {
-	for (uint32_t i = 0; i < HGTX_KNOWN_CAP; i++) {
+	return (e->slot < INJ_NVTX_PROCS && st->gone_pid[e->slot] == e->pid) ||
+	       st->tick - e->seen >= HGTX_UNSEEN_TICKS;
+}
+
+/* Forgets the stale entries, each with its end: at once when a process
+ * ended, else every few ticks (a walk of the whole table). */
+static void hgtx_sweep(struct hgtx_state *st, struct emitter *out, uint64_t ts)
+{
+	if (!st->ended && st->tick % HGTX_UNSEEN_TICKS)
+		return;
+	st->ended = false;
+	for (uint32_t i = 0; i <= st->mask;) {
 		struct hgtx_known *e = &st->known[i];
 
-		if (e->key && e->slot == slot && e->pid == pid)
-			emit_gone(out, st->sid, e->key, ts);
+		if (!e->key || !hgtx_stale(st, e)) {
+			i++;
+			continue;
+		}
+		emit_gone(out, st->sid, e->key, ts);
+		hgtx_forget(st, i); /* another entry may have moved into i */
 	}
-	st->gone_pid[slot] = pid;
 }
 
 static int hgtx_sample(void *state, struct emitter *out, uint64_t now_ns)
@@ -251,13 +328,14 @@ static int hgtx_sample(void *state, struct emitter *out, uint64_t now_ns)
 	size_t n;
 
 	(void)now_ns;
+	st->tick++;
+	st->refused = 0;
 	/* close the epoch: writers move to the other min/max slot */
 	closed = __atomic_fetch_add(&st->rw->epoch, 1, __ATOMIC_ACQ_REL);
 	for (slot = 0; slot < INJ_NVTX_PROCS; slot++)
 		alive[slot] =
 		    hgtx_alive(__atomic_load_n(&st->sec->procs[slot].pid, __ATOMIC_RELAXED));
 	n = hgtx_read(st->sec, st->len, closed, st->rows, HGTX_ROWS_MAX, &lost);
-	hgtx_say(st, out, ts, &lost);
 	for (size_t i = 0; i < n; i++) {
 		const struct hgtx_row *r = &st->rows[i];
 
@@ -267,9 +345,13 @@ static int hgtx_sample(void *state, struct emitter *out, uint64_t now_ns)
 	for (slot = 0; slot < INJ_NVTX_PROCS; slot++) {
 		uint32_t pid = __atomic_load_n(&st->sec->procs[slot].pid, __ATOMIC_RELAXED);
 
-		if (pid && !alive[slot] && st->gone_pid[slot] != pid)
-			hgtx_end_slot(st, out, ts, slot, pid);
+		if (pid && !alive[slot] && st->gone_pid[slot] != pid) {
+			st->gone_pid[slot] = pid;
+			st->ended = true;
+		}
 	}
+	hgtx_sweep(st, out, ts);
+	hgtx_say(st, out, ts, &lost);
 	return 0;
 }
 
@@ -310,4 +392,5 @@ const struct collector hgtx_collector = {
     .flush = hgtx_flush,
     .fini = hgtx_fini,
     .last_error = hgtx_last_error,
+    .workload_fed = true,
 };

@@ -15,7 +15,9 @@
 #include "inject_host.h"
 #include "inject_kact.h"
 #include "inject_nvtx.h"
+#include "procfs.h"
 #include "strsafe.h"
+#include "sysroot.h"
 #include "util.h"
 
 #ifndef ASYS_PKGLIBDIR
@@ -37,7 +39,8 @@ static const struct inject_host_sec inject_host_secs[] = {
 };
 
 #define INJECT_HOST_PAGE 4096u
-#define INJECT_HOST_VARS 20 /* NVTX, and the kernel-time table with its libraries */
+#define INJECT_HOST_DEPTH_MAX 256 /* generations of the job walked up */
+#define INJECT_HOST_VARS 20	  /* NVTX, and the kernel-time table with its libraries */
 
 struct inject_host_var {
 	char name[64];
@@ -97,6 +100,29 @@ static size_t inject_host_total(void)
 	return size;
 }
 
+/* The region's size is fixed for good: shrink, grow and any further seal
+ * are refused to everyone, the workload included (seals belong to the
+ * file, not to a descriptor). A region the workload could shrink would
+ * fault asys's next read of its mapping (SIGBUS) and kill it; a mapping of
+ * a sealed memfd of this size cannot fault. Checked with F_GET_SEALS, not
+ * trusted from F_ADD_SEALS: without the seals asys shares no region at all,
+ * since every read of it would have to guard against the fault. */
+static int inject_host_seal(int fd, size_t size)
+{
+	const int want = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL;
+	struct stat sb;
+	int got;
+
+	if (fcntl(fd, F_ADD_SEALS, want) < 0)
+		return -errno;
+	got = fcntl(fd, F_GET_SEALS);
+	if (got < 0)
+		return -errno;
+	if ((got & want) != want || fstat(fd, &sb) < 0 || (size_t)sb.st_size != size)
+		return -EPERM;
+	return 0;
+}
+
 int inject_host_create(void)
 {
 	size_t size = inject_host_total();
@@ -106,10 +132,12 @@ int inject_host_create(void)
 		       "more sections than the directory holds");
 	if (ih.ro || ih.err)
 		return ih.ro ? 0 : ih.err;
-	fd = memfd_create("asys-inject", MFD_CLOEXEC);
+	fd = memfd_create("asys-inject", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return ih.err = -errno;
 	rc = ftruncate(fd, (off_t)size) < 0 ? -errno : inject_host_write_head(fd, size);
+	if (rc == 0)
+		rc = inject_host_seal(fd, size);
 	if (rc < 0) {
 		close(fd);
 		return ih.err = rc;
@@ -134,27 +162,52 @@ const void *inject_host_map(size_t *size)
 	return ih.ro;
 }
 
+/* Where asys put the section of this id, from its own table: the header
+ * in the region is the workload's to overwrite, and a mapping at an offset
+ * it chose could reach past the end. -1 when there is no such section. */
+static int inject_host_layout(uint32_t id, size_t *off, size_t *size)
+{
+	size_t o = inject_host_round(sizeof(struct asys_inject_head));
+
+	for (size_t i = 0; i < ARRAY_SIZE(inject_host_secs); i++) {
+		if (inject_host_secs[i].id == id) {
+			*off = o;
+			*size = inject_host_secs[i].size;
+			return (int)i;
+		}
+		o += inject_host_round(inject_host_secs[i].size);
+	}
+	return -1;
+}
+
+const void *inject_host_section(uint32_t id, size_t *len)
+{
+	size_t off, size;
+
+	if (!ih.ro || inject_host_layout(id, &off, &size) < 0)
+		return NULL;
+	if (len)
+		*len = size;
+	return (const char *)ih.ro + off;
+}
+
 void *inject_host_section_rw(uint32_t id, size_t *len)
 {
-	const struct asys_inject_head *h = ih.ro;
+	size_t off, size;
+	int i = ih.ro ? inject_host_layout(id, &off, &size) : -1;
 
-	if (!h)
+	if (i < 0)
 		return NULL;
-	for (uint32_t i = 0; i < h->nsec && i < ASYS_INJECT_SECTIONS_MAX; i++) {
-		if (h->sec[i].id != id)
-			continue;
-		if (!ih.rw[i]) {
-			void *p = mmap(NULL, (size_t)h->sec[i].size, PROT_READ | PROT_WRITE,
-				       MAP_SHARED, ih.fd, (off_t)h->sec[i].off);
-			if (p == MAP_FAILED)
-				return NULL;
-			ih.rw[i] = p;
-		}
-		if (len)
-			*len = (size_t)h->sec[i].size;
-		return ih.rw[i];
+	if (!ih.rw[i]) {
+		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, ih.fd, (off_t)off);
+
+		if (p == MAP_FAILED)
+			return NULL;
+		ih.rw[i] = p;
 	}
-	return NULL;
+	if (len)
+		*len = size;
+	return ih.rw[i];
 }
 
 static void inject_host_say(uint32_t sec, const char *text)
@@ -226,7 +279,9 @@ void inject_host_workload(bool nvtx)
 	int rc = inject_host_create();
 
 	if (rc < 0) {
-		snprintf(msg, sizeof(msg), "cannot create the region shared with the workload: %s",
+		snprintf(msg, sizeof(msg),
+			 "cannot create the region shared with the workload (a memfd "
+			 "whose size asys seals): %s",
 			 strerror(-rc));
 		for (size_t i = 0; i < ARRAY_SIZE(inject_host_secs); i++)
 			inject_host_say(inject_host_secs[i].id, msg);
@@ -252,6 +307,45 @@ void inject_host_child(void)
 		setenv(ih.vars[i].name, ih.vars[i].value, 1);
 }
 
+/* A process's parent and start time (clock ticks since boot); -1 when it
+ * has ended or its stat cannot be read. */
+static int inject_host_stat(uint32_t pid, uint32_t *ppid, uint64_t *start)
+{
+	struct procfs_pid_stat ps;
+	char path[40], buf[1024];
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	if (sysroot_read_file(path, buf, sizeof(buf)) <= 0 || procfs_parse_pid_stat(buf, &ps) < 0 ||
+	    ps.ppid < 0)
+		return -1;
+	*ppid = (uint32_t)ps.ppid;
+	*start = ps.starttime;
+	return 0;
+}
+
+bool inject_host_in_job(uint32_t pid)
+{
+	uint32_t self = (uint32_t)getpid(), cur = pid, ppid;
+	uint64_t start, child_start = UINT64_MAX;
+
+	if (!ih.ro || pid <= 1 || pid == self)
+		return false;
+	/* The job is asys's only child (workload.c) and all it starts: walk up
+	 * to asys. A parent started no later than its child, so a pid reused
+	 * by a newer process between two reads breaks the chain. */
+	for (int depth = 0; depth < INJECT_HOST_DEPTH_MAX; depth++) {
+		if (inject_host_stat(cur, &ppid, &start) < 0 || start > child_start)
+			return false;
+		if (ppid == self)
+			return true;
+		if (ppid <= 1)
+			return false;
+		child_start = start;
+		cur = ppid;
+	}
+	return false;
+}
+
 const char *inject_host_note(uint32_t sec)
 {
 	return sec < ASYS_INJECT_SECTIONS_MAX ? ih.note[sec] : "";
@@ -259,11 +353,9 @@ const char *inject_host_note(uint32_t sec)
 
 void inject_host_reset(void)
 {
-	const struct asys_inject_head *h = ih.ro;
-
-	for (uint32_t i = 0; h && i < ASYS_INJECT_SECTIONS_MAX; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(inject_host_secs); i++)
 		if (ih.rw[i])
-			munmap(ih.rw[i], (size_t)h->sec[i].size);
+			munmap(ih.rw[i], inject_host_secs[i].size);
 	if (ih.ro)
 		munmap(ih.ro, ih.size);
 	if (ih.fd >= 0)

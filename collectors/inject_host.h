@@ -14,12 +14,18 @@
  * .libs/libasys-inject.so for the tests). */
 #define INJECT_HOST_LIB "libasys-inject.so"
 
-/* Creates the region with its section table, once; 0 or -errno (the
+/* Creates the region with its section table, once, its size sealed
+ * (F_SEAL_SHRINK, F_SEAL_GROW, F_SEAL_SEAL) so that no process can make a
+ * read of it fault; without the seals there is no region. 0 or -errno (the
  * reason is then each section's note). */
 int inject_host_create(void);
 /* The region mapped read-only, and its real size (from fstat); NULL when
  * there is none. */
 const void *inject_host_map(size_t *size);
+/* A section read-only, where asys laid it out (never where the region's
+ * header, which the workload may overwrite, says), its size in *len; NULL
+ * when the region or the section is missing. */
+const void *inject_host_section(uint32_t id, size_t *len);
 /* A section's bytes as asys may write them (the control words its layout
  * gives asys), NULL when the region or the section is missing. */
 void *inject_host_section_rw(uint32_t id, size_t *len);
@@ -38,6 +44,12 @@ void inject_host_workload(bool nvtx);
  * across exec and sets the variables. The parent has no thread yet, so
  * setenv is safe here. */
 void inject_host_child(void);
+
+/* Whether pid is one of the job's processes: asys's workload or one of
+ * its descendants, by their parents in /proc (a process the job orphaned,
+ * adopted by init, is no longer). For the pids the workload writes in the
+ * region, which it may have copied from any process. */
+bool inject_host_in_job(uint32_t pid);
 
 /* What a user should know about a section's injection ("" when nothing):
  * a variable left as the user set it, the library missing. */
