@@ -21,10 +21,12 @@
 /* The per-process rows of the mem collector (streams mem.proc and
  * proc.cpu). System-wide, the scan of every /proc/PID runs once per
  * refresh, and a process costs one pread of its stat (kept open): it gives
- * the CPU times, state, nice, parent, threads, flags and start, and the
- * resident pages and fault counts that say whether its status (VmHWM, uid)
- * can have changed; only then, or every MEM_STATUS_REFRESH reports, is
- * status read. Kernel threads (PF_KTHREAD in stat's flags) never read
+ * the CPU times, state, nice, parent, threads, flags and start. Its status
+ * (VmRSS, VmHWM, uid: about twice stat's cost) is read whenever the process
+ * ran since the last report, or pages were reclaimed, and at least every
+ * MEM_STATUS_REFRESH reports; a row that did not change keeps the last
+ * status's figures, which are then still exact (mem_status_still). Kernel
+ * threads (PF_KTHREAD in stat's flags) never read
  * status or cmdline. In process-tree mode the tree of the roots is rebuilt
  * once per refresh through the children files of every thread (a ppid
  * scan where the kernel has none) and read whole at the full rate
@@ -164,7 +166,23 @@ static void mem_row_stat(struct memproc *st, struct mem_proc *p, const struct pr
 	util_strlcpy(p->name, ps->comm, sizeof(p->name));
 }
 
-/* status, when stat says it may have changed: VmRSS, VmHWM and the uid.
+/* Whether old's VmRSS, VmHWM and uid still hold, so that status need not be
+ * read: the process did not run since they were read (its run time and
+ * count of runs, read before this stat, are those of the last report, whose
+ * row read status or kept it on the same ground), no page was reclaimed,
+ * and its fault counts and stat's resident pages stand still. stat's RSS
+ * is no substitute for VmRSS: the kernel sums its per-CPU counters only
+ * roughly there, and a process that ran can unmap pages without a fault
+ * and without that rough sum moving. */
+static bool mem_status_still(const struct memproc *st, const struct mem_proc *p,
+			     const struct mem_proc *old, const struct procfs_pid_stat *ps)
+{
+	return !old->kthread && old->status_age < MEM_STATUS_REFRESH && st->reclaim_quiet &&
+	       p->run_ns != UINT64_MAX && p->run_ns == old->run_ns && p->runs == old->runs &&
+	       old->rss_pages == ps->rss_pages && old->faults == ps->minflt + ps->majflt;
+}
+
+/* status, unless nothing can have changed it: VmRSS, VmHWM and the uid.
  * False when the process is gone. */
 static bool mem_row_status(struct memproc *st, struct mem_proc *p, struct mem_proc *old,
 			   const struct procfs_pid_stat *ps, bool always)
@@ -177,11 +195,10 @@ static bool mem_row_status(struct memproc *st, struct mem_proc *p, struct mem_pr
 		p->fd_status = old->fd_status;
 		old->fd_status = -1;
 	}
-	if (!always && old && !old->kthread && old->status_age < MEM_STATUS_REFRESH &&
-	    old->rss_pages == ps->rss_pages && old->faults == ps->minflt + ps->majflt) {
+	if (!always && old && mem_status_still(st, p, old, ps)) {
 		/* an idle process: its status fd is better spent on a busy one */
 		memproc_close_fd(st, &p->fd_status);
-		p->v[MP_RSS] = zombie ? NAN : (double)ps->rss_pages * st->page_size;
+		p->v[MP_RSS] = zombie ? NAN : old->v[MP_RSS];
 		p->v[MP_HWM] = old->v[MP_HWM];
 		p->v[MP_UID] = old->v[MP_UID];
 		p->status_age = old->status_age + 1;

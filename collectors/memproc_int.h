@@ -17,8 +17,9 @@
 #define MEM_TREE_MAX 4096
 #define MEM_LABEL_MAX 256
 #define MEM_LABEL_REFRESH 16 /* re-read a cmdline every N reports (setproctitle) */
-/* status is re-read when RSS or the fault counts moved, else every N reports
- * (a setuid changes the uid without a fault) */
+/* status is re-read when the process ran or pages were reclaimed, else
+ * every N reports: another process can still change its memory (truncate a
+ * file it maps, say) */
 #define MEM_STATUS_REFRESH 16
 /* /proc is listed at least every N reports (memscan.c) */
 #define MEM_LIST_REFRESH 16
