@@ -47,6 +47,8 @@ static void mem_fini(void *priv)
 	free(s->tmp);
 	free(s->ents);
 	free(s->text);
+	free(s->rate);
+	free(s->rate_next);
 	mem_kept_free(&s->kept);
 	free(s);
 }

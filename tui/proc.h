@@ -95,6 +95,16 @@ struct proc_uid {
 	char name[33];
 };
 
+/* The CPU time a frame showed of a process or thread, for the CPU% of the
+ * next (proc_rows.c): both columns of a frame come from the same samples. */
+struct proc_rate {
+	uint64_t key; /* pid; a thread's tid with PROC_RATE_THREAD */
+	uint64_t ns;  /* the sample shown */
+	double time;  /* its utime + stime, s */
+	double pct;   /* its CPU%: the change since the sample shown before */
+};
+#define PROC_RATE_THREAD (1ull << 63)
+
 struct proc_pane {
 	struct tui_table table;
 	struct tui_col vis_cols[PC_N];
@@ -118,6 +128,9 @@ struct proc_pane {
 	size_t nprocs;	      /* processes among the rows (not threads) */
 	bool any_container;   /* some process has a CONTAINER label */
 	struct proc_ids ids;  /* of the last load */
+	/* the CPU times of the last load (sorted by key) and of this one */
+	struct proc_rate *rate, *rate_next;
+	size_t nrate, nrate_next, rate_cap;
 
 	bool tree, kthreads, threads, grouped;
 	uint64_t subtree; /* c: only this process and its descendants; 0 = all */

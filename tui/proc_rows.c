@@ -76,6 +76,77 @@ static size_t entities(struct proc_pane *s, const struct view *v, int id, size_t
 	return n < s->ecap - s->nrows ? n : s->ecap - s->nrows;
 }
 
+static int rate_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct proc_rate *)a)->key, y = ((const struct proc_rate *)b)->key;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The next entry of this load's CPU times; NULL when out of memory. Both
+ * arrays keep one capacity, so that they can be swapped. */
+static struct proc_rate *rate_next(struct proc_pane *s)
+{
+	if (s->nrate_next == s->rate_cap) {
+		size_t cap = s->rate_cap ? s->rate_cap * 2 : 256;
+		struct proc_rate *a = realloc(s->rate, cap * sizeof(*a)), *b;
+
+		if (!a)
+			return NULL;
+		s->rate = a;
+		b = realloc(s->rate_next, cap * sizeof(*b));
+		if (!b)
+			return NULL;
+		s->rate_next = b;
+		s->rate_cap = cap;
+	}
+	return &s->rate_next[s->nrate_next++];
+}
+
+/* CPU% of the series se (utime and stime at fu and fs) as of its newest
+ * sample, the one TIME+ shows: the CPU time it added since the sample the
+ * last frame showed, over the time between the two. A row seen for the
+ * first time (or after a seek back) takes the change between its last two
+ * samples. A view that ends before the newest sample (paused) shows the
+ * mean over its window. */
+static double rate_cpu(struct proc_pane *s, const struct view *v, uint64_t key,
+		       const struct series *se, int fu, int fs)
+{
+	struct proc_rate want = {.key = key}, *old, *e;
+	uint64_t ns;
+	double t, last2;
+
+	if (!se || fu < 0 || fs < 0)
+		return NAN;
+	ns = series_last_ns(se);
+	if (v->end_ns && ns > v->end_ns)
+		return proc_cpu_value(v, se, fu, fs, true);
+	t = series_last(se, (uint32_t)fu) + series_last(se, (uint32_t)fs);
+	last2 = (series_rate(se, (uint32_t)fu) + series_rate(se, (uint32_t)fs)) * 100.0;
+	if (isnan(t) || !(e = rate_next(s)))
+		return isnan(t) ? NAN : last2;
+	old = s->nrate ? bsearch(&want, s->rate, s->nrate, sizeof(want), rate_cmp) : NULL;
+	*e = (struct proc_rate){.key = key, .ns = ns, .time = t, .pct = last2};
+	if (old && old->ns == ns)
+		e->pct = old->pct;
+	else if (old && old->ns < ns && t >= old->time)
+		e->pct = (t - old->time) / ((double)(ns - old->ns) / 1e9) * 100.0;
+	return e->pct;
+}
+
+/* This load's CPU times become the last frame's. */
+static void rate_swap(struct proc_pane *s)
+{
+	struct proc_rate *tmp = s->rate;
+
+	if (s->nrate_next > 1)
+		qsort(s->rate_next, s->nrate_next, sizeof(*s->rate_next), rate_cmp);
+	s->rate = s->rate_next;
+	s->nrate = s->nrate_next;
+	s->rate_next = tmp;
+	s->nrate_next = 0;
+}
+
 static double attr(const struct series *se, int f)
 {
 	return se && f >= 0 ? series_last(se, (uint32_t)f) : NAN;
@@ -110,6 +181,8 @@ static void fill(struct proc_pane *s, const struct view *v, struct proc_row *r,
 	if ((r->flags & PR_KTHREAD) && !s->kthreads)
 		return;
 	proc_row_values(x, v, r, proc, cpu);
+	if (cpu)
+		r->val[PC_CPU] = rate_cpu(s, v, r->pid, cpu, x->f[PC_CPU], x->stime);
 }
 
 /* mem.proc's processes, then those only proc.cpu lists, sorted by pid. */
@@ -214,7 +287,7 @@ static void load_threads(struct proc_pane *s, const struct view *v)
 		r->container = p ? p->container : NULL;
 		r->val[PC_PID] = (double)r->pid;
 		r->val[PC_STATE] = attr(se, fst);
-		r->val[PC_CPU] = proc_cpu_value(v, se, fu, fs, true);
+		r->val[PC_CPU] = rate_cpu(s, v, s->ents[i] | PROC_RATE_THREAD, se, fu, fs);
 		r->val[PC_TIME] = proc_cpu_value(v, se, fu, fs, false);
 	}
 }
@@ -248,6 +321,7 @@ static void drop_hidden(struct proc_pane *s)
 void proc_load(struct proc_pane *s, const struct view *v)
 {
 	s->nrows = 0;
+	s->nrate_next = 0;
 	s->any_container = false;
 	proc_ids_resolve(&s->ids, v);
 	if (proc_grow(s, 64) < 0)
@@ -256,6 +330,7 @@ void proc_load(struct proc_pane *s, const struct view *v)
 	load_gpurt(s, v);
 	load_ppu(s, v);
 	load_threads(s, v);
+	rate_swap(s);
 	drop_hidden(s);
 	proc_sort(s, s->rows, s->nrows);
 	if (s->subtree)
