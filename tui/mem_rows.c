@@ -7,6 +7,7 @@
 
 #include "mem_rows.h"
 #include "pane.h"
+#include "proc.h"
 #include "store.h"
 #include "stream.h"
 #include "util.h"
@@ -31,6 +32,28 @@ static void kept_merge(struct proc_row *r, struct mem_kept_row *t, const struct 
 			r->val[c] = old->val[c];
 	if (t->label[0] == '[' && old_text->label[0] != '[')
 		memcpy(t->label, old_text->label, sizeof(t->label));
+}
+
+/* Copies row r (whose text the store may free) into slot i of k. */
+static void kept_put(struct mem_kept *k, size_t i, const struct proc_row *r,
+		     const struct mem_kept_row *text)
+{
+	struct mem_kept_row *t = &k->text[i];
+
+	k->rows[i] = *r;
+	if (text) {
+		*t = *text;
+	} else {
+		util_strlcpy(t->label, r->label && *r->label ? r->label : "?", sizeof(t->label));
+		util_strlcpy(t->user, r->user ? r->user : "?", sizeof(t->user));
+		util_strlcpy(t->container, r->container ? r->container : "", sizeof(t->container));
+	}
+}
+
+/* Whether pid is among the n rows. */
+static bool rows_have(const struct proc_row *rows, size_t n, uint64_t pid)
+{
+	return kept_find(rows, n, pid) != NULL;
 }
 
 void mem_kept_save(struct mem_kept *k, const struct proc_row *rows, size_t n, uint64_t ns)
@@ -65,18 +88,20 @@ void mem_kept_save(struct mem_kept *k, const struct proc_row *rows, size_t n, ui
 		struct mem_kept_row *t = &k->text[i];
 		const struct proc_row *was;
 
-		k->rows[i] = rows[i];
-		util_strlcpy(t->label, rows[i].label && *rows[i].label ? rows[i].label : "?",
-			     sizeof(t->label));
-		util_strlcpy(t->user, rows[i].user ? rows[i].user : "?", sizeof(t->user));
-		util_strlcpy(t->container, rows[i].container ? rows[i].container : "",
-			     sizeof(t->container));
+		kept_put(k, i, &rows[i], NULL);
 		was = nold ? kept_find(old, nold, rows[i].pid) : NULL;
 		if (was)
 			kept_merge(&k->rows[i], t, was, &old_text[was - old]);
-		k->rows[i].label = t->label;
-		k->rows[i].user = t->user;
-		k->rows[i].container = t->container[0] ? t->container : NULL;
+	}
+	/* the processes that left since (a job's children that ended before
+	 * it) stay with their last figures, while there is room */
+	for (size_t i = 0; i < nold && k->n < MEM_KEPT_MAX && n < MEM_KEPT_MAX; i++)
+		if (!rows_have(rows, n, old[i].pid))
+			kept_put(k, k->n++, &old[i], &old_text[i]);
+	for (size_t i = 0; i < k->n; i++) {
+		k->rows[i].label = k->text[i].label;
+		k->rows[i].user = k->text[i].user;
+		k->rows[i].container = k->text[i].container[0] ? k->text[i].container : NULL;
 	}
 	free(old);
 	free(old_text);
@@ -87,8 +112,10 @@ size_t mem_kept_restore(struct mem_kept *k, struct proc_row *out, uint64_t ns)
 	if (ns < k->ns)
 		k->n = 0;
 	k->restored = k->n > 0;
-	if (k->n)
-		memcpy(out, k->rows, k->n * sizeof(*out));
+	for (size_t i = 0; i < k->n; i++) {
+		out[i] = k->rows[i];
+		out[i].val[PC_CPU] = 0; /* it no longer runs; TIME+ is its total */
+	}
 	return k->n;
 }
 

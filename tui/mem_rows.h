@@ -1,6 +1,7 @@
 /* The memory pane's process rows (pane_mem.c), the copy of the last ones
  * it keeps for when every process of the table has gone (a workload that
- * ended): the table then shows them marked exited, not an empty table; and
+ * ended): the table then shows them, and those of its processes that ended
+ * before it, marked exited, not an empty table; and
  * the text of a row's FAIL cell. */
 #ifndef ASYS_MEM_ROWS_H
 #define ASYS_MEM_ROWS_H
@@ -51,7 +52,9 @@ struct mem_kept {
 };
 
 /* Copies the first rows of this frame (the store frees a process's label
- * when it goes). */
+ * when it goes); while there is room, the rows kept before of processes
+ * that are no longer in the frame stay, with their last figures: after a
+ * job, every process it ran that a frame showed. */
 void mem_kept_save(struct mem_kept *k, const struct proc_row *rows, size_t n, uint64_t ns);
 /* Fills out (room for MEM_KEPT_MAX) with the kept rows, unless the view
  * went back before them (a replay's seek); returns how many. */

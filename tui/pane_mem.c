@@ -153,9 +153,10 @@ static void table_load(struct proc_pane *s, const struct view *v, int cols)
 	s->sort_id = sort_col(s, v);
 	proc_load(s, v);
 	proc_choose_columns(s, v, cols);
-	if (!s->nrows && !s->filter[0] && !s->subtree && proc_grow(s, MEM_KEPT_MAX) == 0)
+	if (!s->nrows && !s->filter[0] && !s->subtree && proc_grow(s, MEM_KEPT_MAX) == 0) {
 		s->nrows = mem_kept_restore(&s->kept, s->rows, v->end_ns);
-	else if (s->nrows && !s->filter[0] && !s->subtree && !s->grouped)
+		proc_sort(s, s->rows, s->nrows);
+	} else if (s->nrows && !s->filter[0] && !s->subtree && !s->grouped)
 		mem_kept_save(&s->kept, s->rows, s->nrows, v->end_ns);
 	s->exited = s->nrows && s->kept.restored;
 	s->table.nrows = (int)s->nrows;
