@@ -143,6 +143,19 @@ failed_logs() {
 		fi
 	done
 }
+# skipped DIR: each test of DIR's runs that skipped (make check's "SKIP:"
+# lines in check.out), with the reason its log gives: the test's own
+# "SKIP: why" line, else the log's last line.
+skipped() {
+	local t log why
+	[ -f "$1/check.out" ] || return 0
+	sed -n 's/^SKIP: //p' "$1/check.out" | while read -r t; do
+		log=$1/${t%.sh}.log
+		why=$(sed -n 's/^SKIP:* *//p' "$log" 2>/dev/null | head -n 1)
+		[ -n "$why" ] || why=$(tail -n 1 "$log" 2>/dev/null)
+		echo "  ${1#build/}: $t: ${why:-(no reason in $log)}"
+	done
+}
 
 # idle_run CMD...: CMD in the background, where it takes only the CPU that
 # nothing else wants. With autogroups on (Debian's default,
@@ -251,6 +264,9 @@ if [ "${ASYS_TEST_QUICK:-0}" != 1 ]; then
 	idle_wait "$side" || true
 	side_report
 fi
+# every skip, with its reason: doc/testing.md says which are expected where
+skips=$(for d in build/plain build/sanitizers; do skipped "$d"; done)
+[ -z "$skips" ] || printf 'skipped, and why:\n%s\n' "$skips"
 # one closing line over every make check run
 awk '/^# PASS:/{p+=$3} /^# FAIL:/{f+=$3} /^# ERROR:/{f+=$3} /^# SKIP:/{s+=$3}
 	END{printf "%d passed, %d failed, %d skipped\n", p, f, s}' build/*/check.out
