@@ -497,6 +497,20 @@ START_TEST(str_escape_controls_and_caps)
 				    0),
 			 "\\xC2\\x9B2J");
 	ck_assert_str_eq(str_escape(b, sizeof(b), "\xed\xa0\x80", 0), "\\xED\\xA0\\x80");
+	/* bidirectional controls reorder what follows: shown by code point */
+	ck_assert_str_eq(str_escape(b, sizeof(b),
+				    "a\xe2\x80\xae"
+				    "b\xd8\x9c\xe2\x81\xa9\xe2\x80\x8e",
+				    0),
+			 "a\\u202Eb\\u061C\\u2069\\u200E");
+	/* their neighbours are text */
+	ck_assert_str_eq(str_escape(b, sizeof(b), "\xe2\x80\xa9\xe2\x81\xaa\xd8\x9b", 0),
+			 "\xe2\x80\xa9\xe2\x81\xaa\xd8\x9b");
+	ck_assert(!str_needs_escape("caf\xc3\xa9 a\\b"));
+	ck_assert(str_needs_escape("x\xc2\x9d"));
+	ck_assert(str_needs_escape("x\xe2\x80\xae"));
+	ck_assert(str_needs_escape("x\xff"));
+	ck_assert(str_needs_escape("\x1b"));
 	/* capped with an ellipsis, never in half an escape or character */
 	ck_assert_str_eq(str_escape(b, sizeof(b), "abcdefghij", 8), "abcde...");
 	ck_assert_str_eq(str_escape(b, sizeof(b), "abcdefgh", 8), "abcdefgh");
