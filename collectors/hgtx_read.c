@@ -6,25 +6,28 @@
 #include <string.h>
 
 #include "hgtx_read.h"
+#include "strsafe.h"
 
 #define HGTX_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define HGTX_TRIES 8 /* a row that stays torn this long is read next time */
 
+/* The job writes src while it is read: a copy first, then the core's
+ * escaper (controls, C1, bidi and bad UTF-8), cut to n bytes. */
 size_t hgtx_clean(char *dst, const char *src, size_t n)
 {
+	char raw[INJ_NVTX_TEXT + 1];
 	size_t i;
 
 	if (n > INJ_NVTX_TEXT)
 		n = INJ_NVTX_TEXT;
 	for (i = 0; i < n; i++) {
-		char c = HGTX_LOAD(&src[i]);
-
-		if (!c)
+		raw[i] = HGTX_LOAD(&src[i]);
+		if (!raw[i])
 			break;
-		dst[i] = (unsigned char)c < 32 || c == 127 ? '?' : c;
 	}
-	dst[i] = '\0';
-	return i;
+	raw[i] = '\0';
+	str_escape(dst, n + 1, raw, 0);
+	return strlen(dst);
 }
 
 /* A copy of a row made while its writer was not in it; false when torn. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ppu_catalogue.h"
+#include "strsafe.h"
 #include "util.h"
 
 int ppu_metric_index(const char *name)
@@ -102,8 +103,10 @@ int ppu_selection_build(const char *set, const char *list, struct ppu_selection 
 	if (strcmp(set, "none")) {
 		s = ppu_set_find(set);
 		if (!s) {
-			size_t used = (size_t)snprintf(err, errlen,
-						       "unknown --ppu-metrics-set '%s': use ", set);
+			char shown[128];
+			size_t used =
+			    (size_t)snprintf(err, errlen, "unknown --ppu-metrics-set '%s': use ",
+					     str_escape(shown, sizeof(shown), set, 60));
 
 			for (size_t i = 0; i < ppu_set_count && used < errlen; i++)
 				used += (size_t)snprintf(err + used, errlen - used, "%s, ",
@@ -137,8 +140,10 @@ int ppu_selection_build(const char *set, const char *list, struct ppu_selection 
 			if (idx < 0) {
 				const char *near[3];
 				size_t k = ppu_metric_suggest(tok, near, ARRAY_SIZE(near));
+				char shown[128];
 				size_t used =
-				    (size_t)snprintf(err, errlen, "unknown PPU metric '%s'", tok);
+				    (size_t)snprintf(err, errlen, "unknown PPU metric '%s'",
+						     str_escape(shown, sizeof(shown), tok, 60));
 
 				for (size_t i = 0; i < k && used < errlen; i++)
 					used += (size_t)snprintf(err + used, errlen - used, "%s%s",

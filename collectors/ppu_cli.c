@@ -7,6 +7,7 @@
 #include "ppu_cli.h"
 #include "ppu_lib.h"
 #include "ppu_catalogue.h"
+#include "strsafe.h"
 #include "util.h"
 
 /* Appends ", 7" (or "7" first) to the list of IDs that do not exist. */
@@ -39,10 +40,12 @@ int ppu_devices_parse(const char *spec, unsigned int ndev, bool *sel, char *note
 		unsigned long v;
 
 		if (*s < '0' || *s > '9' || (v = strtoul(s, &end, 10), *end && *end != ',')) {
+			char shown[128];
+
 			snprintf(note, n,
 				 "bad --ppu-metrics-device '%s': use all, none, help or device "
 				 "IDs separated by commas (eg.: 0,1)",
-				 spec);
+				 str_escape(shown, sizeof(shown), spec, 60));
 			return -EINVAL;
 		}
 		if (v >= ndev) {

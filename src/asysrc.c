@@ -117,15 +117,21 @@ const char *asysrc_system_path(const struct asysrc *c)
 __attribute__((format(printf, 4, 5))) static void asysrc_msg(struct asysrc *c, const char *path,
 							     int ln, const char *fmt, ...)
 {
-	char text[ASYSRC_MSG_LEN], shown[256];
+	char raw[ASYSRC_MSG_LEN], text[ASYSRC_MSG_LEN], shown[256];
 	va_list ap;
 
 	c->total++;
 	if (c->nmsg >= ASYSRC_MSGS_MAX)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* the option parsers echo the file's values: escaped here, whoever
+	 * wrote the message (a message escaped already has nothing to do) */
+	if (str_needs_escape(raw))
+		str_escape(text, sizeof(text), raw, 0);
+	else
+		memcpy(text, raw, sizeof(text));
 	str_escape(shown, sizeof(shown), path, 160);
 	/* cut when long: the file's name and line come first */
 	if ((ln ? snprintf(c->msg[c->nmsg], ASYSRC_MSG_LEN, "%s:%d: %s", shown, ln, text)

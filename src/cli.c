@@ -264,6 +264,13 @@ static int cli_apply(const struct cli_cmd *c, const struct opt_table *t, const s
 	}
 	if (opt_apply(d, name, val, block, err, sizeof(err)) == 0)
 		return 0;
+	/* a parser that echoed the value raw is escaped here too */
+	if (str_needs_escape(err)) {
+		char shown[OPT_ERR_MAX];
+
+		fprintf(stderr, "asys %s: %s\n", c->sub, str_escape(shown, sizeof(shown), err, 0));
+		return CLI_EXIT_USAGE;
+	}
 	fprintf(stderr, "asys %s: %s\n", c->sub, err);
 	return CLI_EXIT_USAGE;
 }

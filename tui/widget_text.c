@@ -57,28 +57,6 @@ static size_t text_fit(const char *s, int width, int *cols)
 	return off;
 }
 
-/* Whether s holds anything a terminal could take as a control: C0, DEL,
- * C1 (U+0080..U+009F) or bytes that are not UTF-8. Plain ASCII, the common
- * case of every frame, is one pass without a copy. */
-static bool text_needs_escape(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t k;
-
-		if (*p < 0x80) {
-			if (*p < 0x20 || *p == 0x7f)
-				return true;
-			p++;
-			continue;
-		}
-		k = str_utf8_len((const char *)p);
-		if (!k || (k == 2 && p[0] == 0xc2 && p[1] < 0xa0))
-			return true;
-		p += k;
-	}
-	return false;
-}
-
 /* The ASCII form of a glyph asys draws, for a locale without UTF-8. */
 static const struct text_ascii_form {
 	unsigned cp;
@@ -150,7 +128,7 @@ static bool text_has_high(const char *s)
  * move the cursor or retitle the terminal: it is shown escaped. */
 static const char *text_safe(const char *s, char *buf, size_t n)
 {
-	if (text_needs_escape(s))
+	if (str_needs_escape(s))
 		s = str_escape(buf, n, s, 0);
 	if (MB_CUR_MAX == 1 && text_has_high(s))
 		s = text_ascii(s, buf, n);

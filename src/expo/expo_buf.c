@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "expo_int.h"
+#include "strsafe.h"
 
 static bool expo_buf_room(struct expo_buf *b, size_t n)
 {
@@ -61,25 +62,13 @@ void expo_buf_printf(struct expo_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* The length of a valid UTF-8 sequence at s, 0 if there is none. */
-static size_t expo_utf8_seq(const unsigned char *s)
-{
-	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-
-	if (s[0] >= 0xf5)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 void expo_buf_label_value(struct expo_buf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
 		size_t n;
+		uint32_t cp;
 
 		if (*p == '\\' || *p == '"') {
 			char e[2] = {'\\', (char)*p};
@@ -87,15 +76,13 @@ void expo_buf_label_value(struct expo_buf *b, const char *s)
 			expo_buf_put(b, e, 2);
 		} else if (*p == '\n') {
 			expo_buf_put(b, "\\n", 2);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			expo_buf_put(b, "?", 1);
-		} else if (*p < 0x80) {
-			expo_buf_put(b, (const char *)p, 1);
-		} else if ((n = expo_utf8_seq(p)) > 0) {
+		} else if (str_class((const char *)p, &n, &cp) == STR_PLAIN) {
+			/* C0, C1, bidi controls and bad UTF-8: the core's verdict */
 			expo_buf_put(b, (const char *)p, n);
 			p += n - 1;
 		} else {
 			expo_buf_put(b, "?", 1);
+			p += n - 1;
 		}
 		p++;
 	}

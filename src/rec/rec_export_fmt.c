@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -41,15 +43,9 @@ static const char *fmt_wall(struct exp *x, uint64_t t_ns)
 	return x->tcache;
 }
 
-/* RFC 4180, and a space at either end quoted too (readers strip it) */
-static void csv_str(FILE *f, const char *s)
+static void csv_quoted(FILE *f, const char *s, bool quote)
 {
-	size_t n;
-
-	if (!s)
-		return;
-	n = strlen(s);
-	if (!strpbrk(s, ",\"\n\r") && (!n || (s[0] != ' ' && s[n - 1] != ' '))) {
+	if (!quote) {
 		fputs(s, f);
 		return;
 	}
@@ -62,24 +58,53 @@ static void csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Control characters as \u00XX; a byte that is not UTF-8 as U+FFFD, so
- * the line stays valid JSON whatever the file holds. */
+/* RFC 4180, and a space at either end quoted too (readers strip it). A
+ * CSV is read in a terminal too: a name with a control character (C0, C1,
+ * bidi) or a byte that is not UTF-8 is written as str_escape shows it
+ * (\e, \n, \xNN, \u202E, a backslash doubled); others as they are. */
+static void csv_str(FILE *f, const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return;
+	n = strlen(s);
+	if (str_needs_escape(s)) {
+		bool quote = strpbrk(s, ",\"") || s[0] == ' ' || s[n - 1] == ' ';
+		char *e = malloc(4 * n + 1);
+
+		if (!e) {
+			fputs("\"?\"", f);
+			return;
+		}
+		str_escape(e, 4 * n + 1, s, 0);
+		csv_quoted(f, e, quote);
+		free(e);
+		return;
+	}
+	csv_quoted(f, s, strpbrk(s, ",\"\n\r") || (n && (s[0] == ' ' || s[n - 1] == ' ')));
+}
+
+/* Controls (C0, DEL, C1, bidi) as \uXXXX; a byte that is not UTF-8 as
+ * U+FFFD, so the line stays valid JSON and inert in a terminal whatever
+ * the file holds. */
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	while (s && *s) {
-		unsigned char c = (unsigned char)*s;
-		size_t len = c >= 0x80 ? str_utf8_len(s) : 1;
+		size_t len;
+		uint32_t cp;
+		enum str_class c = str_class(s, &len, &cp);
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else if (!len)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (c == STR_CONTROL)
+			fprintf(f, "\\u%04x", (unsigned)cp);
+		else if (c == STR_BAD)
 			fputs("\\ufffd", f);
 		else
 			fwrite(s, 1, len, f);
-		s += len ? len : 1;
+		s += len;
 	}
 	fputc('"', f);
 }

@@ -252,19 +252,53 @@ static uint64_t rnd(void)
 	return rnd_state;
 }
 
-/* Every label is a clean C string: no control byte but the one separator. */
+/* The code point of the UTF-8 sequence at s (no overlong form, no
+ * surrogate), *len its bytes; -1 for a byte that does not start one. */
+static long utf8_at(const unsigned char *s, size_t *len)
+{
+	static const long min[] = {0, 0, 0x80, 0x800, 0x10000};
+	long cp;
+
+	*len = s[0] < 0x80		     ? 1
+	       : s[0] >= 0xf0 && s[0] < 0xf5 ? 4
+	       : s[0] >= 0xe0		     ? 3
+	       : s[0] >= 0xc2		     ? 2
+					     : 0;
+	if (!*len || (s[0] >= 0x80 && s[0] < 0xc2))
+		return -1;
+	cp = *len == 1 ? s[0] : s[0] & (0x7f >> *len);
+	for (size_t i = 1; i < *len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	return cp < min[*len] || (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff ? -1 : cp;
+}
+
+/* Every label is a clean C string: no control but the one separator (C0,
+ * DEL, C1, bidi), and valid UTF-8 (a terminal takes U+009B as CSI). */
 static void check_clean(const struct hgtx_row *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		size_t len = strnlen(r[i].label, HGTX_LABEL_MAX);
+		const unsigned char *l = (const unsigned char *)r[i].label;
+		size_t len = strnlen(r[i].label, HGTX_LABEL_MAX), k;
 		int seps = 0;
 
 		CHECK(len < HGTX_LABEL_MAX, "row %zu: label not terminated", i);
-		for (size_t k = 0; k < len; k++) {
-			unsigned char c = (unsigned char)r[i].label[k];
+		for (size_t at = 0; at < len; at += k) {
+			long c = utf8_at(l + at, &k);
 
 			seps += c == 0x1f;
-			CHECK(c == 0x1f || (c >= 32 && c != 127), "row %zu: control byte %u", i, c);
+			CHECK(c >= 0, "row %zu: byte %u is not UTF-8", i, l[at]);
+			if (c < 0) {
+				k = 1;
+				continue;
+			}
+			CHECK(c == 0x1f || (c >= 32 && (c < 0x7f || c >= 0xa0)),
+			      "row %zu: control U+%04lX", i, c);
+			CHECK(c != 0x61c && c != 0x200e && c != 0x200f &&
+				  !(c >= 0x202a && c <= 0x202e) && !(c >= 0x2066 && c <= 0x2069),
+			      "row %zu: bidi control U+%04lX", i, c);
 		}
 		CHECK(seps == 1, "row %zu: %d separators", i, seps);
 	}

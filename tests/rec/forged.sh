@@ -64,6 +64,22 @@ run() {
 }
 
 esc=$(printf '\033')
+# inert FILE...: no terminal control in the files: no C0 but tab and
+# newline, no DEL, C1 (U+0080..U+009F), bidi control, or byte that is not
+# UTF-8 (a terminal in UTF-8 mode takes U+009B as CSI). Prints the first.
+inert() {
+	command -v python3 >/dev/null || return 0
+	python3 -c '
+import sys
+bidi = {0x61c, 0x200e, 0x200f} | set(range(0x202a, 0x202f)) | set(range(0x2066, 0x206a))
+for path in sys.argv[1:]:
+    t = open(path, "rb").read().decode("utf-8", "surrogateescape")
+    for i, ch in enumerate(t):
+        c = ord(ch)
+        if (c < 0x20 and ch not in "\t\n") or 0x7f <= c < 0xa0 or c in bidi or 0xdc80 <= c <= 0xdcff:
+            sys.exit("%s: raw U+%04X at %d: %r" % (path, c, i, t[max(0, i - 20):i + 20]))
+' "$@"
+}
 for f in "$data"/*.asys; do
 	size=$(wc -c <"$f")
 	lim=$((64 + size / mib + 1))
@@ -76,6 +92,10 @@ for f in "$data"/*.asys; do
 			# what a terminal shows: no escape sequences from the file
 			grep -q "$esc" "$work/out" "$work/err" && fail "$cmd $f: raw ESC in the output"
 			;;
+		esac
+		# every output of the file with names of controls is inert
+		case $f in
+		*/control-chars.asys) inert "$work/out" "$work/err" || fail "$cmd $f: raw control" ;;
 		esac
 		grep -q "$esc" "$work/err" && fail "$cmd $f: raw ESC on stderr"
 		pass
@@ -110,15 +130,19 @@ sys.exit("rows of %s columns" % bad if bad or len(rows) < 3 else 0)
 	python3 -c '
 import csv, sys
 r = list(csv.reader(open(sys.argv[1], newline="")))[1]
-want = "\x1b[2J\x1b]0;pwned\x07,\"q\"\nx\r "
-sys.exit(0 if r[2] == "st" + want and r[4] == "la" + want and r[6] == "un" + want else "got %r" % r)
-' "$work/c.csv" || fail "CSV does not give the names back as they are"
+want = r"\e[2J\e]0;pwned\x07\xC2\x9B2J\xC2\x9D0;t\u202Er\u2066\u061C\u200F\xFF\xC3z,\"q\"\nx\r "
+want = want.replace("\\\"", "\"")
+# a unit is at most 32 bytes (REC_FIELD_UNIT_MAX)
+unit = r"un\e[2J\e]0;pwned\x07\xC2\x9B2J\xC2\x9D0;t\u202Er\u2066"
+sys.exit(0 if r[2] == "st" + want and r[4] == "la" + want and r[6] == unit else "got %r" % r)
+' "$work/c.csv" || fail "CSV does not give the names back escaped"
 	"$ASYS" export --format json "$data/control-chars.asys" >"$work/c.json" || fail "json"
 	python3 -c '
 import json, sys
 n = sum(1 for l in open(sys.argv[1]) if json.loads(l))
 sys.exit(0 if n == 2 else "%d objects" % n)
 ' "$work/c.json" || fail "JSON lines do not parse: $(head -2 "$work/c.json")"
+	inert "$work/c.csv" "$work/c.json" || fail "CSV or JSON carries a raw control"
 	pass
 else
 	echo "note: python3 is missing: CSV and JSON are not parsed"

@@ -268,7 +268,14 @@ static void put_trailer_bomb(struct forge *g, const char *key, uint32_t n, const
 	rec_buf_free(&m);
 }
 
-#define CTL "\x1b[2J\x1b]0;pwned\x07,\"q\"\nx\r "
+/* C0, then C1 (CSI, OSC), bidi controls and bytes that are not UTF-8 */
+#define CTL                                                                                        \
+	"\x1b[2J\x1b]0;pwned\x07"                                                                  \
+	"\xc2\x9b"                                                                                 \
+	"2J\xc2\x9d"                                                                               \
+	"0;t\xe2\x80\xae"                                                                          \
+	"r\xe2\x81\xa6\xd8\x9c\xe2\x80\x8f\xff\xc3"                                                \
+	"z,\"q\"\nx\r "
 
 static int forge_other(const char *name, struct forge *g)
 {
