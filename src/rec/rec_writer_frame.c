@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,23 +235,62 @@ int writer_put_schemas(struct rec_writer *w, uint32_t from, uint32_t to)
 	return rc;
 }
 
-/* --force replaces only what a recording could be: a regular file of the
- * user's own. A device, FIFO, socket, directory or another user's file is
- * never unlinked (as root, -o /dev/full --force would delete the device). */
+/* Whether the file open as fd starts with the recording magic: only what
+ * asys wrote is a recording (a text file of root's is not, whatever its
+ * name). */
+static bool writer_is_recording(int fd)
+{
+	uint8_t magic[REC_MAGIC_LEN];
+
+	return pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+	       !memcmp(magic, REC_MAGIC, REC_MAGIC_LEN);
+}
+
+/* Why the file that lstat gave as *st is not a recording asys may
+ * replace, or NULL. Opened only when it is a regular file (opening a
+ * device can act on it), with O_NOFOLLOW, and checked to be the same file. */
+static const char *writer_not_replaceable(const char *path, const struct stat *st)
+{
+	struct stat fst;
+	const char *why = NULL;
+	int fd;
+
+	if (S_ISLNK(st->st_mode))
+		return "is a symbolic link";
+	if (!S_ISREG(st->st_mode))
+		return "is not a regular file";
+	if (st->st_uid != getuid())
+		return "belongs to another user";
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &fst) < 0 || fst.st_dev != st->st_dev || fst.st_ino != st->st_ino)
+		why = "changed while it was checked";
+	else if (!writer_is_recording(fd))
+		why = "is not an asys recording";
+	if (fd >= 0)
+		close(fd);
+	return why;
+}
+
+/* --force replaces only a recording: a regular file of the user's own that
+ * starts with the asys header. The name is unlinked only while it still
+ * names the file that was checked, so a link, a device (as root,
+ * -o /dev/full --force would delete it), a FIFO, a directory, another
+ * user's file or any file asys did not write is never removed. */
 static int writer_may_replace(const char *path, char *msg, size_t msgn)
 {
-	struct stat st;
+	struct stat st, now;
+	const char *why;
 
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(msg, msgn, "%s is not a regular file: --force replaces only a recording",
-			 path);
-		return -EPERM;
-	}
-	if (st.st_uid != getuid()) {
+	why = writer_not_replaceable(path, &st);
+	if (!why && (lstat(path, &now) < 0 || now.st_dev != st.st_dev || now.st_ino != st.st_ino))
+		why = "changed while it was checked";
+	if (why) {
 		snprintf(msg, msgn,
-			 "%s belongs to another user: --force replaces only your own files", path);
+			 "%s %s: --force replaces only an asys recording of your own; "
+			 "choose another name or remove the file yourself",
+			 path, why);
 		return -EPERM;
 	}
 	if (unlink(path) < 0 && errno != ENOENT) {

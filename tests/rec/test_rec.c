@@ -267,6 +267,7 @@ START_TEST(exists_needs_force)
 	struct stat st;
 	int err = 0;
 	struct rec_writer *w;
+	FILE *f;
 
 	path_in(p, sizeof(p), "excl.asys");
 	o.path = p;
@@ -283,6 +284,18 @@ START_TEST(exists_needs_force)
 	w = rec_writer_new(t, &o, &err, msg, sizeof(msg));
 	ck_assert_ptr_nonnull(w);
 	rec_writer_free(w);
+	/* a file of one's own that asys did not write is no recording */
+	path_in(p, sizeof(p), "notes.txt");
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("keep me\n", f);
+	fclose(f);
+	w = rec_writer_new(t, &o, &err, msg, sizeof(msg));
+	ck_assert_ptr_null(w);
+	ck_assert_int_eq(err, -EPERM);
+	ck_assert_ptr_nonnull(strstr(msg, "is not an asys recording"));
+	ck_assert_int_eq(stat(p, &st), 0);
+	ck_assert_int_eq(st.st_size, 8);
 	stream_table_free(t);
 }
 END_TEST

@@ -9,7 +9,8 @@ need_root "device nodes, files of another user and a small tmpfs"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# --force: refused for a device, a FIFO, a directory, a link, another's file
+# --force: refused for a device, a FIFO, a directory, a link, another's file,
+# and the user's own file that is not a recording (root's text file)
 mknod "$work/null" c 1 3
 mkfifo "$work/fifo"
 mkdir "$work/dir"
@@ -17,16 +18,25 @@ echo keep >"$work/target"
 ln -s "$work/target" "$work/link"
 echo theirs >"$work/theirs"
 chown 65534:65534 "$work/theirs"
-for f in null fifo dir link theirs; do
-	timeout 20 "$ASYS" record -o "$work/$f" --force --duration 0.3s >/dev/null 2>"$work/err"
+echo "root's text" >"$work/text.asys"
+printf '\211ASYS' >"$work/short.asys"
+for f in null fifo dir link theirs text.asys short.asys; do
+	timeout 20 "$ASYS" record -o "$work/$f" --force --duration 0.3s >/dev/null 2>"$work/err-$f"
 	rc=$?
 	[ $rc -eq 1 ] && pass || fail "--force on $f: exit $rc, expected 1"
-	grep -q "force replaces only" "$work/err" && pass || { fail "--force on $f: no reason"; cat "$work/err"; }
+	grep -q "force replaces only" "$work/err-$f" && pass ||
+		{ fail "--force on $f: no reason"; cat "$work/err-$f"; }
 done
 [ -c "$work/null" ] && [ -p "$work/fifo" ] && [ -d "$work/dir" ] && [ -L "$work/link" ] &&
-	[ "$(cat "$work/target")" = keep ] && [ "$(cat "$work/theirs")" = theirs ] && pass ||
+	[ "$(cat "$work/target")" = keep ] && [ "$(cat "$work/theirs")" = theirs ] &&
+	[ "$(cat "$work/text.asys")" = "root's text" ] && pass ||
 	fail "--force removed or changed something that was not the user's recording"
-echo old >"$work/mine.asys"
+for f in text.asys short.asys; do
+	grep -q "$f is not an asys recording: --force replaces only an asys recording" "$work/err-$f" &&
+		pass || { fail "--force on $f: the reason is not said"; cat "$work/err-$f"; }
+done
+"$ASYS" record -o "$work/mine.asys" --duration 0.3s >/dev/null 2>&1 ||
+	fail "cannot make a first recording"
 "$ASYS" record -o "$work/mine.asys" --force --duration 0.3s >/dev/null 2>"$work/err" &&
 	"$ASYS" replay --info "$work/mine.asys" >/dev/null 2>&1 && pass ||
 	{ fail "--force did not replace the user's own file"; cat "$work/err"; }
