@@ -27,6 +27,7 @@ struct proc_row {
 	uint64_t pid;
 	uint64_t ppid;	  /* 0: unknown or none */
 	uint64_t devmask; /* the PPUs it has utilisation on (bit = device) */
+	double start;	  /* proc.cpu's, s after boot; NaN or 0: unknown */
 	double val[MEM_NCOLS];
 	const char *label;     /* the store's (valid while it is locked), or the copy's */
 	const char *user;      /* the uid cache's, or the copy's */

@@ -49,6 +49,7 @@ static void mem_fini(void *priv)
 	free(s->text);
 	free(s->rate);
 	free(s->rate_next);
+	proc_act_release(&s->target);
 	mem_kept_free(&s->kept);
 	free(s);
 }

@@ -78,12 +78,12 @@ enum proc_mode {
 enum proc_stream { PS_MEM, PS_CPU, PS_SYS, PS_GPURT, PS_PPU, PS_THREAD, PS_N };
 
 struct proc_ids {
-	int id[PS_N];	    /* stream ids, -1: not registered */
-	int f[PC_N];	    /* each column's field in its stream, -1: none */
-	int uid, ppid;	    /* mem.proc's */
-	int stime, kthread; /* proc.cpu's */
-	double total;	    /* mem.sys total, for MEM%; NaN unknown */
-	bool gpurt_any;	    /* some process used the runtime */
+	int id[PS_N];		   /* stream ids, -1: not registered */
+	int f[PC_N];		   /* each column's field in its stream, -1: none */
+	int uid, ppid;		   /* mem.proc's */
+	int stime, kthread, start; /* proc.cpu's */
+	double total;		   /* mem.sys total, for MEM%; NaN unknown */
+	bool gpurt_any;		   /* some process used the runtime */
 };
 
 #define PROC_UID_CACHE 64
@@ -104,6 +104,14 @@ struct proc_rate {
 	double pct;   /* its CPU%: the change since the sample shown before */
 };
 #define PROC_RATE_THREAD (1ull << 63)
+
+/* A process an action was asked for: a pidfd and the start time. */
+struct proc_target {
+	uint64_t pid;
+	unsigned long long start; /* clock ticks after boot (/proc/PID/stat) */
+	int fd;			  /* pidfd; -1: none (a kernel before 5.3) */
+	bool held;
+};
 
 struct proc_pane {
 	struct tui_table table;
@@ -144,7 +152,8 @@ struct proc_pane {
 
 	enum proc_mode mode;
 	int sig_sel;
-	uint64_t act_pid; /* the process a dialog or view is about */
+	uint64_t act_pid;	   /* the process a dialog or view is about */
+	struct proc_target target; /* PM_SIGNAL, PM_CONFIRM: the one k chose */
 	char act_name[96];
 	char *text; /* PM_ENV / PM_DETAIL: lines, '\n' between */
 	int text_top, text_lines;
@@ -202,8 +211,15 @@ ssize_t proc_act_read(uint64_t pid, const char *name, char *buf, size_t n);
 /* Whether /proc is this machine's (no ASYS_SYSROOT): pids of a fixture
  * tree are not this machine's processes. */
 bool proc_act_here(void);
-/* kill(2) and getpriority/setpriority(2): 0 or -errno. */
-int proc_act_signal(uint64_t pid, int sig);
-int proc_act_nice(uint64_t pid, int delta, int *now);
+/* pidfd_send_signal(2) and getpriority/setpriority(2): 0 or -errno.
+ * Holds pid's process from the moment it was chosen (a pidfd) if it
+ * started at start_s (seconds after boot as proc.cpu's "start"; NaN: not
+ * known), so that an answer given later reaches it or nothing, never a
+ * process that got its pid since. -ESRCH: it is gone. */
+int proc_act_hold(struct proc_target *t, uint64_t pid, double start_s);
+void proc_act_release(struct proc_target *t);
+/* -ESRCH when the held process has ended, whoever has its pid now */
+int proc_act_signal(struct proc_target *t, int sig);
+int proc_act_nice(uint64_t pid, double start_s, int delta, int *now);
 
 #endif

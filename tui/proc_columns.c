@@ -185,6 +185,7 @@ void proc_ids_resolve(struct proc_ids *x, const struct view *v)
 	x->ppid = field_of(v, x->id[PS_MEM], "ppid");
 	x->stime = field_of(v, x->id[PS_CPU], "stime");
 	x->kthread = field_of(v, x->id[PS_CPU], "kthread");
+	x->start = field_of(v, x->id[PS_CPU], "start");
 	x->total = x->id[PS_SYS] < 0
 		       ? NAN
 		       : view_value(store_series(v->store, (uint32_t)x->id[PS_SYS], 0),

@@ -165,6 +165,7 @@ static void fill(struct proc_pane *s, const struct view *v, struct proc_row *r,
 		r->user = proc_user_name(s, attr(proc, x->uid));
 	}
 	r->ppid = isnan(ppid) || ppid < 0 ? 0 : (uint64_t)ppid;
+	r->start = attr(cpu, x->start);
 	if (cpu) {
 		r->container = series_label(cpu);
 		if (r->container && !*r->container)

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,11 +50,21 @@ void proc_signal_open(struct proc_pane *s, const struct view *v, const struct pr
 		snprintf(s->msg, sizeof(s->msg), "k: %s", why);
 		return;
 	}
+	/* the process is held from now: the answer reaches it or nothing */
+	proc_act_release(&s->target);
+	rc = proc_act_hold(&s->target, r->pid, r->start);
 	/* signal 0 asks the kernel whether we may, before offering the list */
-	rc = proc_act_signal(r->pid, 0);
+	if (!rc)
+		rc = proc_act_signal(&s->target, 0);
 	if (rc < 0) {
-		snprintf(s->msg, sizeof(s->msg), "k: cannot signal %llu: %s",
-			 (unsigned long long)r->pid, strerror(-rc));
+		proc_act_release(&s->target);
+		if (rc == -ESRCH)
+			snprintf(s->msg, sizeof(s->msg),
+				 "k: process %llu is gone (No such process): nothing was sent",
+				 (unsigned long long)r->pid);
+		else
+			snprintf(s->msg, sizeof(s->msg), "k: cannot signal %llu: %s",
+				 (unsigned long long)r->pid, strerror(-rc));
 		return;
 	}
 	s->act_pid = r->pid;
@@ -64,9 +75,15 @@ void proc_signal_open(struct proc_pane *s, const struct view *v, const struct pr
 
 static void send(struct proc_pane *s)
 {
-	int rc = proc_act_signal(s->act_pid, sigs[s->sig_sel].sig);
+	int rc = proc_act_signal(&s->target, sigs[s->sig_sel].sig);
 
-	if (rc < 0)
+	proc_act_release(&s->target);
+	if (rc == -ESRCH)
+		snprintf(s->msg, sizeof(s->msg),
+			 "%llu (%s) is gone (No such process): no signal sent; its pid may be "
+			 "another process's now",
+			 (unsigned long long)s->act_pid, s->act_name);
+	else if (rc < 0)
 		snprintf(s->msg, sizeof(s->msg), "kill %s %llu: %s", sigs[s->sig_sel].name,
 			 (unsigned long long)s->act_pid, strerror(-rc));
 	else
@@ -82,6 +99,7 @@ bool proc_signal_key(struct proc_pane *s, int ch)
 
 	if (ch == 27 || ch == 'q' || (s->mode == PM_CONFIRM && (ch == 'n' || ch == 'N'))) {
 		s->mode = PM_TABLE;
+		proc_act_release(&s->target);
 		snprintf(s->msg, sizeof(s->msg), "no signal sent");
 		return true;
 	}
@@ -150,8 +168,12 @@ void proc_nice(struct proc_pane *s, const struct view *v, const struct proc_row 
 		snprintf(s->msg, sizeof(s->msg), "nice: %s", why);
 		return;
 	}
-	rc = proc_act_nice(r->pid, delta, &now);
-	if (rc < 0)
+	rc = proc_act_nice(r->pid, r->start, delta, &now);
+	if (rc == -ESRCH)
+		snprintf(s->msg, sizeof(s->msg),
+			 "renice %llu: the process is gone (No such process)",
+			 (unsigned long long)r->pid);
+	else if (rc < 0)
 		snprintf(s->msg, sizeof(s->msg), "renice %llu by %+d: %s",
 			 (unsigned long long)r->pid, delta, strerror(-rc));
 	else

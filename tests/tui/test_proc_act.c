@@ -4,10 +4,16 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,6 +122,171 @@ out:
 }
 END_TEST
 
+/* The pid the scene reuses: not one of proc_scene.h's. */
+#define REUSED 300
+
+/* The next fork's pid is REUSED (in a pid namespace of our own, where no
+ * one else forks). */
+static bool next_pid_reused(void)
+{
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+	bool ok = fd >= 0 && dprintf(fd, "%d", REUSED - 1) > 0;
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* A child with SIGTERM's default action that waits; -1 if it did not get
+ * REUSED. */
+static pid_t sleeper(void)
+{
+	int ready[2];
+	char c;
+	pid_t pid;
+
+	if (!next_pid_reused() || pipe(ready) < 0)
+		return -1;
+	pid = fork();
+	if (!pid) {
+		signal(SIGTERM, SIG_DFL);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	if (pid < 0 || read(ready[0], &c, 1) != 1 || pid != REUSED) {
+		if (pid > 0)
+			kill(pid, SIGKILL);
+		pid = -1;
+	}
+	close(ready[0]);
+	return pid;
+}
+
+static double start_of(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ticks;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return NAN;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	for (int i = 3; p && i <= 22; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%llu", &ticks) != 1)
+		return NAN;
+	return (double)ticks / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* As pid 1 of a new pid namespace with its own /proc: k, Enter on the old
+ * process; it ends and a new one gets its pid; y must say it is gone and
+ * send nothing, and F8 must not renice the new one. The exit status names
+ * the step that failed; 99: the namespace could not be set up. */
+static int reuse_scene(struct fix *f)
+{
+	double mp[5] = {1e6, 1e6, 0, 1, 1}, cpu[6] = {0, 0, NAN, 0, 0, NAN};
+	struct proc_pane *s = f->p.priv;
+	pid_t old, young;
+	int status, nice0;
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		return 99;
+	old = sleeper();
+	if (old < 0)
+		return 99;
+	cpu[5] = start_of(old);
+	store_unlock(f->st);
+	feed(f->st, REC_LABEL, (uint32_t)f->ids[SC_MEMPROC], (uint64_t)old, 5000000000ull, NULL, 0,
+	     "old-process");
+	feed(f->st, REC_SAMPLE, (uint32_t)f->ids[SC_MEMPROC], (uint64_t)old, 5000000000ull, mp, 5,
+	     NULL);
+	feed(f->st, REC_SAMPLE, (uint32_t)f->ids[SC_CPU], (uint64_t)old, 5000000000ull, cpu, 6,
+	     NULL);
+	store_lock(f->st);
+	keys(f, "/old-process");
+	key(f, '\n');
+	key(f, 'k');
+	key(f, '\n');
+	if (s->mode != PM_CONFIRM || s->act_pid != (uint64_t)old)
+		return 1;
+	kill(old, SIGKILL);
+	waitpid(old, &status, 0);
+	/* a clock tick later: the new process's start differs */
+	usleep(20000);
+	young = sleeper();
+	if (young < 0)
+		return 99;
+	key(f, 'y');
+	fprintf(stderr, "signal_reused_pid: y: %s\n", f->v.status);
+	if (!strstr(f->v.status, "is gone") || strstr(f->v.status, "sent SIGTERM"))
+		return 2;
+	if (waitpid(young, &status, WNOHANG) != 0)
+		return 3;
+	errno = 0;
+	nice0 = getpriority(PRIO_PROCESS, (id_t)young);
+	key(f, KEY_F(8));
+	fprintf(stderr, "signal_reused_pid: F8: %s\n", f->v.status);
+	if (!strstr(f->v.status, "is gone") || getpriority(PRIO_PROCESS, (id_t)young) != nice0)
+		return 4;
+	kill(young, SIGKILL);
+	waitpid(young, &status, 0);
+	return 0;
+}
+
+/* The pid k chose is another process's by the time of y (pid reuse, made
+ * with ns_last_pid in a pid namespace of the test's own): nothing is sent,
+ * and the answer says the process is gone. Root only. */
+START_TEST(signal_reused_pid)
+{
+	struct fix f;
+	pid_t outer;
+	int status = 0;
+
+	if (!fix_open(&f, ALL))
+		goto out;
+	if (geteuid() != 0) {
+		fprintf(stderr, "signal_reused_pid: needs root (a pid namespace), not checked\n");
+		goto out;
+	}
+	outer = fork();
+	ck_assert_int_ge(outer, 0);
+	if (!outer) {
+		pid_t init;
+
+		if (unshare(CLONE_NEWPID | CLONE_NEWNS) < 0)
+			_exit(99);
+		init = fork();
+		if (!init)
+			_exit(reuse_scene(&f));
+		if (init < 0 || waitpid(init, &status, 0) != init || !WIFEXITED(status))
+			_exit(98);
+		_exit(WEXITSTATUS(status));
+	}
+	ck_assert_int_eq(waitpid(outer, &status, 0), outer);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 99) {
+		fprintf(stderr, "signal_reused_pid: no pid namespace here, not checked\n");
+		goto out;
+	}
+	ck_assert_msg(WEXITSTATUS(status) == 0,
+		      "pid reused between k and y: step %d failed (1: the question, 2: y "
+		      "signalled or did not say gone, 3: the new process ended, 4: F8)",
+		      WEXITSTATUS(status));
+out:
+	fix_close(&f);
+}
+END_TEST
+
 /* Under ASYS_SYSROOT the pids are the tree's: k and F8 are refused. */
 START_TEST(sysroot_refuses)
 {
@@ -171,6 +342,7 @@ TCase *proc_act_tcase(void)
 
 	tcase_add_test(tc, replay_refuses);
 	tcase_add_test(tc, signal_child);
+	tcase_add_test(tc, signal_reused_pid);
 	tcase_add_test(tc, sysroot_refuses);
 	tcase_add_test(tc, signal_not_permitted);
 	return tc;
