@@ -41,17 +41,22 @@ struct bus_consumer {
  * Kept in arrival order for that replay, and hashed by (stream, entity) so
  * a flood of labels or GONE records costs O(1) each. At most
  * BUS_STICKY_MAX are kept: past that a new entity's label is only passed
- * on, not remembered for later consumers. */
+ * on, not remembered for later consumers. Those of rings a workload feeds
+ * (bus_add_ring_fed) count against a bound of their own, so a job that
+ * names thousands of ranges cannot take the room of the host's labels. */
 #define BUS_STICKY_MAX 16384
+#define BUS_STICKY_FED_MAX 4096
 #define BUS_STICKY_BUCKETS 4096
 
 struct sticky {
 	struct rec *r; /* owned copy */
 	struct sticky *hnext;
 	size_t idx; /* in the arrival-order array */
+	bool fed;   /* from a ring the workload feeds */
 };
 struct bus {
 	struct ring *rings[BUS_MAX_RINGS];
+	bool fed[BUS_MAX_RINGS]; /* bus_add_ring_fed */
 	int nrings;
 	struct bus_consumer cons[BUS_MAX_CONSUMERS];
 	pthread_mutex_t lock; /* consumers, stickies, and one pump at a time */
@@ -72,6 +77,7 @@ struct bus {
 	_Atomic uint64_t notify_at;
 	struct sticky **sticky; /* arrival order */
 	size_t nsticky, capsticky;
+	size_t nfed; /* of them, from rings the workload feeds */
 	struct sticky *shash[BUS_STICKY_BUCKETS];
 };
 
@@ -109,9 +115,19 @@ int bus_add_ring(struct bus *b, struct ring *r)
 {
 	if (b->nrings >= BUS_MAX_RINGS)
 		return -ENOSPC;
+	b->fed[b->nrings] = false;
 	b->rings[b->nrings++] = r;
 	r->wake_fd = b->wake_fd;
 	return 0;
+}
+
+int bus_add_ring_fed(struct bus *b, struct ring *r)
+{
+	int rc = bus_add_ring(b, r);
+
+	if (rc == 0)
+		b->fed[b->nrings - 1] = true;
+	return rc;
 }
 
 static void consumer_deliver(struct bus_consumer *c, const struct rec *r)
@@ -189,15 +205,16 @@ static void sticky_drop(struct bus *b, struct sticky **pp)
 	*pp = s->hnext;
 	b->sticky[s->idx] = last;
 	last->idx = s->idx;
+	b->nfed -= s->fed;
 	free(s->r);
 	free(s);
 }
 
-static struct sticky *sticky_add(struct bus *b, const struct rec *r, size_t k)
+static struct sticky *sticky_add(struct bus *b, size_t k, bool fed)
 {
 	struct sticky *s;
 
-	if (b->nsticky >= BUS_STICKY_MAX)
+	if (fed ? b->nfed >= BUS_STICKY_FED_MAX : b->nsticky - b->nfed >= BUS_STICKY_MAX)
 		return NULL;
 	if (b->nsticky == b->capsticky) {
 		size_t cap = b->capsticky ? b->capsticky * 2 : 64;
@@ -212,13 +229,15 @@ static struct sticky *sticky_add(struct bus *b, const struct rec *r, size_t k)
 	if (!s)
 		return NULL;
 	s->idx = b->nsticky;
+	s->fed = fed;
+	b->nfed += fed;
 	s->hnext = b->shash[k];
 	b->shash[k] = s;
 	b->sticky[b->nsticky++] = s;
 	return s;
 }
 
-static void sticky_update(struct bus *b, const struct rec *r)
+static void sticky_update(struct bus *b, const struct rec *r, bool fed)
 {
 	size_t k = sticky_bucket(r->stream, r->entity);
 	struct sticky **pp = &b->shash[k], *s;
@@ -242,7 +261,7 @@ static void sticky_update(struct bus *b, const struct rec *r)
 	if (!c)
 		return;
 	memcpy(c, r, r->len);
-	if (!s && !(s = sticky_add(b, r, k))) {
+	if (!s && !(s = sticky_add(b, k, fed))) {
 		free(c);
 		return;
 	}
@@ -263,7 +282,7 @@ static uint64_t bus_drain(struct bus *b)
 		ring_drained(b->rings[i]);
 		for (int k = 0; k < BUS_PUMP_MAX && (r = ring_peek(b->rings[i], &len)); k++) {
 			if (r->kind != REC_SAMPLE)
-				sticky_update(b, r);
+				sticky_update(b, r, b->fed[i]);
 			for (int c = 0; c < BUS_MAX_CONSUMERS; c++)
 				if (b->cons[c].live)
 					b->cons[c].ops->consume(b->cons[c].ctx, r);

@@ -52,6 +52,9 @@ struct bus *bus_new(void);
 void bus_free(struct bus *b); /* stops the thread; does not free rings */
 /* Rings are not owned. Add them before bus_start. -ENOSPC past 64. */
 int bus_add_ring(struct bus *b, struct ring *r);
+/* The same for the ring of a collector the workload feeds: the labels it
+ * carries are remembered for later consumers within a bound of their own. */
+int bus_add_ring_fed(struct bus *b, struct ring *r);
 /* Returns a handle >= 0 or -errno. */
 int bus_attach(struct bus *b, const struct bus_consumer_ops *ops, void *ctx);
 /* The same, for a consumer that must get a record within latency_ns of its

@@ -178,7 +178,8 @@ int engine_init(struct engine *e)
 			    gr->stats.names + off,
 			    off < sizeof(gr->stats.names) ? sizeof(gr->stats.names) - off : 0,
 			    "%s%s", m ? "," : "", e->colls[gr->members[m]].c->name);
-		rc = bus_add_ring(e->bus, gr->ring);
+		rc =
+		    gr->alone ? bus_add_ring_fed(e->bus, gr->ring) : bus_add_ring(e->bus, gr->ring);
 		if (rc)
 			return rc;
 	}

@@ -396,6 +396,43 @@ START_TEST(a_workload_fed_flood_loses_only_its_own)
 }
 END_TEST
 
+/* The labels a late consumer is given: those of a ring the workload feeds
+ * are bounded apart, so 20000 of them leave room for the host's. */
+static _Atomic int late_host_labels, late_fed_labels;
+
+static void late_consume(void *ctx, const struct rec *r)
+{
+	if (r->kind == REC_LABEL)
+		atomic_fetch_add(r->stream ? &late_fed_labels : &late_host_labels, 1);
+}
+
+static const struct bus_consumer_ops late_ops = {.consume = late_consume};
+
+START_TEST(a_workload_fed_ring_leaves_room_for_the_hosts_labels)
+{
+	struct bus *b = bus_new();
+	struct ring *host = ring_new(1 << 20), *fed = ring_new(1 << 20);
+	struct emitter eh = {.ring = host}, ef = {.ring = fed};
+
+	ck_assert_int_eq(bus_add_ring(b, host), 0);
+	ck_assert_int_eq(bus_add_ring_fed(b, fed), 0);
+	for (uint64_t e = 0; e < 20000; e++) {
+		ck_assert_int_eq(emit_label(&ef, 1, e + 1, 1000, "range"), 0);
+		if (e % 4096 == 4095)
+			bus_pump(b);
+	}
+	ck_assert_int_eq(emit_label(&eh, 0, 7, 1000, "eth0"), 0);
+	bus_pump(b);
+	ck_assert_int_ge(bus_attach(b, &late_ops, NULL), 0);
+	ck_assert_int_eq(late_host_labels, 1);
+	ck_assert_msg(late_fed_labels > 0 && late_fed_labels < 20000, "%d of the job's labels kept",
+		      late_fed_labels);
+	bus_free(b);
+	ring_free(host);
+	ring_free(fed);
+}
+END_TEST
+
 /* A sampling thread's pump never waits for a busy consumer (the store while
  * a scrape or a frame copies out of it): it leaves the pump to the bus
  * thread, woken at once, and the records still arrive. */
@@ -595,6 +632,7 @@ int main(void)
 	tcase_add_test(tc, slow_groups_share_a_thread_and_pump_the_bus);
 	tcase_add_test(tc, a_lone_slow_group_pumps_after_its_ticks);
 	tcase_add_test(tc, a_workload_fed_flood_loses_only_its_own);
+	tcase_add_test(tc, a_workload_fed_ring_leaves_room_for_the_hosts_labels);
 	suite_add_tcase(s, tc);
 	return check_run(s, NULL);
 }
