@@ -3,8 +3,7 @@
 # it to the command, whose InitializeInjection (called as the driver would,
 # by `kact_rig driver`) reaches the CUPTI stand-in; the export holds the
 # exact counts and totals. The injection variables are set here, as a user
-# may: asys leaves them. Skipped where this asys makes no region for a
-# command (the collector says so).
+# may: asys leaves them.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/kact/lib.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/asys-kact.XXXXXX") || exit 1
@@ -15,7 +14,9 @@ FAKE_CUPTI_SCRIPT="k _Z4gemmv 0 250000 40; k axpy 0 1000 500; m 2 1024 800 3" \
 	timeout 120 "$ASYS" record -s process-tree -d 0.2 -o "$T/w.asys" --workload-log "$T/w.log" -- \
 	"$KACT_RIG" driver 800 >"$T/rec.out" 2>&1 || { fail "asys record: $(cat "$T/rec.out")"; finish; exit 1; }
 if grep -q "no region from asys" "$T/w.log"; then
-	skip "this asys hands no shared region to a command yet (workload: $(grep -m1 'no region' "$T/w.log"))"
+	fail "asys handed its command no shared region: $(grep -m1 'no region' "$T/w.log")"
+	finish
+	exit 1
 fi
 grep -q 'init 1' "$T/w.log" && pass || { fail "InitializeInjection did not start: $(cat "$T/w.log")"; finish; exit 1; }
 "$ASYS" export --streams gpurt.ktime,gpurt.kcopy "$T/w.asys" >"$T/x.csv" 2>"$T/x.err" ||
