@@ -162,7 +162,9 @@ void tui_log_draw(struct tui *t, WINDOW *w)
 		t->log_top = t->log_lines - page;
 	if (t->log_top < 0)
 		t->log_top = 0;
-	snprintf(title, sizeof(title), "Messages (%zu%s), oldest first  Up/Down PgUp/PgDn scroll",
+	/* how to leave first: the rest of the title is cut on a narrow screen */
+	snprintf(title, sizeof(title),
+		 "Messages (%zu%s)  Esc close  q quit  Up/Down PgUp/PgDn scroll, oldest first",
 		 msglog_count(l), msglog_dropped(l) ? ", older ones dropped" : "");
 	widget_attr_on(w, &t->v, TC_TITLE);
 	widget_text(w, 0, 1, cols - 2, title, false);
@@ -205,7 +207,9 @@ bool tui_log_key(struct tui *t, int ch)
 		t->log_top = INT_MAX;
 		break;
 	case KEY_F(10):
-		return false; /* quits */
+	case 'q':
+	case 'Q':
+		return false; /* quits, as on the screen under it */
 	default:
 		t->log = false; /* any other key closes it, as the help */
 		return true;
