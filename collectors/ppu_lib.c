@@ -154,8 +154,10 @@ void ppu_lib_close(struct ppu_lib *l)
 	free(l);
 }
 
-/* What to do first, then where asys looked; a variable the user set but
- * asys would not believe is why the library was not where the user put it. */
+/* What to do first, in the words a pane shows in one line (up to the first
+ * "; "), then what the variables name and where asys looked; a variable the
+ * user set but asys would not believe is why the library was not where the
+ * user put it. */
 static void ppu_not_found(const char *looked, char *err, size_t errlen)
 {
 	char why[320] = "";
@@ -164,8 +166,8 @@ static void ppu_not_found(const char *looked, char *err, size_t errlen)
 	    env_note_for("PPU_HOME", why + 2, sizeof(why) - 2))
 		memcpy(why, "; ", 2);
 	snprintf(err, errlen,
-		 "set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the library file: no "
-		 "PPU management library found (looked in %s)%s",
+		 "no PPU library: set PPU_HOME or ASYS_HGML_LIBRARY; PPU_HOME names the PPU "
+		 "SDK's directory, ASYS_HGML_LIBRARY the library file; asys looked in %s%s",
 		 looked, why);
 }
 

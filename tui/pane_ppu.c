@@ -362,14 +362,31 @@ static const char *ppu_stream_status(const struct ppu_priv *s, const struct view
 	return id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
 }
 
-/* No device: why, wrapped whole (a path list runs to a few lines). */
-#define PPU_WHY_LINES 8
+/* No device: why, in the words of the status's headline (what to do), on
+ * as few lines as they take; the details (the paths searched) are whole in
+ * the message log, and the line says so. */
+#define PPU_WHY_LINES 4
+
+static void ppu_why(struct ppu_priv *s, const struct view *v, char *buf, size_t n)
+{
+	const char *st = ppu_stream_status(s, v, false);
+	size_t len;
+
+	if (!st || !*st) {
+		buf[0] = '\0';
+		return;
+	}
+	if (widget_headline(buf, n, st) && (len = strlen(buf)) + 1 < n)
+		snprintf(buf + len, n - len, "  (details: L)");
+}
 
 static int ppu_why_lines(struct ppu_priv *s, const struct view *v, int cols)
 {
-	const char *why = ppu_stream_status(s, v, false);
-	int n = why ? widget_wrap(NULL, 0, 0, cols, PPU_WHY_LINES, 0, why) : 1;
+	char why[512];
+	int n;
 
+	ppu_why(s, v, why, sizeof(why));
+	n = *why ? widget_wrap(NULL, 0, 0, cols, PPU_WHY_LINES, 0, why) : 1;
 	return n > 0 ? n : 1;
 }
 
@@ -410,16 +427,19 @@ static int ppu_want_rows(const struct pane *p, const struct view *v, int cols)
 }
 
 /* No device yet: why (warned) or that none has reported (dimmed). */
-static void ppu_draw_none(WINDOW *w, struct view *v, const char *why)
+static void ppu_draw_none(WINDOW *w, struct view *v, struct ppu_priv *s)
 {
-	int rows = getmaxy(w), cols = getmaxx(w);
-	const char *text = why ? why : "no PPU device has reported yet";
-	int need = widget_wrap(NULL, 0, 0, cols, rows + 1, 0, text);
+	int rows = getmaxy(w), cols = getmaxx(w), need;
+	char why[512];
+	const char *text;
 
-	widget_attr_on(w, v, why ? TC_WARN : TC_DIM);
+	ppu_why(s, v, why, sizeof(why));
+	text = *why ? why : "no PPU device has reported yet";
+	need = widget_wrap(NULL, 0, 0, cols, rows + 1, 0, text);
+	widget_attr_on(w, v, *why ? TC_WARN : TC_DIM);
 	widget_wrap(w, 0, 0, cols, rows, 0, text);
-	widget_attr_off(w, v, why ? TC_WARN : TC_DIM);
-	if (why) {
+	widget_attr_off(w, v, *why ? TC_WARN : TC_DIM);
+	if (*why) {
 		util_strlcpy(v->status, why, sizeof(v->status));
 		v->status_shown = need <= rows;
 	}
@@ -462,7 +482,7 @@ static void ppu_draw(struct pane *p, WINDOW *w, struct view *v)
 		return;
 	ppu_load(s, v);
 	if (!s->ndev) {
-		ppu_draw_none(w, v, ppu_stream_status(s, v, false));
+		ppu_draw_none(w, v, s);
 		return;
 	}
 	why = ppu_stream_status(s, v, true);
@@ -556,9 +576,16 @@ static void ppu_footer(const struct pane *p, const struct view *v, char *buf, in
 	const struct stream_desc *d =
 	    s && s->s_met >= 0 ? stream_table_get(v->streams, (uint32_t)s->s_met) : NULL;
 
-	if (d)
+	bool sampled = false;
+
+	for (int i = 0; s && i < s->ndev; i++)
+		sampled = sampled || s->devs[i].met;
+	/* the metrics a device samples; nothing while none does (no library,
+	 * no device): --ppu-metrics-device would not help then */
+	buf[0] = '\0';
+	if (d && sampled)
 		snprintf(buf, (size_t)n, "[o]verlay/[s]tacked  %u metrics", d->nfields);
-	else
+	else if (!d && s && s->ndev)
 		snprintf(buf, (size_t)n, "metrics: --ppu-metrics-device");
 }
 

@@ -75,6 +75,11 @@ void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right);
 int widget_wrap(WINDOW *w, int y, int x, int width, int maxl, int indent, const char *s);
 /* Terminal columns s takes (multibyte-aware). */
 int widget_text_width(const char *s);
+/* A status's headline into buf: its text up to the first "; ", where a
+ * collector puts what to do before the details (paths searched, causes).
+ * Returns true when details follow: a pane that shows only the headline
+ * says they are in the message log (L). */
+bool widget_headline(char *buf, size_t n, const char *s);
 
 /* A sortable, scrollable table whose rows the pane draws itself. */
 struct tui_col {

@@ -194,6 +194,20 @@ int widget_text_width(const char *s)
 	return cols;
 }
 
+bool widget_headline(char *buf, size_t n, const char *s)
+{
+	const char *end = s ? strstr(s, "; ") : NULL;
+
+	if (!n)
+		return false;
+	if (!s) {
+		buf[0] = '\0';
+		return false;
+	}
+	snprintf(buf, n, "%.*s", end ? (int)(end - s) : (int)strlen(s), s);
+	return end != NULL;
+}
+
 void widget_text(WINDOW *w, int y, int x, int width, const char *s, bool right)
 {
 	char buf[1024];

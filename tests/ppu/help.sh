@@ -79,6 +79,6 @@ then pass; else fail "unknown set (rc $rc)"; cat "$out/unks"; fi
 
 # no library at all
 ASYS_HGML_LIBRARY= PPU_HOME=/nonexistent/ppu "$ASYS" top --ppu-backend hgml --ppu-metrics-device help >"$out/nolib" 2>&1; rc=$?
-if [ $rc -eq 0 ] && grep -q '^No PPU metrics sampling devices are available: set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the library file: no PPU management library found (looked in /nonexistent/ppu/lib/libhgml.so, ' "$out/nolib"
+if [ $rc -eq 0 ] && grep -q "^No PPU metrics sampling devices are available: no PPU library: set PPU_HOME or ASYS_HGML_LIBRARY; PPU_HOME names the PPU SDK's directory, ASYS_HGML_LIBRARY the library file; asys looked in /nonexistent/ppu/lib/libhgml.so, " "$out/nolib"
 then pass; else fail "no library (rc $rc)"; cat "$out/nolib"; fi
 finish

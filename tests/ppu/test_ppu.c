@@ -362,11 +362,11 @@ START_TEST(help_devices_without_library)
 	PO->backend = "hgml";
 	out = tp_capture(print_devices, NULL);
 	ck_assert_msg(strstr(out,
-			     "\nNo PPU metrics sampling devices are available: set PPU_HOME to "
-			     "the PPU SDK or ASYS_HGML_LIBRARY to the library file: no PPU "
-			     "management library found (looked in "
+			     "\nNo PPU metrics sampling devices are available: no PPU library: "
+			     "set PPU_HOME or ASYS_HGML_LIBRARY; PPU_HOME names the PPU SDK's "
+			     "directory, ASYS_HGML_LIBRARY the library file; asys looked in "
 			     "/nonexistent/ppu/lib/libhgml.so, /nonexistent/ppu/lib64/libhgml.so, "
-			     "/nonexistent/ppu/targets/x86_64-linux/lib/libhgml.so)"),
+			     "/nonexistent/ppu/targets/x86_64-linux/lib/libhgml.so."),
 		      "%s", out);
 	free(out);
 }

@@ -535,10 +535,10 @@ START_TEST(no_library_says_where_it_looked)
 {
 	struct run r;
 	const char *st;
-	/* what to do first, then where it looked */
-	static const char want[] = "set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the "
-				   "library file: no PPU management library found (looked in "
-				   "/nonexistent/ppu/lib/libhgml.so, ";
+	/* what to do first (a pane's one line: up to "; "), then where it looked */
+	static const char want[] = "no PPU library: set PPU_HOME or ASYS_HGML_LIBRARY; PPU_HOME "
+				   "names the PPU SDK's directory, ASYS_HGML_LIBRARY the library "
+				   "file; asys looked in /nonexistent/ppu/lib/libhgml.so, ";
 
 	tp_use_fake(0);
 	unsetenv("ASYS_HGML_LIBRARY");

@@ -47,11 +47,13 @@ check_layout 120 40
 tui_stop
 echo "ok: metrics and GPM refusal at 120x40"
 
-# no library at all
+# no library at all: what to set in a line, the paths in the log (L)
 tui_start 80 24 ASYS_HGML_LIBRARY= PPU_HOME=/nonexistent/ppu -- --ppu-backend hgml
-wait_for 'set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the library file' 10 ||
+wait_for 'no PPU library: set PPU_HOME or ASYS_HGML_LIBRARY  \(details: L\)' 10 ||
 	fail "no-library message missing, or not what to do first"
-wait_for '/nonexistent/ppu/lib/libhgml\.so' 5 || fail "no-library message lacks the paths"
 check_layout 80 24
+keys L
+wait_for '/nonexistent/ppu/lib/libhgml\.so' 5 || fail "the log lacks the paths searched"
+keys Escape
 tui_stop
 echo "ok: no library"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Messages a user can act on, read in the real asys top and asys replay at
-# 80x24: the whole actionable sentence of the missing-library message (the
-# fake library, and ASYS_HGML_LIBRARY pointing nowhere), of the probes'
-# privilege hint and of a recording refused in a read-only directory (as
-# nobody); the message log (L) with each status in full and its time; key
+# 80x24: the missing-library message in one line, what to set, its paths in
+# the log (the fake library, and ASYS_HGML_LIBRARY pointing nowhere), the
+# whole sentence of the probes' privilege hint and of a recording refused
+# in a read-only directory (as nobody); the message log (L) with each
+# status in full and its time, saying how to leave it, q quitting there; key
 # hints and help that list only what applies; a workload that ended keeps
 # its rows, marked exited, and its line to itself; a replay shows the
 # recording's host, kernel and date, and its keys on the bottom line.
@@ -29,12 +30,16 @@ wait_text() {
 }
 bottom() { cap | tail -n 1; }
 
-# 1. no library where ASYS_HGML_LIBRARY points: what to set comes first,
-# then where asys looked, all of it on screen
+# 1. no library where ASYS_HGML_LIBRARY points: what to set, in one line
+# that says the rest is in the log; where asys looked, in the log (L); no
+# count of metrics no device samples
 lib="$TDIR/nowhere/libhgml.so"
-tui_start 80 24 ASYS_HGML_LIBRARY="$lib" -- -d 0.5
-want="set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the library file: no PPU management library found (looked in $lib)"
-wait_text "$want" 10 || fail "80x24: the missing-library sentence is not whole on screen"
+tui_start 80 24 ASYS_HGML_LIBRARY="$lib" -- -d 0.5 --ppu-metrics-device all
+head='no PPU library: set PPU_HOME or ASYS_HGML_LIBRARY  \(details: L\)'
+want="no PPU library: set PPU_HOME or ASYS_HGML_LIBRARY; PPU_HOME names the PPU SDK's directory, ASYS_HGML_LIBRARY the library file; asys looked in $lib"
+wait_for "^│$head +│\$" 10 || fail "80x24: the missing-library line is not one line"
+cap | grep -qF "$lib" && fail "80x24: the paths searched take the PPU pane's lines"
+cap | grep -Eq '[0-9]+ metrics' && fail "80x24: the PPU footer counts metrics no device samples"
 check_layout 80 24
 # no PPU: no o/s; the PPU pane has no table: no sort
 bottom | grep -q 'o/s' && fail "80x24: o/s offered with no PPU"
@@ -56,7 +61,7 @@ want=5
 cap | grep -q 'Top kernels' && ! built_with BPF &&
 	want=4
 [ "$n" -ge "$want" ] || fail "80x24: the focused process table has $n rows beside the PPU message"
-cap | grep -q 'management library found' && fail "80x24: the unfocused PPU message still takes its lines"
+[ "$(cap | grep -c 'PPU_HOME')" = 1 ] || fail "80x24: the unfocused PPU message takes more than its line"
 # the help numbers the five panes, and has no PPU metric keys without a PPU
 keys h
 wait_for '1 \.\. 6 +focus the pane with that number' 5 || fail "help: no '1 .. 6'"
@@ -64,31 +69,43 @@ cap | grep -q '1 \.\. 9' && fail "help: says 1 .. 9 with 5 panes"
 cap | grep -q 'o, s +PPU metric groups' && fail "help: lists o, s with no PPU"
 keys Escape
 wait_gone 'asys top help' 5 || fail "Escape did not close the help"
-# the log: every status in full, with its time
+# the log: every status in full, with its time; its title says how to
+# leave it, and q quits asys there as it does elsewhere
 keys L
-wait_for 'Messages \([0-9]+' 5 || fail "L did not open the message log"
-cap | grep -Eq '^ [0-9]{2}:[0-9]{2}:[0-9]{2}  ppu\.[a-z]+: set PPU_HOME' ||
+wait_for 'Messages \([0-9]+\)  Esc close  q quit' 5 || fail "L did not open the message log, saying how to leave"
+cap | grep -Eq '^ [0-9]{2}:[0-9]{2}:[0-9]{2}  ppu\.[a-z]+: no PPU library: set PPU_HOME' ||
 	fail "the log has no timestamped library message"
 wait_text "$want" 2 || fail "the log does not hold the library message whole"
 keys Escape
 wait_gone 'Messages \(' 5 || fail "Escape did not close the message log"
-quit_ok "no library"
+keys L
+wait_for 'Messages \(' 5 || fail "L did not open the message log again"
+keys L
+wait_gone 'Messages \(' 5 || fail "L did not close the message log"
+keys L
+wait_for 'Messages \(' 5 || fail "L did not open the message log a third time"
+quit_ok "q in the message log"
 tui_stop
 echo "ok: the missing-library message at 80x24, hints, help, log"
 
-# the default search through PPU_HOME: a list of paths, all shown
+# the default search through PPU_HOME: one line on screen, focused or not;
+# the list of paths whole in the log
 tui_start 80 24 ASYS_HGML_LIBRARY= PPU_HOME="$TDIR/sdk" -- --ppu-backend hgml
-wait_text "set PPU_HOME to the PPU SDK or ASYS_HGML_LIBRARY to the library file: no PPU management library found (looked in $TDIR/sdk/lib/libhgml.so, " 10 ||
-	fail "80x24 PPU_HOME: the sentence is not whole"
-wait_text "$TDIR/sdk/targets/x86_64-linux/lib/libhgml.so)" 2 || fail "80x24 PPU_HOME: the list of paths is cut"
+wait_for "^│$head +│\$" 10 || fail "80x24 PPU_HOME: the missing-library line is not one line"
+[ "$(cap | grep -c 'PPU_HOME')" = 1 ] || fail "80x24 PPU_HOME: the message takes more than its line"
 check_layout 80 24
+keys L
+wait_text "asys looked in $TDIR/sdk/lib/libhgml.so, " 5 || fail "80x24 PPU_HOME: the log lacks the paths"
+wait_text "$TDIR/sdk/targets/x86_64-linux/lib/libhgml.so" 2 || fail "80x24 PPU_HOME: the list of paths is cut"
+keys Escape
+wait_gone 'Messages \(' 5 || fail "Escape did not close the message log"
 quit_ok "PPU_HOME"
 tui_stop
 # the fake library found: devices, and no such message
 if [ -r "$FAKE" ]; then
 	tui_start 80 24 ASYS_HGML_LIBRARY="$FAKE" FAKE_HGML_DEVICES=2 -- --ppu-metrics-device all
 	wait_for '1 PPU +2 devices' 10 || fail "fake library: no PPU pane"
-	flat | grep -qF 'set PPU_HOME' && fail "fake library: the missing-library message is shown"
+	flat | grep -qF 'no PPU library' && fail "fake library: the missing-library message is shown"
 	bottom | grep -q 'o/s' || fail "fake library: no o/s with PPU metric groups"
 	quit_ok "fake library"
 	tui_stop
