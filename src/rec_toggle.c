@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
 #include <unistd.h>
 
 #include "collector.h"
@@ -71,7 +70,9 @@ static void shown_path(const char *path, char *buf, size_t n)
 
 int rec_toggle_start(struct rec_toggle *rt, char *msg, size_t n)
 {
+	struct rec_writer_stats st;
 	struct rec_writer_opts wo;
+	char shown[2410];
 	char auto_name[64];
 	int err = 0;
 
@@ -101,14 +102,9 @@ int rec_toggle_start(struct rec_toggle *rt, char *msg, size_t n)
 	}
 	if (wo.path == rt->opts->output)
 		rt->used_output = true;
-	{
-		struct rec_writer_stats st;
-		char shown[2410];
-
-		rec_writer_get_stats(rt->w, &st);
-		shown_path(st.path, shown, sizeof(shown));
-		note(rt, "recording to ", shown, "; R stops");
-	}
+	rec_writer_get_stats(rt->w, &st);
+	shown_path(st.path, shown, sizeof(shown));
+	note(rt, "recording to ", shown, "; R stops");
 	return 0;
 }
 
