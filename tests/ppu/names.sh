@@ -39,10 +39,19 @@ echo "ok: $(wc -l <"$TDIR/want") catalogue names recorded and exported whole in 
 
 # The labels of the metric rows, stacked: one line per metric.
 rows() { cap | sed -En 's/^│  ([A-Za-z][A-Za-z0-9.]*( [A-Za-z0-9.]+)?) +(n\/a|[0-9]).*/\1/p'; }
+# rows_of WHO: once the rows are in (the summary set's 9 or more live, the
+# same rows as live in the replay), keeps them in $TDIR/WHO.rows
+rows_in() {
+	if [ "$1" = live ]; then
+		[ "$(rows | wc -l)" -ge 9 ]
+	else
+		[ "$(rows)" = "$(cat "$TDIR/live.rows")" ]
+	fi
+}
 rows_of() {
 	keys 1 s
 	wait_for '^│  tensor +[0-9]+%' 10 || fail "$1: no tensor row"
-	sleep 1
+	wait_until 5 rows_in "$1" || fail "$1: the metric rows did not all come: $(rows)"
 	rows >"$TDIR/$1.rows"
 }
 L="$TDIR/live.asys"

@@ -25,14 +25,16 @@ echo "ok: replay"
 # The labels of the metric rows of the screen, in order: overlaid, the
 # first of each group's line; stacked, every metric.
 rows() { cap | sed -En 's/^│  ([A-Za-z][A-Za-z0-9.]*( [A-Za-z0-9.]+)?) +(n\/a|[0-9]).*/\1/p'; }
-# rows_of MODE WHO: waits for the metric rows, then keeps them in that mode
-# in $TDIR/WHO.MODE
+# rows_of MODE WHO: waits for the metric rows, one line per group (o) or
+# per metric (s), then keeps them in that mode in $TDIR/WHO.MODE
+rows_n() { [ "$(rows | wc -l)" -eq "$1" ]; }
 rows_of() {
 	keys 1 "$1"
 	wait_for '^│  CE act +[0-9]+%' 10 || fail "$2: no CE act row ($1)"
 	[ "$1" = s ] || wait_for '^│  mem +[0-9.]+[KMG].* KVD hit +[0-9]+%' 10 ||
 		fail "$2: mem and KVD hit not on one memory line"
-	sleep 1
+	if [ "$1" = s ]; then n=5; else n=3; fi
+	wait_until 5 rows_n "$n" || fail "$2: not $n metric lines ($1): $(rows)"
 	rows >"$TDIR/$2.$1"
 }
 L="$TDIR/live.asys"
