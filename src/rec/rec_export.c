@@ -140,6 +140,9 @@ void rec_exp_on_rec(void *ctx, const struct rec *r)
 	const struct stream_desc *d;
 	struct series_ent *se;
 
+	if (x->o->format == REC_EXPORT_SUMMARY && r->kind == REC_LABEL &&
+	    (d = stream_table_get(x->tab, r->stream)))
+		rec_exp_sum_label(x, d, r);
 	if (r->stream >= STREAM_MAX || (!x->all && !x->sel[r->stream]))
 		return;
 	if (r->ts_ns < x->tb || r->ts_ns > x->te)

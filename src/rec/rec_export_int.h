@@ -90,6 +90,9 @@ int rec_exp_merge(const struct rec_export_opts *o, char *const *files, int nfile
 /* rec_summary.c: --summary statistics and the --info report */
 void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_ent *se,
 		     const struct rec *r);
+/* Labels a summary names series by, whatever --streams selects: the
+ * commands of processes (mem.proc) for proc.cpu's rows. */
+void rec_exp_sum_label(struct exp *x, const struct stream_desc *d, const struct rec *r);
 void rec_exp_print_summary(struct exp *x);
 void rec_exp_print_info(struct exp *x);
 void rec_exp_acc_free(struct exp *x);

@@ -20,8 +20,11 @@
 /* a stream or field name is whole (STREAM_NAME_MAX - 1 bytes at most) */
 #define SHOWN_NAME_MAX (STREAM_NAME_MAX - 1)
 #define SHOWN_TEXT_MAX 160
-#define SHOWN_SERIES_MAX 24
+#define SHOWN_SERIES_MAX 48
 #define SHOWN_HOST_MAX 64
+/* the commands of processes kept for naming their series (mem.proc's labels) */
+#define SHOWN_CMD_MAX 40
+#define SUM_CMDS_MAX REC_SUMMARY_SERIES_MAX
 
 struct sum_field {
 	uint64_t n;	 /* values (gauge) or intervals with a rate (counter) */
@@ -51,10 +54,21 @@ struct sum_list {
 	size_t n, cap;
 };
 
+/* A process's command, from mem.proc's label: proc.cpu's own label names
+ * its container, so its rows take the command from here. */
+struct sum_cmd {
+	uint64_t pid;
+	bool used;
+	char cmd[SHOWN_CMD_MAX + 1]; /* escaped */
+};
+
 struct sum_state {
 	char host[SHOWN_HOST_MAX + 1];	     /* the host column: one word */
 	struct sum_list streams[STREAM_MAX]; /* first-seen order */
-	uint32_t *hash;			     /* index + 1 into all; 0 = empty */
+	struct peak_est iv[STREAM_MAX];	     /* each stream's first sample intervals */
+	struct sum_cmd *cmds;		     /* open addressing by pid */
+	size_t ncmds, capcmds;
+	uint32_t *hash; /* index + 1 into all; 0 = empty */
 	struct sum_series **all;
 	size_t nall, capall, hcap;
 	uint64_t capped;
@@ -216,6 +230,61 @@ static struct sum_series *sum_get(struct exp *x, const struct stream_desc *d, ui
 	return st->all[st->nall - 1];
 }
 
+static struct sum_cmd *cmd_slot(struct sum_cmd *t, size_t cap, uint64_t pid)
+{
+	size_t i = (size_t)((pid * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+
+	while (t[i].used && t[i].pid != pid)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+static bool cmd_grow(struct sum_state *st)
+{
+	size_t cap = st->capcmds ? st->capcmds * 2 : 1024;
+	struct sum_cmd *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return false;
+	for (size_t k = 0; k < st->capcmds; k++)
+		if (st->cmds[k].used)
+			*cmd_slot(t, cap, st->cmds[k].pid) = st->cmds[k];
+	free(st->cmds);
+	st->cmds = t;
+	st->capcmds = cap;
+	return true;
+}
+
+void rec_exp_sum_label(struct exp *x, const struct stream_desc *d, const struct rec *r)
+{
+	struct sum_state *st = x->sum;
+	struct sum_cmd *c;
+
+	if (r->kind != REC_LABEL || d->entity != ENTITY_PID || strcmp(d->name, "mem.proc"))
+		return;
+	if (!st && !(st = x->sum = calloc(1, sizeof(*st))))
+		return;
+	if ((st->ncmds + 1) * 2 > st->capcmds && (st->ncmds >= SUM_CMDS_MAX || !cmd_grow(st)))
+		return; /* past the cap, a process is named by its pid alone */
+	c = cmd_slot(st->cmds, st->capcmds, r->entity);
+	if (!c->used)
+		st->ncmds++;
+	c->used = true;
+	c->pid = r->entity;
+	/* the latest: a process that execs is named by what it became */
+	str_escape(c->cmd, sizeof(c->cmd), rec_text(r), SHOWN_CMD_MAX);
+}
+
+static const char *cmd_find(const struct sum_state *st, uint64_t pid)
+{
+	const struct sum_cmd *c;
+
+	if (!st->capcmds)
+		return NULL;
+	c = cmd_slot(st->cmds, st->capcmds, pid);
+	return c->used ? c->cmd : NULL;
+}
+
 static void counter_add(struct exp *x, struct sum_series *se, struct sum_field *a, double v,
 			uint64_t dt_ns)
 {
@@ -254,6 +323,8 @@ void rec_exp_sum_add(struct exp *x, const struct stream_desc *d, struct series_e
 	dt_ns = se->prev_ts ? r->ts_ns - se->prev_ts : 0;
 	if (dt_ns && !se->period_known)
 		se->period_ns = peak_est_add(&se->est, dt_ns);
+	if (dt_ns)
+		peak_est_add(&x->sum->iv[r->stream], dt_ns);
 	for (uint32_t f = 0; f < se->nf; f++) {
 		struct sum_field *a = &se->f[f];
 		double val = f < r->nvals ? v[f] : NAN;
@@ -314,34 +385,57 @@ static double p99(struct sum_field *a)
 	return v[k];
 }
 
-/* A value as people read it, with its unit and no exponent, to 4
- * significant digits: "763.1MiB/s", "93.10%", "1410MHz", "2.528Gevents/s";
- * "-" for none. Bytes take binary prefixes, other units SI ones from a
- * million up (below, the number is shown whole). */
-static void fmt_value(char *buf, size_t n, double v, const char *unit, bool rate)
+/* The unit column of a row and the scale of its four figures: one prefix
+ * for the row, that of its largest figure, so the figures are plain
+ * numbers a script can compare ("763.1" with "MiB/s"). Bytes take binary
+ * prefixes, other units SI ones from a million up (below, the number is
+ * shown whole); "-" for a row with no unit. */
+struct shown_unit {
+	double div;
+	bool whole; /* no prefix and not bytes: 1410, not 1410.0 */
+	char text[48];
+};
+
+static void unit_pick(struct shown_unit *u, const double *v, int n, const char *unit, bool rate)
 {
 	static const char *const bin[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
 	static const char *const si[] = {"", "k", "M", "G", "T", "P", "E"};
 	bool bytes = !strcmp(unit, "B") || !strcmp(unit, "byte");
-	double a = fabs(v);
-	int p = 0, dec;
+	double a = 0;
+	int p = 0;
+
+	for (int i = 0; i < n; i++)
+		if (isfinite(v[i]) && fabs(v[i]) > a)
+			a = fabs(v[i]);
+	u->div = 1;
+	if (bytes) {
+		for (; a >= 1023.95 && p < 6; p++, u->div *= 1024)
+			a /= 1024;
+	} else if (a >= 1e6) {
+		for (; a >= 999.95 && p < 6; p++, u->div *= 1000)
+			a /= 1000;
+	}
+	u->whole = !bytes && p == 0;
+	snprintf(u->text, sizeof(u->text), "%s%s%s", bytes ? bin[p] : si[p], bytes ? "B" : unit,
+		 rate ? "/s" : "");
+	if (!u->text[0])
+		snprintf(u->text, sizeof(u->text), "-");
+}
+
+/* A figure in the row's unit, to 4 significant digits and no exponent;
+ * "-" for none. */
+static void fmt_value(char *buf, size_t n, double v, const struct shown_unit *u)
+{
+	double a = fabs(v) / u->div;
+	int dec = a >= 999.95 ? 0 : a >= 99.995 ? 1 : a >= 9.9995 ? 2 : 3;
 
 	if (isnan(v)) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	if (bytes) {
-		for (; a >= 1023.95 && p < 6; p++)
-			a /= 1024;
-	} else if (a >= 1e6) {
-		for (; a >= 999.95 && p < 6; p++)
-			a /= 1000;
-	}
-	dec = a >= 999.95 ? 0 : a >= 99.995 ? 1 : a >= 9.9995 ? 2 : 3;
-	if (a == 0 || (!bytes && p == 0 && a >= 999.95))
+	if (a == 0 || (u->whole && a >= 999.95))
 		dec = 0;
-	snprintf(buf, n, "%s%.*f%s%s%s", v < 0 ? "-" : "", dec, a, bytes ? bin[p] : si[p],
-		 bytes ? "B" : unit, rate ? "/s" : "");
+	snprintf(buf, n, "%s%.*f", v < 0 ? "-" : "", dec, a);
 }
 
 /* The host as one word of the table: escaped, and a space (which no host
@@ -354,19 +448,38 @@ static void host_token(char *buf, size_t n, const char *host)
 			*p = '_';
 }
 
-/* How a row names its series: the label, else the entity as its kind says. */
-static void series_name(char *buf, size_t n, const struct stream_desc *d,
-			const struct sum_series *se)
+/* A process's series: "PID COMMAND", the command from mem.proc's label
+ * (a thread's: "TID NAME", its own label), and proc.cpu's container or job
+ * beside it in parentheses, so that the processes of one container are told
+ * apart. */
+static void series_pid(char *buf, size_t n, const struct sum_state *st, const struct stream_desc *d,
+		       const struct sum_series *se)
 {
-	if (se->label[0])
+	bool own = !strcmp(d->name, "proc.thread");
+	bool group = !strcmp(d->name, "proc.cpu");
+	const char *cmd = own ? NULL : cmd_find(st, se->entity);
+
+	if (!cmd && !group)
+		cmd = se->label;
+	snprintf(buf, n, "%llu%s%s%s%s%s", (unsigned long long)se->entity, cmd && cmd[0] ? " " : "",
+		 cmd ? cmd : "", group && se->label[0] ? " (" : "", group ? se->label : "",
+		 group && se->label[0] ? ")" : "");
+}
+
+/* How a row names its series: a process by pid and command; else the
+ * label, else the entity as its kind says. */
+static void series_name(char *buf, size_t n, const struct sum_state *st,
+			const struct stream_desc *d, const struct sum_series *se)
+{
+	if (d->entity == ENTITY_PID)
+		series_pid(buf, n, st, d, se);
+	else if (se->label[0])
 		snprintf(buf, n, "%s", se->label);
 	else if (d->entity == ENTITY_NONE)
 		snprintf(buf, n, "-");
 	else if (d->entity == ENTITY_CPU)
 		snprintf(buf, n, se->entity == ENTITY_CPU_TOTAL ? "all" : "cpu%llu",
 			 (unsigned long long)se->entity);
-	else if (d->entity == ENTITY_PID)
-		snprintf(buf, n, "pid%llu", (unsigned long long)se->entity);
 	else if (d->entity == ENTITY_DEVICE)
 		snprintf(buf, n, "ppu%llu", (unsigned long long)se->entity);
 	else
@@ -378,8 +491,11 @@ static void print_row(struct exp *x, const struct stream_desc *d, const struct s
 {
 	struct sum_field *a = &se->f[f];
 	const struct field_desc *fd = &d->fields[f];
-	char sn[SHOWN_NAME_MAX + 1], fn[SHOWN_NAME_MAX + 1], unit[40], name[SHOWN_SERIES_MAX + 1];
+	char sn[SHOWN_NAME_MAX + 1], fn[SHOWN_NAME_MAX + 1], unit[40];
+	char name[SHOWN_SERIES_MAX + SHOWN_CMD_MAX + 32];
 	char mn[48], av[48], mx[48], pc[48];
+	struct shown_unit u;
+	double fig[4];
 	bool ctr = fd->kind == FIELD_COUNTER;
 	double avg = NAN, lo = a->nseen ? a->min : NAN, hi = a->nseen ? a->max : NAN;
 
@@ -394,16 +510,22 @@ static void print_row(struct exp *x, const struct stream_desc *d, const struct s
 	} else if (fd->kind == FIELD_GAUGE && a->n) {
 		avg = a->sum / (double)a->n;
 	}
-	fmt_value(mn, sizeof(mn), lo, unit, ctr);
-	fmt_value(av, sizeof(av), avg, unit, ctr);
-	fmt_value(mx, sizeof(mx), hi, unit, ctr);
-	fmt_value(pc, sizeof(pc), fd->kind == FIELD_ATTR ? NAN : p99(a), unit, ctr);
-	series_name(name, sizeof(name), d, se);
+	fig[0] = lo;
+	fig[1] = avg;
+	fig[2] = hi;
+	fig[3] = fd->kind == FIELD_ATTR ? NAN : p99(a);
+	unit_pick(&u, fig, 4, unit, ctr);
+	fmt_value(mn, sizeof(mn), fig[0], &u);
+	fmt_value(av, sizeof(av), fig[1], &u);
+	fmt_value(mx, sizeof(mx), fig[2], &u);
+	fmt_value(pc, sizeof(pc), fig[3], &u);
+	series_name(name, sizeof(name), x->sum, d, se);
 	/* the series last: a label may hold spaces, and scripts split on them */
-	fprintf(x->out, "%-14s %-22s %8llu %15s %15s %15s %15s  %-12s %s\n",
+	fprintf(x->out, "%-14s %-22s %8llu %11s %11s %11s %11s %-10s %-12s %s\n",
 		str_escape(sn, sizeof(sn), d->name, SHOWN_NAME_MAX),
 		str_escape(fn, sizeof(fn), fd->name, SHOWN_NAME_MAX),
-		(unsigned long long)(ctr ? a->n : a->nseen), mn, av, mx, pc, x->sum->host, name);
+		(unsigned long long)(ctr ? a->n : a->nseen), mn, av, mx, pc, u.text, x->sum->host,
+		name);
 }
 
 /* "1 ms", "250 us", "1 s" */
@@ -417,13 +539,27 @@ static void fmt_window(char *buf, size_t n, uint64_t ns)
 		snprintf(buf, n, "%.6g us", (double)ns / 1e3);
 }
 
-/* The window of a stream's peaks, for the note above the table. */
-static void print_window(struct exp *x, const struct stream_desc *d, const struct sum_list *l)
+/* The window of a stream's peaks, for the note above the table, and the
+ * rate the file holds: a stream whose samples are further apart than its
+ * collector's rate (processes are scanned once per refresh by a collector
+ * that runs faster) says how far apart they are, from the median of its
+ * first intervals; its windows are those intervals. */
+static void print_window(struct exp *x, const struct stream_desc *d, const struct sum_list *l,
+			 uint32_t s)
 {
 	char sn[SHOWN_NAME_MAX + 1], w[32];
 	uint64_t ns = l->n ? l->v[0]->period_ns : 0;
+	uint64_t med = peak_est_add(&x->sum->iv[s], 0);
 
 	str_escape(sn, sizeof(sn), d->name, SHOWN_NAME_MAX);
+	if (d->rate_hz > 0 && med > ns + ns / 2) {
+		/* to 2 significant digits: ticks a little late or early */
+		double mag = pow(10, floor(log10((double)med)) - 1);
+
+		fmt_window(w, sizeof(w), (uint64_t)(round((double)med / mag) * mag));
+		fprintf(x->out, "  %-16s %s (samples %s apart: the median interval)\n", sn, w, w);
+		return;
+	}
 	fmt_window(w, sizeof(w), ns);
 	if (d->rate_hz > 0)
 		fprintf(x->out, "  %-16s %s (sampled at %.6g Hz)\n", sn, w, d->rate_hz);
@@ -453,11 +589,11 @@ void rec_exp_print_summary(struct exp *x)
 		const struct stream_desc *d = stream_table_get(x->tab, s);
 
 		if (x->sum->streams[s].n && has_counter(d))
-			print_window(x, d, &x->sum->streams[s]);
+			print_window(x, d, &x->sum->streams[s], s);
 	}
 	fprintf(x->out, "Attributes (pid, uid, ...) are not averaged: min and max only.\n\n");
-	fprintf(x->out, "%-14s %-22s %8s %15s %15s %15s %15s  %-12s %s\n", "stream", "field",
-		"values", "min", "avg", "max", "p99", "host", "series");
+	fprintf(x->out, "%-14s %-22s %8s %11s %11s %11s %11s %-10s %-12s %s\n", "stream", "field",
+		"values", "min", "avg", "max", "p99", "unit", "host", "series");
 	if (x->sum)
 		host_token(x->sum->host, sizeof(x->sum->host), x->host);
 	for (uint32_t s = 0; x->sum && s < ns && s < STREAM_MAX; s++) {
@@ -566,6 +702,7 @@ void rec_exp_acc_free(struct exp *x)
 	}
 	for (int s = 0; s < STREAM_MAX; s++)
 		free(st->streams[s].v);
+	free(st->cmds);
 	free(st->all);
 	free(st->hash);
 	free(st);

@@ -40,7 +40,7 @@ echo "ok: record and export"
 "$ASYS" export --summary "$F" >"$TDIR/sum" 2>/dev/null
 grep -Eq '^  ppu\.metrics +v1 +2 fields +2 series' "$TDIR/sum" || { cat "$TDIR/sum"; fail "summary: ppu.metrics"; }
 # one row per device
-[ "$(grep -Ec '^ppu\.dev +clock_sm +[1-9][0-9]* +[0-9.]+MHz .*PPU' "$TDIR/sum")" = 3 ] ||
+[ "$(grep -Ec '^ppu\.dev +clock_sm +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +MHz .*PPU' "$TDIR/sum")" = 3 ] ||
 	{ cat "$TDIR/sum"; fail "summary: clock_sm of 3 devices"; }
 echo "ok: summary"
 

@@ -1,6 +1,7 @@
 /* Names kept whole from the stream table through the writer and the reader,
  * and what asys export writes: nothing at all when it fails, a time with its
- * zone, JSON ids that survive a double, and a kernel's label as pid and name. */
+ * zone, JSON ids that survive a double, a kernel's label as pid and name,
+ * and a summary's names, rates and units. */
 #include "config.h"
 
 #include <check.h>
@@ -296,6 +297,83 @@ START_TEST(json_ids_as_strings_and_kernel_fields)
 }
 END_TEST
 
+/* ---- the summary ---- */
+
+/* Two processes in one container, scanned once a second by a collector
+ * whose rate is 10 Hz, as asys records them: mem.proc labelled with the
+ * command, proc.cpu with the container; and a counter of packets. */
+static void write_proc_file(const char *p)
+{
+	static const struct field_desc mem_f[] = {FIELD_DESC("rss", "B", FIELD_GAUGE)};
+	static const struct field_desc cpu_f2[] = {FIELD_DESC("utime", "s", FIELD_COUNTER)};
+	static const struct field_desc nic_f[] = {FIELD_DESC("rx", "packets", FIELD_COUNTER)};
+	const struct stream_desc sd[] = {
+	    {"mem.proc", 1, ENTITY_PID, 1, mem_f, "rss", .rate_hz = 10},
+	    {"proc.cpu", 1, ENTITY_PID, 1, cpu_f2, "cpu", .rate_hz = 10},
+	    {"t.nic", 1, ENTITY_NIC, 1, nic_f, "nic", .rate_hz = 1},
+	};
+	const char *ctr = "0ab2f277114251ea46b5e0123456789abcdef0123456789abcdef0123456789a";
+	struct stream_table *t = stream_table_new();
+	struct rec_writer_opts o = {.path = p, .force = true, .command = "test"};
+	char msg[256];
+	int err = 0;
+	struct rec_writer *w;
+	uint64_t ts = 5000000000ull;
+
+	for (size_t i = 0; i < 3; i++)
+		ck_assert_int_eq(stream_table_add(t, &sd[i]), (int)i);
+	w = rec_writer_new(t, &o, &err, msg, sizeof(msg));
+	ck_assert_msg(w != NULL, "%s", msg);
+	put(w, REC_LABEL, 0, 100, ts, NULL, 0, "python3 train.py");
+	put(w, REC_LABEL, 0, 200, ts, NULL, 0, "nginx: worker");
+	put(w, REC_LABEL, 1, 100, ts, NULL, 0, ctr);
+	put(w, REC_LABEL, 1, 200, ts, NULL, 0, ctr);
+	for (int i = 0; i < 4; i++, ts += 1000000000ull) {
+		double rss[1] = {1048576}, u[1] = {0.5 * i}, rx[1] = {5.0 * i};
+
+		put(w, REC_SAMPLE, 0, 100, ts, rss, 1, NULL);
+		put(w, REC_SAMPLE, 0, 200, ts, rss, 1, NULL);
+		put(w, REC_SAMPLE, 1, 100, ts, u, 1, NULL);
+		put(w, REC_SAMPLE, 1, 200, ts, u, 1, NULL);
+		put(w, REC_SAMPLE, 2, 1, ts, rx, 1, NULL);
+	}
+	ck_assert_int_eq(rec_writer_close(w), 0);
+	rec_writer_free(w);
+	stream_table_free(t);
+}
+
+/* A process's rows are named by pid and command with the container beside
+ * them, also when only proc.cpu is selected; the note gives the interval
+ * the file holds, not the collector's rate; a unit is a column of its own. */
+START_TEST(summary_names_processes_rates_and_units)
+{
+	char p[512];
+	char *files[1] = {p};
+	struct rec_export_opts o = {.format = REC_EXPORT_SUMMARY, .streams = "proc.cpu,t.nic"};
+	int rc;
+	char *s;
+
+	path_in(p, sizeof(p), "sum.asys");
+	write_proc_file(p);
+	s = export_to_string(&o, files, 1, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(
+	    strstr(s, "  proc.cpu         1 s (samples 1 s apart: the median interval)\n"), "%s",
+	    s);
+	ck_assert_msg(!strstr(s, "10 Hz"), "%s", s);
+	ck_assert_msg(strstr(s, " p99 unit       host "), "%s", s);
+	/* 0.5 s of CPU a second */
+	ck_assert_msg(strstr(s, " 0.500 s/s        "), "%s", s);
+	ck_assert_msg(
+	    strstr(s, " 100 python3 train.py (0ab2f277114251ea46b5e0123456789abcdef0123456"), "%s",
+	    s);
+	ck_assert_msg(strstr(s, " 200 nginx: worker (0ab2f2771142"), "%s", s);
+	ck_assert_msg(strstr(s, " 5.000 packets/s  "), "%s", s);
+	ck_assert_msg(!strstr(s, "0packets") && !strstr(s, "0s/s"), "%s", s);
+	free(s);
+}
+END_TEST
+
 static Suite *export_suite(void)
 {
 	Suite *s = suite_create("rec-export");
@@ -307,6 +385,7 @@ static Suite *export_suite(void)
 	ADD(failure_writes_nothing);
 	ADD(csv_time_zone_and_kernel_columns);
 	ADD(json_ids_as_strings_and_kernel_fields);
+	ADD(summary_names_processes_rates_and_units);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -53,17 +53,16 @@ cat "$D/store"
 grep -Eq '^  nic\.link +1 ms \(sampled at 1000 Hz\)' "$D/sum" ||
 	{ echo "FAIL: the summary does not name the 1 ms window: $(head -20 "$D/sum")"; exit 1; }
 
-# "763.1MiB/s" -> bytes per second
+# "763.1" in "MiB/s" -> bytes per second
 awk -v K="$K" -v sent="$sent" -v us="$us" -v frame=$((PAYLOAD + 42)) '
-function val(s,   m, p) {
+function val(s, u,   m) {
 	m = 1
-	if (s ~ /KiB/) m = 1024; else if (s ~ /MiB/) m = 1024 ^ 2; else if (s ~ /GiB/) m = 1024 ^ 3
-	p = s; sub(/[^0-9.].*$/, "", p)
-	return p * m
+	if (u ~ /^Ki/) m = 1024; else if (u ~ /^Mi/) m = 1024 ^ 2; else if (u ~ /^Gi/) m = 1024 ^ 3
+	return s * m
 }
-# stream field values min avg max p99 host series
-FILENAME ~ /sum$/ && $1 == "nic.link" && $9 == "veth-nA" && $2 == "tx_bytes" {
-	smax = val($6); savg = val($5); have = 1
+# stream field values min avg max p99 unit host series
+FILENAME ~ /sum$/ && $1 == "nic.link" && $10 == "veth-nA" && $2 == "tx_bytes" {
+	smax = val($6, $8); savg = val($5, $8); have = 1
 }
 FILENAME ~ /csv$/ && $3 == "nic.link" && $5 == "veth-nA" && $6 == "tx_bytes" {
 	if (pt != "" && $1 > pt) { r = ($8 - pb) / (($1 - pt) / 1e9); if (r > ps) ps = r }

@@ -39,14 +39,13 @@ REC=
 	{ echo "FAIL: asys export"; exit 1; }
 
 awk '
-# "763.1MiB/s", "99.50jiffies/s", "12.35kpackets/s" -> a number
-function val(s,   m, p) {
+# "763.1" in "MiB/s", "99.50" in "jiffies/s", "12.35" in "Mpackets/s" -> a number
+function val(s, u,   m) {
 	m = 1
-	if (s ~ /^[-0-9.]+KiB/) m = 1024; else if (s ~ /^[-0-9.]+MiB/) m = 1024 ^ 2
-	else if (s ~ /^[-0-9.]+GiB/) m = 1024 ^ 3; else if (s ~ /^[-0-9.]+M[a-z]/) m = 1e6
-	else if (s ~ /^[-0-9.]+G[a-z]/) m = 1e9
-	p = s; sub(/[^-0-9.].*$/, "", p)
-	return p * m
+	if (u ~ /^KiB/) m = 1024; else if (u ~ /^MiB/) m = 1024 ^ 2
+	else if (u ~ /^GiB/) m = 1024 ^ 3; else if (u ~ /^M[a-z]/) m = 1e6
+	else if (u ~ /^G[a-z]/) m = 1e9
+	return s * m
 }
 FILENAME ~ /csv$/ && NR > 1 {
 	k = $3 " " $5 " " $6
@@ -54,10 +53,10 @@ FILENAME ~ /csv$/ && NR > 1 {
 	if ($8 < last[k]) reset[k] = 1
 	t1[k] = $1; v1[k] = $8; last[k] = $8
 }
-# stream field values min avg max p99 host series (veth-nA, cpu, cpu0: no spaces)
-FILENAME ~ /sum$/ && ($1 == "nic.link" || $1 == "cpu.core") { avg[$1 " " $9 " " $2] = $5 }
+# stream field values min avg max p99 unit host series (veth-nA, cpu, cpu0: no spaces)
+FILENAME ~ /sum$/ && ($1 == "nic.link" || $1 == "cpu.core") { k = $1 " " $10 " " $2; avg[k] = $5; unit[k] = $8 }
 FILENAME ~ /sum$/ && $1 == "mem.proc" && ($2 == "ppid" || $2 == "uid") {
-	attr++; if ($5 != "-") { print "FAIL: " $9 " " $2 " is averaged: " $5; bad = 1 }
+	attr++; if ($5 != "-") { print "FAIL: " $10 " " $2 " is averaged: " $5; bad = 1 }
 }
 END {
 	n = 0
@@ -70,7 +69,7 @@ END {
 		if (reset[k]) { print "note: " k " reset; not checked"; continue }
 		span = (t1[k] - t0[k]) / 1e9
 		want = (v1[k] - v0[k]) / span
-		got = val(avg[k])
+		got = val(avg[k], unit[k])
 		# The summary prints 4 significant digits (3 decimals below 10):
 		# 0.06 % of the value plus half a unit of the third decimal.
 		tol = 0.0006 * (want < 0 ? -want : want) + 0.0006
