@@ -14,15 +14,22 @@ ESC=$(printf '\033')
 selected() {
 	cap_e | sed -n "3,$(($1 - 2))p" | grep -F "${ESC}[7m" | sed "s/${ESC}\[[0-9;]*m//g" | head -n 1
 }
-# pick TEXT ROWS: moves the selection to the line holding TEXT
+# sel_moved ROWS LINE: the selected line is no longer LINE
+sel_moved() { [ "$(selected "$1")" != "$2" ]; }
+# pick TEXT ROWS: moves the selection down to the line holding TEXT, a key
+# at a time, each once the one before has moved it; where Down no longer
+# moves it (the last line), Home goes on from the first
 pick() {
-	local i=0
-	keys Home
-	sleep 0.2
-	while [ "$i" -lt 40 ]; do
-		selected "$2" | grep -qF -- "$1" && return 0
+	local i=0 now
+	while [ "$i" -lt 80 ]; do
+		now=$(selected "$2")
+		printf '%s\n' "$now" | grep -qF -- "$1" && return 0
 		keys Down
-		sleep 0.1
+		if ! wait_until 2 sel_moved "$2" "$now"; then
+			keys Home
+			wait_until 2 sel_moved "$2" "$now" ||
+				fail "setup: neither Down nor Home moved the selection from '$now'"
+		fi
 		i=$((i + 1))
 	done
 	fail "setup: no line '$1' to select"
@@ -94,7 +101,8 @@ tui_stop
 theme_head() {
 	printf '[display]\ntheme = %s\n' "$1" >"$RC"
 	tui_start 80 24 XDG_CONFIG_HOME="$CFG"
-	sleep 0.5
+	# the frame is whole once the panes below the header are drawn
+	wait_for '4 Memory' 10 || fail "theme $1: no Memory pane"
 	cap_e | head -n 1
 	keys q
 	wait_exit >/dev/null
@@ -115,7 +123,8 @@ if [ -f "$top_builddir/demo.asys" ]; then
 	TUI_SUB=demo wait_for 'A replay saves no settings' 5 || fail "demo: F2 does not say a replay saves nothing"
 	keys Right
 	keys Escape
-	sleep 0.5
+	# a save would come as setup closes, before the panes are drawn again
+	TUI_SUB=demo wait_gone 'A replay saves no settings' 5 || fail "demo: Escape did not leave setup"
 	[ "$(cat "$RC")" = "$before" ] || fail "demo: asysrc was written: $(cat "$RC")"
 	TUI_SUB=demo quit_ok "demo"
 fi
