@@ -18,10 +18,12 @@ inject_build_prog() {
 }
 
 # The last value of FIELD for the range labelled LABEL (DOMAIN<US>NAME) in
-# a CSV export of hgtx.ranges, its columns found by the header's names.
+# a CSV export of hgtx.ranges, its columns found by the header's names. The
+# export may write the separator escaped, as \x1F: both are the same label.
 last_value() {
 	awk -F, -v lab="$2" -v fld="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["stream"] == "hgtx.ranges" && $c["label"] == lab && $c["field"] == fld { v = $c["value"] }
+		{ l = $c["label"]; gsub(/\\x1[Ff]/, "\037", l) }
+		$c["stream"] == "hgtx.ranges" && l == lab && $c["field"] == fld { v = $c["value"] }
 		END { print v }' "$1"
 }
 
