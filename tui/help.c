@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <curses.h>
 
@@ -69,19 +70,43 @@ static void help_numbers(const struct tui *t, char *buf, size_t n)
 		buf[0] = '\0';
 }
 
-/* One help line at row y (or only counted when w is NULL). */
+/* The column where the description of "KEY<blanks>description" starts (the
+ * lines of an entry wrapped to the width go under it), else 2. A key may
+ * be a glyph of several bytes and one column. */
+static int help_indent(const char *s)
+{
+	const char *gap = strstr(s, "  ");
+	const char *desc = gap;
+	int col = 0;
+
+	while (desc && *desc == ' ')
+		desc++;
+	if (!gap || !*desc)
+		return 2;
+	for (const char *p = s; p < desc; p++)
+		col += ((unsigned char)*p & 0xc0) != 0x80;
+	return col <= 16 ? col : 2;
+}
+
+/* One help entry from the help's row n, wrapped to the width with its
+ * further lines under its description, as many lines as it takes: none is
+ * cut at the screen's edge. w is the help's body (the rows under its
+ * title), NULL to count; rows above the window are not drawn, as curses
+ * refuses them. */
 static void help_line(WINDOW *w, const struct tui *t, int *n, const char *s, bool title)
 {
-	int y = *n - t->help_top + 2;
+	int x = title ? 1 : 3, cols = w ? getmaxx(w) : COLS, used;
 
-	if (w && y >= 2 && y < getmaxy(w)) {
-		if (title)
-			widget_attr_on(w, &t->v, TC_TITLE);
-		widget_text(w, y, title ? 1 : 3, getmaxx(w) - 4, s, false);
-		if (title)
-			widget_attr_off(w, &t->v, TC_TITLE);
+	if (!*s) {
+		(*n)++;
+		return;
 	}
-	(*n)++;
+	if (title && w)
+		widget_attr_on(w, &t->v, TC_TITLE);
+	used = widget_wrap(w, *n - t->help_top, x, cols - x - 1, 20, title ? 2 : help_indent(s), s);
+	if (title && w)
+		widget_attr_off(w, &t->v, TC_TITLE);
+	*n += used > 0 ? used : 1;
 }
 
 /* The global keys, the driver's hint, then each visible pane's help; counts
@@ -90,6 +115,7 @@ void tui_help_draw(struct tui *t, WINDOW *w)
 {
 	const struct tui_driver *d = t->ctx->driver;
 	char nums[80], head[128];
+	WINDOW *body = getmaxy(w) > 2 ? derwin(w, getmaxy(w) - 2, getmaxx(w), 2, 0) : NULL;
 	int n = 0;
 
 	snprintf(head, sizeof(head), "%s help  (any key closes it; Up/Down/PgUp/PgDn scroll)",
@@ -97,18 +123,18 @@ void tui_help_draw(struct tui *t, WINDOW *w)
 	widget_attr_on(w, &t->v, TC_TITLE);
 	widget_text(w, 0, 1, getmaxx(w) - 2, head, false);
 	widget_attr_off(w, &t->v, TC_TITLE);
-	help_line(w, t, &n, "Keys", true);
+	help_line(body, t, &n, "Keys", true);
 	help_numbers(t, nums, sizeof(nums));
 	for (size_t i = 0; i < ARRAY_SIZE(global_help); i++) {
 		const struct help_entry *e = &global_help[i];
 
 		if (!e->need || (t->keys_any & e->need))
-			help_line(w, t, &n, e->text ? e->text : nums, false);
+			help_line(body, t, &n, e->text ? e->text : nums, false);
 	}
 	if (d && d->hint && *d->hint) {
-		help_line(w, t, &n, "", false);
-		help_line(w, t, &n, d->hint_title ? d->hint_title : "", true);
-		help_line(w, t, &n, d->hint, false);
+		help_line(body, t, &n, "", false);
+		help_line(body, t, &n, d->hint_title ? d->hint_title : "", true);
+		help_line(body, t, &n, d->hint, false);
 	}
 	for (int i = 0; i < t->npanes; i++) {
 		const struct pane_class *c = t->panes[i].cls;
@@ -116,13 +142,15 @@ void tui_help_draw(struct tui *t, WINDOW *w)
 
 		if (!c->help || !c->help[0] || !tui_pane_visible(t, i))
 			continue;
-		help_line(w, t, &n, "", false);
+		help_line(body, t, &n, "", false);
 		snprintf(title, sizeof(title), "%c %s pane", c->hotkey ? c->hotkey : ' ', c->title);
-		help_line(w, t, &n, title, true);
+		help_line(body, t, &n, title, true);
 		for (int k = 0; c->help[k]; k++)
-			help_line(w, t, &n, c->help[k], false);
+			help_line(body, t, &n, c->help[k], false);
 	}
 	t->help_lines = n;
+	if (body)
+		delwin(body);
 }
 
 /* Scrolls by line, page or to an end; any other key but F10 closes the help. */

@@ -45,14 +45,19 @@ struct nic_priv {
 	uint64_t ents[NIC_MAX_ROWS];
 };
 
+/* One entry a line: the help wraps each to the screen. */
 static const char *const nic_help[] = {
-    "a        show inactive NICs too (or --nic-all)",
-    "m        mark now: rows show averages since the mark; m again clears it",
-    "Up/Down  scroll the NIC list",
-    "u        rates in bit/s or byte/s (all panes)",
-    "NIC: avg and pk over the refresh (or since the mark); pk = the highest rate",
-    "NIC: over windows of at least the sampling period (1 ms at 1 kHz, see footer);",
-    "NIC: wait = Send Wait, port_xmit_wait ticks per second (tick length is per device)",
+    "a             show inactive NICs too (or --nic-all)",
+    "m             mark now: rows show averages since the mark; m again clears it",
+    "Up/Down       scroll the NIC list",
+    "u             rates in bit/s or byte/s (all panes)",
+    "\u2193 \u2191           receive, transmit: the mean rate over the refresh (or since the mark) "
+    "and its history",
+    "pk            the highest rate over windows of at least the sampling period (the "
+    "footer says which: 1 ms at 1 kHz)",
+    "/pkt          the mean packet size over the same span",
+    "CNP ECN wait  RDMA congestion: CNPs received and sent, ECN-marked packets, and Send "
+    "Wait (port_xmit_wait ticks per second; the tick length is per device)",
     NULL,
 };
 
@@ -256,7 +261,7 @@ static void draw_dir(WINDOW *w, struct view *v, const struct series *se, int y, 
 	widget_attr_on(w, v, TC_ACCENT);
 	widget_text(w, y, x, 12, line, false);
 	widget_attr_off(w, v, TC_ACCENT);
-	/* pk ##.# Xb/s  size: about 24 columns on the right */
+	/* "pk ##.# Xb/s ####/pkt": 23 columns on the right, and a blank */
 	spark_w = cols - 12 - 1 - 26;
 	if (spark_w > NIC_SPARK_MAX / 2)
 		spark_w = NIC_SPARK_MAX / 2;
@@ -267,7 +272,8 @@ static void draw_dir(WINDOW *w, struct view *v, const struct series *se, int y, 
 	} else {
 		spark_w = 0;
 	}
-	snprintf(line, sizeof(line), "pk %10s %6s", peak, size);
+	/* every figure says what it is: the size is per packet */
+	snprintf(line, sizeof(line), "pk %10s %5s/pkt", peak, size);
 	widget_text(w, y, x + 13 + spark_w + (spark_w ? 1 : 0),
 		    cols - 13 - spark_w - (spark_w ? 1 : 0), line, false);
 }
