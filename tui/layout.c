@@ -9,6 +9,27 @@ static int clamp_min(const struct layout_req *r)
 	return r->min < 1 ? 1 : r->min;
 }
 
+/* While the focused pane would get less than it wants and less than half
+ * the rows, the panes with only a reason to show give it theirs, from the
+ * bottom: on a small screen a table is not cut to a few rows for a line
+ * saying there is nothing yet (its key still brings it back). Returns the
+ * rows used. */
+static int idle_give_way(const struct layout_req *req, int n, int avail, int focus, int *out,
+			 int used)
+{
+	for (int i = n - 1; focus >= 0 && i >= 0; i--) {
+		int could = out[focus] + avail - used + LAYOUT_BOX_ROWS;
+
+		if (could - LAYOUT_BOX_ROWS >= req[focus].want || 2 * could >= avail)
+			break;
+		if (i == focus || !out[i] || !req[i].idle)
+			continue;
+		used -= out[i] + LAYOUT_BOX_ROWS;
+		out[i] = 0;
+	}
+	return used;
+}
+
 int layout_rows(const struct layout_req *req, int n, int avail, int *out)
 {
 	int used = 0, focus = -1, spare;
@@ -49,6 +70,7 @@ int layout_rows(const struct layout_req *req, int n, int avail, int *out)
 			used += min + LAYOUT_BOX_ROWS;
 		}
 	}
+	used = idle_give_way(req, n, avail, focus, out, used);
 	spare = avail - used;
 	if (focus >= 0 && req[focus].want > out[focus]) {
 		int add = req[focus].want - out[focus];

@@ -98,29 +98,11 @@ static void kern_fini(void *priv)
 	free(s);
 }
 
-/* Shown once some kernel was launched, or when the probes cannot run (the
- * status says why): not as an empty box on a machine without PPU jobs, nor
- * in a build or a recording without the stream. */
 static size_t stream_count(const struct view *v, const char *name)
 {
 	int id = stream_table_find(v->streams, name);
 
 	return id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
-}
-
-static bool kern_visible(const struct pane *p, const struct view *v)
-{
-	int id = stream_table_find(v->streams, "gpurt.kernels");
-	const char *st;
-	(void)p;
-	if (stream_count(v, "gpurt.ktime") > 0)
-		return true;
-	if (id < 0)
-		return false;
-	if (store_entities(v->store, (uint32_t)id, NULL, 0) > 0 || copies_rows(v, 2) > 0)
-		return true;
-	st = store_status(v->store, (uint32_t)id, STATUS_STREAM);
-	return st && *st;
 }
 
 static int grow(struct kpriv *s, size_t n)
@@ -415,8 +397,8 @@ static void kern_title(const struct pane *p, const struct view *v, char *buf, in
 	const struct kpriv *s = p->priv;
 	char r[16];
 	buf[0] = '\0';
-	if (!s || !kern_visible(p, v))
-		return;
+	if (!s || (!kern_count(v) && !copies_rows(v, 2)))
+		return; /* no figure yet: the pane says why */
 	char c[32];
 	widget_fmt_count(r, sizeof(r), s->rate_sum);
 	copies_total(v, c, sizeof(c));
@@ -437,23 +419,30 @@ static void kern_footer(const struct pane *p, const struct view *v, char *buf, i
 	if (s->editing || s->filter[0])
 		snprintf(buf, (size_t)n, "filter: %s%s  sort: %s %s", s->filter,
 			 s->editing ? "_" : "", s->table.cols[s->table.sort_col].title, arrow);
-	else
+	else if (kern_count(v))
 		snprintf(buf, (size_t)n, "%zu %s  sort: %s %s", s->nrows,
 			 s->grouped ? "procs" : "kernels", s->table.cols[s->table.sort_col].title,
 			 arrow);
 }
 
-/* Why there are no rows: the collector's status (no permission, no runtime
- * library yet) or plain waiting. */
+/* Why there are no rows, in a line: the collector's status (no permission,
+ * a build without eBPF), a run or recording without the probes, or plain
+ * waiting for a process to use the runtime. */
 static const char *empty_reason(const struct view *v)
 {
 	int id = stream_table_find(v->streams, "gpurt.kernels");
 	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
+
 	if (st && *st)
 		return st;
-	if (id < 0)
-		return "kernel launches are not counted in this run (-t none, -s none, or no eBPF)";
-	return "no kernel launches seen yet";
+	if (id < 0 && stream_table_find(v->streams, "gpurt.ktime") < 0)
+		return v->recorded
+			   ? "no kernel launches: this recording was made without the "
+			     "runtime probes"
+			   : "kernel launches are not counted in this run (-t none, -s none)";
+	if (v->recorded)
+		return "no kernel launch recorded so far";
+	return "no kernel launch seen yet: none by a process using the PPU runtime";
 }
 
 /* No rows: the reason, wrapped whole; one that needs sudo is the status too. */
@@ -570,11 +559,14 @@ static const char *const kern_help[] = {
     "/             filter kernels by name (Enter keeps it, Esc clears it)",
     "p             group the kernels by process, or not",
     "<, >          sort by a column; I inverts",
-    "SHARE         this row's part of all GPU time (kernel durations known: a",
-    "              workload started as asys top -- CMD), else of all launches/s",
+    /* one entry a line: the help wraps each to the screen, its further
+     * lines under the description */
+    "SHARE         this row's part of all GPU time where kernel durations are known (a "
+    "workload started as asys top -- CMD), else of all launches/s",
     "MEAN, MAX     kernel duration: mean over the last seconds, max since start",
-    "copies        per process above the kernels: bytes/s by direction, calls/s,",
-    "              from 100 columns calls and bytes so far, PINNED host share",
+    "copies        per process, above the kernels: bytes/s by direction and calls/s; on a "
+    "screen of 100 columns or more also CALLS and BYTES so far; PINNED: the share of "
+    "host-device bytes in pinned host memory",
     NULL,
 };
 
@@ -584,7 +576,8 @@ const struct pane_class kernels_pane = {
     .hotkey = '5',
     .init = kern_init,
     .fini = kern_fini,
-    .visible = kern_visible,
+    /* no .visible: shown whenever the setup shows it, so that its key
+     * always leads somewhere; with nothing to show it says why */
     .min_rows = kern_min_rows,
     .idle = kern_idle,
     .want_rows = kern_want_rows,

@@ -97,14 +97,6 @@ static size_t ranges_count(const struct view *v)
 	return id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
 }
 
-/* Shown when the stream exists: it does only for a command started after
- * `--`, where an empty pane still says why (library missing, variable set). */
-static bool ranges_visible(const struct pane *p, const struct view *v)
-{
-	(void)p;
-	return ranges_id(v) >= 0;
-}
-
 static int grow(struct rpriv *s, size_t n)
 {
 	struct rrow *r;
@@ -277,8 +269,15 @@ static const char *empty_reason(const struct view *v, const struct rpriv *s)
 		return "no range matches the filter";
 	if (st && *st)
 		return st;
-	return "no HGTX/NVTX range has ended yet (ranges are counted in a command started "
-	       "after --, through libasys-inject.so)";
+	/* the stream exists for a command started after -- (or once the
+	 * runtime probes timed an NVTX v2 range) */
+	if (id < 0)
+		return v->recorded ? "no HGTX/NVTX ranges: this recording has no command started "
+				     "after --"
+				   : "no HGTX/NVTX ranges: counted only in a command asys starts "
+				     "(asys top -- CMD)";
+	return v->recorded ? "no HGTX/NVTX range recorded so far"
+			   : "no HGTX/NVTX range has ended yet in the command asys started";
 }
 
 #define RANGES_WHY_LINES 6
@@ -292,8 +291,11 @@ static int ranges_why_lines(const struct pane *p, const struct view *v, int cols
 
 static int ranges_min_rows(const struct pane *p, const struct view *v, int cols)
 {
+	/* with no ranges, one line of why when rows are short, whole in the
+	 * log (L) and on the message lines while focused */
+	(void)cols;
 	if (!ranges_count(v))
-		return ranges_why_lines(p, v, cols);
+		return 1;
 	return p->focused ? 2 : 1;
 }
 
@@ -338,7 +340,7 @@ static void ranges_footer(const struct pane *p, const struct view *v, char *buf,
 	if (s->editing || s->filter[0])
 		snprintf(buf, (size_t)n, "filter: %s%s  sort: %s %s", s->filter,
 			 s->editing ? "_" : "", s->table.cols[s->table.sort_col].title, arrow);
-	else
+	else if (ranges_count(v))
 		snprintf(buf, (size_t)n, "%zu ranges  sort: %s %s", s->nrows,
 			 s->table.cols[s->table.sort_col].title, arrow);
 }
@@ -463,7 +465,8 @@ const struct pane_class ranges_pane = {
     .hotkey = '6',
     .init = ranges_init,
     .fini = ranges_fini,
-    .visible = ranges_visible,
+    /* no .visible: shown whenever the setup shows it, so that its key
+     * always leads somewhere; with nothing to show it says why */
     .min_rows = ranges_min_rows,
     .idle = ranges_idle,
     .want_rows = ranges_want_rows,

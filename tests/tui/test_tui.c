@@ -113,6 +113,42 @@ START_TEST(layout_drops_idle_panes_first)
 }
 END_TEST
 
+/* 80x24, live, no runtime in use: the kernels and ranges panes have only a
+ * reason to show. While the focused process table would get less than half
+ * the rows, they give it theirs; with the PPU pane focused (a line), or on
+ * a taller screen, they stay. */
+START_TEST(layout_idle_panes_give_way_to_focus)
+{
+	struct layout_req r[6] = {
+	    {1, 1, false, false},  {1, 1, false, false}, {2, 2, false, false},
+	    {3, 300, true, false}, {1, 1, false, true},	 {1, 1, false, true},
+	};
+	int out[6];
+	int used = layout_rows(r, 6, 22, out);
+
+	ck_assert_int_eq(out[4], 0);
+	ck_assert_int_eq(out[5], 0);
+	ck_assert_int_eq(out[3], 22 - 3 - 3 - 4 - 2);
+	ck_assert_int_eq(used, 22);
+	/* one idle pane is enough once the table has half the rows */
+	used = layout_rows(r, 6, 26, out);
+	ck_assert_int_eq(out[4], 1);
+	ck_assert_int_eq(out[5], 0);
+	ck_assert_int_ge((out[3] + LAYOUT_BOX_ROWS) * 2, 26);
+	ck_assert_int_eq(sum_rows(out, 6), used);
+	/* a taller screen: the table has half without their rows */
+	layout_rows(r, 6, 41, out);
+	ck_assert_int_eq(out[4], 1);
+	ck_assert_int_eq(out[5], 1);
+	/* the PPU pane focused: it wants a line, the idle panes stay */
+	r[3].focused = false;
+	r[0].focused = true;
+	layout_rows(r, 6, 22, out);
+	ck_assert_int_eq(out[4], 1);
+	ck_assert_int_eq(out[5], 1);
+}
+END_TEST
+
 START_TEST(layout_squeezes_focused_alone)
 {
 	struct layout_req r[2] = {{3, 3, false, false}, {50, 50, true, false}};
@@ -580,6 +616,7 @@ static Suite *tui_suite(void)
 	tcase_add_test(tc, layout_drops_from_bottom_keeps_focus);
 	tcase_add_test(tc, layout_drop_lets_a_smaller_pane_below_in);
 	tcase_add_test(tc, layout_drops_idle_panes_first);
+	tcase_add_test(tc, layout_idle_panes_give_way_to_focus);
 	tcase_add_test(tc, layout_squeezes_focused_alone);
 	tcase_add_test(tc, layout_wants_in_order);
 	tcase_add_test(tc, layout_pairs_when_wide);
