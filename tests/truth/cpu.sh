@@ -119,11 +119,12 @@ END {
 		tol = (2 * m + 10 / hz) / T
 		shares(dt, st); shares(da2, sa)
 		# the niced loop must show in the reads of /proc/stat, or nice
-		# is not being checked at all
+		# is not being checked at all; beside other busy work at nice 0
+		# it gets little (1.5 % at nice 19) but never nothing in 3 s
 		if (key == nice_cpu) {
 			printf "%s: nice asys %.4f /proc/stat %.4f\n", key, sa["nice"], st["nice"]
-			if (st["nice"] < 0.2) {
-				printf "FAIL: %s: /proc/stat gives the niced loop a nice share of only %.4f\n", key, st["nice"]
+			if (dt["nice"] < 1) {
+				printf "FAIL: %s: /proc/stat gives the niced loop no nice time\n", key
 				bad++
 			}
 			nice_seen = 1
