@@ -39,23 +39,23 @@ static void expo_conn_cut(struct expo_conns *c, struct expo_conn *k)
 	c->cuts++;
 }
 
-/* Waiting for its request at now, for at least age_ns. */
-static bool expo_conn_waiting(const struct expo_conn *k, uint64_t now, uint64_t age_ns)
+/* Waiting for its request, and not cut. */
+static bool expo_conn_waiting(const struct expo_conn *k)
 {
-	return k->fd >= 0 && !k->busy && !k->cut && now - k->since_ns >= age_ns;
+	return k->fd >= 0 && !k->busy && !k->cut;
 }
 
-/* Cuts the oldest slow ones while the reserve is short. Under the lock. */
-static void expo_conns_reserve(struct expo_conns *c, uint64_t now)
+/* Cuts the oldest waiting ones while more than EXPO_CONN_KEEP are kept.
+ * Under the lock. */
+static void expo_conns_keep(struct expo_conns *c)
 {
-	while (c->live > EXPO_CONN_MAX - EXPO_CONN_RESERVE) {
+	while (c->live > EXPO_CONN_KEEP) {
 		struct expo_conn *old = NULL;
 
 		for (size_t i = 0; i < EXPO_CONN_MAX; i++) {
 			struct expo_conn *k = &c->slot[i];
 
-			if (expo_conn_waiting(k, now, EXPO_CONN_SLOW_MS * 1000000ull) &&
-			    (!old || k->since_ns < old->since_ns))
+			if (expo_conn_waiting(k) && (!old || k->since_ns < old->since_ns))
 				old = k;
 		}
 		if (!old)
@@ -64,29 +64,22 @@ static void expo_conns_reserve(struct expo_conns *c, uint64_t now)
 	}
 }
 
-/* Cuts the late ones; the next time one may be due. Under the lock. */
+/* Cuts the late ones; the next time one is due. Under the lock. */
 static uint64_t expo_conns_sweep(struct expo_conns *c, uint64_t now)
 {
 	uint64_t next = now + EXPO_CONN_NS;
-	bool short_of = c->live > EXPO_CONN_MAX - EXPO_CONN_RESERVE;
 
 	for (size_t i = 0; i < EXPO_CONN_MAX; i++) {
 		struct expo_conn *k = &c->slot[i];
 		uint64_t due = k->since_ns + EXPO_CONN_REQUEST_S * EXPO_CONN_NS;
-		uint64_t slow = k->since_ns + EXPO_CONN_SLOW_MS * 1000000ull;
 
-		if (!expo_conn_waiting(k, now, 0))
+		if (!expo_conn_waiting(k))
 			continue;
-		if (due <= now) {
+		if (due <= now)
 			expo_conn_cut(c, k);
-			continue;
-		}
-		if (due < next)
+		else if (due < next)
 			next = due;
-		if (short_of && slow > now && slow < next)
-			next = slow;
 	}
-	expo_conns_reserve(c, now);
 	return next;
 }
 
@@ -161,7 +154,7 @@ struct expo_conn *expo_conns_open(struct expo_conns *c, int fd)
 	if (k) {
 		*k = (struct expo_conn){.fd = fd, .since_ns = now};
 		c->live++;
-		expo_conns_reserve(c, now);
+		expo_conns_keep(c);
 		/* its deadline may be the next one */
 		pthread_cond_signal(&c->wake);
 	} else {

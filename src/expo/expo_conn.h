@@ -5,26 +5,27 @@
  *   within EXPO_CONN_REQUEST_S of the connection's opening or of its
  *   previous answer, so a client that sends a byte every few seconds
  *   holds no connection for longer;
- * - while more than EXPO_CONN_MAX - EXPO_CONN_RESERVE connections are
- *   open, the oldest one whose request has been arriving for more than
- *   EXPO_CONN_SLOW_MS is cut, so that a scraper finds room while slow
- *   clients from many addresses hold the rest.
+ * - at most EXPO_CONN_KEEP connections are kept: a new one beyond cuts the
+ *   oldest whose request has not arrived whole, so that a scraper gets in
+ *   while slow clients from many addresses hold the rest. The library
+ *   takes EXPO_CONN_MAX, so that those being closed leave room; a cut
+ *   connection's request has been arriving for longer than any newer
+ *   one's, so a scraper, whose request comes at once, is not the one cut.
  *
  * A connection is cut with shutdown(2) of its socket, under the table's
  * lock, which its close (libmicrohttpd's notice, before it closes the
  * socket) takes too, so no other file is ever shut down: its thread sees
  * the end and closes it. A thread of the table's own (signals blocked)
- * cuts the late ones; the reserve is also kept at each opening. */
+ * cuts the late ones. */
 #ifndef ASYS_EXPO_CONN_H
 #define ASYS_EXPO_CONN_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define EXPO_CONN_MAX 64      /* connections at a time */
-#define EXPO_CONN_RESERVE 16  /* kept free by cutting slow ones */
+#define EXPO_CONN_KEEP 64     /* connections kept at a time */
+#define EXPO_CONN_MAX 128     /* the library's limit: the kept and those closing */
 #define EXPO_CONN_REQUEST_S 5 /* for a request to arrive whole */
-#define EXPO_CONN_SLOW_MS 500 /* a request arriving longer is slow */
 
 struct expo_conns;
 struct expo_conn;
