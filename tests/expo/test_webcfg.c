@@ -1,15 +1,20 @@
 /* The web config's reader: exporter-toolkit's files are taken (quoted and
  * plain values, comments, a document marker, relative paths from the
- * file's folder), everything else is refused with its line; bcrypt checks
- * with libxcrypt, and a successful check is cached (no second bcrypt). */
+ * file's folder), everything else is refused with its line, costs above
+ * the maximum too, and no line of a file that is no web config is quoted;
+ * bcrypt checks with libxcrypt, a successful check cached (no second
+ * bcrypt), an unknown user checked at the highest cost, and the
+ * Authorization header decoded with a NUL refused. */
 #include "config.h"
 
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "expo_webcfg.h"
+#include "util.h"
 #ifdef HAVE_SERVE
 #include <crypt.h>
 
@@ -173,20 +178,58 @@ START_TEST(webcfg_bounds)
 }
 END_TEST
 
+#define B53 "ZQkJnbVcLz4R8Bk2tW3QCeIeD4M2oFQwZ3eC8n7s0m6x6q2E8o4uW"
+
+/* A cost above EXPO_WEB_COST_MAX is refused at load: each check would hold
+ * a CPU for seconds. A file that is no web config has none of its lines
+ * in the message, whatever its first key looks like. */
+START_TEST(webcfg_cost_and_foreign_files)
+{
+	static const char *const foreign[] = {
+	    "root:$6$SALTsalt$HASHhashHASHhash:19000:0:99999:7:::\n",
+	    "daemon:*:19000:0:99999:7:::\n",
+	    "root:x:0:0:root:/root:/bin/bash\n",
+	    "SECRET_TOKEN: hunter2\n",
+	    "tls_server_config:\n  Secret-Token: hunter2\n",
+	};
+	struct expo_webcfg c;
+
+	refused("basic_auth_users:\n  a: $2b$15$" B53 "\n",
+		"w.yml:2: basic_auth_users: the hash of 'a' has cost 15, above the 14");
+	refused("basic_auth_users:\n  a: $2y$31$" B53 "\n",
+		"w.yml:2: basic_auth_users: the hash of 'a' has cost 31");
+	ck_assert_msg(parse("basic_auth_users:\n  a: $2b$14$" B53 "\n", &c) == 0, "%s", err);
+	expo_webcfg_free(&c);
+	for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++) {
+		ck_assert_int_lt(parse(foreign[i], &c), 0);
+		ck_assert_msg(!strstr(err, "root") && !strstr(err, "19000") &&
+				  !strstr(err, "$6$") && !strstr(err, "SECRET") &&
+				  !strstr(err, "Secret") && !strstr(err, "hunter2"),
+			      "a line of the file in the message: %s", err);
+	}
+}
+END_TEST
+
 #ifdef HAVE_SERVE
-static const char *real_hash(void)
+static const char *real_hash_of(const char *password, int cost)
 {
 	static char h[EXPO_WEB_HASH_LEN + 1];
 	char salt[CRYPT_GENSALT_OUTPUT_SIZE];
 	struct crypt_data cd = {0};
 	const char *got;
 
-	ck_assert_ptr_nonnull(crypt_gensalt_rn("$2b$", 4, NULL, 0, salt, sizeof(salt)));
-	got = crypt_rn("secret", salt, &cd, sizeof(cd));
+	ck_assert_ptr_nonnull(
+	    crypt_gensalt_rn("$2b$", (unsigned long)cost, NULL, 0, salt, sizeof(salt)));
+	got = crypt_rn(password, salt, &cd, sizeof(cd));
 	ck_assert_ptr_nonnull(got);
 	ck_assert_uint_eq(strlen(got), EXPO_WEB_HASH_LEN);
 	memcpy(h, got, sizeof(h));
 	return h;
+}
+
+static const char *real_hash(void)
+{
+	return real_hash_of("secret", 4);
 }
 
 START_TEST(auth_bcrypt_and_cache)
@@ -217,6 +260,78 @@ START_TEST(auth_bcrypt_and_cache)
 	expo_auth_free(a);
 }
 END_TEST
+
+static double check_s(struct expo_auth *a, const char *user, const char *pw)
+{
+	uint64_t t = util_now_ns(CLOCK_MONOTONIC);
+
+	ck_assert(!expo_auth_check(a, user, pw));
+	return (double)(util_now_ns(CLOCK_MONOTONIC) - t) / 1e9;
+}
+
+/* An unknown user costs what the dearest user costs, whoever is first in
+ * the file: users of different costs cannot be told apart by time. */
+START_TEST(auth_unknown_user_costs_the_most)
+{
+	struct expo_web_user u[2] = {{"cheap", ""}, {"dear", ""}};
+	double dear = 1e9, unknown = 1e9;
+	struct expo_auth *a;
+	char why[256];
+
+	memcpy(u[0].hash, real_hash_of("x", 4), sizeof(u[0].hash));
+	memcpy(u[1].hash, real_hash_of("x", 10), sizeof(u[1].hash));
+	a = expo_auth_new(u, 2, why, sizeof(why));
+	ck_assert_msg(a, "%s", why);
+	/* the fastest of three of each: the machine's load only slows */
+	for (int i = 0; i < 3; i++) {
+		double d = check_s(a, "dear", "wrong"), k = check_s(a, "nobody", "wrong");
+
+		dear = d < dear ? d : dear;
+		unknown = k < unknown ? k : unknown;
+	}
+	ck_assert_msg(unknown > dear / 3, "unknown user %.4f s, the cost-10 user %.4f s", unknown,
+		      dear);
+	expo_auth_free(a);
+}
+END_TEST
+
+/* The Authorization header is decoded whole: a NUL in the user or the
+ * password is refused, not cut at; the password may hold colons. */
+START_TEST(auth_basic_header)
+{
+	char user[EXPO_WEB_USER_MAX], *pass;
+
+	ck_assert_int_eq(expo_auth_basic("Basic YWxpY2U6cHc=", user, sizeof(user), &pass), 0);
+	ck_assert_str_eq(user, "alice");
+	ck_assert_str_eq(pass, "pw");
+	free(pass);
+	ck_assert_int_eq(expo_auth_basic("basic   YWxpY2U6YTpi  ", user, sizeof(user), &pass), 0);
+	ck_assert_str_eq(pass, "a:b");
+	free(pass);
+	ck_assert_int_eq(expo_auth_basic("Basic YWxpY2U6", user, sizeof(user), &pass), 0);
+	ck_assert_str_eq(pass, "");
+	free(pass);
+	/* "alice:pw\0junk", "al\0ice:pw" */
+	ck_assert_int_lt(expo_auth_basic("Basic YWxpY2U6cHcAanVuaw==", user, sizeof(user), &pass),
+			 0);
+	ck_assert_ptr_null(pass);
+	ck_assert_int_lt(expo_auth_basic("Basic YWwAaWNlOnB3", user, sizeof(user), &pass), 0);
+	/* no colon, bad base64, no padding, another scheme, a name too long */
+	ck_assert_int_lt(expo_auth_basic("Basic YWxpY2Vwdw==", user, sizeof(user), &pass), 0);
+	ck_assert_int_lt(expo_auth_basic("Basic YWxp!2U6cHc=", user, sizeof(user), &pass), 0);
+	ck_assert_int_lt(expo_auth_basic("Basic YWxpY2U6cHc", user, sizeof(user), &pass), 0);
+	ck_assert_int_lt(expo_auth_basic("Basic YW=pY2U6cHc=", user, sizeof(user), &pass), 0);
+	ck_assert_int_lt(expo_auth_basic("Bearer YWxpY2U6cHc=", user, sizeof(user), &pass), 0);
+	ck_assert_int_lt(expo_auth_basic("Basic YWxpY2U6cHc= x", user, sizeof(user), &pass), 0);
+	ck_assert_int_lt(expo_auth_basic(NULL, user, sizeof(user), &pass), 0);
+	/* a user name of 80 bytes */
+	ck_assert_int_lt(
+	    expo_auth_basic("Basic YWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYW"
+			    "FhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFhYWE6cHc=",
+			    user, sizeof(user), &pass),
+	    0);
+}
+END_TEST
 #endif
 
 static Suite *webcfg_suite(void)
@@ -227,8 +342,12 @@ static Suite *webcfg_suite(void)
 	tcase_add_test(tc, webcfg_takes_the_format);
 	tcase_add_test(tc, webcfg_refuses_the_rest);
 	tcase_add_test(tc, webcfg_bounds);
+	tcase_add_test(tc, webcfg_cost_and_foreign_files);
 #ifdef HAVE_SERVE
 	tcase_add_test(tc, auth_bcrypt_and_cache);
+	tcase_add_test(tc, auth_unknown_user_costs_the_most);
+	tcase_add_test(tc, auth_basic_header);
+	tcase_set_timeout(tc, 60);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
