@@ -20,7 +20,8 @@ tmx resize-window -t "$TSESS" -x 80 -y 24
 wait_for '4 Memory' 2 || fail "panes not back at 80x24"
 check_layout 80 24
 tmx resize-window -t "$TSESS" -x 10 -y 3
-sleep 0.5
+# the size message, cut to 10 columns: "this terminal is 10x3" on line 2
+wait_for '^this termi' 2 || fail "no size message at 10x3"
 tmx resize-window -t "$TSESS" -x 100 -y 30
 wait_for '4 Memory' 2 || fail "panes not back at 100x30 after 10x3"
 check_layout 100 30

@@ -19,6 +19,9 @@ FAKE="$top_builddir/tests/fakes/.libs/libhgml.so"
 [ -r "$FAKE" ] || { echo "SKIP: fake library not built: $FAKE"; exit 77; }
 keys "env LC_ALL=$TUI_LOCALE TERM=screen-256color ASYS_HGML_LIBRARY=$(shq "$FAKE") FAKE_HGML_DEVICES=32 $(shq "$ASYS") top -d 0.5" Enter
 wait_for ' asys top ' 10 || fail "asys top drew no header"
+# the arrows scroll only a list the pane has drawn: the first frames come
+# before the fake's devices are read
+wait_for 'more PPUs: 0 above, [1-9][0-9]* below' 10 || fail "the PPU list is not drawn"
 # the shell's child (env execs asys): never another test's asys top
 shell=$(tmx display-message -p -t "$TSESS" '#{pane_pid}')
 pid=$(pgrep -P "$shell" -f "$ASYS top -d 0.5" | head -n 1)
@@ -32,8 +35,9 @@ keys "fg" Enter
 wait_for ' asys top .*up ' 10 || fail "fg did not redraw the screen"
 wait_for 'F1 help' 5 || fail "fg did not redraw the bottom line"
 # tmux turns an arrow into bytes by the keypad mode it has seen at the time
-# it sends the key: give the mode set at resume time to reach it
-sleep 1
+# it sends the key: wait until the mode asys sets at resume time is there
+keypad_on() { [ "$(tmx display-message -p -t "$TSESS" '#{keypad_cursor_flag}')" = 1 ]; }
+wait_until 5 keypad_on || fail "fg: the cursor keys are not in application mode"
 keys 1 Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down Down
 wait_for 'more PPUs: [1-9][0-9]* above' 10 || fail "the arrow keys do not work after fg"
 keys q
