@@ -73,10 +73,11 @@ void serve_collectors_over(struct engine *e, struct expo_collector *c, size_t nc
 }
 
 #ifdef HAVE_SERVE
-/* An address other hosts can reach, served without TLS or without a
- * password: the warning, short enough for a message line; false when it
- * needs none. */
-static bool serve_exposed(const char *listen, bool tls, bool auth, char *buf, size_t n)
+/* An address other hosts can reach (the bound one, addr), served without
+ * TLS or without a password: the warning, short enough for a message line
+ * of 80 columns; false when it needs none. */
+static bool serve_exposed(const char *listen, const char *addr, bool tls, bool auth, char *buf,
+			  size_t n)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
@@ -85,9 +86,9 @@ static bool serve_exposed(const char *listen, bool tls, bool auth, char *buf, si
 	if ((tls && auth) || expo_parse_listen(listen, &ss, &len, why, sizeof(why)) < 0 ||
 	    expo_addr_loopback((const struct sockaddr *)&ss))
 		return false;
-	snprintf(buf, n, "%s is open to other hosts %s: see asys-serve(1), SECURITY", listen,
+	snprintf(buf, n, "serving %s to other hosts %s", addr,
 		 !tls && !auth ? "without TLS or a password"
-		 : !tls	       ? "without TLS (the password crosses in clear)"
+		 : !tls	       ? "without TLS: passwords cross in clear"
 			       : "without a password");
 	return true;
 }
@@ -142,11 +143,12 @@ struct serve *serve_start(struct session *s, const struct asys_options *o, const
 		free(sv);
 		return NULL;
 	}
-	if (serve_exposed(listen, sv->web.tls, sv->web.nusers, sv->warning, sizeof(sv->warning)))
+	if (serve_exposed(listen, expo_server_address(sv->srv), sv->web.tls, sv->web.nusers,
+			  sv->warning, sizeof(sv->warning)))
 		fprintf(stderr,
-			"asys %s: warning: %s (anyone who reaches the port reads the metrics: "
+			"asys %s: warning: %s: anyone who reaches the port reads the metrics; "
 			"give --web-config with tls_server_config and basic_auth_users, or "
-			"listen on 127.0.0.1)\n",
+			"listen on 127.0.0.1 (asys-serve(1), SECURITY)\n",
 			who, sv->warning);
 	return sv;
 }

@@ -1,6 +1,9 @@
 #!/bin/sh
 # --listen on asys top and asys record: both serve /metrics while they run,
 # top shows where in its header, and a bad address stops either at once.
+# An address other hosts reach (0.0.0.0, [::]) without TLS and a password
+# is served with a warning on stderr and on top's message line; loopback
+# has none.
 . "$top_srcdir/tests/lib.sh"
 built_with SERVE ||
 	skip "asys was built without libmicrohttpd (configure --enable-serve)"
@@ -26,6 +29,28 @@ wait $rec && [ -s "$out/r.asys" ] && pass || fail "asys record --listen did not 
 [ $rc -eq 2 ] && grep -q 'listen' "$out/bad" && pass || fail "--listen 127.0.0.1:99999 (rc $rc)"
 "$ASYS" record --listen localhost:9459 -o "$out/bad.asys" 2>"$out/bad"; rc=$?
 [ $rc -eq 2 ] && pass || fail "--listen with a name, not an address (rc $rc)"
+# serve_err ADDR: asys serve's stderr once it serves on ADDR (or failed)
+serve_err() {
+	"$ASYS" serve --listen "$1" -s none -t none --nic-metrics false 2>"$out/srv" &
+	srv=$!
+	i=0
+	until grep -q 'serving http\|cannot' "$out/srv" || [ $i -ge 100 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	kill "$srv"; wait "$srv"
+	cat "$out/srv"
+}
+for a in 0.0.0.0:0 '[::]:0'; do
+	serve_err "$a" >"$out/wild"
+	# a host without IPv6
+	[ "$a" = '[::]:0' ] && grep -q 'cannot listen' "$out/wild" && continue
+	grep -q '^asys serve: warning: serving .* to other hosts without TLS or a password: anyone' \
+		"$out/wild" && pass || fail "--listen $a: no warning: $(cat "$out/wild")"
+done
+serve_err 127.0.0.1:0 >"$out/lo"
+grep -q 'serving http' "$out/lo" && ! grep -q warning "$out/lo" && pass ||
+	fail "--listen 127.0.0.1:0: $(cat "$out/lo")"
 rm -rf "$out"
 
 . "$top_srcdir/tests/tui/tmux_lib.sh"
@@ -37,4 +62,9 @@ curl -s --max-time 5 "http://127.0.0.1:$port/metrics" | grep -q '^asys_memory_to
 	fail "asys top --listen: no memory series on port $port"
 quit_ok "asys top --listen"
 pass
+tui_stop
+tui_start 80 24 -- --listen 0.0.0.0:0 -s none -t none
+wait_for '^ serving 0\.0\.0\.0:[0-9]+ to other hosts without TLS or a password$' 10 &&
+	pass || fail "top --listen 0.0.0.0:0 has no warning on its message line"
+quit_ok "asys top --listen 0.0.0.0:0"
 finish
