@@ -62,12 +62,12 @@ static struct series_ent *ser_get(struct exp *x, uint32_t stream, uint64_t entit
 
 	if (i < x->capser)
 		return &x->ser[i];
-	if (x->nser >= REC_EXPORT_SERIES_MAX) {
+	if (x->nser >= rec_exp_bound(x, REC_EXPORT_SERIES_MAX)) {
 		if (!x->ser_capped++)
 			fprintf(x->err,
-				"asys export: %s: more than %d live series; the labels and "
+				"asys export: %s: more than %zu live series; the labels and "
 				"counter rates of the others are not kept\n",
-				x->path, REC_EXPORT_SERIES_MAX);
+				x->path, rec_exp_bound(x, REC_EXPORT_SERIES_MAX));
 		return NULL;
 	}
 	if (x->nser * 2 >= x->capser && !ser_grow(x))
@@ -110,12 +110,12 @@ static void ser_label(struct exp *x, struct series_ent *se, const char *text)
 	x->label_bytes -= se->label ? strlen(se->label) + 1 : 0;
 	free(se->label);
 	se->label = NULL;
-	if (x->label_bytes + n > REC_EXPORT_LABEL_BYTES) {
+	if (x->label_bytes + n > rec_exp_bound(x, REC_EXPORT_LABEL_BYTES)) {
 		if (!x->labels_capped++)
 			fprintf(x->err,
-				"asys export: %s: labels pass %d MiB; further labels are "
+				"asys export: %s: labels pass %zu KiB; further labels are "
 				"not kept\n",
-				x->path, REC_EXPORT_LABEL_BYTES >> 20);
+				x->path, rec_exp_bound(x, REC_EXPORT_LABEL_BYTES) >> 10);
 		return;
 	}
 	se->label = util_strdup(text);

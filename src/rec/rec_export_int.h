@@ -45,6 +45,7 @@ struct exp {
 	struct series_ent *ser;
 	size_t nser, capser, label_bytes, res_bytes;
 	uint64_t ser_capped, labels_capped;
+	unsigned share; /* files merged with this one: the bounds are shared */
 	struct sum_state *sum;
 	uint64_t entities[STREAM_MAX], samples[STREAM_MAX], recs[STREAM_MAX];
 	uint64_t smin[STREAM_MAX], smax[STREAM_MAX];
@@ -57,6 +58,14 @@ struct exp {
 	struct rec_gap_info gaps[32];
 	bool cut;
 };
+
+/* A bound above (REC_EXPORT_*, REC_SUMMARY_SERIES_MAX) for this file: the
+ * whole when it is alone, an even share when files are merged, so that any
+ * number of files together keep what one may. */
+static inline size_t rec_exp_bound(const struct exp *x, size_t whole)
+{
+	return x->share > 1 ? whole / x->share : whole;
+}
 
 /* rec_export_fmt.c: one sample as CSV rows (one per value, the columns of
  * REC_EXPORT_CSV_HEADER) or as one JSON object; se is NULL past the series

@@ -141,7 +141,8 @@ static void src_fill(struct src *s)
 	int rc;
 
 	while (!head_safe(s)) {
-		if (s->n >= MERGE_PEND_RECS || s->live >= MERGE_PEND_BYTES)
+		if (s->n >= rec_exp_bound(&s->x, MERGE_PEND_RECS) ||
+		    s->live >= rec_exp_bound(&s->x, MERGE_PEND_BYTES))
 			return;
 		if (s->in_frame) {
 			rc = rec_reader_data_more(s->x.r, &s->cur, MERGE_DECODE_STEP, on_pend, s);
@@ -331,12 +332,15 @@ int rec_exp_merge(const struct rec_export_opts *o, char *const *files, int nfile
 		return 1;
 	}
 	for (i = 0; i < nfiles; i++) {
-		s[i].x = (struct exp){.o = o, .out = out, .err = err, .rng = 42};
+		/* the bounds of one export, shared: N files use what one may */
+		s[i].x = (struct exp){
+		    .o = o, .out = out, .err = err, .rng = 42, .share = (unsigned)nfiles};
 		/* the checks passed a moment ago: a file that now fails has changed */
 		if (rec_exp_open(&s[i].x, files[i], "export", false)) {
 			ret = 1;
 			break;
 		}
+		rec_reader_set_data_max(s[i].x.r, REC_MAX_PAYLOAD / (size_t)nfiles);
 		if (rec_exp_select(&s[i].x) || rec_exp_window(&s[i].x, true)) {
 			ret = 2;
 			break;

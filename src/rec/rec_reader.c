@@ -198,6 +198,11 @@ int reader_load_payload(struct rec_reader *r, const struct rec_frame_header *h, 
 		*why = "declares more unpacked bytes than the frames before it could need";
 		return -EBADMSG;
 	}
+	if (h->type == REC_FT_DATA && r->data_max &&
+	    (h->raw_len > r->data_max || h->stored_len > r->data_max)) {
+		*why = "unpacks to more than one of several files read together may hold";
+		return -EBADMSG;
+	}
 	r->stored.len = 0;
 	if (rec_buf_reserve(&r->stored, h->stored_len ? h->stored_len : 1))
 		return -ENOMEM;

@@ -88,6 +88,12 @@ uint64_t rec_reader_size(struct rec_reader *r); /* refreshed */
 /* Bytes read from the file so far (for tests of the seek cost). */
 uint64_t rec_reader_bytes_read(const struct rec_reader *r);
 void rec_reader_no_trailer(struct rec_reader *r); /* tests: force bisecting */
+/* The largest DATA frame this reader unpacks (the format allows 64 MiB):
+ * readers open together (a merge) share one frame's memory. A larger frame
+ * is refused as damaged. bytes is raised to REC_DATA_MAX_MIN, above what
+ * asys writes (chunks close at 1 MiB). */
+#define REC_DATA_MAX_MIN (2u << 20)
+void rec_reader_set_data_max(struct rec_reader *r, size_t bytes);
 
 const struct rec_meta *rec_reader_meta(const struct rec_reader *r);
 /* The file header as decoded (uuid, segment): a damaged one may hold anything. */

@@ -40,6 +40,7 @@ struct rec_reader {
 	struct rec_gap_info *tgaps;
 	size_t ntgaps;
 	uint64_t ntgaps_declared; /* the trailer's count; at most REC_READER_GAPS_MAX kept */
+	size_t data_max;	  /* rec_reader_set_data_max; 0: REC_MAX_PAYLOAD */
 };
 
 int reader_pread(struct rec_reader *r, void *buf, size_t n, uint64_t off);

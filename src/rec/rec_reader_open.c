@@ -175,6 +175,13 @@ static void load_head(struct rec_reader *r)
 			break;
 	}
 	r->pos = r->data_start;
+	/* the first DATA frame was read to find where the head ends: its
+	 * bytes are not kept, so that files opened together (a merge) do not
+	 * each hold one before rec_reader_set_data_max applies */
+	if (r->raw.cap > REC_DATA_MAX_MIN)
+		rec_buf_free(&r->raw);
+	if (r->stored.cap > REC_DATA_MAX_MIN)
+		rec_buf_free(&r->stored);
 }
 
 /* One seek checkpoint per this much file, from the walk at open: a seek
@@ -398,6 +405,11 @@ uint64_t rec_reader_bytes_read(const struct rec_reader *r)
 void rec_reader_no_trailer(struct rec_reader *r)
 {
 	r->use_trailer = false;
+}
+
+void rec_reader_set_data_max(struct rec_reader *r, size_t bytes)
+{
+	r->data_max = bytes < REC_DATA_MAX_MIN ? REC_DATA_MAX_MIN : bytes;
 }
 
 const struct rec_meta *rec_reader_meta(const struct rec_reader *r)

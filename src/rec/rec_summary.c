@@ -85,7 +85,8 @@ static bool res_room(struct exp *x, struct sum_field *a)
 
 	if (a->nres < a->capres)
 		return true;
-	if (a->capres >= RESERVOIR || x->res_bytes + more > REC_EXPORT_RESERVOIR_BYTES)
+	if (a->capres >= RESERVOIR ||
+	    x->res_bytes + more > rec_exp_bound(x, REC_EXPORT_RESERVOIR_BYTES))
 		return false;
 	n = realloc(a->res, (size_t)cap * sizeof(double));
 	if (!n)
@@ -212,12 +213,12 @@ static struct sum_series *sum_get(struct exp *x, const struct stream_desc *d, ui
 				return se;
 		}
 	}
-	if (st->nall >= REC_SUMMARY_SERIES_MAX) {
+	if (st->nall >= rec_exp_bound(x, REC_SUMMARY_SERIES_MAX)) {
 		if (!st->capped++)
 			fprintf(x->err,
-				"asys export: %s: more than %d series; the summary leaves out "
+				"asys export: %s: more than %zu series; the summary leaves out "
 				"the others\n",
-				x->path, REC_SUMMARY_SERIES_MAX);
+				x->path, rec_exp_bound(x, REC_SUMMARY_SERIES_MAX));
 		return NULL;
 	}
 	if ((st->nall + 1) * 2 > st->hcap && !sum_grow(st))
@@ -264,7 +265,8 @@ void rec_exp_sum_label(struct exp *x, const struct stream_desc *d, const struct 
 		return;
 	if (!st && !(st = x->sum = calloc(1, sizeof(*st))))
 		return;
-	if ((st->ncmds + 1) * 2 > st->capcmds && (st->ncmds >= SUM_CMDS_MAX || !cmd_grow(st)))
+	if ((st->ncmds + 1) * 2 > st->capcmds &&
+	    (st->ncmds >= rec_exp_bound(x, SUM_CMDS_MAX) || !cmd_grow(st)))
 		return; /* past the cap, a process is named by its pid alone */
 	c = cmd_slot(st->cmds, st->capcmds, r->entity);
 	if (!c->used)

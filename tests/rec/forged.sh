@@ -117,6 +117,19 @@ for f in "$data"/*.asys; do
 	done
 done
 
+# Many files at once share one file's bounds: 32 links to the file of a
+# million entities (at most 32 files are read together) stay within what
+# one of them may use, and within its time, not 32 times either.
+mkdir "$work/many"
+for k in $(seq 1 32); do ln -s "$data/entities-1000000.asys" "$work/many/e$k.asys"; done
+f=$work/many/32-links-to-entities-1000000
+for cmd in "export" "export --summary"; do
+	# shellcheck disable=SC2086
+	run 96 20 "$ASYS" $cmd "$work"/many/e*.asys || continue
+	[ $rc -le 2 ] || fail "$cmd of 32 files: exit $rc"
+	pass
+done
+
 # CSV: every row has the header's 11 columns, whatever the names hold;
 # JSON: every line parses.
 if command -v python3 >/dev/null; then
