@@ -8,7 +8,8 @@
  * depends on its streams, not on the library of the collector that makes
  * them: every pane is built in every configuration, so a recording replays
  * whole on a build without that library. A pane whose streams are absent
- * is not shown. */
+ * is not shown, unless it has no .visible (kernels, ranges): then its key
+ * always leads to it, and it says why it is empty. */
 
 extern const struct pane_class ppu_pane;
 extern const struct pane_class nic_pane;
