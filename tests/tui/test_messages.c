@@ -117,6 +117,35 @@ START_TEST(wrap_keeps_every_word)
 }
 END_TEST
 
+/* In a locale of one byte a character (C), text made as UTF-8 (a replay's
+ * play state, the REC dot, a name from outside) comes as ASCII: curses
+ * would draw each byte of it as ~V or M-b. */
+START_TEST(text_ascii_without_utf8)
+{
+	WINDOW *w = screen_open(4, 60);
+	char line[80], head[64];
+
+	if (!w)
+		return;
+	widget_text(
+	    w, 0, 0, 60,
+	    "x1 \u25b6 \u25cf REC \u2193 1 \u2191 2 \u25bc \u2502\u2500\u256d \u00e9t\u00e9",
+	    false);
+	row(w, 0, line, sizeof(line));
+	ck_assert_str_eq(line, "x1 > * REC v 1 ^ 2 v |-+ ?t?");
+	ck_assert_int_eq(widget_text_width("\u275a\u275a \u25a0"), 5);
+	widget_wrap(w, 1, 0, 60, 2, 0, "paused \u275a\u275a");
+	row(w, 1, line, sizeof(line));
+	ck_assert_str_eq(line, "paused ||");
+	screen_close(w);
+	/* a status's headline: what to do, before its details */
+	ck_assert(widget_headline(head, sizeof(head), "no lib: set X; looked in a, b"));
+	ck_assert_str_eq(head, "no lib: set X");
+	ck_assert(!widget_headline(head, sizeof(head), "no range yet"));
+	ck_assert_str_eq(head, "no range yet");
+}
+END_TEST
+
 START_TEST(msglog_distinct_bounded)
 {
 	struct msglog *l = msglog_new();
@@ -218,6 +247,7 @@ static Suite *messages_suite(void)
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, wrap_keeps_every_word);
+	tcase_add_test(tc, text_ascii_without_utf8);
 	tcase_add_test(tc, msglog_distinct_bounded);
 	tcase_add_test(tc, cpu_ipc_absent_is_hidden);
 	suite_add_tcase(s, tc);
