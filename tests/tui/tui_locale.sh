@@ -3,6 +3,13 @@
 # the C locale. NO_COLOR and --no-color leave no colour on screen.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 
+# next_frame: until a later frame is drawn, one with the figures of a
+# refresh (its header's clock has moved)
+next_frame() {
+	head1=$(cap | head -n 1)
+	wait_until 5 header_moved
+}
+header_moved() { [ "$(cap | head -n 1)" != "$head1" ]; }
 # any byte >= 0x80 on screen
 has_utf8() { cap | LC_ALL=C grep -q '[^ -~]'; }
 # SGR colour codes (30-37, 38;..., 90-97) in the captured escapes
@@ -26,7 +33,7 @@ TUI_LOCALE=C
 tui_start 100 30 -- -d 0.5
 wait_for '4 Memory' 10 || fail "C: no Memory pane"
 wait_for '^\+3 CPU' 5 || fail "C: the CPU box is not drawn in ASCII"
-sleep 1.2
+next_frame || fail "C: no frame after the first within 5 s"
 has_utf8 && fail "C locale: non-ASCII bytes on screen"
 check_layout 100 30
 quit_ok "C"
@@ -82,7 +89,7 @@ echo "ok: C, the REC dot"
 
 tui_start 100 30 NO_COLOR=1 -- -d 0.5
 wait_for '4 Memory' 10 || fail "NO_COLOR: no Memory pane"
-sleep 1.2
+next_frame || fail "NO_COLOR: no frame after the first within 5 s"
 has_color && fail "NO_COLOR=1: colour on screen"
 keys q
 wait_exit >/dev/null || fail "NO_COLOR: no exit on q"
@@ -91,7 +98,7 @@ echo "ok: NO_COLOR"
 
 tui_start 100 30 -- --no-color -d 0.5
 wait_for '4 Memory' 10 || fail "--no-color: no Memory pane"
-sleep 1.2
+next_frame || fail "--no-color: no frame after the first within 5 s"
 has_color && fail "--no-color: colour on screen"
 keys q
 wait_exit >/dev/null || fail "--no-color: no exit on q"
