@@ -95,9 +95,35 @@ int memproc_gone(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t
 	return rc;
 }
 
-/* A process left: its rows end in both streams. */
-static void mem_gone(struct memproc *st, struct emitter *out, pid_t pid, uint64_t ts)
+/* How a process of the tree ended, as a status of its mem.proc row before
+ * the row ends: the table after a job shows it (the message log keeps it
+ * after the row is gone), and a recording keeps it for a replay. */
+static void mem_exit_status(struct memproc *st, struct emitter *out, const struct mem_proc *old,
+			    uint64_t ts)
 {
+	char text[160];
+	int rc;
+
+	if (st->exit_fd < 0)
+		return;
+	if (!memexit_status(st, old->pid, old->name, text, sizeof(text))) {
+		/* it may have ended after this scan's first look */
+		memexit_drain(st);
+		if (!memexit_status(st, old->pid, old->name, text, sizeof(text)))
+			return;
+	}
+	while (mem_emit_retry(rc = emit_status(out, st->sid.proc, (uint64_t)old->pid, ts, text),
+			      &st->emit_waits))
+		;
+}
+
+/* A process left: its rows end in both streams. */
+static void mem_gone(struct memproc *st, struct emitter *out, const struct mem_proc *old,
+		     uint64_t ts)
+{
+	pid_t pid = old->pid;
+
+	mem_exit_status(st, out, old, ts);
 	memproc_gone(st, out, st->sid.proc, (uint64_t)pid, ts);
 	memproc_gone(st, out, st->sid.cpu, (uint64_t)pid, ts);
 }
@@ -402,7 +428,7 @@ static void mem_report(struct memproc *st, struct emitter *out, uint64_t ts)
 
 		if (old && (!nw || old->pid < nw->pid)) {
 			mem_row_free(st, old);
-			mem_gone(st, out, old->pid, ts);
+			mem_gone(st, out, old, ts);
 			i++;
 			continue;
 		}
@@ -420,7 +446,7 @@ static void mem_report(struct memproc *st, struct emitter *out, uint64_t ts)
 			i++;
 			if (nw->reused) {
 				mem_row_free(st, old);
-				mem_gone(st, out, old->pid, ts);
+				mem_gone(st, out, old, ts);
 				old = NULL;
 			}
 		} else {
@@ -539,6 +565,7 @@ int memproc_new(struct memproc **out, const struct memproc_sids *sids, const str
 	st->fd_loadavg = -1;
 	st->fd_vmstat = -1;
 	st->reclaim_last = -1;
+	st->exit_fd = -1;
 	rc = sysroot_path(path, sizeof(path), "/proc");
 	if (rc)
 		goto fail;
@@ -558,6 +585,8 @@ int memproc_new(struct memproc **out, const struct memproc_sids *sids, const str
 		rc = -ENOMEM;
 		goto fail;
 	}
+	if (tree_mode)
+		memexit_open(st);
 	*out = st;
 	return 0;
 fail:
@@ -577,6 +606,7 @@ void memproc_free(struct memproc *st)
 	if (st->fd_vmstat >= 0)
 		close(st->fd_vmstat);
 	procrun_close(st->run);
+	memexit_close(st);
 	for (size_t i = 0; st->procs && i < st->nprocs; i++)
 		mem_row_free(st, &st->procs[i]);
 	free(st->procs);
@@ -599,6 +629,7 @@ void memproc_sample(struct memproc *st, struct emitter *out, bool full)
 	st->old_hint = 0;
 	st->emit_waits = 0;
 	ts = asys_now_ns();
+	memexit_drain(st);
 	if (st->tree_mode)
 		memproc_scan_tree(st, full);
 	else

@@ -63,6 +63,13 @@ struct mem_proc {
 	bool group_read;
 };
 
+/* A process's end as the kernel reported it (memexit.c). */
+#define MEM_EXITS_MAX 1024
+struct mem_exit {
+	pid_t pid;
+	int status; /* as wait(2) gives it */
+};
+
 struct mem_cand {
 	pid_t pid;
 	pid_t ppid;
@@ -115,6 +122,11 @@ struct memproc {
 	bool run_tried, runs_valid;
 	const struct procrun_sum *runs;
 	size_t nruns;
+	/* process-tree mode: the process events socket (-1: none) and the
+	 * newest exits it reported, a ring (memexit.c) */
+	int exit_fd;
+	struct mem_exit exits[MEM_EXITS_MAX];
+	size_t exit_next;
 };
 
 /* memgroup.c: the CONTAINER label of proc.cpu. */
@@ -169,6 +181,15 @@ int memproc_label(struct memproc *st, struct emitter *out, uint32_t sid, uint64_
 		  uint64_t ts, const char *text);
 int memproc_gone(struct memproc *st, struct emitter *out, uint32_t sid, uint64_t entity,
 		 uint64_t ts);
+/* memexit.c: how the processes of the tree ended. Opens the process
+ * events socket where it may (exit_fd stays -1 otherwise). */
+void memexit_open(struct memproc *st);
+void memexit_close(struct memproc *st);
+/* Takes the exits reported since the last call. */
+void memexit_drain(struct memproc *st);
+/* "NAME (pid N) exited with status 3" (or "..., killed by signal 9
+ * (Killed)") into text when pid's exit was reported; false when not. */
+bool memexit_status(struct memproc *st, pid_t pid, const char *name, char *text, size_t n);
 /* proc.thread for every reported process (memthread.c). */
 void memproc_threads(struct memproc *st, struct emitter *out, uint64_t ts);
 void memproc_threads_free(struct memproc *st);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mem_rows.h"
+#include "msglog.h"
 #include "pane.h"
 #include "proc.h"
 #include "store.h"
@@ -47,6 +48,7 @@ static void kept_put(struct mem_kept *k, size_t i, const struct proc_row *r,
 		util_strlcpy(t->label, r->label && *r->label ? r->label : "?", sizeof(t->label));
 		util_strlcpy(t->user, r->user ? r->user : "?", sizeof(t->user));
 		util_strlcpy(t->container, r->container ? r->container : "", sizeof(t->container));
+		t->ended[0] = '\0';
 	}
 }
 
@@ -102,6 +104,7 @@ void mem_kept_save(struct mem_kept *k, const struct proc_row *rows, size_t n, ui
 		k->rows[i].label = k->text[i].label;
 		k->rows[i].user = k->text[i].user;
 		k->rows[i].container = k->text[i].container[0] ? k->text[i].container : NULL;
+		k->rows[i].ended = k->text[i].ended[0] ? k->text[i].ended : NULL;
 	}
 	free(old);
 	free(old_text);
@@ -114,9 +117,49 @@ size_t mem_kept_restore(struct mem_kept *k, struct proc_row *out, uint64_t ns)
 	k->restored = k->n > 0;
 	for (size_t i = 0; i < k->n; i++) {
 		out[i] = k->rows[i];
-		out[i].val[PC_CPU] = 0; /* it no longer runs; TIME+ is its total */
+		/* it no longer runs (ps(1)'s X, dead); TIME+ is its total */
+		out[i].val[PC_STATE] = 'X';
+		out[i].val[PC_CPU] = 0;
 	}
 	return k->n;
+}
+
+/* "exit 3" or "signal 9" from the collector's "NAME (pid N) exited with
+ * status 3" or "..., killed by signal 9 (Killed)"; false for other texts. */
+static bool ended_of(const char *text, char *out, size_t n)
+{
+	const char *p;
+	int x;
+
+	if ((p = strstr(text, ") exited with status ")) &&
+	    sscanf(p, ") exited with status %d", &x) == 1)
+		snprintf(out, n, "exit %d", x);
+	else if ((p = strstr(text, ") exited, killed by signal ")) &&
+		 sscanf(p, ") exited, killed by signal %d", &x) == 1)
+		snprintf(out, n, "signal %d", x);
+	else
+		return false;
+	return true;
+}
+
+void mem_kept_ended(struct mem_kept *k, const struct view *v)
+{
+	int id = stream_table_find(v->streams, "mem.proc");
+	const struct msglog *l = store_msglog(v->store);
+	size_t n = msglog_count(l);
+
+	for (size_t i = 0; i < k->n && id >= 0; i++) {
+		struct mem_kept_row *t = &k->text[i];
+
+		/* the newest word on the pid: a pid may have served before */
+		for (size_t j = n; j-- > 0 && !t->ended[0];) {
+			const struct msglog_entry *e = msglog_get(l, j);
+
+			if (e && e->stream == (uint32_t)id && e->entity == k->rows[i].pid)
+				ended_of(e->text, t->ended, sizeof(t->ended));
+		}
+		k->rows[i].ended = t->ended[0] ? t->ended : NULL;
+	}
 }
 
 void mem_kept_free(struct mem_kept *k)

@@ -32,6 +32,7 @@ struct proc_row {
 	const char *label;     /* the store's (valid while it is locked), or the copy's */
 	const char *user;      /* the uid cache's, or the copy's */
 	const char *container; /* proc.cpu's label, or NULL */
+	const char *ended;     /* a kept row's "exit 3" or "signal 9"; NULL: unknown */
 	uint32_t branches;     /* tree: bit k set when level k+1 has a sibling below */
 	uint16_t depth;	       /* tree: 0 for a root */
 	uint16_t flags;	       /* enum proc_row_flag */
@@ -42,6 +43,7 @@ struct mem_kept_row {
 	char label[256];
 	char user[33];
 	char container[64];
+	char ended[32]; /* "" while not known */
 };
 
 struct mem_kept {
@@ -61,8 +63,11 @@ void mem_kept_save(struct mem_kept *k, const struct proc_row *rows, size_t n, ui
  * went back before them (a replay's seek); returns how many. */
 size_t mem_kept_restore(struct mem_kept *k, struct proc_row *out, uint64_t ns);
 void mem_kept_free(struct mem_kept *k);
-
 struct view;
+/* How each kept process ended, where the collector said so (a status of
+ * its mem.proc row, which the message log keeps after the row is gone). */
+void mem_kept_ended(struct mem_kept *k, const struct view *v);
+
 /* The FAIL column's cell of process pid, from gpurt.mem. */
 void mem_fmt_fail(char *buf, size_t n, const struct view *v, uint64_t pid, double fails);
 

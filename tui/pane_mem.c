@@ -155,6 +155,7 @@ static void table_load(struct proc_pane *s, const struct view *v, int cols)
 	proc_load(s, v);
 	proc_choose_columns(s, v, cols);
 	if (!s->nrows && !s->filter[0] && !s->subtree && proc_grow(s, MEM_KEPT_MAX) == 0) {
+		mem_kept_ended(&s->kept, v);
 		s->nrows = mem_kept_restore(&s->kept, s->rows, v->end_ns);
 		proc_sort(s, s->rows, s->nrows);
 	} else if (s->nrows && !s->filter[0] && !s->subtree && !s->grouped)
@@ -185,7 +186,7 @@ static void command_cell(char *cell, size_t n, const struct view *v, const struc
 	char pre[160];
 
 	if (s->exited) {
-		snprintf(cell, n, "(exited) %.400s", r->label);
+		snprintf(cell, n, "(%s) %.400s", r->ended ? r->ended : "exited", r->label);
 		return;
 	}
 	if (r->flags & PR_GROUP) {
