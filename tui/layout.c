@@ -9,20 +9,39 @@ static int clamp_min(const struct layout_req *r)
 	return r->min < 1 ? 1 : r->min;
 }
 
-/* While the focused pane would get less than it wants and less than half
- * the rows, the panes with only a reason to show give it theirs, from the
- * bottom: on a small screen a table is not cut to a few rows for a line
- * saying there is nothing yet (its key still brings it back). Returns the
- * rows used. */
+/* The pane short of rows that idle panes make way for: the focused one,
+ * else the one with data that lacks the most of its want; -1 for none. */
+static int needy_pane(const struct layout_req *req, int n, int focus, const int *out)
+{
+	int best = -1, gap = 0;
+
+	if (focus >= 0 && req[focus].want > out[focus])
+		return focus;
+	for (int i = 0; i < n; i++) {
+		if (out[i] && !req[i].idle && req[i].want - out[i] > gap) {
+			gap = req[i].want - out[i];
+			best = i;
+		}
+	}
+	return best;
+}
+
+/* While that pane would get less than it wants and less than half the
+ * rows, the unfocused panes with only a reason to show give it theirs, from
+ * the bottom: on a small screen a table is not cut to a few rows for lines
+ * saying there is nothing yet (their keys still bring them back). Returns
+ * the rows used. */
 static int idle_give_way(const struct layout_req *req, int n, int avail, int focus, int *out,
 			 int used)
 {
-	for (int i = n - 1; focus >= 0 && i >= 0; i--) {
-		int could = out[focus] + avail - used + LAYOUT_BOX_ROWS;
+	int b = needy_pane(req, n, focus, out);
 
-		if (could - LAYOUT_BOX_ROWS >= req[focus].want || 2 * could >= avail)
+	for (int i = n - 1; b >= 0 && i >= 0; i--) {
+		int could = out[b] + avail - used + LAYOUT_BOX_ROWS;
+
+		if (could - LAYOUT_BOX_ROWS >= req[b].want || 2 * could >= avail)
 			break;
-		if (i == focus || !out[i] || !req[i].idle)
+		if (i == focus || i == b || !out[i] || !req[i].idle)
 			continue;
 		used -= out[i] + LAYOUT_BOX_ROWS;
 		out[i] = 0;

@@ -20,10 +20,11 @@ struct layout_req {
  * screen rows, borders included. Every pane first gets its minimum; when they
  * do not all fit, panes are dropped from the bottom, idle ones before the
  * others and never the focused one (out[i] = 0), and a dropped pane whose
- * minimum fits in the rows left comes back. While the focused pane would
- * get less than its want and less than half of avail, idle panes give it
- * their rows, from the bottom. Then the focused pane grows to its want, then
- * the others in order; rows still left go to the bottom pane.
+ * minimum fits in the rows left comes back. While the focused pane (else
+ * the pane with data furthest from its want) would get less than its want
+ * and less than half of avail, unfocused idle panes give it their rows, from
+ * the bottom. Then the focused pane grows to its want, then the others in
+ * order; rows still left go to the bottom pane.
  * Returns the rows used. */
 int layout_rows(const struct layout_req *req, int n, int avail, int *out);
 

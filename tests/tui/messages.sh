@@ -144,7 +144,7 @@ tui_start 80 24 -- -d 0.5 -- sh -c 'sleep 1; sleep 1'
 keys 4
 wait_for '^ workload: sh \(pid [0-9]+\) exited with status 0; press q to quit *$' 15 ||
 	fail "the workload's end is not on a line of its own"
-wait_for '\(exited\) ' 5 || fail "the memory table lost the workload's rows"
+wait_for '\((exited|exit [0-9]+|signal [0-9]+)\) ' 5 || fail "the memory table lost the workload's rows"
 cap | grep -q 'waiting for the first process sample' && fail "the memory table is empty after the exit"
 check_layout 80 24
 quit_ok "workload"

@@ -114,9 +114,9 @@ START_TEST(layout_drops_idle_panes_first)
 END_TEST
 
 /* 80x24, live, no runtime in use: the kernels and ranges panes have only a
- * reason to show. While the focused process table would get less than half
- * the rows, they give it theirs; with the PPU pane focused (a line), or on
- * a taller screen, they stay. */
+ * reason to show. While the process table would get less than half the
+ * rows, they give it theirs, whether it has the focus or the PPU pane (a
+ * line) has; on a taller screen, or focused themselves, they stay. */
 START_TEST(layout_idle_panes_give_way_to_focus)
 {
 	struct layout_req r[6] = {
@@ -140,12 +140,22 @@ START_TEST(layout_idle_panes_give_way_to_focus)
 	layout_rows(r, 6, 41, out);
 	ck_assert_int_eq(out[4], 1);
 	ck_assert_int_eq(out[5], 1);
-	/* the PPU pane focused: it wants a line, the idle panes stay */
+	/* the PPU pane focused: it has its line; the table is the one short */
 	r[3].focused = false;
 	r[0].focused = true;
 	layout_rows(r, 6, 22, out);
+	ck_assert_int_eq(out[4], 0);
+	ck_assert_int_eq(out[5], 0);
+	layout_rows(r, 6, 41, out);
 	ck_assert_int_eq(out[4], 1);
 	ck_assert_int_eq(out[5], 1);
+	/* the kernels pane focused (its key): it stays, the ranges pane goes */
+	r[0].focused = false;
+	r[4].focused = true;
+	layout_rows(r, 6, 22, out);
+	ck_assert_int_eq(out[4], 1);
+	ck_assert_int_eq(out[5], 0);
+	ck_assert_int_eq(out[3], 22 - 3 - 3 - 4 - 3 - LAYOUT_BOX_ROWS);
 }
 END_TEST
 
