@@ -103,9 +103,11 @@ SRV=$!
 PORT=$(serving_port "$D/err" "asys serve" http "$SRV") || { fail "asys serve did not start: $(cat "$D/err")"; finish; exit; }
 URL=http://127.0.0.1:$PORT/metrics
 i=0
+# (a collector's rate, once a second of its ticks is in)
 until curl -s --max-time 5 "$URL" >"$D/scrape" && grep -q '^asys_rdma_cnp_rx_total' "$D/scrape" &&
 	grep -q '^asys_ppu_process_util_sm_ratio' "$D/scrape" &&
-	grep -q '^asys_ppu_metric_mean_ratio' "$D/scrape"; do
+	grep -q '^asys_ppu_metric_mean_ratio' "$D/scrape" &&
+	grep -q '^asys_collector_rate_hz' "$D/scrape"; do
 	i=$((i + 1))
 	[ $i -le 100 ] || { fail "no RDMA, per-process or GPM series in 10 s"; finish; exit; }
 	sleep 0.1
