@@ -152,19 +152,3 @@ char *str_escape(char *dst, size_t n, const char *src, size_t maxlen)
 	dst[o] = 0;
 	return dst;
 }
-
-size_t str_escape_write(FILE *f, const char *src)
-{
-	const unsigned char *s = (const unsigned char *)(src ? src : "");
-	size_t o = 0;
-
-	while (*s) {
-		char one[9];
-		size_t used, k = escape_one(s, one, &used);
-
-		fwrite(one, 1, k, f);
-		o += k;
-		s += used;
-	}
-	return o;
-}

@@ -6,7 +6,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* What the character at s is to a terminal; every output of text asks this
  * one function (str_escape, CSV, JSON, OpenMetrics, the screen). */
@@ -33,10 +32,6 @@ bool str_needs_escape(const char *s);
  * bytes (0: only n bounds it) and at most n - 1; when src does not fit it ends in "...", never in
  * half an escape or half a character. Always NUL-terminated. Returns dst. */
 char *str_escape(char *dst, size_t n, const char *src, size_t maxlen);
-
-/* str_escape without a bound, onto f (CSV and other files of any length).
- * Returns the bytes written. */
-size_t str_escape_write(FILE *f, const char *src);
 
 /* The length of the valid UTF-8 sequence at s (2..4 bytes), or 0 for a
  * byte that does not start one (ASCII included). */
