@@ -547,7 +547,7 @@ int memproc_new(struct memproc **out, const struct memproc_sids *sids, const str
 {
 	struct memproc *st = calloc(1, sizeof(*st));
 	char path[4096];
-	long ps = sysconf(_SC_PAGESIZE), hz = sysconf(_SC_CLK_TCK);
+	long hz = sysconf(_SC_CLK_TCK);
 	int rc;
 
 	*out = NULL;
@@ -559,7 +559,6 @@ int memproc_new(struct memproc **out, const struct memproc_sids *sids, const str
 	st->tree_mode = tree_mode;
 	st->threads = threads;
 	st->opts = o;
-	st->page_size = ps > 0 ? (double)ps : 4096.0;
 	st->clk_tck = hz > 0 ? (double)hz : 100.0;
 	st->fd_budget = mem_fd_budget();
 	st->fd_loadavg = -1;

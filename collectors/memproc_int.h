@@ -87,7 +87,7 @@ struct memproc {
 	struct memproc_sids sid;
 	bool tree_mode, threads;
 	const struct asys_options *opts; /* roots: opts->pids (main adds the workload) */
-	double page_size, clk_tck;
+	double clk_tck;
 	/* the reported set, sorted by pid; cur is built on each report */
 	struct mem_proc *procs, *cur;
 	size_t nprocs, ncur, cap;
