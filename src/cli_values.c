@@ -182,8 +182,8 @@ int cli_parse_duration(const struct opt_desc *d, const char *name, const char *v
 	return -EINVAL;
 }
 
-int cli_parse_peak_window(const struct opt_desc *d, const char *name, const char *val,
-			  void *block, char *err, size_t n)
+int cli_parse_peak_window(const struct opt_desc *d, const char *name, const char *val, void *block,
+			  char *err, size_t n)
 {
 	char a[40], b[40], expect[160];
 	double s;

@@ -19,8 +19,8 @@ int cli_parse_speed(const struct opt_desc *d, const char *name, const char *val,
 int cli_parse_duration(const struct opt_desc *d, const char *name, const char *val, void *block,
 		       char *err, size_t n);
 /* --peak-window: a duration with its unit, 0.1s to 1h. */
-int cli_parse_peak_window(const struct opt_desc *d, const char *name, const char *val,
-			  void *block, char *err, size_t n);
+int cli_parse_peak_window(const struct opt_desc *d, const char *name, const char *val, void *block,
+			  char *err, size_t n);
 /* A size needs a byte unit (4096B, 512MB, 2GiB; binary: 1MB = 1MiB). */
 int cli_parse_max_size(const struct opt_desc *d, const char *name, const char *val, void *block,
 		       char *err, size_t n);
