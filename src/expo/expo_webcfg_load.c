@@ -61,8 +61,6 @@ static int wc_slurp(const char *path, unsigned how, size_t max, char **out, size
 {
 	char real[PATH_MAX];
 	struct stat st;
-	char *buf = NULL;
-	size_t got = 0;
 	int fd, rc = wc_resolve(path, how, real, sizeof(real), err, n);
 
 	*out = NULL;
@@ -79,52 +77,18 @@ static int wc_slurp(const char *path, unsigned how, size_t max, char **out, size
 			     : strerror(-rc));
 		return rc;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, n, "not a regular file");
-		rc = -EINVAL;
-		goto out;
-	}
-	if ((how & WC_SECRET) && (st.st_mode & S_IROTH)) {
+	if ((how & WC_SECRET) && fstat(fd, &st) == 0 && (st.st_mode & S_IROTH)) {
 		snprintf(err, n, "a private key every user of this host may read (chmod o-r it)");
 		rc = -EPERM;
-		goto out;
+	} else {
+		rc = env_read_fd(fd, max, out, len);
 	}
-	if ((unsigned long long)st.st_size > max) {
+	if (rc == -EINVAL)
+		snprintf(err, n, "not a regular file");
+	else if (rc == -EFBIG)
 		snprintf(err, n, "larger than %zu KiB", max >> 10);
-		rc = -EFBIG;
-		goto out;
-	}
-	if (!(buf = malloc(max + 1))) {
-		snprintf(err, n, "out of memory");
-		rc = -ENOMEM;
-		goto out;
-	}
-	/* the size may change under us: read to the end, at most max + 1 */
-	while (got <= max) {
-		ssize_t r = read(fd, buf + got, max + 1 - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			rc = -errno;
-			snprintf(err, n, "%s", strerror(-rc));
-			goto out;
-		}
-		if (!r)
-			break;
-		got += (size_t)r;
-	}
-	if (got > max) {
-		snprintf(err, n, "larger than %zu KiB", max >> 10);
-		rc = -EFBIG;
-		goto out;
-	}
-	buf[got] = '\0';
-	*out = buf;
-	*len = got;
-	buf = NULL;
-out:
-	free(buf);
+	else if (rc < 0 && rc != -EPERM)
+		snprintf(err, n, "%s", strerror(-rc));
 	close(fd);
 	return rc;
 }
