@@ -494,11 +494,18 @@ static void ppu_draw(struct pane *p, WINDOW *w, struct view *v)
 	full = ppu_want(s, v, cols, true) <= rows - y;
 	per = full ? rows : (rows - y) / s->ndev;
 	if (per >= 2) {
-		/* every block, cut to an equal share of the rows when they do not all fit */
+		/* every block, cut to an equal share of the rows when they do not all
+		 * fit; the rows the shares leave go to the selected device's block,
+		 * not to blank lines under the last */
+		int extra = full ? 0 : rows - y - per * s->ndev;
+
 		s->top = 0;
-		for (int i = 0; i < s->ndev && y < rows; i++)
-			y += ppu_block(w, v, s, &s->devs[i], y, per < rows - y ? per : rows - y,
-				       cols, true, p->focused && i == s->sel);
+		for (int i = 0; i < s->ndev && y < rows; i++) {
+			int l = per + (i == s->sel ? extra : 0);
+
+			y += ppu_block(w, v, s, &s->devs[i], y, l < rows - y ? l : rows - y, cols,
+				       true, p->focused && i == s->sel);
+		}
 	} else {
 		ppu_draw_compact(w, v, s, y, p->focused);
 	}

@@ -3,7 +3,8 @@
 # demo and live, at 80x24, 132x43 and 200x50: the NIC rows' packet size is
 # labelled (/pkt); the help (F1) wraps an entry longer than the screen under
 # its description instead of cutting it, and the kernels pane's entry on
-# copies is a sentence.
+# copies is a sentence. The PPU pane, its blocks cut to a share of its rows
+# each, leaves no blank line (the rest go to the selected device).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"
 
 # nic_rows_labelled WHAT: every NIC row with a peak ends in a packet size
@@ -47,11 +48,22 @@ $page"
 	wait_gone 'help  \(any key closes it' 5 || fail "$1: Escape did not close the help"
 }
 
+# ppu_blank: the blank inner lines of the PPU box
+ppu_blank() {
+	cap | awk '
+		/^(╭|\+)1 PPU/ { inside = 1; next }
+		inside && /^(╰|\+)/ { exit }
+		inside && /^(│|\|) *(│|\|)( |$|│|\|)/ { n++ }
+		END { print n + 0 }'
+}
+
 DEMO="$(dirname "$ASYS")/demo.asys"
 if [ -r "$DEMO" ]; then
 	for size in 80x24 132x43 200x50; do
 		cols=${size%x*} rows=${size#*x}
 		TUI_SUB=demo TUI_READY='REPLAY demo\.asys' tui_start "$cols" "$rows" ASYS_DEMO_FILE=
+		wait_for '^│0 PPU ' 5 || fail "$size demo: no PPU device"
+		[ "$(ppu_blank)" = 0 ] || fail "$size demo: $(ppu_blank) blank lines in the PPU pane"
 		keys 2
 		wait_focus NIC 5 || fail "$size demo: 2 did not focus the NIC pane"
 		nic_rows_labelled "$size demo"
