@@ -56,8 +56,10 @@ bool proc_act_here(void)
 }
 
 /* Field 22 of /proc/PID/stat, the start in clock ticks after boot: with
- * the pid, what names one process (a pid alone is reused). The command
- * (field 2) may hold spaces and parentheses: count from its last ')'. */
+ * the pid, what names one process (a pid alone is reused); -ESRCH for a
+ * process that has exited (a zombie: its pid is not free yet, but a signal
+ * reaches no one). The command (field 2) may hold spaces and parentheses:
+ * count from its last ')'. */
 static int start_ticks(uint64_t pid, unsigned long long *ticks)
 {
 	char buf[1024];
@@ -65,10 +67,12 @@ static int start_ticks(uint64_t pid, unsigned long long *ticks)
 	ssize_t len = proc_act_read(pid, "stat", buf, sizeof(buf));
 
 	if (len < 0)
-		return (int)len;
+		return len == -ENOENT ? -ESRCH : (int)len;
 	p = strrchr(buf, ')');
 	if (!p)
 		return -EPROTO;
+	if (p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'))
+		return -ESRCH;
 	/* the space before field f, up to the start's */
 	for (int f = 3; f <= 22; f++) {
 		p = strchr(p + 1, ' ');
@@ -113,18 +117,19 @@ static bool same_start(double start_s, unsigned long long ticks)
 }
 
 /* Whether t's process still runs: signal 0 through the pidfd (a reused pid
- * is another process's, and the pidfd says ESRCH), or without a pidfd the
- * start time read again. */
+ * is another process's, and the pidfd says ESRCH), then its start time and
+ * state read again (-ESRCH: another process, or a zombie). */
 static int target_alive(const struct proc_target *t)
 {
 	unsigned long long now;
 	int rc;
 
-	if (t->fd >= 0)
-		return pidfd_signal(t->fd, 0) < 0 ? -errno : 0;
+	if (t->fd >= 0 && pidfd_signal(t->fd, 0) < 0)
+		return -errno;
+	/* a zombie takes signals: the start (and state) say it has exited */
 	rc = start_ticks(t->pid, &now);
 	if (rc < 0)
-		return rc == -ENOENT ? -ESRCH : rc;
+		return rc;
 	return now == t->start ? 0 : -ESRCH;
 }
 
@@ -143,8 +148,6 @@ int proc_act_hold(struct proc_target *t, uint64_t pid, double start_s)
 	if (t->fd < 0 && errno != ENOSYS)
 		return -errno;
 	rc = start_ticks(pid, &t->start);
-	if (rc == -ENOENT)
-		rc = -ESRCH;
 	/* alive after the read, or EPERM: what the user may not signal is
 	 * refused as such, whichever process it is */
 	if (!rc && t->fd >= 0)
@@ -176,12 +179,14 @@ int proc_act_signal(struct proc_target *t, int sig)
 
 	if (!t->held)
 		return -ESRCH;
-	if (t->fd >= 0)
-		return pidfd_signal(t->fd, sig) < 0 ? -errno : 0;
-	/* no pidfd: the start time checked right before */
+	/* alive and still the same: with a pidfd, the signal goes to its
+	 * process whatever happens next; without, the start time checked
+	 * right before */
 	rc = target_alive(t);
 	if (rc < 0)
 		return rc;
+	if (t->fd >= 0)
+		return pidfd_signal(t->fd, sig) < 0 ? -errno : 0;
 	return kill((pid_t)t->pid, sig) < 0 ? -errno : 0;
 }
 

@@ -60,7 +60,7 @@ void proc_signal_open(struct proc_pane *s, const struct view *v, const struct pr
 		proc_act_release(&s->target);
 		if (rc == -ESRCH)
 			snprintf(s->msg, sizeof(s->msg),
-				 "k: process %llu is gone (No such process): nothing was sent",
+				 "k: %llu has ended (No such process): nothing sent",
 				 (unsigned long long)r->pid);
 		else
 			snprintf(s->msg, sizeof(s->msg), "k: cannot signal %llu: %s",
@@ -80,8 +80,7 @@ static void send(struct proc_pane *s)
 	proc_act_release(&s->target);
 	if (rc == -ESRCH)
 		snprintf(s->msg, sizeof(s->msg),
-			 "%llu (%s) is gone (No such process): no signal sent; its pid may be "
-			 "another process's now",
+			 "%llu (%s) has ended: nothing sent (its pid may be another's now)",
 			 (unsigned long long)s->act_pid, s->act_name);
 	else if (rc < 0)
 		snprintf(s->msg, sizeof(s->msg), "kill %s %llu: %s", sigs[s->sig_sel].name,
@@ -170,8 +169,7 @@ void proc_nice(struct proc_pane *s, const struct view *v, const struct proc_row 
 	}
 	rc = proc_act_nice(r->pid, r->start, delta, &now);
 	if (rc == -ESRCH)
-		snprintf(s->msg, sizeof(s->msg),
-			 "renice %llu: the process is gone (No such process)",
+		snprintf(s->msg, sizeof(s->msg), "renice %llu: it has ended (No such process)",
 			 (unsigned long long)r->pid);
 	else if (rc < 0)
 		snprintf(s->msg, sizeof(s->msg), "renice %llu by %+d: %s",

@@ -188,7 +188,7 @@ static double start_of(pid_t pid)
 }
 
 /* As pid 1 of a new pid namespace with its own /proc: k, Enter on the old
- * process; it ends and a new one gets its pid; y must say it is gone and
+ * process; it ends and a new one gets its pid; y must say it ended and
  * send nothing, and F8 must not renice the new one. The exit status names
  * the step that failed; 99: the namespace could not be set up. */
 static int reuse_scene(struct fix *f)
@@ -228,7 +228,7 @@ static int reuse_scene(struct fix *f)
 		return 99;
 	key(f, 'y');
 	fprintf(stderr, "signal_reused_pid: y: %s\n", f->v.status);
-	if (!strstr(f->v.status, "is gone") || strstr(f->v.status, "sent SIGTERM"))
+	if (!strstr(f->v.status, "has ended: nothing sent") || strstr(f->v.status, "sent SIGTERM"))
 		return 2;
 	if (waitpid(young, &status, WNOHANG) != 0)
 		return 3;
@@ -236,7 +236,7 @@ static int reuse_scene(struct fix *f)
 	nice0 = getpriority(PRIO_PROCESS, (id_t)young);
 	key(f, KEY_F(8));
 	fprintf(stderr, "signal_reused_pid: F8: %s\n", f->v.status);
-	if (!strstr(f->v.status, "is gone") || getpriority(PRIO_PROCESS, (id_t)young) != nice0)
+	if (!strstr(f->v.status, "has ended") || getpriority(PRIO_PROCESS, (id_t)young) != nice0)
 		return 4;
 	kill(young, SIGKILL);
 	waitpid(young, &status, 0);
@@ -245,7 +245,7 @@ static int reuse_scene(struct fix *f)
 
 /* The pid k chose is another process's by the time of y (pid reuse, made
  * with ns_last_pid in a pid namespace of the test's own): nothing is sent,
- * and the answer says the process is gone. Root only. */
+ * and the answer says the process has ended. Root only. */
 START_TEST(signal_reused_pid)
 {
 	struct fix f;
@@ -280,7 +280,7 @@ START_TEST(signal_reused_pid)
 	}
 	ck_assert_msg(WEXITSTATUS(status) == 0,
 		      "pid reused between k and y: step %d failed (1: the question, 2: y "
-		      "signalled or did not say gone, 3: the new process ended, 4: F8)",
+		      "signalled or did not say it ended, 3: the new process ended, 4: F8)",
 		      WEXITSTATUS(status));
 out:
 	fix_close(&f);
