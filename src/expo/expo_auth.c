@@ -39,6 +39,7 @@ struct expo_auth_pool {
 	pthread_mutex_t lock;
 	pthread_cond_t work, done;
 	struct expo_auth_job *head, *tail;
+	unsigned queued; /* jobs in the queue */
 	unsigned refs;
 	bool stopping;
 	unsigned long bcrypts;
@@ -157,6 +158,7 @@ static void *expo_auth_worker(void *arg)
 		p->head = j->next;
 		if (!p->head)
 			p->tail = NULL;
+		p->queued--;
 		pthread_mutex_unlock(&p->lock);
 		ok = expo_job_run(j);
 		pthread_mutex_lock(&p->lock);
@@ -273,6 +275,7 @@ void expo_auth_stop(struct expo_auth *a)
 		expo_job_unref(j);
 	}
 	p->tail = NULL;
+	p->queued = 0;
 	pthread_cond_broadcast(&p->work);
 	pthread_cond_broadcast(&p->done);
 	pthread_mutex_unlock(&p->lock);
@@ -320,21 +323,23 @@ static void expo_auth_remember(struct expo_auth *a, size_t user, const char *dig
 	old->until_ns = now + (uint64_t)EXPO_AUTH_CACHE_S * 1000000000ull;
 }
 
-/* A bcrypt of password against hash by a worker, waited for; false too
- * when the pool stops meanwhile or memory runs out. */
-static bool expo_auth_bcrypt(struct expo_auth_pool *p, const char *password, const char *hash)
+/* A bcrypt of password against hash by a worker, waited for: 1 a match,
+ * 0 none (or the pool stopped meanwhile, or memory ran out), -EBUSY when
+ * the queue is full. */
+static int expo_auth_bcrypt(struct expo_auth_pool *p, const char *password, const char *hash)
 {
 	struct expo_auth_job *j = calloc(1, sizeof(*j));
-	bool ok;
+	int rc = 0;
 
 	if (!j || !(j->password = strdup(password))) {
 		free(j);
-		return false;
+		return 0;
 	}
 	util_strlcpy(j->hash, hash, sizeof(j->hash));
 	j->refs = 2;
 	pthread_mutex_lock(&p->lock);
-	if (p->stopping) {
+	if (p->stopping || p->queued >= EXPO_AUTH_QUEUE) {
+		rc = p->stopping ? 0 : -EBUSY;
 		j->refs = 1;
 	} else {
 		if (p->tail)
@@ -342,14 +347,15 @@ static bool expo_auth_bcrypt(struct expo_auth_pool *p, const char *password, con
 		else
 			p->head = j;
 		p->tail = j;
+		p->queued++;
 		pthread_cond_signal(&p->work);
 		while (!j->done && !p->stopping)
 			pthread_cond_wait(&p->done, &p->lock);
+		rc = j->done && j->ok;
 	}
-	ok = j->done && j->ok;
 	expo_job_unref(j);
 	pthread_mutex_unlock(&p->lock);
-	return ok;
+	return rc;
 }
 
 /* The salted digest of password for the cache, or "" */
@@ -366,16 +372,16 @@ static void expo_auth_digest(const struct expo_auth *a, const char *password, ch
 	free(cd);
 }
 
-bool expo_auth_check(struct expo_auth *a, const char *user, const char *password)
+int expo_auth_verify(struct expo_auth *a, const char *user, const char *password)
 {
 	char digest[EXPO_AUTH_DIGEST_MAX];
 	uint64_t now = util_now_ns(CLOCK_MONOTONIC);
 	const char *hash = NULL;
 	size_t idx = 0;
-	bool ok;
+	int ok;
 
 	if (!user || !password)
-		return false;
+		return 0;
 	for (size_t i = 0; i < a->nusers && !hash; i++)
 		if (!strcmp(a->users[i].name, user)) {
 			hash = a->users[i].hash;
@@ -386,14 +392,20 @@ bool expo_auth_check(struct expo_auth *a, const char *user, const char *password
 	ok = idx && *digest && expo_auth_cached(a, idx, digest, now);
 	pthread_mutex_unlock(&a->lock);
 	if (!ok) {
-		ok = expo_auth_bcrypt(a->pool, password, hash ? hash : a->dummy) && hash;
+		ok = expo_auth_bcrypt(a->pool, password, hash ? hash : a->dummy);
+		ok = ok > 0 ? hash != NULL : ok;
 		pthread_mutex_lock(&a->lock);
-		if (ok && *digest)
+		if (ok > 0 && *digest)
 			expo_auth_remember(a, idx, digest, now);
 		pthread_mutex_unlock(&a->lock);
 	}
 	explicit_bzero(digest, sizeof(digest));
 	return ok;
+}
+
+bool expo_auth_check(struct expo_auth *a, const char *user, const char *password)
+{
+	return expo_auth_verify(a, user, password) == 1;
 }
 
 unsigned long expo_auth_bcrypts(const struct expo_auth *a)

@@ -25,6 +25,9 @@
 #define EXPO_AUTH_CACHE 32   /* (user, password) pairs remembered */
 #define EXPO_AUTH_CACHE_S 60 /* for this long after their bcrypt check */
 #define EXPO_AUTH_WORKERS 2  /* bcrypts at once */
+/* checks waiting for a worker; one more is refused at once (busy), so that
+ * a flood of wrong passwords holds no more connections than this */
+#define EXPO_AUTH_QUEUE 16
 /* a password longer than this is refused unread (bcrypt reads 72 bytes) */
 #define EXPO_AUTH_PASSWORD_MAX 1024
 
@@ -40,7 +43,11 @@ void expo_auth_stop(struct expo_auth *a);
 /* Stops, then frees; a worker still in a bcrypt frees its share when it
  * ends. NULL is fine. No check may be running or start. */
 void expo_auth_free(struct expo_auth *a);
-/* user and password match a user's hash. Thread-safe; false once stopped. */
+/* 1: user and password match a user's hash; 0: they do not (or the
+ * checks stopped); -EBUSY: EXPO_AUTH_QUEUE checks wait already, this one
+ * was not made. Thread-safe. */
+int expo_auth_verify(struct expo_auth *a, const char *user, const char *password);
+/* expo_auth_verify's 1. */
 bool expo_auth_check(struct expo_auth *a, const char *user, const char *password);
 /* bcrypt checks done so far (the cache's misses), for the tests */
 unsigned long expo_auth_bcrypts(const struct expo_auth *a);

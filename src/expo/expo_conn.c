@@ -45,9 +45,10 @@ static bool expo_conn_waiting(const struct expo_conn *k)
 	return k->fd >= 0 && !k->busy && !k->cut;
 }
 
-/* Cuts the oldest waiting ones while more than EXPO_CONN_KEEP are kept.
- * Under the lock. */
-static void expo_conns_keep(struct expo_conns *c)
+/* Cuts the oldest waiting ones while more than EXPO_CONN_KEEP are kept,
+ * never new, the one just opened: when all others are being answered it
+ * goes beyond, up to the library's limit. Under the lock. */
+static void expo_conns_keep(struct expo_conns *c, const struct expo_conn *new)
 {
 	while (c->live > EXPO_CONN_KEEP) {
 		struct expo_conn *old = NULL;
@@ -55,7 +56,8 @@ static void expo_conns_keep(struct expo_conns *c)
 		for (size_t i = 0; i < EXPO_CONN_MAX; i++) {
 			struct expo_conn *k = &c->slot[i];
 
-			if (expo_conn_waiting(k) && (!old || k->since_ns < old->since_ns))
+			if (k != new &&expo_conn_waiting(k) &&
+			    (!old || k->since_ns < old->since_ns))
 				old = k;
 		}
 		if (!old)
@@ -154,7 +156,7 @@ struct expo_conn *expo_conns_open(struct expo_conns *c, int fd)
 	if (k) {
 		*k = (struct expo_conn){.fd = fd, .since_ns = now};
 		c->live++;
-		expo_conns_keep(c);
+		expo_conns_keep(c, k);
 		/* its deadline may be the next one */
 		pthread_cond_signal(&c->wake);
 	} else {

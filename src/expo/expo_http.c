@@ -112,16 +112,16 @@ static bool expo_client_cert_ok(struct expo_server *s, struct MHD_Connection *c)
 
 /* The request's basic auth matches a user of the web config. The header
  * is read here, not by the library, which would cut a password at a NUL. */
-static bool expo_authorized(struct expo_server *s, struct MHD_Connection *c)
+static int expo_authorized(struct expo_server *s, struct MHD_Connection *c)
 {
 	char user[EXPO_WEB_USER_MAX], *pass = NULL;
-	bool ok;
+	int ok;
 
 	if (expo_auth_basic(
 		mhd->lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION),
 		user, sizeof(user), &pass) < 0)
-		return false;
-	ok = expo_auth_check(s->auth, user, pass);
+		return 0;
+	ok = expo_auth_verify(s->auth, user, pass);
 	explicit_bzero(pass, strlen(pass));
 	free(pass);
 	explicit_bzero(user, sizeof(user));
@@ -185,6 +185,7 @@ static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const ch
 				   size_t *upload_len, void **req)
 {
 	struct expo_server *s = cls;
+	int ok;
 
 	(void)version;
 	(void)upload;
@@ -200,8 +201,15 @@ static enum MHD_Result expo_handle(void *cls, struct MHD_Connection *c, const ch
 		return expo_reply(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8", (char *)msg,
 				  sizeof(msg) - 1, false);
 	}
-	if (!*req && s->auth && !expo_authorized(s, c))
-		return expo_unauthorized(c);
+	if (!*req && s->auth && (ok = expo_authorized(s, c)) != 1) {
+		static const char busy[] =
+		    "503 busy: too many password checks at once, try again\n";
+
+		if (ok == 0)
+			return expo_unauthorized(c);
+		return expo_reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain; charset=utf-8",
+				  (char *)busy, sizeof(busy) - 1, false);
+	}
 	*req = s;
 	if (*upload_len) {
 		*upload_len = 0; /* a body is read and dropped: the answer is 405 */

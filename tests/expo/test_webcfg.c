@@ -8,10 +8,13 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "expo_webcfg.h"
 #include "util.h"
@@ -295,6 +298,64 @@ START_TEST(auth_unknown_user_costs_the_most)
 }
 END_TEST
 
+struct verifier {
+	struct expo_auth *a;
+	pthread_t t;
+	int rc;
+};
+
+static void *verify_wrong(void *arg)
+{
+	struct verifier *v = arg;
+
+	__atomic_store_n(&v->rc, expo_auth_verify(v->a, "dear", "wrong"), __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/* At most EXPO_AUTH_QUEUE checks wait for the workers, the rest are refused
+ * busy at once; a stop lets every waiting check go without waiting for the
+ * bcrypts in progress. */
+START_TEST(auth_queue_and_stop)
+{
+	struct expo_web_user u = {"dear", ""};
+	struct verifier v[EXPO_AUTH_QUEUE + EXPO_AUTH_WORKERS + 4];
+	size_t n = sizeof(v) / sizeof(v[0]), busy = 0;
+	struct expo_auth *a;
+	char why[256];
+	uint64_t t;
+
+	memcpy(u.hash, real_hash_of("x", 12), sizeof(u.hash));
+	a = expo_auth_new(&u, 1, why, sizeof(why));
+	ck_assert_msg(a, "%s", why);
+	for (size_t i = 0; i < n; i++) {
+		v[i] = (struct verifier){.a = a, .rc = 1};
+		ck_assert_int_eq(pthread_create(&v[i].t, NULL, verify_wrong, &v[i]), 0);
+	}
+	/* the ones refused return at once; the others wait for cost-12 bcrypts */
+	t = util_now_ns(CLOCK_MONOTONIC);
+	while (util_now_ns(CLOCK_MONOTONIC) - t < 2000000000ull) {
+		busy = 0;
+		for (size_t i = 0; i < n; i++)
+			busy += __atomic_load_n(&v[i].rc, __ATOMIC_SEQ_CST) == -EBUSY;
+		if (busy >= 4)
+			break;
+		usleep(10000);
+	}
+	ck_assert_uint_ge(busy, 4);
+	t = util_now_ns(CLOCK_MONOTONIC);
+	expo_auth_stop(a);
+	for (size_t i = 0; i < n; i++) {
+		pthread_join(v[i].t, NULL);
+		ck_assert_int_le(v[i].rc, 0);
+	}
+	ck_assert_msg(util_now_ns(CLOCK_MONOTONIC) - t < 300000000ull,
+		      "the checks took %.3f s to let go after the stop",
+		      (double)(util_now_ns(CLOCK_MONOTONIC) - t) / 1e9);
+	ck_assert_int_eq(expo_auth_verify(a, "dear", "x"), 0);
+	expo_auth_free(a);
+}
+END_TEST
+
 /* The Authorization header is decoded whole: a NUL in the user or the
  * password is refused, not cut at; the password may hold colons. */
 START_TEST(auth_basic_header)
@@ -347,6 +408,7 @@ static Suite *webcfg_suite(void)
 	tcase_add_test(tc, auth_bcrypt_and_cache);
 	tcase_add_test(tc, auth_unknown_user_costs_the_most);
 	tcase_add_test(tc, auth_basic_header);
+	tcase_add_test(tc, auth_queue_and_stop);
 	tcase_set_timeout(tc, 60);
 #endif
 	suite_add_tcase(s, tc);
