@@ -1,5 +1,9 @@
 # Common setup for the gpurt shell tests (sourced).
 : "${top_builddir:=.}"
+# The tests read and print text and numbers with grep, sed, awk and printf:
+# in the same locale whatever the caller's (tests/lib.sh says why).
+LC_ALL=C.UTF-8
+export LC_ALL
 FAKE_CUDA_DIR="$top_builddir/tests/fakes/.libs"
 GPURT_WORKLOAD="$top_builddir/tests/gpurt/workload"
 export FAKE_CUDA_DIR GPURT_WORKLOAD

@@ -106,7 +106,7 @@ for size in "160 48" "80 24"; do
 	touch "$TDIR/hold"
 	keys q
 	[ "$(wait_exit)" = 0 ] && pass || fail "$size: asys top did not exit cleanly"
-	tmx kill-server >/dev/null 2>&1
+	tui_stop
 done
 
 # the user's own tool: left alone, and the pane says so
@@ -117,7 +117,7 @@ wait_for 'NVTX_INJECTION64_PATH is already set' 10 && pass ||
 	fail "the pane does not say the user's variable is kept"
 keys q
 wait_exit >/dev/null
-tmx kill-server >/dev/null 2>&1
+tui_stop
 
 # no library: the pane says how to install it
 tui_start 100 30 "ASYS_INJECT_LIB=/nonexistent/libasys-inject.so" -- -d 0.5 -- sleep 60

@@ -2,6 +2,10 @@
 # veth-nB 10.231.0.2 in $NS2), with no IPv6 and static neighbours so only the
 # test's own datagrams cross it. Source it; exits 77 where that is impossible.
 : "${top_builddir:=.}"
+# The tests read and print text and numbers with grep, sed, awk and printf:
+# in the same locale whatever the caller's (tests/lib.sh says why).
+LC_ALL=C.UTF-8
+export LC_ALL
 B=$top_builddir/tests/nic
 if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root for ip netns"; exit 77; fi
 command -v ip >/dev/null 2>&1 || { echo "SKIP: no ip (iproute2)"; exit 77; }

@@ -59,7 +59,7 @@ for size in "80 24" "160 48"; do
 	wait_for 'used [0-9.]+[KMGT]?' 10 || fail "${1}x$2: nodeB's figures after space"
 	keys q
 	[ "$(wait_exit)" = 0 ] || fail "${1}x$2: q did not exit 0"
-	tmx kill-server >/dev/null 2>&1
+	tui_stop
 done
 
 # hosts booted at different times (rec_forge host-a, host-b: monotonic
@@ -76,7 +76,7 @@ if [ -x "$FORGE" ]; then
 	wait_for "\\[2/2\\] REPLAY hb\\.asys $t " 5 || fail "two boots: host-b not at $t"
 	keys q
 	[ "$(wait_exit)" = 0 ] || fail "two boots: q did not exit 0"
-	tmx kill-server >/dev/null 2>&1
+	tui_stop
 fi
 
 # a bad second file: the message names it, before any screen

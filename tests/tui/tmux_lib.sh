@@ -204,8 +204,21 @@ quit_ok() {
 	[ "$st" = 0 ] || fail "$1: exit status $st after q"
 }
 
+# tui_stop: ends the session. With it the last, the server exits, and a
+# session started while it is still going away fails ("server exited
+# unexpectedly", 1 in 30 here): so this returns once the server is gone, or
+# holds other sessions (5 s at most).
 tui_stop() {
+	local i=0
 	tmx kill-session -t "$TSESS" >/dev/null 2>&1
+	while [ "$i" -lt 50 ]; do
+		case $(tmx list-sessions 2>&1) in
+		*"no server running"* | *"error connecting"*) return 0 ;;
+		esac
+		[ -n "$(tmx list-sessions 2>/dev/null)" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
 }
 
 # The pid of asys top in the session.
