@@ -334,7 +334,9 @@ static void load_rows(struct kpriv *s, const struct view *v)
 				       ? 100.0 * r->rate / s->rate_sum
 				       : NAN;
 	}
-	qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
+	/* an empty pane has no rows array: qsort_r may not be given NULL */
+	if (s->nrows > 1)
+		qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }
 
 static const char *empty_reason(const struct view *v);

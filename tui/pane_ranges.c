@@ -255,7 +255,8 @@ static void load_rows(struct rpriv *s, const struct view *v)
 		if (se)
 			load_row(s, v, se, &f);
 	}
-	qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
+	if (s->nrows > 1) /* an empty pane may have no rows array */
+		qsort_r(s->rows, s->nrows, sizeof(*s->rows), row_cmp, s);
 }
 
 /* Why there are no rows: the collector's status (library missing, the
