@@ -139,8 +139,10 @@ gpurt_wait_nvtx() {
 
 # The NVTX tests' readings, of the export $T/x.csv and the workload's own
 # figures $T/own: the last value of FIELD for the range NAME (label
-# "<US>NAME": the default domain), and the workload's figure.
-nvtx_us=$(printf '\037')
+# "<US>NAME": the default domain), and the workload's figure. The export
+# writes the unit separator escaped, as the four characters \x1F (awk -v
+# reads the doubled backslash as one).
+nvtx_us='\\x1F'
 nvtx_last() { awk -F, -v l="$nvtx_us$1" -v f="$2" '$5==l && $6==f { v=$8 } END { print v }' "$T/x.csv"; }
 nvtx_own() { awk -v n="$1" -v f="$2" '$1=="range" && $2==n { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' "$T/own"; }
 # |a - b| <= b / 10 + 1 ms for each of the n ranges: the workload reads its
