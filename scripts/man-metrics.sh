@@ -3,7 +3,7 @@
 # (the families a scrape has, from the exposition's own table), as roff.
 # Usage: scripts/man-metrics.sh [ASYS]; paste its output between the
 # "metrics: begin" and "metrics: end" comments of the page
-# (tests/expo/manlist.sh checks that they agree).
+# (tests/serve/manlist.sh checks that they agree).
 set -eu
 "${1:-asys}" serve --list-metrics | awk '{
 	name = $1; type = $2; unit = $3

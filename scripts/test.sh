@@ -79,7 +79,7 @@ SYSWIDE_TESTS='^tests/(rec/diskfull|tui/tui_storm|tui/tui_procs_live)\.sh$'
 # The serial tests that load both cores on purpose and judge the rates under
 # that load (LOUD_TESTS): beside the other lane they slow its 1 kHz tests
 # past their bounds, and its tests theirs, so they run alone, after the lanes.
-LOUD_TESTS='^tests/expo/load\.sh$'
+LOUD_TESTS='^tests/serve/load\.sh$'
 # serial DIR probes|syswide|loud|quiet [tac]: that part of DIR's serial half, one
 # test at a time (in reverse order with tac), its lines prefixed with the
 # build's name.

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli_values.h"
-#include "expo_addr.h"
+#include "serve_addr.h"
 #include "options.h"
 #include "strsafe.h"
 #include "util.h"
@@ -91,7 +91,7 @@ int cli_parse_listen(const struct opt_desc *d, const char *name, const char *val
 	char why[160];
 
 	(void)d;
-	if (expo_parse_listen(val, &ss, &len, why, sizeof(why)) < 0) {
+	if (serve_parse_listen(val, &ss, &len, why, sizeof(why)) < 0) {
 		opt_bad_value(err, n, name, val, why + strlen("expected "));
 		return -EINVAL;
 	}

@@ -10,7 +10,7 @@ int cli_parse_scope(const struct opt_desc *d, const char *name, const char *val,
 		    char *err, size_t n);
 int cli_parse_pids(const struct opt_desc *d, const char *name, const char *val, void *block,
 		   char *err, size_t n);
-/* ADDR:PORT, numeric (expo_addr.h); the text is kept, parsed again at bind. */
+/* ADDR:PORT, numeric (serve_addr.h); the text is kept, parsed again at bind. */
 int cli_parse_listen(const struct opt_desc *d, const char *name, const char *val, void *block,
 		     char *err, size_t n);
 int cli_parse_speed(const struct opt_desc *d, const char *name, const char *val, void *block,

@@ -23,7 +23,7 @@
 #include "commands.h"
 #include "engine.h"
 #include "rec_writer.h"
-#include "serve.h"
+#include "listen.h"
 #include "session.h"
 #include "strsafe.h"
 #include "sysroot.h"
@@ -63,8 +63,8 @@ struct record_run {
 	struct workload wl;
 	bool have_wl;
 	int handle;
-	struct serve *serve; /* --listen */
-	sigset_t wait_mask;  /* the signal mask while record_wait sleeps */
+	struct listener *serve; /* --listen */
+	sigset_t wait_mask;	/* the signal mask while record_wait sleeps */
 };
 
 static void record_signals(void)
@@ -145,11 +145,11 @@ static int record_start(struct record_run *r, const char *cmdline)
 	if (!r->s)
 		return 1;
 	if (r->o.listen) {
-		r->serve = serve_start(r->s, &r->o, r->o.listen, "record");
+		r->serve = listen_start(r->s, &r->o, r->o.listen, "record");
 		if (!r->serve)
 			return 1;
-		fprintf(stderr, "asys record: serving %s://%s/metrics\n", serve_scheme(r->serve),
-			serve_address(r->serve));
+		fprintf(stderr, "asys record: serving %s://%s/metrics\n", listen_scheme(r->serve),
+			listen_address(r->serve));
 	}
 	if (env_note_count()) {
 		char notes[ENV_NOTES_MAX];
@@ -296,7 +296,7 @@ static void record_end(struct record_run *r)
 	char size[32], shown[2410];
 	int rc;
 
-	serve_stop(r->serve);
+	listen_stop(r->serve);
 	session_stop(r->s);
 	record_say_behind(r->s);
 	if (r->s && r->handle >= 0)

@@ -9,33 +9,33 @@
 #include "cli.h"
 #include "commands.h"
 #include "env.h"
-#include "expo.h"
+#include "serve.h"
 #include "ppu_catalogue.h"
 #include "registry.h"
-#include "expo_addr.h"
-#include "serve.h"
+#include "serve_addr.h"
+#include "listen.h"
 #include "session.h"
 #include "sysroot.h"
 
-static const struct cli_cmd serve_cli = {
+static const struct cli_cmd cmd_serve_cli = {
     .sub = "serve",
     .cmd = OPT_CMD_SERVE,
     .about = "Sample as asys top does, without a screen, and serve the metrics at\n"
 	     "http://127.0.0.1:9459/metrics for Prometheus. See asys-serve(1).",
 };
 
-static volatile sig_atomic_t serve_stop_sig;
+static volatile sig_atomic_t cmd_serve_stop_sig;
 
-static void serve_on_signal(int sig)
+static void cmd_serve_on_signal(int sig)
 {
-	serve_stop_sig = sig;
+	cmd_serve_stop_sig = sig;
 }
 
 /* The stop signals are blocked in every thread (the sampling threads and
  * the HTTP thread are started after), and taken only in sigsuspend. */
-static void serve_signals(sigset_t *wait_mask)
+static void cmd_serve_signals(sigset_t *wait_mask)
 {
-	struct sigaction sa = {.sa_handler = serve_on_signal};
+	struct sigaction sa = {.sa_handler = cmd_serve_on_signal};
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	sigset_t set;
 
@@ -55,7 +55,7 @@ static void serve_signals(sigset_t *wait_mask)
 
 /* --list-metrics: the families of every stream of this build, the PPU
  * metrics as the whole catalogue (a run registers only its set). */
-static int serve_list(void)
+static int cmd_serve_list(void)
 {
 	const struct stream_desc *sd[SERVE_LIST_STREAMS];
 	struct field_desc *cat = calloc(ppu_metric_count, sizeof(*cat));
@@ -84,7 +84,7 @@ static int serve_list(void)
 			n++;
 		}
 	}
-	rc = expo_list(sd, n, stdout);
+	rc = serve_list(sd, n, stdout);
 	free(cat);
 	return rc < 0 ? 1 : 0;
 }
@@ -93,17 +93,17 @@ int cmd_serve(int argc, char **argv)
 {
 	struct asys_options o;
 	struct session *s = NULL;
-	struct serve *sv = NULL;
+	struct listener *sv = NULL;
 	sigset_t wait_mask;
 	int rc, ret = 1;
 
 	options_defaults(&o);
-	if ((rc = cli_parse(&serve_cli, argc, argv, &o)) >= 0)
+	if ((rc = cli_parse(&cmd_serve_cli, argc, argv, &o)) >= 0)
 		return rc;
 	if (o.list_metrics)
-		return serve_list();
+		return cmd_serve_list();
 	sysroot_set(env_path("ASYS_SYSROOT"));
-	serve_signals(&wait_mask);
+	cmd_serve_signals(&wait_mask);
 	s = session_new(&o, true);
 	if (!s)
 		goto cleanup;
@@ -114,7 +114,7 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "asys serve: %s\n", notes);
 	}
 	/* before sampling: a port in use ends the command at once */
-	sv = serve_start(s, &o, o.listen ? o.listen : EXPO_DEFAULT_LISTEN, "serve");
+	sv = listen_start(s, &o, o.listen ? o.listen : SERVE_DEFAULT_LISTEN, "serve");
 	if (!sv)
 		goto cleanup;
 	rc = session_start(s);
@@ -122,13 +122,13 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "asys serve: cannot start sampling threads: %s\n", strerror(-rc));
 		goto cleanup;
 	}
-	fprintf(stderr, "asys serve: serving %s://%s/metrics\n", serve_scheme(sv),
-		serve_address(sv));
-	while (!serve_stop_sig)
+	fprintf(stderr, "asys serve: serving %s://%s/metrics\n", listen_scheme(sv),
+		listen_address(sv));
+	while (!cmd_serve_stop_sig)
 		sigsuspend(&wait_mask);
 	ret = 0;
 cleanup:
-	serve_stop(sv); /* no scrape reads the store past here */
+	listen_stop(sv); /* no scrape reads the store past here */
 	session_free(s);
 	return ret;
 }

@@ -12,8 +12,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "env.h"
-#include "expo.h"
 #include "serve.h"
+#include "listen.h"
 #include "session.h"
 #include "sysroot.h"
 
@@ -47,23 +47,23 @@ static bool snapshot_text(const struct asys_options *o)
 /* After the sampling threads stopped and the bus's last drain; col holds
  * the collectors as they were while running. */
 static int snapshot_print(struct session *s, const struct asys_options *o,
-			  const struct expo_collector *col, size_t nc)
+			  const struct serve_collector *col, size_t nc)
 {
-	struct expo_snap_opts so = {.processes = SIZE_MAX, .rates = true};
-	struct expo_snap *snap;
+	struct serve_snap_opts so = {.processes = SIZE_MAX, .rates = true};
+	struct serve_snap *snap;
 	struct utsname u;
 	int rc;
 
 	if (uname(&u) < 0)
 		strcpy(u.nodename, "");
-	snap = expo_snap_take(s->store, s->streams, &so);
+	snap = serve_snap_take(s->store, s->streams, &so);
 	if (!snap) {
 		fprintf(stderr, "asys snapshot: out of memory\n");
 		return 1;
 	}
-	rc = snapshot_text(o) ? expo_write_text(snap, stdout)
-			      : expo_write_json(snap, col, nc, u.nodename, o->interval_s, stdout);
-	expo_snap_free(snap);
+	rc = snapshot_text(o) ? serve_write_text(snap, stdout)
+			      : serve_write_json(snap, col, nc, u.nodename, o->interval_s, stdout);
+	serve_snap_free(snap);
 	if (rc < 0 || fflush(stdout) != 0) {
 		fprintf(stderr, "asys snapshot: cannot write: %s\n", strerror(errno ? errno : EIO));
 		return 1;
@@ -74,7 +74,7 @@ static int snapshot_print(struct session *s, const struct asys_options *o,
 int cmd_snapshot(int argc, char **argv)
 {
 	struct asys_options o;
-	struct expo_collector col[SNAPSHOT_COLLECTORS];
+	struct serve_collector col[SNAPSHOT_COLLECTORS];
 	struct session *s;
 	uint64_t t0, t1;
 	size_t nc;
@@ -103,9 +103,9 @@ int cmd_snapshot(int argc, char **argv)
 	t0 = asys_now_ns();
 	snapshot_sleep(o.interval_s);
 	t1 = asys_now_ns();
-	nc = serve_collectors(s->engine, col, SNAPSHOT_COLLECTORS);
+	nc = listen_collectors(s->engine, col, SNAPSHOT_COLLECTORS);
 	session_stop(s);
-	serve_collectors_over(s->engine, col, nc, (double)(t1 - t0) / 1e9);
+	listen_collectors_over(s->engine, col, nc, (double)(t1 - t0) / 1e9);
 	ret = snapshot_print(s, &o, col, nc);
 cleanup:
 	session_free(s);

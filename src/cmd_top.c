@@ -16,7 +16,7 @@
 #include "hgtx.h"
 #include "inject_host.h"
 #include "rec_toggle.h"
-#include "serve.h"
+#include "listen.h"
 #include "session.h"
 #include "store.h"
 #include "strsafe.h"
@@ -55,7 +55,7 @@ struct top_ctx {
 	struct asysrc *cfg; /* asysrc(5): its messages, and where setup saves */
 	char saved[600];    /* what the last save did */
 	uint64_t saved_until;
-	struct serve *serve; /* --listen */
+	struct listener *serve; /* --listen */
 	struct bus *bus;
 	int frame_fd; /* eventfd: the bus's pump says a frame's data is in */
 };
@@ -102,7 +102,7 @@ static void top_status(void *ctx, char *buf, size_t n)
 	if (t->serve) {
 		top_append(buf, n, *buf ? "  " : "");
 		top_append(buf, n, "serving ");
-		top_append(buf, n, serve_address(t->serve));
+		top_append(buf, n, listen_address(t->serve));
 	}
 }
 
@@ -114,7 +114,7 @@ static void top_status_short(void *ctx, char *buf, size_t n)
 	rec_toggle_status_short(t->rec, buf, n);
 	if (t->serve) {
 		top_append(buf, n, "  serving ");
-		top_append(buf, n, serve_address(t->serve));
+		top_append(buf, n, listen_address(t->serve));
 	}
 }
 
@@ -139,9 +139,9 @@ static void top_notes(void *ctx, char *buf, size_t n)
 		top_append(buf, n, msgs);
 	}
 	/* an endpoint open to other hosts without TLS or a password */
-	if (serve_warning(t->serve) && asys_now_ns() < t->notes_until) {
+	if (listen_warning(t->serve) && asys_now_ns() < t->notes_until) {
 		top_append(buf, n, *buf ? "\n" : "");
-		top_append(buf, n, serve_warning(t->serve));
+		top_append(buf, n, listen_warning(t->serve));
 	}
 	if (t->saved[0] && asys_now_ns() < t->saved_until) {
 		top_append(buf, n, *buf ? "\n" : "");
@@ -261,7 +261,7 @@ static int top_start(struct top_ctx *t, struct session *s, const struct asys_opt
 		}
 	}
 	if (o->listen) {
-		t->serve = serve_start(s, o, o->listen, "top");
+		t->serve = listen_start(s, o, o->listen, "top");
 		if (!t->serve)
 			return -1;
 	}
@@ -385,7 +385,7 @@ int cmd_top(int argc, char **argv)
 	ret = 0;
 cleanup:
 	top_finish(&t);
-	serve_stop(t.serve);	/* no scrape reads the store past here */
+	listen_stop(t.serve);	/* no scrape reads the store past here */
 	rec_toggle_free(t.rec); /* flushes and writes the trailer */
 	session_free(s);	/* no pump writes frame_fd past here */
 	if (t.frame_fd >= 0)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The folders are layers with one-way arrows: the application (src) may
-# include anything; tui, collectors, src/rec and src/expo only themselves and
-# the core (collectors also inject/, the region's layout); src/core only
+# include anything; tui, collectors, lib/rec and lib/serve only themselves and
+# the core (collectors also inject/, the region's layout); lib/core only
 # itself; inject/ (libasys-inject.so, loaded into workloads) only itself. A
 # header is placed by where it lives in the tree.
 . "$top_srcdir/tests/lib.sh"
@@ -9,7 +9,7 @@ cd "$top_srcdir" || exit 1
 
 # every header of the layers and the folder it lives in (the first folder
 # in this order, where one name is in two)
-homes=$(for d in src/core src/rec src/expo src collectors tui inject; do
+homes=$(for d in lib/core lib/rec lib/serve src collectors tui inject; do
 	for h in "$d"/*.h; do [ -f "$h" ] && echo "$d ${h##*/}"; done
 done)
 
@@ -25,12 +25,12 @@ layer_check() {
 			if (!(p[2] in home))
 				home[p[2]] = p[1]
 		}
-		allow["src/core"] = "src/core"
-		allow["src/rec"] = "src/rec src/core"
-		allow["src/expo"] = "src/expo src/core"
-		allow["collectors"] = "collectors src/core inject"
-		allow["tui"] = "tui src/core"
-		allow["src"] = "src src/rec src/expo src/core collectors tui inject"
+		allow["lib/core"] = "lib/core"
+		allow["lib/rec"] = "lib/rec lib/core"
+		allow["lib/serve"] = "lib/serve lib/core"
+		allow["collectors"] = "collectors lib/core inject"
+		allow["tui"] = "tui lib/core"
+		allow["src"] = "src lib/rec lib/serve lib/core collectors tui inject"
 		allow["inject"] = "inject"
 	}
 	FNR == 1 {
@@ -52,7 +52,7 @@ layer_check() {
 	END { print "ok " ok + 0 }' "$@"
 }
 
-files=$(for dir in src/core src/rec src/expo collectors tui src inject; do
+files=$(for dir in lib/core lib/rec lib/serve collectors tui src inject; do
 	for f in "$dir"/*.c "$dir"/*.h; do [ -f "$f" ] && echo "$f"; done
 done)
 # shellcheck disable=SC2086
@@ -75,13 +75,13 @@ fi
 # the rule itself must be able to fail: the core including a collector's
 # header, inject/ including the core's; inject/ may include its own
 T=$(mktemp -d) || exit 1
-mkdir -p "$T/src/core" "$T/inject"
-printf '#include "registry.h"\n' >"$T/src/core/x.c"
+mkdir -p "$T/lib/core" "$T/inject"
+printf '#include "registry.h"\n' >"$T/lib/core/x.c"
 printf '#include "asys_inject.h"\n#include "store.h"\n' >"$T/inject/y.c"
-got=$(cd "$T" && layer_check src/core/x.c inject/y.c)
+got=$(cd "$T" && layer_check lib/core/x.c inject/y.c)
 rm -rf "$T"
-want="src/core/x.c includes registry.h from collectors: src/core may include only src/core
-inject/y.c includes store.h from src/core: inject may include only inject
+want="lib/core/x.c includes registry.h from collectors: lib/core may include only lib/core
+inject/y.c includes store.h from lib/core: inject may include only inject
 ok 1"
 [ "$got" = "$want" ] && pass || fail "the check does not find what it must: $got"
 finish

@@ -1,4 +1,4 @@
-/* The small helpers of src/core/util.c: the parsers of numbers, durations
+/* The small helpers of lib/core/util.c: the parsers of numbers, durations
  * and sizes, and the release of read-only bytes of the binary. */
 #include "config.h"
 

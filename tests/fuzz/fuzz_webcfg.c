@@ -9,18 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expo_webcfg.h"
+#include "serve_webcfg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct expo_webcfg c;
+	struct serve_webcfg c;
 	char err[256];
 	char *text;
 	int rc;
 
-	if (size > EXPO_WEB_FILE_MAX)
+	if (size > SERVE_WEB_FILE_MAX)
 		return 0;
 	/* a copy of exactly size bytes, unterminated, so a read past is caught */
 	text = malloc(size ? size : 1);
@@ -28,25 +28,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	err[0] = '\0';
-	rc = expo_webcfg_parse("fuzz.yml", "/etc/asys", text, size, &c, err, sizeof(err));
+	rc = serve_webcfg_parse("fuzz.yml", "/etc/asys", text, size, &c, err, sizeof(err));
 	if (!memchr(err, '\0', sizeof(err)))
 		abort();
 	if (rc == 0) {
-		if (c.nusers > EXPO_WEB_USERS_MAX || (c.nusers && !c.users))
+		if (c.nusers > SERVE_WEB_USERS_MAX || (c.nusers && !c.users))
 			abort();
 		for (size_t i = 0; i < c.nusers; i++)
 			if (!memchr(c.users[i].name, '\0', sizeof(c.users[i].name)) ||
-			    strlen(c.users[i].hash) != EXPO_WEB_HASH_LEN)
+			    strlen(c.users[i].hash) != SERVE_WEB_HASH_LEN)
 				abort();
 		if (!memchr(c.cert_file, '\0', sizeof(c.cert_file)) ||
 		    !memchr(c.key_file, '\0', sizeof(c.key_file)) ||
 		    !memchr(c.client_ca_file, '\0', sizeof(c.client_ca_file)) ||
-		    c.client_auth > EXPO_CLIENT_VERIFY_IF_GIVEN)
+		    c.client_auth > SERVE_CLIENT_VERIFY_IF_GIVEN)
 			abort();
-		if ((c.min_version && (c.min_version < EXPO_TLS10 || c.min_version > EXPO_TLS13)) ||
-		    (c.max_version && (c.max_version < EXPO_TLS10 || c.max_version > EXPO_TLS13)))
+		if ((c.min_version &&
+		     (c.min_version < SERVE_TLS10 || c.min_version > SERVE_TLS13)) ||
+		    (c.max_version && (c.max_version < SERVE_TLS10 || c.max_version > SERVE_TLS13)))
 			abort();
-		expo_webcfg_free(&c);
+		serve_webcfg_free(&c);
 	} else if (!err[0] || c.users) {
 		abort();
 	}
