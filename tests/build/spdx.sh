@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
+# needs: none
 # Every source file names its licence (GPL-2.0-only, the LICENSE file) in an
 # SPDX line, and each BPF program's license section says the same licence to
 # the kernel. scripts/spdx.sh adds the lines; this runs its check.
