@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh Debian 12 machine: installs what is
 # missing, then builds and runs every test of both tiers (`make check` and
-# `make check-system`) twice, once plain and once under ASan+UBSan, each in
+# `make check-system`) twice, once plain and once under ASan+UBSan, with
+# warnings as errors (configure's --enable-werror, off by default), each in
 # two halves, as the tests' own declarations say (`needs:`,
 # scripts/test-needs.sh): first the tests that may run side by side, in one
 # build then the other; then the serial ones, which judge time, one at a time
@@ -11,7 +12,7 @@
 # Beside those timed tests, at the idle scheduling
 # class, the reader fuzzer for 90 s and `make distcheck` (which checks the
 # tarball, builds it without eBPF and runs a short list of tests from it).
-# Set ASYS_TEST_QUICK=1 to run only the plain `make check`.
+# Set ASYS_TEST_QUICK=1 to run only the plain build's tests, both tiers.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/deps.sh"
@@ -49,7 +50,7 @@ configure_in() {
 	local dir=$1; shift
 	mkdir -p "$dir"
 	rm -f "$dir/check.out" "$dir/serial.list" "$dir/Makefile"
-	(cd "$dir" && "$top/configure" -q "$@")
+	(cd "$dir" && "$top/configure" -q --enable-werror "$@")
 }
 # build_in DIR: builds DIR, configured by configure_in, with its check
 # programs; the build's output goes to DIR/build.log.
@@ -203,7 +204,7 @@ side_lane() {
 	rc=0
 	(cd build/plain && make -j"$(nproc)" distcheck TESTS="$DISTCHECK_TESTS" \
 		check_PROGRAMS="$DISTCHECK_PROGRAMS" check_LTLIBRARIES="$DISTCHECK_LTLIBRARIES" \
-		DISTCHECK_CONFIGURE_FLAGS=--enable-bpf=no >/dev/null 2>"$top/build/distcheck.err") || rc=$?
+		DISTCHECK_CONFIGURE_FLAGS="--enable-bpf=no --enable-werror" >/dev/null 2>"$top/build/distcheck.err") || rc=$?
 	echo "$rc" >"$top/build/distcheck.rc"
 	wait
 }
