@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh Debian 12 machine: installs what is
-# missing, then builds and runs `make check` twice, once plain and once under
-# ASan+UBSan, each in two halves (Makefile.am's SERIAL_TESTS): first the
-# tests that may run side by side, in one build then the other; then the
-# tests that judge time, one at a time in each build, the two builds' lists
-# side by side, ordered so that one build's tests with runtime probes
-# (PROBE_TESTS) never run beside the other's that probe (serial_lanes).
+# missing, then builds and runs every test of both tiers (`make check` and
+# `make check-system`) twice, once plain and once under ASan+UBSan, with
+# warnings as errors (configure's --enable-werror, off by default), each in
+# two halves, as the tests' own declarations say (`needs:`,
+# scripts/test-needs.sh): first the tests that may run side by side, in one
+# build then the other; then the serial ones, which judge time, one at a time
+# in each build, the two builds' lists side by side, ordered so that one
+# build's tests with runtime probes never run beside the other's that probe
+# (serial_lanes).
 # Beside those timed tests, at the idle scheduling
 # class, the reader fuzzer for 90 s and `make distcheck` (which checks the
 # tarball, builds it without eBPF and runs a short list of tests from it).
-# Set ASYS_TEST_QUICK=1 to run only the plain `make check`.
+# Set ASYS_TEST_QUICK=1 to run only the plain build's tests, both tiers.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/deps.sh"
@@ -47,7 +50,7 @@ configure_in() {
 	local dir=$1; shift
 	mkdir -p "$dir"
 	rm -f "$dir/check.out" "$dir/serial.list" "$dir/Makefile"
-	(cd "$dir" && "$top/configure" -q "$@")
+	(cd "$dir" && "$top/configure" -q --enable-werror "$@")
 }
 # build_in DIR: builds DIR, configured by configure_in, with its check
 # programs; the build's output goes to DIR/build.log.
@@ -58,41 +61,34 @@ build_in() {
 		{ tail -n 40 "$dir/build.log"; return 1; }
 }
 # parallel DIR [configure args, for the heading]: DIR's parallel half, once
-# built; the serial half's list goes to DIR/serial.list.
+# built; the serial half's list goes to DIR/serial.list, a line "LANE TEST"
+# a test (print-tests WHICH=lanes).
 parallel() {
 	local dir=$1 par; shift
 	echo "== make check in $dir ($*): the tests that run side by side"
 	par=$(make -s -C "$dir" print-tests WHICH=parallel | long_first | tr "\n" " ") &&
-		make -s -C "$dir" print-tests WHICH=serial >"$dir/serial.list" || { status=1; return; }
+		make -s -C "$dir" print-tests WHICH=lanes >"$dir/serial.list" || { status=1; return; }
 	# most of these wait on a screen or a child: twice the cores keeps both busy
 	(cd "$dir" && make -j"$(($(nproc) * 2))" check TESTS="$par" 2>&1 | tee -a check.out) || status=1
 }
-# The serial tests that put uprobes on the runtime: removing a uprobe holds
-# the kernel's event mutex for a grace period, and an attach waits behind it,
-# so two builds probing at once make each other's probes late. Each build's
+# The serial half's lanes, from the tests' declarations. The serial tests
+# that put uprobes on the runtime (`probes`): removing a uprobe holds the
+# kernel's event mutex for a grace period, and an attach waits behind it, so
+# two builds probing at once make each other's probes late. Each build's
 # asys probes the other's workloads too where it probes every process: the
-# serial tests that run it so (SYSWIDE_TESTS: `asys top` or `asys record`
+# serial tests that run it so (`syswide`: `asys top` or `asys record`
 # without `-t none` or `-s none`) must not run beside the other build's
-# probe tests either. A new serial test of that kind belongs in that list.
-PROBE_TESTS='^tests/(gpurt/|truth/kernels\.sh)'
-SYSWIDE_TESTS='^tests/(rec/diskfull|tui/tui_storm|tui/tui_procs_live)\.sh$'
-# The serial tests that load both cores on purpose and judge the rates under
-# that load (LOUD_TESTS): beside the other lane they slow its 1 kHz tests
-# past their bounds, and its tests theirs, so they run alone, after the lanes.
-LOUD_TESTS='^tests/serve/load\.sh$'
+# probe tests either. The serial tests that load both cores on purpose and
+# judge the rates under that load (`loud`): beside the other lane they slow
+# its 1 kHz tests past their bounds, and its tests theirs, so they run
+# alone, after the lanes. The rest of the serial half is `quiet`.
 # serial DIR probes|syswide|loud|quiet [tac]: that part of DIR's serial half, one
 # test at a time (in reverse order with tac), its lines prefixed with the
 # build's name.
 serial() {
 	local dir=$1 which=$2 order=${3:-cat} ser
 	[ -f "$dir/serial.list" ] || return 0
-	case $which in
-	probes) ser=$(grep -E "$PROBE_TESTS" "$dir/serial.list" | $order | tr "\n" " ") ;;
-	syswide) ser=$(grep -E "$SYSWIDE_TESTS" "$dir/serial.list" | $order | tr "\n" " ") ;;
-	loud) ser=$(grep -E "$LOUD_TESTS" "$dir/serial.list" | $order | tr "\n" " ") ;;
-	*) ser=$(grep -vE -e "$PROBE_TESTS" -e "$SYSWIDE_TESTS" -e "$LOUD_TESTS" "$dir/serial.list" |
-		$order | tr "\n" " ") ;;
-	esac
+	ser=$(awk -v lane="$which" '$1 == lane { print $2 }' "$dir/serial.list" | $order | tr "\n" " ")
 	[ -n "$ser" ] || return 0
 	(cd "$dir" && make check TESTS="$ser" 2>&1 | tee -a check.out | sed "s|^|[${dir#build/}] |")
 }
@@ -208,7 +204,7 @@ side_lane() {
 	rc=0
 	(cd build/plain && make -j"$(nproc)" distcheck TESTS="$DISTCHECK_TESTS" \
 		check_PROGRAMS="$DISTCHECK_PROGRAMS" check_LTLIBRARIES="$DISTCHECK_LTLIBRARIES" \
-		DISTCHECK_CONFIGURE_FLAGS=--enable-bpf=no >/dev/null 2>"$top/build/distcheck.err") || rc=$?
+		DISTCHECK_CONFIGURE_FLAGS="--enable-bpf=no --enable-werror" >/dev/null 2>"$top/build/distcheck.err") || rc=$?
 	echo "$rc" >"$top/build/distcheck.rc"
 	wait
 }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # `make install DESTDIR=...` puts the binary, every man page, the demo
 # recording and libasys-inject.so where asys and man(1) look for them, and `make uninstall` takes
 # them away again. The README's quick start relies on this to put `asys` on

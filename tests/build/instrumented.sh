@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # In a sanitizer build, every object of libasys and of the asys program must
 # carry ASan instrumentation, and the build as a whole UBSan's: a per-target
 # CFLAGS variable can silently replace AM_CFLAGS for a whole library, and then

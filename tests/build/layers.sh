@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # The folders are layers with one-way arrows: the application (src) may
 # include anything; tui, collectors, lib/rec and lib/serve only themselves and
 # the core (collectors also inject/, the region's layout); lib/core only

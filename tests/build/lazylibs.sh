@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root tmux
 # libzstd and libxcrypt are loaded only when asys needs them: the binary
 # does not link them, asys top runs where neither can be loaded, and
 # recording (the R key and asys record), reading a recording and serving

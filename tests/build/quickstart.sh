@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # scripts/quickstart.sh, the README's first command, without touching the
 # machine: ASYS_QUICKSTART_BUILD points it at this build tree (already built,
 # so the build stage has nothing left to do) and DESTDIR at a scratch

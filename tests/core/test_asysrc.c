@@ -1,3 +1,4 @@
+/* needs: none */
 /* asysrc(5): the files read before the command line, each bad line one
  * file:line message with the rest applied, hostile files refused, the
  * command line and --no-config over the files, /etc before the user's,

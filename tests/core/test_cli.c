@@ -1,3 +1,4 @@
+/* needs: none */
 /* The command line: the parser every subcommand shares, the values of the
  * application's options, and the option tables of the registry. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* needs: serial */
 /* The engine's timing: over 2 s at 1 kHz the tick count is within 1% of
  * what was asked, and deadlines stay on their grid (no cumulative drift).
  * Also: collectors of one frequency share one thread, slow groups share the

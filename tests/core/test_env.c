@@ -1,3 +1,4 @@
+/* needs: none */
 /* Whom asys believes: trusted paths, and the environment when asys runs
  * with privileges. */
 #include "config.h"

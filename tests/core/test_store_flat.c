@@ -1,3 +1,4 @@
+/* needs: none */
 /* The store's flat runs: a series that holds one row for long stretches
  * keeps no history rings, and reads exactly as the rings would. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* needs: none */
 /* The small helpers of lib/core/util.c: the parsers of numbers, durations
  * and sizes, and the release of read-only bytes of the binary. */
 #include "config.h"

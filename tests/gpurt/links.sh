@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root probes serial
 # How the probes are linked, and what removing them costs: system-wide
 # `asys record` beside a workload of the fake runtime, once as asys chooses
 # and once with ASYS_UPROBE_MULTI=0. Where the kernel has uprobe-multi

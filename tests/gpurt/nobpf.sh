@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # A build without eBPF takes the runtime probes' options as a full build
 # does (values checked the same way), and the kernels pane says why it stays
 # empty and what to rebuild with. Runs where it matters: in such a build

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root probes
 # NVTX v2 ranges of a process started outside asys (-p PID), from uprobes on
 # the fake libnvToolsExt.so.1, through asys record + asys export: exact
 # counts, total and self times within 10 % of the workload's own clock, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root probes
 # NVTX v2 ranges of a command asys starts (`asys record -- workload`): the
 # fake libnvToolsExt.so.1 loads libasys-inject.so, as the real one loads the
 # tool NVTX_INJECTION64_PATH names, and the probes on it see the same calls.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root probes serial
 # asys record + asys export with real uprobes: two workloads at once give the
 # exact byte totals, failures, launches per demangled name, copies per
 # direction (gpurt.copy) and the per-pid split in the exported recording; a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root probes serial
 # record.sh on a kernel that has uprobe-multi links but refuses the runtime
 # probes' programs for them (tests/fakes/bpfrefuse.c, preloaded into asys,
 # fails those loads with EINVAL): asys loads the object again unmarked and

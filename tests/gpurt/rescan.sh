@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root probes
 # The system-wide discovery reads again only the processes no event can
 # report: with the scan's period cut to 1 s (ASYS_GPURT_RESCAN_MS, for
 # tests), `asys record -s system-wide` for 6 s beside a program linked

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root probes serial
 # Short jobs recorded with `asys record -- cmd`, the runtime loaded with
 # dlopen by full path from a directory no search names (so not attached
 # before the command runs):

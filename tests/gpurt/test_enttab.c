@@ -1,3 +1,4 @@
+/* needs: none */
 /* The probes' entity tables: records found again by their entity through
  * growth and colliding slots, fresh ones zeroed, a sweep that drops what its
  * callback says once per record and keeps the rest findable. */

@@ -1,3 +1,4 @@
+/* needs: none */
 /* The probe table, --hggc-probe-file parsing and demangling, without BPF. */
 #include "config.h"
 

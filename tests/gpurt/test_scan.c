@@ -1,3 +1,4 @@
+/* needs: none */
 /* The system-wide scan of the runtime-probe discovery over a fixture /proc:
  * which processes it reads again, and when. */
 #include "config.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root probes tmux serial
 # asys top in tmux with real uprobes: the top kernels pane lists the demangled
 # kernels with their totals, filters with / and groups with g, and its copies
 # section the workload's copies (all calls and bytes, the pinned share); the memory

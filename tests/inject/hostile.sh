@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux serial
 # A hostile job against asys's side of the region it shares (hostile_prog
 # writes the region through ASYS_INJECT_FD as any process of a job could):
 #  - it shrinks and grows the region, itself and from a child running as

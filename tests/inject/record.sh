@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # A real program annotated with the toolkit's NVTX v3 headers, recorded by
 # `asys record -- prog`: the export holds every range with the program's
 # exact counts, total and self times within 10 % of the program's own clock,

@@ -1,3 +1,4 @@
+/* needs: none */
 /* The hgtx collector's table of the ranges it has labelled, driven tick by
  * tick over a region this program writes as a job would, with the bound
  * lowered to 100 (ASYS_HGTX_KNOWN_CAP, for tests): the ranges of processes

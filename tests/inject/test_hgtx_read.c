@@ -1,3 +1,4 @@
+/* needs: none */
 /* The NVTX section end to end without a program of NVTX's: the real
  * libasys-inject.so (dlopen) is handed tables as NVTX's headers lay them
  * out, its functions are called, and the reader must find exact counts,

@@ -1,3 +1,4 @@
+/* needs: none */
 /* asys's side of the region against the workload it is shared with: the
  * region's size cannot be changed by any process (itself, a file opened
  * again by path, a child running as nobody), a header rewritten by the job

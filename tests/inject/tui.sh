@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # `asys top -- prog` in tmux, with a real program annotated with the
 # toolkit's NVTX v3 headers: the Top ranges pane lists its ranges with the
 # program's exact counts and means within 10 % of its own clock, the custom

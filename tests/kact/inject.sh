@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # The injection library in a process that starts it as the driver does
 # (tests/kact/kact_rig.c), over the CUPTI stand-in: exact counts, totals,
 # min and max per kernel and device, copies per direction, records the

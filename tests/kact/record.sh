@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # Kernel durations from the profiling interface through the collector into
 # a recording (tests/kact/kact_rig.c, over the CUPTI stand-in): `asys export`
 # gives the exact counts and totals, and the kernels pane of `asys replay`,

@@ -1,3 +1,4 @@
+/* needs: none */
 /* The KACT section's reader against sections a workload could leave: right
  * ones (exact values back), busy rows, and garbage heads, counts, names and
  * sizes, each in a heap block of exactly its length so that the sanitizer

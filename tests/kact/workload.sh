@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # `asys record -- command` end to end: asys makes the shared region and hands
 # it to the command, whose InitializeInjection (called as the driver would,
 # by `kact_rig driver`) reaches the CUPTI stand-in; the export holds the

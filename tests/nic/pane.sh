@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root netns tmux serial
 # The NIC pane in the real `asys top` inside tmux: RDMA rows from a sysfs
 # fixture (ASYS_SYSROOT) advanced at known rates, rates in bit/s and byte/s
 # ('u'), packet sizes, CNP, sparklines, hidden idle NICs ('a'), the mark

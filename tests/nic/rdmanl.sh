@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: serial
 # RDMA netlink (NETLINK_RDMA, RDMA_NLDEV_CMD_STAT_GET) for the hw_counters,
 # through a test double of the kernel's socket (tests/fakes/rdmanl.c, loaded
 # with LD_PRELOAD) that answers from the same sysfs fixture tree that

@@ -1,3 +1,4 @@
+/* needs: serial */
 /* The NIC collector's RDMA side against a sysfs fixture tree under a
  * temporary sysroot, advanced by tests/nic/rdma_fixture at known rates (with a
  * 32-bit wrap and a reset): bytes = words x 4, packet sizes, CNP and ECN

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root netns serial
 # The same traffic through the real binaries: `asys record --nic-metrics true
 # --nic-device-include veth` in one namespace of a veth pair, then `asys
 # export`; the rate, the packet size and the 5 ms burst's peak at 1 kHz are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # Every metric name of the PPU catalogue survives record -> export whole
 # (recorded through the fake libhgml.so, in as many runs as the capacity
 # check splits the list into), and a replay's PPU pane shows the rows that

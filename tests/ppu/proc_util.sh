@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # ppu.proc_util through asys record and asys export, with the fake
 # libhgml.so and its two processes shared by devices 0 and 1: every exported
 # value is the fake's pattern, n/a included, and a process has one sample

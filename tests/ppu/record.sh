@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # PPU streams through asys record and asys export, with the fake
 # libhgml.so: the exported values follow the fake's patterns.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"

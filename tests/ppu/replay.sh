@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # Replay of a recording with PPU streams: the PPU pane is drawn from the file
 # alone (no library), like live; a recording made by asys top replays with
 # the rows, labels and groups that asys top showed.

@@ -1,3 +1,4 @@
+/* needs: serial */
 /* The PPU metric catalogue, sets, capacity check, help listings and library
  * loading, against the fake libhgml.so built by make check. The collectors
  * themselves run in test_ppu_collect.c. */

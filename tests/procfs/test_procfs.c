@@ -1,3 +1,4 @@
+/* needs: none */
 /* Unit tests of the /proc parsers (collectors/procfs.c) over odd content,
  * plus the collector tests of test_procfs_coll.c. */
 #include "config.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # Bad input: every file of tests/data gets its one-line message, a non-zero
 # exit only when nothing at all can be read, and never a crash. Then the
 # cases that cannot be checked in: missing, directory, FIFO, no permission.

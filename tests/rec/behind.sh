@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # A recorder held off the CPU (SIGSTOP for a second, as a starved machine
 # would) skips the ticks it is too late for, and says so at the end: per
 # sampling thread, how many ticks were skipped. Every tick of the 1 kHz

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # asys export through the real binary: a failure writes no byte to standard
 # output and leaves no -o file; the time column carries its zone; jq reads
 # every JSON entity id whole (the all-CPU entity is 2^64 - 1).

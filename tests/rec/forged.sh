@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # Hostile recordings (tests/data/forged, made by tests/rec/rec_forge: valid
 # CRCs, lies inside): every command that reads them stays within a memory
 # and a time bound, prints no raw control characters, writes CSV with the

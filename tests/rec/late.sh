@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux serial
 # A stream that first appears mid-recording (here nic.link, interface
 # "late0", after 4 s): `asys export` selects it by name and has all its
 # samples, with and without a trailer, and `asys replay` in tmux shows the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root
 # asys export of several hosts' recordings: two real `asys record` runs,
 # each in its own UTS namespace under its own host name, overlapping in
 # time, merged into one time-ordered export with a host column (CSV, JSON,

@@ -1,3 +1,4 @@
+/* needs: none */
 /* Names kept whole from the stream table through the writer and the reader,
  * and what asys export writes: nothing at all when it fails, a time with its
  * zone, JSON ids that survive a double, a kernel's label as pid and name,

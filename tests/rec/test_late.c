@@ -1,3 +1,4 @@
+/* needs: serial */
 /* A stream that first appears mid-recording (a NIC showing up, a workload
  * starting): the reader knows it from the start, and when a growing file
  * brings a new SCHEMA during replay, the player adds it while the TUI and

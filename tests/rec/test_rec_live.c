@@ -1,3 +1,4 @@
+/* needs: serial */
 /* The rec tests of things in motion: a reader following a growing file, a
  * writer falling behind or rotating, the real collectors recorded for 10 s,
  * and the player. The format and damage tests are in test_rec.c. */

@@ -1,3 +1,4 @@
+/* needs: none */
 /* Seeking through the trailer: the writer's checkpoints are as dense as the
  * reader's own from a walk at open, a seek reads one region past its
  * checkpoint rather than a chain of headers, and a trailer with sparser

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # `asys record -- command` has no screen to protect: the command's standard
 # output and error stay asys record's own, as under perf record, and no log
 # file is made; --workload-log FILE still takes both.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root
 # A copy of asys given the probes' file capabilities, run by an ordinary
 # user: the caller's ASYS_HGML_LIBRARY must not be loaded (it would run with
 # CAP_BPF and CAP_PERFMON). The same library is loaded by a copy without

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: system
 # No terminal control leaves asys in text: a process whose command line holds
 # C0, C1 (CSI, OSC), bidi controls and bytes that are not UTF-8 is shown
 # escaped by snapshot (text and JSON), by export of its recording (CSV,

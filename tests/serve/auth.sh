@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: serial
 # Basic auth's costs (auth.py): a web config with a bcrypt cost above 14 is
 # refused at load; with a user at cost 13, a password with a NUL byte and
 # more after it is refused, 8 clients sending wrong passwords do not delay a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: system
 # The Grafana dashboards (contrib/grafana/*.json) against a real asys serve:
 # each is JSON with Grafana's basic structure (schemaVersion, the datasource
 # and instance variables, panels with type, gridPos and targets with expr),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # --listen on asys top and asys record: both serve /metrics while they run,
 # top shows where in its header, and a bad address stops either at once.
 # An address other hosts reach (0.0.0.0, [::]) without TLS and a password

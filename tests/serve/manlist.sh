@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # The METRICS list of man/asys-serve.1 is what scripts/man-metrics.sh makes
 # of `asys serve --list-metrics` (the families a scrape has): every family
 # of this build is on the page, and, in a build with every collector, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: serial
 # A real Prometheus scrapes asys serve (with the fake PPU library) every
 # second, on loopback; its HTTP API then has the fake's values with their
 # labels, the target is up, and the metadata carries the unit that only the

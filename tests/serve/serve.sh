@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root netns serial
 # asys serve end to end, in one namespace of a veth pair with the fake PPU
 # library: scraped with curl, it carries the fake's values with their labels,
 # the veth's byte counter and the peak of a 5 ms burst in its 3 s window,

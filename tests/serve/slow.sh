@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: serial
 # Slow clients from several addresses (slow.py): 16 connections from each of
 # 127.0.0.2 to 127.0.0.7 dripping header lines, more than the 64 the server
 # keeps, while a scraper from 127.0.0.1 is answered within a second each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: none
 # asys snapshot: the JSON parses and follows its schema (asys-snapshot(1))
 # with the fake PPU library, with no PPU library at all, and as a user
 # without privileges; the text form has one line per value, and is what

@@ -1,3 +1,4 @@
+/* needs: none */
 /* The exposition fed from a store: names, base units and counters, label
  * escaping, NaN left out, gone entities dropped, per-process series only
  * when asked, OpenMetrics' metadata, and the peak in a window of fixed

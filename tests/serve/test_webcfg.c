@@ -1,3 +1,4 @@
+/* needs: none */
 /* The web config's reader: exporter-toolkit's files are taken (quoted and
  * plain values, comments, a document marker, relative paths from the
  * file's folder), everything else is refused with its line, costs above

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: serial
 # asys serve --web-config: TLS with a certificate made here by openssl, and
 # basic auth against a bcrypt hash made by libxcrypt. No, a wrong or an
 # unknown user's password gets 401 with WWW-Authenticate; plain HTTP to the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root
 # --web-config as root: the web config, its certificate and its key are
 # believed only where root alone could have written them, as the libraries
 # asys loads: a file of mode 666, a file of another user, a file under a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: serial
 # Ground truth for the per-core CPU shares: `asys record` samples cpu.core
 # while this test reads /proc/stat itself at two known instants (CLOCK_MONOTONIC,
 # the clock of an export's t_ns). For every CPU line, the shares over that

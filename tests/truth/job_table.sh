@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux serial
 # Ground truth for the process table after a job: `asys top -- /usr/bin/time
 # -v CHILD`, where the child touches 64 MiB, holds them 2.5 s and exits with
 # status 3, then /usr/bin/time exits with the same status. Once both are gone,

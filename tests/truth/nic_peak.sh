@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root netns serial
 # Ground truth for the NIC peak. A sender on a veth pair never lets the
 # counters gain more than K bytes in any 1 ms (nic_traffic capped: K = N
 # frames), while CPU hogs make the 1 kHz sampler's ticks late, so that some

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: serial
 # Ground truth for per-process CPU (proc.cpu): a busy child (`yes`, at nice
 # 2) runs while `asys record` samples every process; this test reads
 # /proc/PID/stat of the child itself at two known instants 3 s apart

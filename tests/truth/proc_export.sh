@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: system
 # The process streams survive record -> export -> replay: `asys record
 # --process-threads` of every process while a known child sleeps at nice 3;
 # the CSV export has its columns, and the child's proc.cpu, proc.thread and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux serial
 # Ground truth for CPU% beside TIME+ in the process table: a helper is busy
 # for 1.5 s and asleep for 1.5 s, over and over, so that its share changes
 # from one refresh to the next (100, 50, 0 %). `asys top -d 1` shows it, in

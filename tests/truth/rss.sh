@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: serial
 # Ground truth for process memory: a helper holds 96 MiB of touched memory,
 # then unmaps down to 16 MiB, so its RSS falls while its high-water mark
 # stays. `asys record -p PID` follows it; in each phase this test reads

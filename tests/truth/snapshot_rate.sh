@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: serial
 # Ground truth for `asys snapshot`'s collector rates: each collector that
 # sampled must report the rate it sampled at over the snapshot's interval,
 # which this test knows from the frequencies it sets (and, for those it does

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: root netns serial
 # Ground truth for `asys export --summary` averages: for every series of a
 # counter (the veth's byte and packet counters at 1 kHz, each core's and the
 # whole machine's CPU times at 100 Hz), avg x span must equal the counter's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # asys demo in tmux: the recording made by the build (beside the binary)
 # shows all five panes with data at 160x48, draws whole boxes at 80x24, and
 # takes the replay keys: space pauses, g moves the clock, the end loops back

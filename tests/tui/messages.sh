@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # Messages a user can act on, read in the real asys top and asys replay at
 # 80x24: the missing-library message in one line, what to set, its paths in
 # the log (the fake library, and ASYS_HGML_LIBRARY pointing nowhere), the

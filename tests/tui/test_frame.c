@@ -1,3 +1,4 @@
+/* needs: none */
 /* The windows a frame keeps from one frame to the next: one that stays
  * where it was comes back as newwin would leave it (blank, plain
  * attributes, the cursor home), and one that moved or changed size is made

@@ -1,3 +1,4 @@
+/* needs: none */
 #include "config.h"
 
 #include <check.h>

@@ -1,3 +1,4 @@
+/* needs: none */
 /* Messages a user must be able to read whole: widget_wrap breaks text over
  * lines and never drops a word, the store's message log keeps every
  * distinct status with its time within its bound, and a pane leaves out

@@ -1,3 +1,4 @@
+/* needs: none */
 /* The process table of the memory pane over a store fed with fixed values
  * (proc_scene.h): each column's figure, the orders (sort, tree, groups),
  * the filter, the search, kernel threads and threads. The actions' cases

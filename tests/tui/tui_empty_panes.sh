@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # Every pane the setup shows is reached by its key. Live on a machine where
 # no process uses the PPU runtime and no command runs after --, 5 and 6
 # focus the kernels and ranges panes, which say in one line that there is

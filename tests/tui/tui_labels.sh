@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # Every figure says what it is and every help entry reads whole, in asys
 # demo and live, at 80x24, 132x43 and 200x50: the NIC rows' packet size is
 # labelled (/pkt); the help (F1) wraps an entry longer than the screen under

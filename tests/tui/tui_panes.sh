@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # Both panes are drawn at 120x40 and at 80x24, nothing overlaps, and the
 # figures move between two captures while a core is kept busy.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/tui/tmux_lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux serial syswide
 # The process table on this machine: a busy child (yes) shows a CPU% within
 # 15 points of top's second reading, the filter narrows to it, the tree
 # shows it under its parent shell, and k with SIGTERM ends it (its exit

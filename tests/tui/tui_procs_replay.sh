@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # The process table over a recording of fixed processes (proc_rec): the
 # columns of proc.cpu and ppu.proc_util, the filter in the title, the tree,
 # the groups per container, the details, and k refused because a replay's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux serial syswide
 # A storm of keys and resizes (tiny, huge, below 80x24 and back) at a fast
 # refresh: asys top must stay up, draw a sane screen afterwards, and exit 0.
 # The sequence is pseudo-random with a fixed seed, so a failure repeats.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # Ctrl-Z in a shell with job control: the terminal is given back (the
 # shell's prompt and its "Stopped" line are on screen, asys is stopped), and
 # after fg the whole screen is drawn again and keys work, arrows included.

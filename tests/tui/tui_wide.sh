@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # SCREEN.md's 160x48: the PPU and NIC panes side by side in one band, the
 # PPU on the left with the larger part, both boxes the same height, the CPU
 # pane full width under them; focus (Tab, hotkeys) and scrolling still work

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: tmux
 # A frame reaches the terminal in a few write(2) calls, not one per cursor
 # move: each write wakes the terminal and, over SSH, sends a packet. ncurses
 # 6 flushes at every move until its screen has been suspended once, which
