@@ -7,6 +7,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The options of a command that starts one (top, record). */
+struct workload_opts {
+	const char *log; /* --workload-log FILE; NULL: the command's default */
+};
+
 struct workload {
 	pid_t pid;
 	int go_fd;  /* write end: closing it lets the child exec */
