@@ -15,10 +15,7 @@
 
 #include "asysrc.h"
 #include "cli.h"
-#include "asys_inject.h"
 #include "env.h"
-#include "hgtx.h"
-#include "inject_host.h"
 #include "collector.h"
 #include "commands.h"
 #include "engine.h"
@@ -28,7 +25,6 @@
 #include "strsafe.h"
 #include "sysroot.h"
 #include "util.h"
-#include "ktime_inject.h"
 #include "workload.h"
 
 static const struct cli_cmd record_cli = {
@@ -61,6 +57,7 @@ struct record_run {
 	struct session *s;
 	struct rec_writer *w;
 	struct workload wl;
+	struct job_env job; /* what the collectors put in the workload */
 	bool have_wl;
 	int handle;
 	struct listener *serve; /* --listen */
@@ -118,23 +115,16 @@ static int record_start(struct record_run *r, const char *cmdline)
 
 	if (r->o.eng.command) {
 		/* before the fork: the child inherits the region and its variables */
-		inject_host_workload(hgtx_ranges_wanted(&r->o.eng));
-		if (ktime_inject_setup(&r->o.eng, msg, sizeof(msg)) == -EINVAL)
-			fprintf(stderr, "asys record: kernel GPU time: %s\n", msg);
+		workload_prepare(&r->job, &r->o.eng, "asys record");
 		/* no screen to protect: the command's output stays where it was */
-		if (workload_start(&r->wl, r->o.eng.command, r->o.job.log, WORKLOAD_OUT_INHERIT) <
-		    0)
+		if (workload_start(&r->wl, r->o.eng.command, r->o.job.log, WORKLOAD_OUT_INHERIT,
+				   &r->job) < 0)
 			return 1;
 		r->have_wl = true;
 		if (*r->wl.log)
 			fprintf(stderr, "asys record: the workload's output goes to %s\n",
 				str_escape(shown, sizeof(shown), r->wl.log, 200));
-		if (*inject_host_note(ASYS_INJECT_SEC_NVTX))
-			fprintf(stderr, "asys record: HGTX ranges: %s\n",
-				inject_host_note(ASYS_INJECT_SEC_NVTX));
-		if (*inject_host_note(ASYS_INJECT_SEC_KACT))
-			fprintf(stderr, "asys record: kernel GPU time: %s\n",
-				inject_host_note(ASYS_INJECT_SEC_KACT));
+		workload_say(r->job.notes, "asys record");
 		if (r->o.eng.npids < OPT_MAX_PIDS)
 			r->o.eng.pids[r->o.eng.npids++] = r->wl.pid;
 	}

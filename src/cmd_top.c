@@ -13,8 +13,6 @@
 #include "commands.h"
 #include "engine.h"
 #include "env.h"
-#include "hgtx.h"
-#include "inject_host.h"
 #include "rec_toggle.h"
 #include "listen.h"
 #include "session.h"
@@ -23,7 +21,6 @@
 #include "sysroot.h"
 #include "tui.h"
 #include "util.h"
-#include "ktime_inject.h"
 #include "workload.h"
 
 /* how long the message lines show environment variables that were
@@ -48,6 +45,7 @@ static const struct cli_cmd top_cli = {
 struct top_ctx {
 	struct rec_toggle *rec; /* R and -o FILE */
 	struct workload wl;
+	struct job_env job; /* what the collectors put in the workload */
 	bool have_workload;
 	uint64_t notes_until; /* ignored variables are shown until then */
 	struct store *store;
@@ -361,13 +359,10 @@ int cmd_top(int argc, char **argv)
 		goto cleanup;
 	}
 	if (o.eng.command) {
-		char why[512];
-
-		inject_host_workload(hgtx_ranges_wanted(&o.eng));
-		/* a bad line of the probe file; a missing library is the note's */
-		if (ktime_inject_setup(&o.eng, why, sizeof(why)) == -EINVAL)
-			fprintf(stderr, "asys top: kernel GPU time: %s\n", why);
-		if (workload_start(&t.wl, o.eng.command, o.job.log, WORKLOAD_OUT_TEMP_LOG) < 0)
+		/* the notes show in the panes, from the collectors */
+		workload_prepare(&t.job, &o.eng, "asys top");
+		if (workload_start(&t.wl, o.eng.command, o.job.log, WORKLOAD_OUT_TEMP_LOG, &t.job) <
+		    0)
 			goto cleanup;
 		t.have_workload = true;
 		if (o.eng.npids < OPT_MAX_PIDS)
