@@ -86,7 +86,9 @@ static const struct opt_table hgtx_options = {
     .defaults = &hgtx_defaults,
 };
 
-bool hgtx_ranges_wanted(const struct asys_options *o)
+/* Whether these options count the ranges of their command: a command, and
+ * --hgtx-ranges not false; the job is handed the library only then. */
+static bool hgtx_ranges_wanted(const struct asys_options *o)
 {
 	const struct hgtx_opts *ho = options_get(o, &hgtx_options);
 

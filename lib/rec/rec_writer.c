@@ -13,7 +13,6 @@
 
 #include "collector.h"
 #include "rec_writer_file.h"
-#include "options.h"
 #include "util.h"
 
 #define REC_CHUNK_NS_DEFAULT 250000000ull
