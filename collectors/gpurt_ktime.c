@@ -17,6 +17,7 @@
 #include "demangle.h"
 #include "gpurt_ktime.h"
 #include "inject_host.h"
+#include "ktime_inject.h"
 #include "stream.h"
 #include "strsafe.h"
 #include "util.h"
@@ -297,6 +298,24 @@ static const char *ktime_last_error(const void *state)
 	return s && s->err[0] ? s->err : NULL;
 }
 
+/* The job gets the region, and the variables that make its runtimes load
+ * libasys-inject.so as their profiling tool. */
+static int ktime_prepare_job(const struct coll_ctx *ctx, struct job_env *env)
+{
+	const char *note;
+	char why[512];
+
+	/* a bad line of the probe file; a missing library is the note's (and
+	 * without the region, the tool would have nowhere to write) */
+	if (inject_host_prepare(env) == 0 &&
+	    ktime_inject_setup(ctx->opts, env, why, sizeof(why)) == -EINVAL)
+		job_env_warn(env, "kernel GPU time: %s", why);
+	note = inject_host_note(ASYS_INJECT_SEC_KACT);
+	if (*note)
+		job_env_note(env, "kernel GPU time: %s", note);
+	return 0;
+}
+
 const struct collector gpurt_ktime_collector = {
     .name = "gpurt_ktime",
     .streams = ktime_streams,
@@ -307,4 +326,5 @@ const struct collector gpurt_ktime_collector = {
     .fini = ktime_fini,
     .last_error = ktime_last_error,
     .workload_fed = true,
+    .prepare_job = ktime_prepare_job,
 };

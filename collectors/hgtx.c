@@ -86,7 +86,9 @@ static const struct opt_table hgtx_options = {
     .defaults = &hgtx_defaults,
 };
 
-bool hgtx_ranges_wanted(const struct asys_options *o)
+/* Whether these options count the ranges of their command: a command, and
+ * --hgtx-ranges not false; the job is handed the library only then. */
+static bool hgtx_ranges_wanted(const struct asys_options *o)
 {
 	const struct hgtx_opts *ho = options_get(o, &hgtx_options);
 
@@ -382,6 +384,23 @@ static const char *hgtx_last_error(const void *state)
 	return st && st->err[0] ? st->err : NULL;
 }
 
+/* The job gets the region, and with --hgtx-ranges the variable that makes
+ * the header-only NVTX load libasys-inject.so. */
+static int hgtx_prepare_job(const struct coll_ctx *ctx, struct job_env *env)
+{
+	const char *lib, *note;
+
+	if (inject_host_prepare(env) == 0 && hgtx_ranges_wanted(ctx->opts)) {
+		lib = inject_host_lib(ASYS_INJECT_SEC_NVTX);
+		if (lib)
+			inject_host_env(env, ASYS_INJECT_SEC_NVTX, "NVTX_INJECTION64_PATH", lib);
+	}
+	note = inject_host_note(ASYS_INJECT_SEC_NVTX);
+	if (*note)
+		job_env_note(env, "HGTX ranges: %s", note);
+	return 0;
+}
+
 const struct collector hgtx_collector = {
     .name = "hgtx",
     .streams = hgtx_streams,
@@ -393,4 +412,5 @@ const struct collector hgtx_collector = {
     .fini = hgtx_fini,
     .last_error = hgtx_last_error,
     .workload_fed = true,
+    .prepare_job = hgtx_prepare_job,
 };

@@ -8,11 +8,6 @@
 
 #include "options.h"
 
-/* Whether these options count the ranges of their command: a command, and
- * --hgtx-ranges not false. The application asks before it starts the
- * command, to hand it the library or not. */
-bool hgtx_ranges_wanted(const struct asys_options *o);
-
 /* Whether process pid's NVTX calls reach libasys-inject.so and the region
  * (the library gave it a process slot): its ranges are counted there, and
  * another producer of hgtx.ranges (the NVTX v2 probes) leaves them out. */

@@ -40,12 +40,6 @@ static const struct inject_host_sec inject_host_secs[] = {
 
 #define INJECT_HOST_PAGE 4096u
 #define INJECT_HOST_DEPTH_MAX 256 /* generations of the job walked up */
-#define INJECT_HOST_VARS 20	  /* NVTX, and the kernel-time table with its libraries */
-
-struct inject_host_var {
-	char name[64];
-	char value[4096];
-};
 
 static struct {
 	int fd;
@@ -53,8 +47,6 @@ static struct {
 	size_t size;
 	void *rw[ASYS_INJECT_SECTIONS_MAX]; /* sections mapped writable, by entry */
 	int err;
-	struct inject_host_var vars[INJECT_HOST_VARS];
-	int nvars;
 	char fd_value[16];
 	char note[ASYS_INJECT_SECTIONS_MAX][INJECT_HOST_NOTE_MAX];
 } ih = {.fd = -1};
@@ -222,7 +214,7 @@ static void inject_host_say(uint32_t sec, const char *text)
 	snprintf(n + used, INJECT_HOST_NOTE_MAX - used, "%s%s", used ? "; " : "", text);
 }
 
-int inject_host_env(uint32_t sec, const char *name, const char *value)
+int inject_host_env(struct job_env *env, uint32_t sec, const char *name, const char *value)
 {
 	const char *user = getenv(name);
 	char shown[808], msg[1024];
@@ -235,12 +227,8 @@ int inject_host_env(uint32_t sec, const char *name, const char *value)
 		inject_host_say(sec, msg);
 		return 0;
 	}
-	if (ih.nvars >= INJECT_HOST_VARS || strlen(name) >= sizeof(ih.vars[0].name) ||
-	    strlen(value) >= sizeof(ih.vars[0].value))
+	if (job_env_set(env, name, value) < 0)
 		return -ENOSPC;
-	util_strlcpy(ih.vars[ih.nvars].name, name, sizeof(ih.vars[0].name));
-	util_strlcpy(ih.vars[ih.nvars].value, value, sizeof(ih.vars[0].value));
-	ih.nvars++;
 	return 1;
 }
 
@@ -272,39 +260,27 @@ const char *inject_host_lib(uint32_t sec)
 	return NULL;
 }
 
-void inject_host_workload(bool nvtx)
+int inject_host_prepare(struct job_env *env)
 {
-	const char *lib;
+	bool first = !ih.ro && !ih.err;
 	char msg[256];
 	int rc = inject_host_create();
 
 	if (rc < 0) {
+		/* once, for whichever collector asked first */
+		if (!first)
+			return rc;
 		snprintf(msg, sizeof(msg),
 			 "cannot create the region shared with the workload (a memfd "
 			 "whose size asys seals): %s",
 			 strerror(-rc));
 		for (size_t i = 0; i < ARRAY_SIZE(inject_host_secs); i++)
 			inject_host_say(inject_host_secs[i].id, msg);
-		return;
+		return rc;
 	}
-	/* NVTX/HGTX ranges: the header-only NVTX loads the tool this names */
-	if (!nvtx)
-		return;
-	lib = inject_host_lib(ASYS_INJECT_SEC_NVTX);
-	if (lib)
-		inject_host_env(ASYS_INJECT_SEC_NVTX, "NVTX_INJECTION64_PATH", lib);
-}
-
-void inject_host_child(void)
-{
-	if (ih.fd < 0)
-		return;
 	/* MFD_CLOEXEC keeps it from asys's other children; the workload keeps it */
-	if (fcntl(ih.fd, F_SETFD, 0) < 0)
-		return;
-	setenv(ASYS_INJECT_FD_ENV, ih.fd_value, 1);
-	for (int i = 0; i < ih.nvars; i++)
-		setenv(ih.vars[i].name, ih.vars[i].value, 1);
+	rc = job_env_keep_fd(env, ih.fd);
+	return rc ? rc : job_env_set(env, ASYS_INJECT_FD_ENV, ih.fd_value);
 }
 
 /* A process's parent and start time (clock ticks since boot); -1 when it

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "job_env.h"
+
 #define INJECT_HOST_NOTE_MAX 1024
 /* The library's file name; ASYS_INJECT_LIB names another path (a build tree's
  * .libs/libasys-inject.so for the tests). */
@@ -30,20 +32,18 @@ const void *inject_host_section(uint32_t id, size_t *len);
  * gives asys), NULL when the region or the section is missing. */
 void *inject_host_section_rw(uint32_t id, size_t *len);
 
-/* Sets the variable name to value in the workload's environment, unless the
+/* Sets the variable name to value in the job's environment env, unless the
  * user set it already: then it is left alone and the section's note says
  * so. 1 when it will be set, 0 when left, -ENOSPC when no room. */
-int inject_host_env(uint32_t sec, const char *name, const char *value);
+int inject_host_env(struct job_env *env, uint32_t sec, const char *name, const char *value);
 /* The path of libasys-inject.so, or NULL with why in the section's note
  * (not installed: how to install it). */
 const char *inject_host_lib(uint32_t sec);
-/* For a workload, before its fork: the region, and the variables of the
- * tools asys loads into it (nvtx: libasys-inject.so for NVTX ranges). */
-void inject_host_workload(bool nvtx);
-/* In the workload after fork, before exec: keeps the region's descriptor
- * across exec and sets the variables. The parent has no thread yet, so
- * setenv is safe here. */
-void inject_host_child(void);
+/* For a job, before its fork (a collector's prepare_job): the region,
+ * created once, its descriptor kept across exec and named in
+ * ASYS_INJECT_FD. 0 or -errno; a region that cannot be made is said in
+ * every section's note, once. */
+int inject_host_prepare(struct job_env *env);
 
 /* Whether pid is one of the job's processes: asys's workload or one of
  * its descendants, by their parents in /proc (a process the job orphaned,

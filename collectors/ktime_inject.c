@@ -126,7 +126,8 @@ static void join_libs(const struct ktime_inject *v, int nv, char *buf, size_t n)
 	}
 }
 
-int ktime_inject_env(const char *probe_file, const char *inject_so, char *err, size_t n)
+int ktime_inject_env(struct job_env *env, const char *probe_file, const char *inject_so, char *err,
+		     size_t n)
 {
 	struct ktime_inject v[KTIME_INJECT_MAX];
 	char why[256] = "", shown[200] = "", libs[KTIME_INJECT_MAX * KTIME_LIB_MAX], *text = NULL;
@@ -152,7 +153,7 @@ int ktime_inject_env(const char *probe_file, const char *inject_so, char *err, s
 
 		for (int j = 0; j < i; j++)
 			seen = seen || !strcmp(v[i].var, v[j].var);
-		r = seen ? 0 : inject_host_env(ASYS_INJECT_SEC_KACT, v[i].var, inject_so);
+		r = seen ? 0 : inject_host_env(env, ASYS_INJECT_SEC_KACT, v[i].var, inject_so);
 		if (r < 0) {
 			snprintf(err, n, "cannot set %s for the workload: %s", v[i].var,
 				 strerror(-r));
@@ -160,14 +161,14 @@ int ktime_inject_env(const char *probe_file, const char *inject_so, char *err, s
 		}
 	}
 	join_libs(v, nv, libs, sizeof(libs));
-	r = inject_host_env(ASYS_INJECT_SEC_KACT, KTIME_LIBS_ENV, libs);
+	r = inject_host_env(env, ASYS_INJECT_SEC_KACT, KTIME_LIBS_ENV, libs);
 	if (r < 0)
 		snprintf(err, n, "cannot set %s for the workload: %s", KTIME_LIBS_ENV,
 			 strerror(-r));
 	return r < 0 ? r : 0;
 }
 
-int ktime_inject_setup(const struct asys_options *o, char *err, size_t n)
+int ktime_inject_setup(const struct asys_options *o, struct job_env *env, char *err, size_t n)
 {
 	const char *probe_file = NULL, *lib = inject_host_lib(ASYS_INJECT_SEC_KACT);
 
@@ -182,5 +183,5 @@ int ktime_inject_setup(const struct asys_options *o, char *err, size_t n)
 		snprintf(err, n, "%s", inject_host_note(ASYS_INJECT_SEC_KACT));
 		return -ENOENT;
 	}
-	return ktime_inject_env(probe_file, lib, err, n);
+	return ktime_inject_env(env, probe_file, lib, err, n);
 }

@@ -323,7 +323,7 @@ bad:
 }
 
 /* An [options] key: a long option of the command line. */
-static int asysrc_option(struct asysrc *c, struct asys_options *o, const char *key, const char *val,
+static int asysrc_option(struct asysrc *c, struct cli_options *o, const char *key, const char *val,
 			 char *err, size_t n)
 {
 	int rc;
@@ -345,7 +345,7 @@ static const char *const asysrc_section_names[] = {"options", "display"};
 
 /* A key line, cut in place into key and value. 1 applied, 0 not, after a
  * message. */
-static int asysrc_pair(struct asysrc *c, struct asys_options *o, const char *path, int ln,
+static int asysrc_pair(struct asysrc *c, struct cli_options *o, const char *path, int ln,
 		       char *line, size_t len, enum asysrc_section sec)
 {
 	char *eq = memchr(line, '=', len), err[ASYSRC_MSG_LEN - 64], shown[200];
@@ -373,7 +373,7 @@ static int asysrc_pair(struct asysrc *c, struct asys_options *o, const char *pat
 		return 0;
 	}
 	err[0] = '\0';
-	rc = sec == CS_DISPLAY ? asysrc_display(&o->ui, key, val, err, sizeof(err))
+	rc = sec == CS_DISPLAY ? asysrc_display(&o->view.ui, key, val, err, sizeof(err))
 			       : asysrc_option(c, o, key, val, err, sizeof(err));
 	if (rc == -ENOENT) {
 		asysrc_msg(c, path, ln, "unknown key '%s' in [%s]",
@@ -388,7 +388,7 @@ static int asysrc_pair(struct asysrc *c, struct asys_options *o, const char *pat
 }
 
 /* One line of a file. 1 when it set something. */
-static int asysrc_line(struct asysrc *c, struct asys_options *o, const char *path, int ln,
+static int asysrc_line(struct asysrc *c, struct cli_options *o, const char *path, int ln,
 		       char *line, size_t len, enum asysrc_section *sec)
 {
 	char shown[200], name[80];
@@ -426,7 +426,7 @@ static int asysrc_line(struct asysrc *c, struct asys_options *o, const char *pat
 	return asysrc_pair(c, o, path, ln, (char *)t, tlen, *sec);
 }
 
-int asysrc_parse(struct asysrc *c, const char *name, char *text, size_t len, struct asys_options *o)
+int asysrc_parse(struct asysrc *c, const char *name, char *text, size_t len, struct cli_options *o)
 {
 	enum asysrc_section sec = CS_OPTIONS;
 	const char *p = text, *end = text + len, *line;
@@ -444,7 +444,7 @@ int asysrc_parse(struct asysrc *c, const char *name, char *text, size_t len, str
 	return applied;
 }
 
-int asysrc_read(struct asysrc *c, const char *path, struct asys_options *o)
+int asysrc_read(struct asysrc *c, const char *path, struct cli_options *o)
 {
 	char why[200], *text;
 	size_t len;
@@ -462,7 +462,7 @@ int asysrc_read(struct asysrc *c, const char *path, struct asys_options *o)
 	return asysrc_parse(c, path, text, len, o);
 }
 
-struct asysrc *asysrc_load(struct asys_options *o, unsigned cmd, int argc, char **argv)
+struct asysrc *asysrc_load(struct cli_options *o, unsigned cmd, int argc, char **argv)
 {
 	struct asysrc *c = asysrc_new(cmd);
 	struct stat st;

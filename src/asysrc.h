@@ -3,7 +3,7 @@
  * ~/.config/asys/asysrc), both before the command line, which overrides
  * them. [options] holds long options of the command line, applied through
  * the same parser so they are checked the same way; [display] the screen's
- * settings (struct asys_settings). A bad line is one message naming
+ * settings (struct asys_settings, in the screen's block). A bad line is one message naming
  * file:line and is otherwise ignored; the other lines apply. */
 #ifndef ASYS_ASYSRC_H
 #define ASYS_ASYSRC_H
@@ -11,7 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "options.h"
+#include "cli.h"
+#include "settings.h"
 
 #define ASYSRC_FILE_MAX (64 * 1024) /* bytes: a larger file is not read */
 #define ASYSRC_LINE_MAX 1024	    /* bytes of one line, its newline excluded */
@@ -31,14 +32,13 @@ void asysrc_free(struct asysrc *c);
 /* What a command does before cli_parse: unless argv (before any "--")
  * holds --no-config, reads the system file, then the user's, into o. Never
  * NULL unless out of memory. */
-struct asysrc *asysrc_load(struct asys_options *o, unsigned cmd, int argc, char **argv);
+struct asysrc *asysrc_load(struct cli_options *o, unsigned cmd, int argc, char **argv);
 /* Reads one file into o. A missing file is no error; one that cannot be
  * read, or a bad line, adds a message. Returns the lines applied. */
-int asysrc_read(struct asysrc *c, const char *path, struct asys_options *o);
+int asysrc_read(struct asysrc *c, const char *path, struct cli_options *o);
 /* The same for a file's text of len bytes (text[len] is NUL), named name in
  * messages. c takes text, which must come from malloc: values point in. */
-int asysrc_parse(struct asysrc *c, const char *name, char *text, size_t len,
-		 struct asys_options *o);
+int asysrc_parse(struct asysrc *c, const char *name, char *text, size_t len, struct cli_options *o);
 
 /* The messages, '\n' between ("" when none), and how many there were. */
 void asysrc_messages(const struct asysrc *c, char *buf, size_t n);
@@ -48,11 +48,12 @@ int asysrc_message_count(const struct asysrc *c);
 const char *asysrc_user_path(const struct asysrc *c);
 const char *asysrc_system_path(const struct asysrc *c);
 
-/* Writes what setup changed (enum set_changed) from o into the user's
+/* Writes what setup changed (enum set_changed), from the refresh delay_s
+ * and the screen's settings ui, into the user's
  * file: atomically, keeping every other line, creating its directory 0700.
  * Never for a command that plays a recording. 0 or -errno; msg says what
  * happened either way. */
-int asysrc_save(struct asysrc *c, const struct asys_options *o, unsigned changed, char *msg,
-		size_t n);
+int asysrc_save(struct asysrc *c, double delay_s, const struct asys_settings *ui, unsigned changed,
+		char *msg, size_t n);
 
 #endif

@@ -49,15 +49,15 @@ static int save_add(struct save_key *k, int n, enum asysrc_section sec, const ch
 	return n + 1;
 }
 
-/* The keys to write for what changed, their values from o. */
-static int save_keys(const struct asys_options *o, unsigned changed, struct save_key *k)
+/* The keys to write for what changed, their values from delay_s and u. */
+static int save_keys(double delay_s, const struct asys_settings *u, unsigned changed,
+		     struct save_key *k)
 {
-	const struct asys_settings *u = &o->ui;
 	char v[SAVE_VAL_MAX];
 	int n = 0;
 
 	if (changed & SET_CH_DELAY) {
-		snprintf(v, sizeof(v), "%g", o->delay_s);
+		snprintf(v, sizeof(v), "%g", delay_s);
 		n = save_add(k, n, CS_OPTIONS, "delay", v);
 	}
 	if (changed & SET_CH_PANES) {
@@ -286,8 +286,8 @@ static const char save_intro[] =
     "# asys settings (asysrc(5)). asys top's setup screen (F2) rewrites the values\n"
     "# it sets and keeps every other line.\n";
 
-int asysrc_save(struct asysrc *c, const struct asys_options *o, unsigned changed, char *msg,
-		size_t n)
+int asysrc_save(struct asysrc *c, double delay_s, const struct asys_settings *ui, unsigned changed,
+		char *msg, size_t n)
 {
 	struct save_key k[SAVE_KEYS];
 	struct save_buf b = {0};
@@ -304,7 +304,7 @@ int asysrc_save(struct asysrc *c, const struct asys_options *o, unsigned changed
 		return -ENOENT;
 	}
 	str_escape(shown, sizeof(shown), c->user, 300);
-	nk = save_keys(o, changed, k);
+	nk = save_keys(delay_s, ui, changed, k);
 	if (!nk) {
 		msg[0] = '\0';
 		return 0;

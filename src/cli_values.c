@@ -9,7 +9,10 @@
 
 #include "cli_values.h"
 #include "serve_addr.h"
+#include "listen.h"
 #include "options.h"
+#include "rec_toggle.h"
+#include "replay_view.h"
 #include "strsafe.h"
 #include "util.h"
 
@@ -95,7 +98,7 @@ int cli_parse_listen(const struct opt_desc *d, const char *name, const char *val
 		opt_bad_value(err, n, name, val, why + strlen("expected "));
 		return -EINVAL;
 	}
-	((struct asys_options *)block)->listen = val;
+	((struct listen_opts *)block)->listen = val;
 	return 0;
 }
 
@@ -122,7 +125,7 @@ int cli_parse_speed(const struct opt_desc *d, const char *name, const char *val,
 	num /= den;
 	if (!(num >= 1.0 / 64 && num <= 64))
 		return -EINVAL;
-	((struct asys_options *)block)->speed = num;
+	((struct play_opts *)block)->speed = num;
 	return 0;
 }
 
@@ -172,7 +175,7 @@ int cli_parse_duration(const struct opt_desc *d, const char *name, const char *v
 	if ((k == CLI_UNIT_TIME ||
 	     (k == CLI_UNIT_AMBIGUOUS && !strcmp(val + strspn(val, "0123456789."), "m"))) &&
 	    !util_parse_duration(val, &s) && s > 0 && s <= CLI_MAX_DURATION_S) {
-		((struct asys_options *)block)->duration_s = s;
+		((struct record_opts *)block)->duration_s = s;
 		return 0;
 	}
 	snprintf(expect, sizeof(expect),
@@ -191,7 +194,7 @@ int cli_parse_peak_window(const struct opt_desc *d, const char *name, const char
 	(void)d;
 	if (cli_unit_kind(val) == CLI_UNIT_TIME && !util_parse_duration(val, &s) && s >= 0.1 &&
 	    s <= 3600) {
-		((struct asys_options *)block)->peak_window_s = s;
+		((struct listen_opts *)block)->peak_window_s = s;
 		return 0;
 	}
 	snprintf(expect, sizeof(expect), "a duration with its unit, 0.1s to 1h, such as %s or %s",
@@ -223,7 +226,7 @@ int cli_parse_max_size(const struct opt_desc *d, const char *name, const char *v
 
 	(void)d;
 	if (!cli_size(val, &v) && v >= CLI_MIN_MAX_SIZE) {
-		((struct asys_options *)block)->max_size = v;
+		((struct record_opts *)block)->max_size = v;
 		return 0;
 	}
 	snprintf(expect, sizeof(expect),
@@ -236,7 +239,7 @@ int cli_parse_max_size(const struct opt_desc *d, const char *name, const char *v
 int cli_parse_rotate(const struct opt_desc *d, const char *name, const char *val, void *block,
 		     char *err, size_t n)
 {
-	struct asys_options *o = block;
+	struct record_opts *o = block;
 	enum cli_unit_kind k = cli_unit_kind(val);
 	char a[40], b[40], expect[200];
 	double s;

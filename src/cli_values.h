@@ -1,6 +1,9 @@
 /* The values of the application's own options that need more than a range:
  * scope, pids, replay speed, and the sizes and durations of recording. Each
- * has the signature of opt_desc.parse, its block a struct asys_options. */
+ * has the signature of opt_desc.parse; its block is the one of its table in
+ * src/cli.c: struct asys_options for scope and pids, struct listen_opts for
+ * --listen and --peak-window, struct play_opts for --speed, struct
+ * record_opts for --duration, --max-size and --rotate. */
 #ifndef ASYS_CLI_VALUES_H
 #define ASYS_CLI_VALUES_H
 

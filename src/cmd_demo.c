@@ -89,24 +89,26 @@ static const struct cli_cmd demo_cli = {
 
 int cmd_demo(int argc, char **argv)
 {
-	struct asys_options o;
+	struct cli_options o;
 	struct replay_view a = {
 	    .prog = "asys demo",
 	    .begin = DEMO_BEGIN,
-	    .opts = &o,
+	    .opts = &o.eng,
+	    .play = &o.play,
+	    .view = &o.view,
 	};
 	char path[PATH_MAX], no_tty[PATH_MAX + 80], notes[ASYSRC_NOTES_MAX];
 	struct asysrc *cfg;
 	int rc;
 
-	options_defaults(&o);
+	cli_options_defaults(&o);
 	/* the files first: the command line overrides them */
 	cfg = asysrc_load(&o, OPT_CMD_DEMO, argc, argv);
 	rc = cli_parse(&demo_cli, argc, argv, &o);
 	if (rc < 0 && demo_find(path, sizeof(path)))
 		rc = 1;
 	if (rc < 0) {
-		a.loop = !o.once;
+		a.loop = !o.play.once;
 		snprintf(no_tty, sizeof(no_tty),
 			 "; 'asys replay --info %s' describes the recording", path);
 		if (cfg)

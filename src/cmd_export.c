@@ -29,23 +29,23 @@ static const struct cli_cmd export_cli = {
 
 int cmd_export(int argc, char **argv)
 {
-	struct asys_options ao;
+	struct cli_options ao;
 	struct rec_export_opts o = {.format = REC_EXPORT_CSV};
 	char shown[820];
 	FILE *out = stdout;
 	struct stat out_st = {0};
 	int rc;
 
-	options_defaults(&ao);
+	cli_options_defaults(&ao);
 	if ((rc = cli_parse(&export_cli, argc, argv, &ao)) >= 0)
 		return rc;
-	o.format = ao.summary		      ? REC_EXPORT_SUMMARY
-		   : ao.format == EXPORT_JSON ? REC_EXPORT_JSON
-					      : REC_EXPORT_CSV;
-	o.streams = ao.streams;
-	o.begin = ao.begin;
-	o.end = ao.end;
-	if (ao.output) {
+	o.format = ao.exp.summary		  ? REC_EXPORT_SUMMARY
+		   : ao.exp.format == EXPORT_JSON ? REC_EXPORT_JSON
+						  : REC_EXPORT_CSV;
+	o.streams = ao.exp.streams;
+	o.begin = ao.play.begin;
+	o.end = ao.play.end;
+	if (ao.exp.output) {
 		/* the rules of every file a user names for writing: no final
 		 * link, and never another user's regular file; and no file at
 		 * all when the export cannot start */
@@ -54,11 +54,11 @@ int cmd_export(int argc, char **argv)
 		rc = rec_export_check(&o, ao.args, ao.nargs, stderr);
 		if (rc)
 			return rc;
-		fd = env_open_output(ao.output);
+		fd = env_open_output(ao.exp.output);
 
 		if (fd < 0 || !(out = fdopen(fd, "w"))) {
 			fprintf(stderr, "asys export: cannot create %s: %s\n",
-				str_escape(shown, sizeof(shown), ao.output, 200),
+				str_escape(shown, sizeof(shown), ao.exp.output, 200),
 				strerror(fd < 0 ? -fd : errno));
 			if (fd >= 0)
 				close(fd);
@@ -70,10 +70,10 @@ int cmd_export(int argc, char **argv)
 	rc = rec_export_files(&o, ao.args, ao.nargs, out, stderr);
 	if (out != stdout && fclose(out) != 0) {
 		fprintf(stderr, "asys export: cannot write %s: %s\n",
-			str_escape(shown, sizeof(shown), ao.output, 200), strerror(errno));
+			str_escape(shown, sizeof(shown), ao.exp.output, 200), strerror(errno));
 		rc = 1;
 	}
 	if (rc && S_ISREG(out_st.st_mode))
-		unlink(ao.output); /* a partial export is no export; a device stays */
+		unlink(ao.exp.output); /* a partial export is no export; a device stays */
 	return rc;
 }

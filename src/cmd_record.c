@@ -15,10 +15,7 @@
 
 #include "asysrc.h"
 #include "cli.h"
-#include "asys_inject.h"
 #include "env.h"
-#include "hgtx.h"
-#include "inject_host.h"
 #include "collector.h"
 #include "commands.h"
 #include "engine.h"
@@ -28,7 +25,6 @@
 #include "strsafe.h"
 #include "sysroot.h"
 #include "util.h"
-#include "ktime_inject.h"
 #include "workload.h"
 
 static const struct cli_cmd record_cli = {
@@ -57,10 +53,11 @@ static void join_args(char *buf, size_t n, int argc, char **argv)
 
 /* Everything one run holds, released by record_end. */
 struct record_run {
-	struct asys_options o;
+	struct cli_options o;
 	struct session *s;
 	struct rec_writer *w;
 	struct workload wl;
+	struct job_env job; /* what the collectors put in the workload */
 	bool have_wl;
 	int handle;
 	struct listener *serve; /* --listen */
@@ -116,36 +113,29 @@ static int record_start(struct record_run *r, const char *cmdline)
 	char msg[512], shown[2410];
 	int rc, err = 0;
 
-	if (r->o.command) {
+	if (r->o.eng.command) {
 		/* before the fork: the child inherits the region and its variables */
-		inject_host_workload(hgtx_ranges_wanted(&r->o));
-		if (ktime_inject_setup(&r->o, msg, sizeof(msg)) == -EINVAL)
-			fprintf(stderr, "asys record: kernel GPU time: %s\n", msg);
+		workload_prepare(&r->job, &r->o.eng, "asys record");
 		/* no screen to protect: the command's output stays where it was */
-		if (workload_start(&r->wl, r->o.command, r->o.workload_log, WORKLOAD_OUT_INHERIT) <
-		    0)
+		if (workload_start(&r->wl, r->o.eng.command, r->o.job.log, WORKLOAD_OUT_INHERIT,
+				   &r->job) < 0)
 			return 1;
 		r->have_wl = true;
 		if (*r->wl.log)
 			fprintf(stderr, "asys record: the workload's output goes to %s\n",
 				str_escape(shown, sizeof(shown), r->wl.log, 200));
-		if (*inject_host_note(ASYS_INJECT_SEC_NVTX))
-			fprintf(stderr, "asys record: HGTX ranges: %s\n",
-				inject_host_note(ASYS_INJECT_SEC_NVTX));
-		if (*inject_host_note(ASYS_INJECT_SEC_KACT))
-			fprintf(stderr, "asys record: kernel GPU time: %s\n",
-				inject_host_note(ASYS_INJECT_SEC_KACT));
-		if (r->o.npids < OPT_MAX_PIDS)
-			r->o.pids[r->o.npids++] = r->wl.pid;
+		workload_say(r->job.notes, "asys record");
+		if (r->o.eng.npids < OPT_MAX_PIDS)
+			r->o.eng.pids[r->o.eng.npids++] = r->wl.pid;
 	}
 	/* after the fork: the workload keeps the signals unblocked */
 	record_block(r);
 	/* the endpoint reads the store; a plain recording needs none */
-	r->s = session_new(&r->o, r->o.listen != NULL);
+	r->s = session_new(&r->o.eng, r->o.serve.listen != NULL);
 	if (!r->s)
 		return 1;
-	if (r->o.listen) {
-		r->serve = listen_start(r->s, &r->o, r->o.listen, "record");
+	if (r->o.serve.listen) {
+		r->serve = listen_start(r->s, &r->o.serve, r->o.serve.listen, "record");
 		if (!r->serve)
 			return 1;
 		fprintf(stderr, "asys record: serving %s://%s/metrics\n", listen_scheme(r->serve),
@@ -157,7 +147,7 @@ static int record_start(struct record_run *r, const char *cmdline)
 		env_notes(notes, sizeof(notes));
 		fprintf(stderr, "asys record: %s\n", notes);
 	}
-	rec_writer_opts_from(&wo, &r->o, cmdline);
+	record_writer_opts(&wo, &r->o.rec, cmdline);
 	r->w = rec_writer_new(r->s->streams, &wo, &err, msg, sizeof(msg));
 	if (!r->w) {
 		/* the message holds the path as given: escaped */
@@ -188,8 +178,8 @@ static uint64_t record_next_ns(const struct record_run *r, uint64_t t0, bool pol
 {
 	uint64_t next = UINT64_MAX, el = asys_now_ns() - t0;
 
-	if (r->o.duration_s > 0) {
-		double left = r->o.duration_s * 1e9 - (double)el;
+	if (r->o.rec.duration_s > 0) {
+		double left = r->o.rec.duration_s * 1e9 - (double)el;
 
 		next = left > 0 ? (uint64_t)left : 0;
 	}
@@ -345,14 +335,14 @@ int cmd_record(int argc, char **argv)
 	char cmdline[1024];
 	int rc, ret = 1;
 
-	options_defaults(&r.o);
+	cli_options_defaults(&r.o);
 	/* the files first: the command line overrides them */
 	cfg = asysrc_load(&r.o, OPT_CMD_RECORD, argc, argv);
 	record_config_messages(cfg);
 	if ((rc = cli_parse(&record_cli, argc, argv, &r.o)) >= 0)
 		goto out;
 	rc = CLI_EXIT_USAGE;
-	if (!r.o.output) {
+	if (!r.o.rec.output) {
 		fprintf(stderr,
 			"asys record: no output file: add -o FILE (for example -o run.asys)\n");
 		goto out;

@@ -25,7 +25,7 @@ static const struct cli_cmd replay_cli = {
 
 int cmd_replay(int argc, char **argv)
 {
-	struct asys_options o;
+	struct cli_options o;
 	struct replay_view a = {
 	    .prog = "asys replay",
 	    .no_tty = "; use 'asys replay --info' or 'asys export' without one",
@@ -34,11 +34,11 @@ int cmd_replay(int argc, char **argv)
 	struct asysrc *cfg;
 	int rc;
 
-	options_defaults(&o);
+	cli_options_defaults(&o);
 	/* the files first: the command line overrides them */
 	cfg = asysrc_load(&o, OPT_CMD_REPLAY, argc, argv);
 	rc = cli_parse(&replay_cli, argc, argv, &o);
-	if (rc < 0 && o.info)
+	if (rc < 0 && o.play.info)
 		rc = rec_info_files(o.args, o.nargs, stdout, stderr);
 	if (rc < 0) {
 		if (cfg)
@@ -46,8 +46,10 @@ int cmd_replay(int argc, char **argv)
 		a.notes = cfg ? notes : NULL;
 		a.paths = o.args;
 		a.npaths = o.nargs;
-		a.begin = o.begin;
-		a.opts = &o;
+		a.begin = o.play.begin;
+		a.opts = &o.eng;
+		a.play = &o.play;
+		a.view = &o.view;
 		rc = replay_view_run(&a);
 	}
 	asysrc_free(cfg);

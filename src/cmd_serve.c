@@ -91,20 +91,20 @@ static int cmd_serve_list(void)
 
 int cmd_serve(int argc, char **argv)
 {
-	struct asys_options o;
+	struct cli_options o;
 	struct session *s = NULL;
 	struct listener *sv = NULL;
 	sigset_t wait_mask;
 	int rc, ret = 1;
 
-	options_defaults(&o);
+	cli_options_defaults(&o);
 	if ((rc = cli_parse(&cmd_serve_cli, argc, argv, &o)) >= 0)
 		return rc;
-	if (o.list_metrics)
+	if (o.serve.list_metrics)
 		return cmd_serve_list();
 	sysroot_set(env_path("ASYS_SYSROOT"));
 	cmd_serve_signals(&wait_mask);
-	s = session_new(&o, true);
+	s = session_new(&o.eng, true);
 	if (!s)
 		goto cleanup;
 	if (env_note_count()) {
@@ -114,7 +114,8 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "asys serve: %s\n", notes);
 	}
 	/* before sampling: a port in use ends the command at once */
-	sv = listen_start(s, &o, o.listen ? o.listen : SERVE_DEFAULT_LISTEN, "serve");
+	sv = listen_start(s, &o.serve, o.serve.listen ? o.serve.listen : SERVE_DEFAULT_LISTEN,
+			  "serve");
 	if (!sv)
 		goto cleanup;
 	rc = session_start(s);

@@ -37,7 +37,7 @@ static void snapshot_sleep(double s)
 
 /* Without -f, a terminal gets the text form (one value a line, which a
  * person can read and grep) and a pipe or file the JSON document. */
-static bool snapshot_text(const struct asys_options *o)
+static bool snapshot_text(const struct snapshot_opts *o)
 {
 	if (o->snapshot_format == SNAPSHOT_AUTO)
 		return isatty(STDOUT_FILENO);
@@ -46,7 +46,7 @@ static bool snapshot_text(const struct asys_options *o)
 
 /* After the sampling threads stopped and the bus's last drain; col holds
  * the collectors as they were while running. */
-static int snapshot_print(struct session *s, const struct asys_options *o,
+static int snapshot_print(struct session *s, const struct snapshot_opts *o,
 			  const struct serve_collector *col, size_t nc)
 {
 	struct serve_snap_opts so = {.processes = SIZE_MAX, .rates = true};
@@ -73,23 +73,23 @@ static int snapshot_print(struct session *s, const struct asys_options *o,
 
 int cmd_snapshot(int argc, char **argv)
 {
-	struct asys_options o;
+	struct cli_options o;
 	struct serve_collector col[SNAPSHOT_COLLECTORS];
 	struct session *s;
 	uint64_t t0, t1;
 	size_t nc;
 	int rc, ret = 1;
 
-	options_defaults(&o);
-	o.snapshot_format = SNAPSHOT_AUTO;
+	cli_options_defaults(&o);
+	o.snap.snapshot_format = SNAPSHOT_AUTO;
 	if ((rc = cli_parse(&snapshot_cli, argc, argv, &o)) >= 0)
 		return rc;
 	sysroot_set(env_path("ASYS_SYSROOT"));
 	/* Collectors that sample once per refresh do so on a fixed grid of the
 	 * clock, at any phase: a third of the interval gives each two samples
 	 * within it, which a counter's rate needs. */
-	o.delay_s = o.interval_s / 3 < 0.1 ? 0.1 : o.interval_s / 3;
-	s = session_new(&o, true);
+	o.eng.delay_s = o.snap.interval_s / 3 < 0.1 ? 0.1 : o.snap.interval_s / 3;
+	s = session_new(&o.eng, true);
 	if (!s)
 		return 1;
 	rc = session_start(s);
@@ -101,12 +101,12 @@ int cmd_snapshot(int argc, char **argv)
 	/* the threads take their first deadline after this: a tick lies
 	 * between t0 and t1, give or take the one a stop may overtake */
 	t0 = asys_now_ns();
-	snapshot_sleep(o.interval_s);
+	snapshot_sleep(o.snap.interval_s);
 	t1 = asys_now_ns();
 	nc = listen_collectors(s->engine, col, SNAPSHOT_COLLECTORS);
 	session_stop(s);
 	listen_collectors_over(s->engine, col, nc, (double)(t1 - t0) / 1e9);
-	ret = snapshot_print(s, &o, col, nc);
+	ret = snapshot_print(s, &o.snap, col, nc);
 cleanup:
 	session_free(s);
 	return ret;

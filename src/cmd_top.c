@@ -13,8 +13,6 @@
 #include "commands.h"
 #include "engine.h"
 #include "env.h"
-#include "hgtx.h"
-#include "inject_host.h"
 #include "rec_toggle.h"
 #include "listen.h"
 #include "session.h"
@@ -23,7 +21,6 @@
 #include "sysroot.h"
 #include "tui.h"
 #include "util.h"
-#include "ktime_inject.h"
 #include "workload.h"
 
 /* how long the message lines show environment variables that were
@@ -48,6 +45,7 @@ static const struct cli_cmd top_cli = {
 struct top_ctx {
 	struct rec_toggle *rec; /* R and -o FILE */
 	struct workload wl;
+	struct job_env job; /* what the collectors put in the workload */
 	bool have_workload;
 	uint64_t notes_until; /* ignored variables are shown until then */
 	struct store *store;
@@ -209,7 +207,8 @@ static bool top_key(void *ctx, int ch)
 }
 
 /* The setup screen's changes, into the user's asysrc. */
-static int top_save(void *ctx, const struct asys_options *o, unsigned changed, char *msg, size_t n)
+static int top_save(void *ctx, double delay_s, const struct tui_opts *v, unsigned changed,
+		    char *msg, size_t n)
 {
 	struct top_ctx *t = ctx;
 	int rc;
@@ -218,7 +217,7 @@ static int top_save(void *ctx, const struct asys_options *o, unsigned changed, c
 		snprintf(msg, n, "settings not saved: out of memory");
 		return -ENOMEM;
 	}
-	rc = asysrc_save(t->cfg, o, changed, msg, n);
+	rc = asysrc_save(t->cfg, delay_s, &v->ui, changed, msg, n);
 	util_strlcpy(t->saved, msg, sizeof(t->saved));
 	t->saved_until = asys_now_ns() + TOP_SAVED_NS;
 	return rc;
@@ -245,14 +244,14 @@ static double top_progress(void *ctx)
 
 /* Recording (R, and -o FILE from the start), then the sampling threads;
  * says why on stderr when either cannot start. */
-static int top_start(struct top_ctx *t, struct session *s, const struct asys_options *o)
+static int top_start(struct top_ctx *t, struct session *s, const struct cli_options *o)
 {
 	int rc;
 
-	t->rec = rec_toggle_new(s->bus, s->streams, o, "asys top");
+	t->rec = rec_toggle_new(s->bus, s->streams, &o->rec, "asys top");
 	if (!t->rec)
 		return -1;
-	if (o->output) {
+	if (o->rec.output) {
 		char msg[512], shown[2050];
 
 		if (rec_toggle_start(t->rec, msg, sizeof(msg)) < 0) {
@@ -260,8 +259,8 @@ static int top_start(struct top_ctx *t, struct session *s, const struct asys_opt
 			return -1;
 		}
 	}
-	if (o->listen) {
-		t->serve = listen_start(s, o, o->listen, "top");
+	if (o->serve.listen) {
+		t->serve = listen_start(s, &o->serve, o->serve.listen, "top");
 		if (!t->serve)
 			return -1;
 	}
@@ -274,7 +273,7 @@ static int top_start(struct top_ctx *t, struct session *s, const struct asys_opt
 }
 
 /* The screen until the user quits: 0, or -1 once it has said why not. */
-static int top_view(struct top_ctx *t, struct session *s, const struct asys_options *o)
+static int top_view(struct top_ctx *t, struct session *s, const struct cli_options *o)
 {
 	struct tui_driver drv = {0};
 	struct tui_ctx tc = {0};
@@ -293,7 +292,8 @@ static int top_view(struct top_ctx *t, struct session *s, const struct asys_opti
 	drv.save = top_save;
 	drv.hint = "R start/stop recording";
 	drv.hint_title = "Recording";
-	tc.opts = o;
+	tc.opts = &o->eng;
+	tc.view = &o->view;
 	tc.store = s->store;
 	tc.streams = s->streams;
 	tc.driver = &drv;
@@ -337,13 +337,13 @@ static void top_finish(struct top_ctx *t)
 
 int cmd_top(int argc, char **argv)
 {
-	struct asys_options o;
+	struct cli_options o;
 	struct top_ctx t = {.frame_fd = -1};
 	struct session *s = NULL;
 	const char *nc = env_get("NO_COLOR");
 	int rc, ret = 1;
 
-	options_defaults(&o);
+	cli_options_defaults(&o);
 	/* the files first: the command line overrides them */
 	t.cfg = asysrc_load(&o, OPT_CMD_TOP, argc, argv);
 	if ((rc = cli_parse(&top_cli, argc, argv, &o)) >= 0) {
@@ -351,27 +351,24 @@ int cmd_top(int argc, char **argv)
 		return rc;
 	}
 	if (nc && *nc)
-		o.no_color = true;
+		o.view.no_color = true;
 	sysroot_set(env_path("ASYS_SYSROOT"));
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr,
 			"asys top: needs a terminal; use 'asys record' to sample without one\n");
 		goto cleanup;
 	}
-	if (o.command) {
-		char why[512];
-
-		inject_host_workload(hgtx_ranges_wanted(&o));
-		/* a bad line of the probe file; a missing library is the note's */
-		if (ktime_inject_setup(&o, why, sizeof(why)) == -EINVAL)
-			fprintf(stderr, "asys top: kernel GPU time: %s\n", why);
-		if (workload_start(&t.wl, o.command, o.workload_log, WORKLOAD_OUT_TEMP_LOG) < 0)
+	if (o.eng.command) {
+		/* the notes show in the panes, from the collectors */
+		workload_prepare(&t.job, &o.eng, "asys top");
+		if (workload_start(&t.wl, o.eng.command, o.job.log, WORKLOAD_OUT_TEMP_LOG, &t.job) <
+		    0)
 			goto cleanup;
 		t.have_workload = true;
-		if (o.npids < OPT_MAX_PIDS)
-			o.pids[o.npids++] = t.wl.pid;
+		if (o.eng.npids < OPT_MAX_PIDS)
+			o.eng.pids[o.eng.npids++] = t.wl.pid;
 	}
-	s = session_new(&o, true);
+	s = session_new(&o.eng, true);
 	if (!s || top_start(&t, s, &o) < 0)
 		goto cleanup;
 	if (t.have_workload)

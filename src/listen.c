@@ -108,7 +108,7 @@ static size_t listen_collectors_cb(void *ctx, struct serve_collector *out, size_
 	return listen_collectors(sv->engine, out, n);
 }
 
-struct listener *listen_start(struct session *s, const struct asys_options *o, const char *listen,
+struct listener *listen_start(struct session *s, const struct listen_opts *o, const char *listen,
 			      const char *who)
 {
 	struct listener *sv = calloc(1, sizeof(*sv));
@@ -178,7 +178,7 @@ const char *listen_scheme(const struct listener *sv)
 	return sv->web.tls ? "https" : "http";
 }
 #else
-struct listener *listen_start(struct session *s, const struct asys_options *o, const char *listen,
+struct listener *listen_start(struct session *s, const struct listen_opts *o, const char *listen,
 			      const char *who)
 {
 	(void)s;

@@ -10,13 +10,22 @@
 #include "options.h"
 #include "session.h"
 
+/* The endpoint's options: serve, and top and record with --listen. */
+struct listen_opts {
+	const char *listen;	  /* --listen ADDR:PORT, NULL: no endpoint (serve: the default) */
+	double metrics_processes; /* --metrics-processes N: per-process series, 0 = none */
+	const char *web_config;	  /* --web-config FILE: TLS and basic auth, NULL: none */
+	double peak_window_s;	  /* --peak-window: the peaks' window, default 15 s */
+	bool list_metrics;	  /* serve --list-metrics */
+};
+
 struct listener;
 
-/* Listens on listen, with the TLS and basic auth of o->web_config, which
+/* Listens on listen, with the TLS and basic auth of lo->web_config, which
  * is read once, here. NULL after saying why on stderr ("asys WHO: ..."),
  * also when asys was built without libmicrohttpd. An address other hosts
  * reach without TLS and a password is served with a warning on stderr. */
-struct listener *listen_start(struct session *s, const struct asys_options *o, const char *listen,
+struct listener *listen_start(struct session *s, const struct listen_opts *lo, const char *listen,
 			      const char *who);
 void listen_stop(struct listener *sv); /* NULL is fine */
 const char *listen_address(const struct listener *sv);

@@ -19,7 +19,7 @@
 struct rec_toggle {
 	struct bus *bus;
 	const struct stream_table *streams;
-	const struct asys_options *opts;
+	const struct record_opts *opts;
 	char *command;
 	struct rec_writer *w;
 	int handle;
@@ -28,8 +28,20 @@ struct rec_toggle {
 	uint64_t note_until;
 };
 
+void record_writer_opts(struct rec_writer_opts *w, const struct record_opts *r, const char *command)
+{
+	memset(w, 0, sizeof(*w));
+	w->path = r->output;
+	w->force = r->force;
+	w->max_size = r->max_size;
+	w->rotate_size = r->rotate_size;
+	w->rotate_s = r->rotate_s;
+	w->fsync_s = r->fsync_s;
+	w->command = command;
+}
+
 struct rec_toggle *rec_toggle_new(struct bus *bus, const struct stream_table *t,
-				  const struct asys_options *o, const char *command)
+				  const struct record_opts *o, const char *command)
 {
 	struct rec_toggle *rt = calloc(1, sizeof(*rt));
 
@@ -78,7 +90,7 @@ int rec_toggle_start(struct rec_toggle *rt, char *msg, size_t n)
 
 	if (rt->w)
 		return -EALREADY;
-	rec_writer_opts_from(&wo, rt->opts, rt->command);
+	record_writer_opts(&wo, rt->opts, rt->command);
 	if (!rt->opts->output || rt->used_output) {
 		time_t now = time(NULL);
 		struct tm tm;

@@ -6,14 +6,32 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "bus.h"
-#include "options.h"
+#include "rec_writer.h"
 #include "stream.h"
+
+/* The recording's options: -o and --force (top and record), and record's
+ * limits, segments and syncs. */
+struct record_opts {
+	const char *output;   /* -o FILE */
+	bool force;	      /* --force: replace an existing output */
+	double duration_s;    /* --duration, 0 = until a signal */
+	uint64_t max_size;    /* --max-size bytes, 0 = none */
+	uint64_t rotate_size; /* --rotate SIZE */
+	double rotate_s;      /* --rotate DURATION */
+	double fsync_s;	      /* --fsync-interval, default 1 */
+};
+
+/* The writer's options from these, command the command line for META. */
+void record_writer_opts(struct rec_writer_opts *w, const struct record_opts *r,
+			const char *command);
 
 struct rec_toggle;
 
 struct rec_toggle *rec_toggle_new(struct bus *bus, const struct stream_table *t,
-				  const struct asys_options *o, const char *command);
+				  const struct record_opts *o, const char *command);
 /* Stops a recording in progress (trailer written), then frees. */
 void rec_toggle_free(struct rec_toggle *rt);
 /* Starts recording to -o FILE the first time, else to

@@ -227,7 +227,7 @@ static int replay_start(const struct replay_view *a, struct replay_ctx *c)
 		return 1;
 	}
 	if (!rc)
-		rc = rec_player_start(c->p, h->ring, h->store, c->hs.refresh_ns, a->opts->speed,
+		rc = rec_player_start(c->p, h->ring, h->store, c->hs.refresh_ns, a->play->speed,
 				      a->begin);
 	h->started = rc == 0;
 	if (rc == -ERANGE) {
@@ -255,13 +255,13 @@ static int replay_start(const struct replay_view *a, struct replay_ctx *c)
  * cannot be used. */
 static int replay_show(const struct replay_view *a, struct replay_ctx *c)
 {
-	struct asys_options o = *a->opts;
+	struct tui_opts v = *a->view;
 	struct tui_driver drv = {0};
 	struct tui_ctx tc = {0};
 	const char *nc = env_get("NO_COLOR");
 	int rc;
 
-	o.no_color = o.no_color || (nc && *nc);
+	v.no_color = v.no_color || (nc && *nc);
 	drv.ctx = c;
 	drv.status = replay_status;
 	drv.notes = replay_notes;
@@ -273,7 +273,8 @@ static int replay_show(const struct replay_view *a, struct replay_ctx *c)
 	drv.progress = replay_progress;
 	drv.hint_title = "Replay";
 	drv.hint = c->hs.n > 1 ? REPLAY_VIEW_HINT_HOSTS : REPLAY_VIEW_HINT;
-	tc.opts = &o;
+	tc.opts = a->opts;
+	tc.view = &v;
 	tc.store = c->hs.h[0].store;
 	tc.streams = rec_player_streams(c->p);
 	tc.driver = &drv;

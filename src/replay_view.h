@@ -6,6 +6,17 @@
 #include <stdbool.h>
 
 #include "options.h"
+#include "tui.h"
+
+/* The options of the commands that play a recording (replay, demo) or
+ * write it out (export): which part, and how fast. */
+struct play_opts {
+	double speed;	   /* --speed 1/64..64 */
+	const char *begin; /* --begin TIME */
+	const char *end;   /* --end TIME */
+	bool info;	   /* replay --info */
+	bool once;	   /* demo --once */
+};
 
 struct replay_view {
 	const char *prog;   /* "asys replay": the first words of every message */
@@ -16,6 +27,8 @@ struct replay_view {
 	const char *begin; /* a time expression, or NULL for the start */
 	/* -d, --speed, --no-color, --nic-all, as the command line set them */
 	const struct asys_options *opts;
+	const struct play_opts *play;
+	const struct tui_opts *view;
 	/* at the end, go back to where the replay began and play on */
 	bool loop;
 	/* asysrc's messages, '\n' between, shown for a while; NULL: none */

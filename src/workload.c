@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "env.h"
-#include "inject_host.h"
+#include "registry.h"
 #include "strsafe.h"
 #include "util.h"
 #include "workload.h"
@@ -55,7 +55,8 @@ static int workload_open_log(struct workload *w, const char *log_path)
 /* In the child: waits for the go pipe to close, then execs argv with its
  * output in the log (logfd -1: asys's own); a failed exec sends errno up
  * the err pipe. */
-static void workload_child(const int go[2], const int err[2], int logfd, char **argv)
+static void workload_child(const int go[2], const int err[2], int logfd, char **argv,
+			   const struct job_env *env)
 {
 	char c;
 	int e;
@@ -70,7 +71,7 @@ static void workload_child(const int go[2], const int err[2], int logfd, char **
 		dup2(logfd, STDOUT_FILENO);
 		dup2(logfd, STDERR_FILENO);
 	}
-	inject_host_child();
+	job_env_apply(env);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(err[1], &e, sizeof(e)) < 0)
@@ -78,7 +79,27 @@ static void workload_child(const int go[2], const int err[2], int logfd, char **
 	_exit(127);
 }
 
-int workload_start(struct workload *w, char **argv, const char *log_path, enum workload_output dflt)
+void workload_say(const char *text, const char *who)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		fprintf(stderr, "%s: %.*s\n", who, (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+void workload_prepare(struct job_env *env, const struct asys_options *o, const char *who)
+{
+	job_env_init(env);
+	job_env_prepare(env, collector_registry, o);
+	workload_say(env->warnings, who);
+}
+
+int workload_start(struct workload *w, char **argv, const char *log_path, enum workload_output dflt,
+		   const struct job_env *env)
 {
 	int go[2] = {-1, -1}, err[2] = {-1, -1}, e = 0, logfd = -1;
 
@@ -98,7 +119,7 @@ int workload_start(struct workload *w, char **argv, const char *log_path, enum w
 	if (w->pid < 0)
 		goto fail;
 	if (w->pid == 0)
-		workload_child(go, err, logfd, argv);
+		workload_child(go, err, logfd, argv, env);
 	if (logfd >= 0)
 		close(logfd);
 	setpgid(w->pid, w->pid);

@@ -7,6 +7,14 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "job_env.h"
+#include "options.h"
+
+/* The options of a command that starts one (top, record). */
+struct workload_opts {
+	const char *log; /* --workload-log FILE; NULL: the command's default */
+};
+
 struct workload {
 	pid_t pid;
 	int go_fd;  /* write end: closing it lets the child exec */
@@ -26,11 +34,18 @@ struct workload {
  * tear the screen. */
 enum workload_output { WORKLOAD_OUT_INHERIT, WORKLOAD_OUT_TEMP_LOG };
 
-/* Forks; the child waits for workload_release, then execs argv. stdout and
- * stderr go to log_path, or (NULL) as dflt says. 0 or -errno, with a
- * message on stderr when the command cannot be run. */
-int workload_start(struct workload *w, char **argv, const char *log_path,
-		   enum workload_output dflt);
+/* Before the fork: what the registry's collectors put in the job
+ * (job_env_prepare) into env, for the options o; what they could not do
+ * said on stderr, each line after who ("asys top"). */
+void workload_prepare(struct job_env *env, const struct asys_options *o, const char *who);
+/* Each line of text on stderr after who: "asys record: LINE". */
+void workload_say(const char *text, const char *who);
+/* Forks; the child waits for workload_release, then execs argv with env
+ * applied (job_env_apply). stdout and stderr go to log_path, or (NULL) as
+ * dflt says. 0 or -errno, with a message on stderr when the command cannot
+ * be run. */
+int workload_start(struct workload *w, char **argv, const char *log_path, enum workload_output dflt,
+		   const struct job_env *env);
 void workload_release(struct workload *w);
 /* Reaps without blocking; true once exited. */
 bool workload_poll(struct workload *w);

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "tui.h"
 
 struct store;
 struct stream_table;
@@ -17,7 +17,7 @@ struct stream_table;
 struct view {
 	struct store *store;
 	const struct stream_table *streams;
-	const struct asys_options *opts;
+	const struct tui_opts *opts;
 	uint64_t end_ns;    /* the instant shown (frozen while paused) */
 	uint64_t window_ns; /* one refresh: averages and peaks are over this */
 	bool utf8;	    /* braille and block glyphs, else ASCII # = . */

@@ -175,7 +175,7 @@ static void setup_toggle(struct tui *t, struct setup *s)
 
 static void setup_delay(struct tui *t, int dir)
 {
-	double d = t->opts.delay_s, pick = d;
+	double d = t->delay_s, pick = d;
 	int n = (int)ARRAY_SIZE(setup_delays);
 
 	for (int i = 0; i < n; i++) {
@@ -186,7 +186,7 @@ static void setup_delay(struct tui *t, int dir)
 			break;
 		}
 	}
-	t->opts.delay_s = pick;
+	t->delay_s = pick;
 	t->v.window_ns = (uint64_t)(pick * 1e9);
 }
 
@@ -312,7 +312,7 @@ void tui_setup_close(struct tui *t)
 	if (s->changed & (SET_CH_PANES | SET_CH_SORT))
 		tui_panes_rebuild(t);
 	if (s->changed && d && d->save)
-		d->save(d->ctx, &t->opts, s->changed, msg, sizeof(msg));
+		d->save(d->ctx, t->delay_s, &t->opts, s->changed, msg, sizeof(msg));
 	else if (s->changed)
 		snprintf(msg, sizeof(msg),
 			 "settings changed for this view only: a replay saves none");
@@ -344,7 +344,7 @@ static void line_text(const struct tui *t, const struct setup *s, const struct s
 			 l->k == s->ncols - 1 ? "  (always shown, last)" : "");
 		break;
 	case LN_DELAY:
-		snprintf(buf, n, "  %-22s%g s", "Refresh interval", t->opts.delay_s);
+		snprintf(buf, n, "  %-22s%g s", "Refresh interval", t->delay_s);
 		break;
 	case LN_UNITS:
 		snprintf(buf, n, "  %-22s%s", "Rates in", u->bytes ? "B/s" : "bit/s");

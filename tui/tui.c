@@ -142,7 +142,7 @@ static bool locale_is_utf8(void)
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
-static bool want_color(const struct asys_options *o)
+static bool want_color(const struct tui_opts *o)
 {
 	const char *nc = env_get("NO_COLOR");
 
@@ -390,9 +390,9 @@ void tui_panes_rebuild(struct tui *t)
 }
 
 /* The time between frames, from -d (one second when unset). */
-static uint64_t frame_delay_ns(const struct asys_options *o)
+static uint64_t frame_delay_ns(double delay_s)
 {
-	return (uint64_t)(o->delay_s > 0 ? o->delay_s * 1e9 : 1e9);
+	return (uint64_t)(delay_s > 0 ? delay_s * 1e9 : 1e9);
 }
 
 /* The TUI state with the view set from the options; NULL when out of memory. */
@@ -404,14 +404,15 @@ static struct tui *tui_new(const struct tui_ctx *ctx)
 		return NULL;
 	t->ctx = ctx;
 	setlocale(LC_ALL, "");
-	t->opts = *ctx->opts;
+	t->opts = *ctx->view;
+	t->delay_s = ctx->opts->delay_s;
 	t->v.store = ctx->store;
 	t->v.streams = ctx->streams;
 	t->v.opts = &t->opts;
 	t->v.utf8 = locale_is_utf8();
 	t->v.bits = !t->opts.ui.bytes;
 	/* the frame may widen it to the store's bucket */
-	t->v.window_ns = frame_delay_ns(ctx->opts);
+	t->v.window_ns = frame_delay_ns(ctx->opts->delay_s);
 	host_info(t);
 	return t;
 }
@@ -522,7 +523,7 @@ static void main_loop(struct tui *t)
 		if (frame_clock_due(&fc, now)) {
 			tui_frame(t);
 			now = mono_ns();
-			frame_clock_next(&fc, frame_delay_ns(&t->opts), t->ctx->driver, now);
+			frame_clock_next(&fc, frame_delay_ns(t->delay_s), t->ctx->driver, now);
 		}
 		pfd[1].fd = fc.fd;
 		if (poll(pfd, 2, frame_clock_wait_ms(&fc, now, TUI_WAIT_MAX_MS)) <= 0)
@@ -548,7 +549,7 @@ int tui_run(const struct tui_ctx *ctx)
 	struct tui *t;
 	SCREEN *scr;
 
-	if (!ctx || !ctx->store || !ctx->opts)
+	if (!ctx || !ctx->store || !ctx->opts || !ctx->view)
 		return -EINVAL;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "asys top: needs a terminal on stdin and stdout\n");

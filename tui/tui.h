@@ -9,9 +9,19 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "settings.h"
 
 struct store;
 struct stream_table;
+
+/* The screen's own options (top, replay, demo): colour, the NIC pane's view
+ * and the settings of asysrc(5)'s [display], which the setup screen (F2)
+ * changes. The engine's (the refresh) come apart, in struct asys_options. */
+struct tui_opts {
+	bool no_color;		 /* --no-color or NO_COLOR */
+	bool nic_show_all;	 /* --nic-all: a view setting of the NIC pane */
+	struct asys_settings ui; /* from asysrc(5) and F2 */
+};
 
 /* Where the data shown comes from: this machine now, or a recording. */
 struct tui_source {
@@ -55,9 +65,10 @@ struct tui_driver {
 	 * Each goes to the message log too. Called without the store's lock. */
 	void (*notes)(void *ctx, char *buf, size_t n);
 	/* Saves what the setup screen (F2) changed, enum set_changed in
-	 * changed, from o: 0 or -errno, with what happened in msg either way.
-	 * NULL: settings are not saved (a replay). */
-	int (*save)(void *ctx, const struct asys_options *o, unsigned changed, char *msg, size_t n);
+	 * changed, from the refresh delay_s and v: 0 or -errno, with what
+	 * happened in msg either way. NULL: settings are not saved (a replay). */
+	int (*save)(void *ctx, double delay_s, const struct tui_opts *v, unsigned changed,
+		    char *msg, size_t n);
 	/* The store and streams to draw, asked before each frame: a replay of
 	 * several recordings hands over another host's when the user switches
 	 * (the panes are then built afresh). NULL: the ctx's, always. */
@@ -77,7 +88,8 @@ struct tui_driver {
 };
 
 struct tui_ctx {
-	const struct asys_options *opts;
+	const struct asys_options *opts; /* the refresh */
+	const struct tui_opts *view;
 	struct store *store;
 	const struct stream_table *streams;
 	const struct tui_driver *driver;

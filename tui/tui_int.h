@@ -26,8 +26,9 @@ struct tui_wins {
 
 struct tui {
 	const struct tui_ctx *ctx;
-	struct asys_options opts; /* the view's: the setup screen changes them */
-	struct setup *setup;	  /* the setup screen (F2) while it is up */
+	struct tui_opts opts; /* the view's: the setup screen changes them */
+	double delay_s;	      /* the refresh, which setup changes too */
+	struct setup *setup;  /* the setup screen (F2) while it is up */
 	struct view v;
 	struct pane panes[TUI_MAX_PANES];
 	int npanes;

@@ -5,13 +5,15 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "job_env.h"
 #include "options.h"
 #include "stream.h"
 
 struct emitter; /* where a sampling thread's records go (a ring) */
 struct stream_table;
 
-/* Given to init: the options, and where to register streams. */
+/* Given to init: the options, and where to register streams (NULL for
+ * prepare_job). */
 struct coll_ctx {
 	const struct asys_options *opts;
 	struct stream_table *streams;
@@ -48,6 +50,12 @@ struct collector {
 	 * be hostile: it gets a thread and a ring shared with no collector of
 	 * the host's, so a flood can only lose the workload's own records. */
 	bool workload_fed;
+	/* Optional: before a job asys starts (the command after --) is forked,
+	 * what the collector needs in it: variables that make its runtime
+	 * load a tool, descriptors to keep across exec. Run for every job,
+	 * before init; what it cannot do it says in env's warnings, what a
+	 * user should know in its notes. 0 or -errno. */
+	int (*prepare_job)(const struct coll_ctx *ctx, struct job_env *env);
 };
 
 /* Emit API, for collectors (and the player). All return 0 or -ENOBUFS when

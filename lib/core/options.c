@@ -9,11 +9,6 @@ void options_defaults(struct asys_options *o)
 	memset(o, 0, sizeof(*o));
 	o->delay_s = 1.0;
 	o->scope = SCOPE_DEFAULT;
-	o->fsync_s = 1.0;
-	o->speed = 1.0;
-	settings_defaults(&o->ui);
-	o->interval_s = 1.0;
-	o->peak_window_s = 15.0;
 }
 
 enum sample_scope options_scope(const struct asys_options *o)

@@ -13,7 +13,6 @@
 
 #include "collector.h"
 #include "rec_writer_file.h"
-#include "options.h"
 #include "util.h"
 
 #define REC_CHUNK_NS_DEFAULT 250000000ull
@@ -351,17 +350,4 @@ void rec_segment_path(char *buf, size_t n, const char *path, uint32_t seg)
 		snprintf(buf, n, "%.*s.%u.asys", (int)(l - 5), path, seg);
 	else
 		snprintf(buf, n, "%s.%u", path, seg);
-}
-
-void rec_writer_opts_from(struct rec_writer_opts *w, const struct asys_options *o,
-			  const char *command)
-{
-	memset(w, 0, sizeof(*w));
-	w->path = o->output;
-	w->force = o->force;
-	w->max_size = o->max_size;
-	w->rotate_size = o->rotate_size;
-	w->rotate_s = o->rotate_s;
-	w->fsync_s = o->fsync_s;
-	w->command = command;
 }

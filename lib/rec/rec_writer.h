@@ -68,10 +68,6 @@ void rec_writer_get_stats(struct rec_writer *w, struct rec_writer_stats *out);
 int rec_writer_event_fd(struct rec_writer *w);
 /* "● REC run.asys 12.3 MiB 00:01:02" or "recording paused: disk full". */
 void rec_writer_status_line(struct rec_writer *w, char *buf, size_t n);
-struct asys_options;
-/* The writer options from -o, --force, --max-size, --rotate, --fsync-interval. */
-void rec_writer_opts_from(struct rec_writer_opts *w, const struct asys_options *o,
-			  const char *command);
 /* Segment file name: path itself for 0, else "run.1.asys" / "path.1". */
 void rec_segment_path(char *buf, size_t n, const char *path, uint32_t seg);
 

@@ -83,14 +83,14 @@ static void teardown(void)
 }
 
 /* Loads for top with argv {"top", args...}; the messages into msgs. */
-static struct asysrc *load(struct asys_options *o, char **argv, char *msgs, size_t n)
+static struct asysrc *load(struct cli_options *o, char **argv, char *msgs, size_t n)
 {
 	int argc = 0;
 	struct asysrc *c;
 
 	while (argv[argc])
 		argc++;
-	options_defaults(o);
+	cli_options_defaults(o);
 	c = asysrc_load(o, OPT_CMD_TOP, argc, argv);
 	ck_assert_ptr_nonnull(c);
 	asysrc_messages(c, msgs, n);
@@ -104,7 +104,7 @@ static double ppu_freq(const struct asys_options *o)
 
 START_TEST(good_file)
 {
-	struct asys_options o;
+	struct cli_options o;
 	char msgs[ASYSRC_NOTES_MAX], *argv[] = {"top", NULL};
 	struct asysrc *c;
 
@@ -127,23 +127,23 @@ START_TEST(good_file)
 		  "sort-order = ascending\n");
 	c = load(&o, argv, msgs, sizeof(msgs));
 	ck_assert_str_eq(msgs, "");
-	ck_assert_double_eq(o.delay_s, 2.5);
-	ck_assert_int_eq(o.scope, SCOPE_SYSTEM_WIDE);
-	ck_assert(o.nic_show_all);
-	ck_assert(!o.no_color);
+	ck_assert_double_eq(o.eng.delay_s, 2.5);
+	ck_assert_int_eq(o.eng.scope, SCOPE_SYSTEM_WIDE);
+	ck_assert(o.view.nic_show_all);
+	ck_assert(!o.view.no_color);
 	/* speed is replay's: checked, not applied to top */
-	ck_assert_double_eq(o.speed, 1.0);
+	ck_assert_double_eq(o.play.speed, 1.0);
 	/* a string is kept by pointer into the file's text, which c holds */
-	ck_assert_str_eq(ppu_opts_of(&o)->set, "compute");
-	ck_assert_int_eq(o.ui.panes.n, 3);
-	ck_assert_str_eq(o.ui.panes.item[0].name, "mem");
-	ck_assert(o.ui.panes.item[2].hidden);
-	ck_assert_str_eq(o.ui.columns.item[0].name, "COMMAND");
-	ck_assert(o.ui.columns.item[2].hidden);
-	ck_assert_int_eq(o.ui.theme, SET_THEME_MONO);
-	ck_assert(o.ui.bytes);
-	ck_assert_str_eq(o.ui.sort, "THR");
-	ck_assert(o.ui.sort_asc);
+	ck_assert_str_eq(ppu_opts_of(&o.eng)->set, "compute");
+	ck_assert_int_eq(o.view.ui.panes.n, 3);
+	ck_assert_str_eq(o.view.ui.panes.item[0].name, "mem");
+	ck_assert(o.view.ui.panes.item[2].hidden);
+	ck_assert_str_eq(o.view.ui.columns.item[0].name, "COMMAND");
+	ck_assert(o.view.ui.columns.item[2].hidden);
+	ck_assert_int_eq(o.view.ui.theme, SET_THEME_MONO);
+	ck_assert(o.view.ui.bytes);
+	ck_assert_str_eq(o.view.ui.sort, "THR");
+	ck_assert(o.view.ui.sort_asc);
 	asysrc_free(c);
 }
 END_TEST
@@ -152,7 +152,7 @@ END_TEST
  * around them all apply. */
 START_TEST(bad_lines)
 {
-	struct asys_options o;
+	struct cli_options o;
 	char msgs[ASYSRC_NOTES_MAX], want[ASYSRC_NOTES_MAX], *argv[] = {"top", NULL};
 	static const char text[] = "garbage\n"			    /* 1 */
 				   "= 3\n"			    /* 2 */
@@ -208,18 +208,18 @@ START_TEST(bad_lines)
 	ck_assert_int_eq(asysrc_message_count(c), 19);
 	ck_assert_msg(!strncmp(msgs, want, strlen(want)), "got:\n%s\nwant:\n%s", msgs, want);
 	ck_assert_ptr_nonnull(strstr(msgs, "3 more messages not shown"));
-	ck_assert_double_eq(o.delay_s, 3);
-	ck_assert_double_eq(ppu_freq(&o), 5000);
-	ck_assert(o.ui.bytes);
-	ck_assert_int_eq(o.ui.theme, SET_THEME_DEFAULT);
-	ck_assert_int_eq(o.ui.panes.n, 0);
+	ck_assert_double_eq(o.eng.delay_s, 3);
+	ck_assert_double_eq(ppu_freq(&o.eng), 5000);
+	ck_assert(o.view.ui.bytes);
+	ck_assert_int_eq(o.view.ui.theme, SET_THEME_DEFAULT);
+	ck_assert_int_eq(o.view.ui.panes.n, 0);
 	asysrc_free(c);
 }
 END_TEST
 
 START_TEST(bad_lines_tail)
 {
-	struct asys_options o;
+	struct cli_options o;
 	char msgs[ASYSRC_NOTES_MAX], want[1024], *argv[] = {"top", NULL};
 	static const char text[] = "[display]\n"
 				   "sort = size\n"
@@ -244,7 +244,7 @@ END_TEST
 
 START_TEST(long_line)
 {
-	struct asys_options o;
+	struct cli_options o;
 	char msgs[ASYSRC_NOTES_MAX], want[512], *argv[] = {"top", NULL};
 	char *text = malloc(8192);
 	struct asysrc *c;
@@ -258,15 +258,15 @@ START_TEST(long_line)
 	c = load(&o, argv, msgs, sizeof(msgs));
 	snprintf(want, sizeof(want), "%s:1: line longer than 1024 bytes: ignored", user);
 	ck_assert_str_eq(msgs, want);
-	ck_assert_double_eq(o.delay_s, 1.0);
-	ck_assert_int_eq(o.ui.theme, SET_THEME_LIGHT);
+	ck_assert_double_eq(o.eng.delay_s, 1.0);
+	ck_assert_int_eq(o.view.ui.theme, SET_THEME_LIGHT);
 	asysrc_free(c);
 }
 END_TEST
 
 START_TEST(hostile_files)
 {
-	struct asys_options o;
+	struct cli_options o;
 	char msgs[ASYSRC_NOTES_MAX], want[512], real[192], *argv[] = {"top", NULL};
 	char *big = malloc(ASYSRC_FILE_MAX + 16);
 	struct asysrc *c;
@@ -278,10 +278,11 @@ START_TEST(hostile_files)
 	c = load(&o, argv, msgs, sizeof(msgs));
 	snprintf(want, sizeof(want), "%s: a symbolic link: not read (name the file itself)", user);
 	ck_assert_str_eq(msgs, want);
-	ck_assert_double_eq(o.delay_s, 1.0);
+	ck_assert_double_eq(o.eng.delay_s, 1.0);
 	/* ...nor written through */
-	o.delay_s = 2;
-	ck_assert_int_eq(asysrc_save(c, &o, SET_CH_DELAY, msgs, sizeof(msgs)), -ELOOP);
+	o.eng.delay_s = 2;
+	ck_assert_int_eq(
+	    asysrc_save(c, o.eng.delay_s, &o.view.ui, SET_CH_DELAY, msgs, sizeof(msgs)), -ELOOP);
 	ck_assert_str_eq(slurp(real), "delay = 7\n");
 	asysrc_free(c);
 	unlink(user);
@@ -294,7 +295,7 @@ START_TEST(hostile_files)
 	c = load(&o, argv, msgs, sizeof(msgs));
 	snprintf(want, sizeof(want), "%s: larger than 64 KiB: not read", user);
 	ck_assert_str_eq(msgs, want);
-	ck_assert_double_eq(o.delay_s, 1.0);
+	ck_assert_double_eq(o.eng.delay_s, 1.0);
 	asysrc_free(c);
 	/* a directory in its place */
 	unlink(user);
@@ -310,7 +311,7 @@ END_TEST
 START_TEST(command_line_wins)
 {
 	static const struct cli_cmd top = {.sub = "top", .cmd = OPT_CMD_TOP, .command = true};
-	struct asys_options o;
+	struct cli_options o;
 	char msgs[ASYSRC_NOTES_MAX];
 	char *argv[] = {"top", "-d", "0.5", "--ppu-metrics-frequency", "20", NULL};
 	char *noc[] = {"top", "--no-config", NULL};
@@ -320,20 +321,20 @@ START_TEST(command_line_wins)
 	put(user, "delay = 4\nppu-metrics-frequency = 5000\n[display]\ntheme = light\n");
 	c = load(&o, argv, msgs, sizeof(msgs));
 	ck_assert_int_eq(cli_parse(&top, 5, argv, &o), -1);
-	ck_assert_double_eq(o.delay_s, 0.5);
-	ck_assert_double_eq(ppu_freq(&o), 20);
-	ck_assert_int_eq(o.ui.theme, SET_THEME_LIGHT);
+	ck_assert_double_eq(o.eng.delay_s, 0.5);
+	ck_assert_double_eq(ppu_freq(&o.eng), 20);
+	ck_assert_int_eq(o.view.ui.theme, SET_THEME_LIGHT);
 	asysrc_free(c);
 
 	c = load(&o, noc, msgs, sizeof(msgs));
 	ck_assert_int_eq(cli_parse(&top, 2, noc, &o), -1);
 	ck_assert(o.no_config);
-	ck_assert_double_eq(o.delay_s, 1.0);
-	ck_assert_int_eq(o.ui.theme, SET_THEME_DEFAULT);
+	ck_assert_double_eq(o.eng.delay_s, 1.0);
+	ck_assert_int_eq(o.view.ui.theme, SET_THEME_DEFAULT);
 	asysrc_free(c);
 	/* after --, it is the command's word */
 	c = load(&o, after, msgs, sizeof(msgs));
-	ck_assert_double_eq(o.delay_s, 4);
+	ck_assert_double_eq(o.eng.delay_s, 4);
 	asysrc_free(c);
 }
 END_TEST
@@ -341,7 +342,7 @@ END_TEST
 /* /etc/asys/asysrc first, then the user's over it. */
 START_TEST(system_then_user)
 {
-	struct asys_options o;
+	struct cli_options o;
 	char msgs[ASYSRC_NOTES_MAX], *argv[] = {"top", NULL};
 	struct asysrc *c;
 
@@ -351,10 +352,10 @@ START_TEST(system_then_user)
 	ck_assert_str_eq(msgs, "");
 	ck_assert_str_eq(asysrc_system_path(c), system_);
 	ck_assert_str_eq(asysrc_user_path(c), user);
-	ck_assert_double_eq(o.delay_s, 2);
-	ck_assert(o.nic_show_all);
-	ck_assert_int_eq(o.ui.theme, SET_THEME_LIGHT);
-	ck_assert(o.ui.bytes);
+	ck_assert_double_eq(o.eng.delay_s, 2);
+	ck_assert(o.view.nic_show_all);
+	ck_assert_int_eq(o.view.ui.theme, SET_THEME_LIGHT);
+	ck_assert(o.view.ui.bytes);
 	asysrc_free(c);
 	/* a bad line of the system file names that file */
 	put(system_, "delay = x\n");
@@ -368,7 +369,7 @@ END_TEST
  * lines, adds what is missing, and leaves no temporary file. */
 START_TEST(save_keeps_lines)
 {
-	struct asys_options o;
+	struct cli_options o;
 	char msgs[ASYSRC_NOTES_MAX], cmd[256], *argv[] = {"top", NULL};
 	struct asysrc *c;
 	struct stat st;
@@ -387,14 +388,14 @@ START_TEST(save_keeps_lines)
 		  "[other]\n"
 		  "z = 1\n");
 	c = load(&o, argv, msgs, sizeof(msgs));
-	o.delay_s = 0.5;
-	o.ui.theme = SET_THEME_MONO;
-	o.ui.bytes = true;
-	o.ui.columns.n = 1;
-	strcpy(o.ui.columns.item[0].name, "USER");
-	o.ui.columns.item[0].hidden = true;
+	o.eng.delay_s = 0.5;
+	o.view.ui.theme = SET_THEME_MONO;
+	o.view.ui.bytes = true;
+	o.view.ui.columns.n = 1;
+	strcpy(o.view.ui.columns.item[0].name, "USER");
+	o.view.ui.columns.item[0].hidden = true;
 	ck_assert_int_eq(
-	    asysrc_save(c, &o,
+	    asysrc_save(c, o.eng.delay_s, &o.view.ui,
 			SET_CH_DELAY | SET_CH_THEME | SET_CH_UNITS | SET_CH_COLUMNS | SET_CH_SORT,
 			msgs, sizeof(msgs)),
 	    0);
@@ -423,8 +424,8 @@ START_TEST(save_keeps_lines)
 	asysrc_free(c);
 	/* what it wrote reads back the same */
 	c = load(&o, argv, msgs, sizeof(msgs));
-	ck_assert_double_eq(o.delay_s, 0.5);
-	ck_assert_int_eq(o.ui.theme, SET_THEME_MONO);
+	ck_assert_double_eq(o.eng.delay_s, 0.5);
+	ck_assert_int_eq(o.view.ui.theme, SET_THEME_MONO);
 	asysrc_free(c);
 }
 END_TEST
@@ -433,7 +434,7 @@ END_TEST
  * replay writes nothing. */
 START_TEST(save_creates)
 {
-	struct asys_options o;
+	struct cli_options o;
 	char msgs[ASYSRC_NOTES_MAX], sub[192], *argv[] = {"top", NULL};
 	struct asysrc *c;
 	struct stat st;
@@ -443,9 +444,10 @@ START_TEST(save_creates)
 	snprintf(sub, sizeof(sub), "%s/fresh", dir);
 	setenv("XDG_CONFIG_HOME", sub, 1);
 	c = load(&o, argv, msgs, sizeof(msgs));
-	o.ui.panes.n = 1;
-	strcpy(o.ui.panes.item[0].name, "cpu");
-	ck_assert_int_eq(asysrc_save(c, &o, SET_CH_PANES, msgs, sizeof(msgs)), 0);
+	o.view.ui.panes.n = 1;
+	strcpy(o.view.ui.panes.item[0].name, "cpu");
+	ck_assert_int_eq(
+	    asysrc_save(c, o.eng.delay_s, &o.view.ui, SET_CH_PANES, msgs, sizeof(msgs)), 0);
 	ck_assert_ptr_nonnull(strstr(msgs, "settings saved to "));
 	strcat(sub, "/asys");
 	ck_assert_int_eq(stat(sub, &st), 0);
@@ -455,7 +457,8 @@ START_TEST(save_creates)
 	asysrc_free(c);
 
 	c = asysrc_new(OPT_CMD_REPLAY);
-	ck_assert_int_eq(asysrc_save(c, &o, SET_CH_PANES, msgs, sizeof(msgs)), -EPERM);
+	ck_assert_int_eq(
+	    asysrc_save(c, o.eng.delay_s, &o.view.ui, SET_CH_PANES, msgs, sizeof(msgs)), -EPERM);
 	ck_assert_str_eq(msgs, "settings are not saved while replaying");
 	asysrc_free(c);
 }
@@ -465,7 +468,7 @@ END_TEST
  * it is neither read nor written, and a message says why. */
 START_TEST(privileged_untrusted)
 {
-	struct asys_options o;
+	struct cli_options o;
 	char msgs[ASYSRC_NOTES_MAX], sub[192], *argv[] = {"top", NULL};
 	struct asysrc *c;
 
@@ -477,12 +480,13 @@ START_TEST(privileged_untrusted)
 	snprintf(sub, sizeof(sub), "%s/asys", dir);
 	ck_assert_int_eq(chown(sub, 65534, 65534), 0);
 	c = load(&o, argv, msgs, sizeof(msgs));
-	ck_assert_double_eq(o.delay_s, 1.0);
+	ck_assert_double_eq(o.eng.delay_s, 1.0);
 	ck_assert_str_eq(asysrc_user_path(c), "");
 	ck_assert_msg(strstr(msgs, "asysrc: not used: asys runs with privileges") != NULL, "%s",
 		      msgs);
-	o.delay_s = 2;
-	ck_assert_int_lt(asysrc_save(c, &o, SET_CH_DELAY, msgs, sizeof(msgs)), 0);
+	o.eng.delay_s = 2;
+	ck_assert_int_lt(
+	    asysrc_save(c, o.eng.delay_s, &o.view.ui, SET_CH_DELAY, msgs, sizeof(msgs)), 0);
 	ck_assert_ptr_nonnull(strstr(msgs, "settings not saved"));
 	ck_assert_str_eq(slurp(user), "delay = 7\n");
 	asysrc_free(c);

@@ -21,14 +21,14 @@ static const struct cli_cmd t_replay = {
     .sub = "replay", .cmd = OPT_CMD_REPLAY, .operands = "FILE", .min_args = 1, .max_args = -1};
 
 /* cli_parse with stderr kept quiet; its return value */
-static int t_parse(const struct cli_cmd *c, char **argv, struct asys_options *o)
+static int t_parse(const struct cli_cmd *c, char **argv, struct cli_options *o)
 {
 	int argc = 0, rc;
 	FILE *saved = stderr, *null = fopen("/dev/null", "w");
 
 	while (argv[argc])
 		argc++;
-	options_defaults(o);
+	cli_options_defaults(o);
 	stderr = null ? null : saved;
 	rc = cli_parse(c, argc, argv, o);
 	stderr = saved;
@@ -39,7 +39,7 @@ static int t_parse(const struct cli_cmd *c, char **argv, struct asys_options *o)
 
 START_TEST(cli_values)
 {
-	struct asys_options o;
+	struct cli_options o;
 	char *ok[] = {"top",
 		      "-d",
 		      "0.5",
@@ -61,11 +61,11 @@ START_TEST(cli_values)
 	char *top_operand[] = {"top", "stray", NULL};
 
 	ck_assert_int_eq(t_parse(&t_top, ok, &o), -1);
-	ck_assert_double_eq(o.delay_s, 0.5);
-	ck_assert_int_eq(o.scope, SCOPE_NONE);
-	ck_assert_str_eq(o.command[0], "sleep");
+	ck_assert_double_eq(o.eng.delay_s, 0.5);
+	ck_assert_int_eq(o.eng.scope, SCOPE_NONE);
+	ck_assert_str_eq(o.eng.command[0], "sleep");
 	/* --host-memory-sampling=false: the mem collector samples once a refresh */
-	ck_assert_double_eq(mem_collector.frequency(&o), 2.0);
+	ck_assert_double_eq(mem_collector.frequency(&o.eng), 2.0);
 	ck_assert_int_eq(t_parse(&t_top, badre, &o), CLI_EXIT_USAGE);
 	ck_assert_int_eq(t_parse(&t_top, badd, &o), CLI_EXIT_USAGE);
 	ck_assert_int_eq(t_parse(&t_top, top_operand, &o), CLI_EXIT_USAGE);
@@ -74,8 +74,8 @@ START_TEST(cli_values)
 	ck_assert_int_eq(o.nargs, 2);
 	ck_assert_str_eq(o.args[0], "a.asys");
 	ck_assert_str_eq(o.args[1], "-b.asys");
-	ck_assert_double_eq(o.delay_s, 2.0);
-	ck_assert_double_eq(o.speed, 0.25);
+	ck_assert_double_eq(o.eng.delay_s, 2.0);
+	ck_assert_double_eq(o.play.speed, 0.25);
 	ck_assert_int_eq(t_parse(&t_replay, replay_bad, &o), CLI_EXIT_USAGE);
 	ck_assert_int_eq(t_parse(&t_replay, replay_none, &o), CLI_EXIT_USAGE);
 }
@@ -97,7 +97,7 @@ START_TEST(cli_sizes_and_durations)
 	    {"--rotate", "10M", 2},	 {"--rotate", "10", 2},	      {"--rotate", "10x", 2},
 	    {"--max-size", "2KB", 2},	 {"--max-size", "255KB", 2},
 	};
-	struct asys_options o;
+	struct cli_options o;
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *argv[] = {"record", (char *)cases[i].opt, (char *)cases[i].val, "-o", "x",
@@ -111,9 +111,9 @@ START_TEST(cli_sizes_and_durations)
 				"1GiB",	  "--duration", "10m",	NULL};
 
 		ck_assert_int_eq(t_parse(&t_record, argv, &o), -1);
-		ck_assert_uint_eq(o.rotate_size, 64ull << 20);
-		ck_assert_uint_eq(o.max_size, 1ull << 30);
-		ck_assert_double_eq(o.duration_s, 600);
+		ck_assert_uint_eq(o.rec.rotate_size, 64ull << 20);
+		ck_assert_uint_eq(o.rec.max_size, 1ull << 30);
+		ck_assert_double_eq(o.rec.duration_s, 600);
 	}
 	ck_assert_int_eq(cli_unit_kind("10m"), CLI_UNIT_AMBIGUOUS);
 	ck_assert_int_eq(cli_unit_kind("10KiB"), CLI_UNIT_SIZE);

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char msgs[ASYSRC_NOTES_MAX];
-	struct asys_options o;
+	struct cli_options o;
 	struct asysrc *c;
 	char *text;
 
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	options_defaults(&o);
+	cli_options_defaults(&o);
 	c = asysrc_new(OPT_CMD_TOP);
 	if (!c) {
 		free(text);
@@ -38,8 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	asysrc_messages(c, msgs, sizeof(msgs));
 	if (strlen(msgs) >= sizeof(msgs) || asysrc_message_count(c) < 0)
 		abort();
-	if (o.ui.panes.n > SET_LIST_MAX || o.ui.columns.n > SET_LIST_MAX || o.ui.theme < 0 ||
-	    o.ui.theme >= SET_THEME_COUNT)
+	if (o.view.ui.panes.n > SET_LIST_MAX || o.view.ui.columns.n > SET_LIST_MAX ||
+	    o.view.ui.theme < 0 || o.view.ui.theme >= SET_THEME_COUNT)
 		abort();
 	asysrc_free(c);
 	return 0;

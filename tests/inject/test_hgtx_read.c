@@ -23,6 +23,7 @@
 #include "nvtx_abi.h"
 
 static int fails;
+static struct job_env job; /* what a workload would be handed */
 #define CHECK(c, ...)                                                                              \
 	do {                                                                                       \
 		if (!(c)) {                                                                        \
@@ -210,7 +211,10 @@ static int library_test(void)
 	if (!sec)
 		return 1;
 	sec->version = INJ_NVTX_VERSION;
-	inject_host_child(); /* the descriptor and the variables, as for a workload */
+	/* the descriptor and the variables, as for a workload */
+	job_env_init(&job);
+	inject_host_prepare(&job);
+	job_env_apply(&job);
 	for (int i = 0; i < 16; i++)
 		core_tab[i] = &core_fp[i];
 	for (int i = 0; i < 15; i++)

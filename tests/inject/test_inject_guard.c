@@ -25,6 +25,7 @@
 #include "inject_nvtx.h"
 
 static int fails;
+static struct job_env job; /* what a workload would be handed */
 #define CHECK(c, ...)                                                                              \
 	do {                                                                                       \
 		if (!(c)) {                                                                        \
@@ -171,7 +172,10 @@ int main(void)
 		printf("SKIP: no sealed memfd\n");
 		return 77;
 	}
-	inject_host_child(); /* the descriptor, as a workload gets it */
+	/* the descriptor, as a workload gets it */
+	job_env_init(&job);
+	inject_host_prepare(&job);
+	job_env_apply(&job);
 	v = getenv(ASYS_INJECT_FD_ENV);
 	if (!v) {
 		printf("FAIL: no %s\n", ASYS_INJECT_FD_ENV);

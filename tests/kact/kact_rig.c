@@ -75,8 +75,15 @@ const char *inject_host_note(uint32_t sec)
 	return "";
 }
 
-int inject_host_env(uint32_t sec, const char *name, const char *value)
+int inject_host_prepare(struct job_env *env)
 {
+	(void)env;
+	return 0;
+}
+
+int inject_host_env(struct job_env *env, uint32_t sec, const char *name, const char *value)
+{
+	(void)env;
 	(void)sec;
 	return setenv(name, value, 0) ? -ENOSPC : 1;
 }

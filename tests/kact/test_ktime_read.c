@@ -203,10 +203,18 @@ static void test_garbage(void)
 /* The host's setter, as this test's own: records what is set, and leaves
  * CUDA_INJECTION64_PATH as "the user's" once user_set is on. */
 static char set_vars[8][64], set_vals[8][1200];
+static struct job_env job; /* the stand-in setter keeps its own record */
 static int nset, user_set;
 
-int inject_host_env(uint32_t sec, const char *name, const char *value)
+int inject_host_prepare(struct job_env *env)
 {
+	(void)env;
+	return 0;
+}
+
+int inject_host_env(struct job_env *env, uint32_t sec, const char *name, const char *value)
+{
+	(void)env;
 	if (sec != ASYS_INJECT_SEC_KACT)
 		return -EINVAL;
 	if (user_set && !strcmp(name, "CUDA_INJECTION64_PATH"))
@@ -238,8 +246,8 @@ static void test_inject_env(void)
 	int fd;
 
 	options_defaults(&o);
-	CHECK(ktime_inject_setup(&o, err, sizeof(err)) == 0 && nset == 2, "built in: %d set, %s",
-	      nset, err);
+	CHECK(ktime_inject_setup(&o, &job, err, sizeof(err)) == 0 && nset == 2,
+	      "built in: %d set, %s", nset, err);
 	CHECK(!strcmp(set_vars[0], "CUDA_INJECTION64_PATH") &&
 		  !strcmp(set_vals[0], "/x/libasys-inject.so"),
 	      "the variable names the injection library");
@@ -251,13 +259,14 @@ static void test_inject_env(void)
 	close(fd);
 	nset = 0;
 	user_set = 1;
-	CHECK(ktime_inject_env(path, "/x/l.so", err, sizeof(err)) == 0 && nset == 2,
+	CHECK(ktime_inject_env(&job, path, "/x/l.so", err, sizeof(err)) == 0 && nset == 2,
 	      "the user's variable left: %d set, %s", nset, err);
 	CHECK(!strcmp(set_vars[0], "HGGC_INJECTION64_PATH") &&
 		  !strcmp(set_vals[1], "libcupti.so:libhgprof.so"),
 	      "the site's variable set, its library after CUPTI: %s=%s", set_vars[0], set_vals[1]);
 	unlink(path);
-	CHECK(ktime_inject_env(path, "/x/l.so", err, sizeof(err)) < 0 && strstr(err, "probe file"),
+	CHECK(ktime_inject_env(&job, path, "/x/l.so", err, sizeof(err)) < 0 &&
+		  strstr(err, "probe file"),
 	      "a missing probe file: %s", err);
 }
 

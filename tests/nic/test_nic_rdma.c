@@ -170,14 +170,14 @@ START_TEST(test_regex_error)
 	/* the command line refuses them before a collector runs, naming the
 	 * option and the expression */
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct asys_options o;
+		struct cli_options o;
 		char *argv[] = {"top", "--nic-device-include", (char *)bad[i], NULL};
 		static const struct cli_cmd top = {.sub = "top", .cmd = OPT_CMD_TOP};
 		char buf[512] = "";
 		FILE *saved = stderr, *f = fmemopen(buf, sizeof(buf), "w");
 
 		ck_assert_ptr_nonnull(f);
-		options_defaults(&o);
+		cli_options_defaults(&o);
 		stderr = f;
 		ck_assert_int_eq(cli_parse(&top, 3, argv, &o), CLI_EXIT_USAGE);
 		stderr = saved;
