@@ -33,8 +33,9 @@
 /* hgtx.ranges is not among them: it is registered at the first range the
  * NVTX v2 probes time (gpurt_nvtx.c), since its pane shows whenever the
  * stream exists */
-static const struct stream_desc *const gpurt_streams[] = {&gpurt_mem_stream, &gpurt_kern_stream,
-							  &gpurt_copy_stream, NULL};
+static const struct stream_desc *const gpurt_streams[] = {
+    CATALOGUE_STREAM(STREAM_GPURT_MEM), CATALOGUE_STREAM(STREAM_GPURT_KERNELS),
+    CATALOGUE_STREAM(STREAM_GPURT_COPY), NULL};
 
 /* What the kernels pane says when launches are not counted. */
 #define GPURT_NO_TRACE "kernel launches are not counted (-t none): use -t hggc"
@@ -119,9 +120,9 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 		return -ENOMEM;
 	*state = s;
 	gpurt_libbpf_quiet();
-	s->s_mem = stream_table_add(ctx->streams, &gpurt_mem_stream);
-	s->s_kern = stream_table_add(ctx->streams, &gpurt_kern_stream);
-	s->s_copy = stream_table_add(ctx->streams, &gpurt_copy_stream);
+	s->s_mem = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_MEM));
+	s->s_kern = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_KERNELS));
+	s->s_copy = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_COPY));
 	s->s_ranges = -1;
 	s->streams = ctx->streams;
 	enttab_init(&s->kents, sizeof(struct kent), 256);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "asys_inject.h"
+#include "catalogue.h"
 #include "collector.h"
 #include "demangle.h"
 #include "gpurt_ktime.h"
@@ -21,40 +22,8 @@
 #include "strsafe.h"
 #include "util.h"
 
-static const struct field_desc ktime_fields[] = {
-    FIELD_DESC("pid", "", FIELD_ATTR),
-    FIELD_DESC("device", "", FIELD_ATTR),
-    {.name = "count", .unit = "", .kind = FIELD_COUNTER, .label = "launches"},
-    {.name = "total_ns", .unit = "ns", .kind = FIELD_COUNTER, .label = "GPU time"},
-    {.name = "min_ns", .unit = "ns", .kind = FIELD_GAUGE, .label = "min"},
-    {.name = "max_ns", .unit = "ns", .kind = FIELD_GAUGE, .label = "max"},
-};
-static const struct stream_desc ktime_stream = {
-    .name = "gpurt.ktime",
-    .version = 1,
-    .entity = ENTITY_KEY,
-    .nfields = ARRAY_SIZE(ktime_fields),
-    .fields = ktime_fields,
-    .help = "kernel executions and GPU time per (process, device, kernel) from the "
-	    "profiling interface, for a workload started by asys; label \"PID<TAB>kernel\"; "
-	    "min_ns/max_ns since the process started",
-};
-static const struct field_desc kcopy_fields[] = {
-    FIELD_DESC("pid", "", FIELD_ATTR),
-    FIELD_DESC("count", "", FIELD_COUNTER),
-    FIELD_DESC("bytes", "B", FIELD_COUNTER),
-    FIELD_DESC("total_ns", "ns", FIELD_COUNTER),
-};
-static const struct stream_desc kcopy_stream = {
-    .name = "gpurt.kcopy",
-    .version = 1,
-    .entity = ENTITY_KEY,
-    .nfields = ARRAY_SIZE(kcopy_fields),
-    .fields = kcopy_fields,
-    .help = "memory copies per (process, direction) as the device executed them, from the "
-	    "profiling interface; label \"PID<TAB>HtoD|DtoH|DtoD|HtoH|PtoP|other\"",
-};
-static const struct stream_desc *const ktime_streams[] = {&ktime_stream, &kcopy_stream, NULL};
+static const struct stream_desc *const ktime_streams[] = {
+    CATALOGUE_STREAM(STREAM_GPURT_KTIME), CATALOGUE_STREAM(STREAM_GPURT_KCOPY), NULL};
 
 struct ktime_state {
 	const void *sec; /* the section, read-only */
@@ -257,8 +226,8 @@ static int ktime_init(const struct coll_ctx *ctx, void **state)
 	r = ktime_section(s);
 	if (r)
 		return r;
-	s->s_time = stream_table_add(ctx->streams, &ktime_stream);
-	s->s_copy = stream_table_add(ctx->streams, &kcopy_stream);
+	s->s_time = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_KTIME));
+	s->s_copy = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_KCOPY));
 	if (s->s_time < 0 || s->s_copy < 0) {
 		snprintf(s->err, sizeof(s->err), "kernel GPU time: cannot register its streams");
 		return s->s_time < 0 ? s->s_time : s->s_copy;

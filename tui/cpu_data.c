@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "cpu_data.h"
 #include "store.h"
 #include "stream.h"
@@ -81,7 +82,7 @@ static int grow_ents(struct cpu_data *s, size_t need)
 
 static void compute_ipc(struct cpu_data *s, const struct view *v)
 {
-	int id = stream_table_find(v->streams, "cpu.perf");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_CPU_PERF));
 	const struct stream_desc *d;
 	const char *st;
 	double ins = 0, cyc = 0;
@@ -180,7 +181,7 @@ void cpu_data_compute(struct cpu_data *s, const struct view *v)
 	s->key_records = store_records(v->store);
 	s->n = 0;
 	s->why = NULL;
-	s->stream = stream_table_find(v->streams, "cpu.core");
+	s->stream = stream_table_find(v->streams, catalogue_name(STREAM_CPU_CORE));
 	for (int i = 0; i < CS_N; i++)
 		tot_rate[i] = NAN;
 	shares_from_rates(&s->total, tot_rate);

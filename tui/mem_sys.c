@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "catalogue.h"
 #include "mem_sys.h"
 #include "store.h"
 #include "stream.h"
@@ -29,7 +30,7 @@ static const char *const sys_field_name[MEM_SYS_FIELDS] = {
 
 void mem_sys_load(struct mem_sys *m, const struct view *v)
 {
-	int id = stream_table_find(v->streams, "mem.sys");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_MEM_SYS));
 	const struct stream_desc *d;
 	const struct series *se;
 
@@ -162,7 +163,9 @@ void mem_sys_draw(WINDOW *w, const struct mem_sys *m, const struct view *v, int 
 
 	if (!m->have) {
 		widget_attr_on(w, v, TC_DIM);
-		widget_text(w, 0, 0, cols, mem_why_no_data(v, "mem.sys", "system memory"), false);
+		widget_text(w, 0, 0, cols,
+			    mem_why_no_data(v, catalogue_name(STREAM_MEM_SYS), "system memory"),
+			    false);
 		widget_attr_off(w, v, TC_DIM);
 		return;
 	}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "pane_copies.h"
 #include "store.h"
 #include "stream.h"
@@ -108,7 +109,7 @@ static int row_cmp(const void *a, const void *b)
 /* The processes that copied, busiest first, at most max into rows. */
 static size_t load_rows(const struct view *v, struct crow *rows, size_t max)
 {
-	int id = stream_table_find(v->streams, "gpurt.copy");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_GPURT_COPY));
 	uint64_t ents[COPIES_MAX_ROWS * 4];
 	size_t n, k = 0;
 

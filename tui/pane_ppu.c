@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "pane.h"
 #include "ppu_rows.h"
 #include "store.h"
@@ -156,9 +157,9 @@ static void ppu_load_procs(struct ppu_priv *s, const struct view *v)
 /* Gathers what this frame shows from the store (locked by the caller). */
 static void ppu_load(struct ppu_priv *s, const struct view *v)
 {
-	s->s_dev = stream_table_find(v->streams, "ppu.dev");
-	s->s_proc = stream_table_find(v->streams, "ppu.proc");
-	s->s_met = stream_table_find(v->streams, "ppu.metrics");
+	s->s_dev = stream_table_find(v->streams, catalogue_name(STREAM_PPU_DEV));
+	s->s_proc = stream_table_find(v->streams, catalogue_name(STREAM_PPU_PROC));
+	s->s_met = stream_table_find(v->streams, catalogue_name(STREAM_PPU_METRICS));
 	s->ndev = 0;
 	memset(s->devs, 0, sizeof(s->devs));
 	ppu_rows_load(&s->met_rows,
@@ -350,8 +351,8 @@ static int ppu_block(WINDOW *w, struct view *v, const struct ppu_priv *s,
 
 static bool ppu_visible(const struct pane *p, const struct view *v)
 {
-	return stream_table_find(v->streams, "ppu.dev") >= 0 ||
-	       stream_table_find(v->streams, "ppu.metrics") >= 0;
+	return stream_table_find(v->streams, catalogue_name(STREAM_PPU_DEV)) >= 0 ||
+	       stream_table_find(v->streams, catalogue_name(STREAM_PPU_METRICS)) >= 0;
 }
 
 /* The stream-wide reason there is nothing (no library, a bad device ID). */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalogue.h"
 #include "pane.h"
 #include "store.h"
 #include "stream.h"
@@ -18,7 +19,7 @@
  * outermost first and each depth indented below. The stream carries each
  * range's depth, not its parent, so the tree is one of depths. */
 
-#define RANGES_STREAM "hgtx.ranges"
+#define RANGES_STREAM catalogue_name(STREAM_HGTX_RANGES)
 
 enum rcol {
 	RC_PID,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "proc.h"
 #include "store.h"
 #include "stream.h"
@@ -191,7 +192,9 @@ static size_t history(const struct view *v, uint64_t pid, const char *what, doub
 	double tmp[SPARK_MAX];
 	uint64_t ents[256];
 	bool ppu = !strcmp(what, "ppu");
-	const char *stream = ppu ? "ppu.proc_util" : !strcmp(what, "rss") ? "mem.proc" : "proc.cpu";
+	const char *stream = ppu		    ? catalogue_name(STREAM_PPU_PROC_UTIL)
+			     : !strcmp(what, "rss") ? catalogue_name(STREAM_MEM_PROC)
+						    : catalogue_name(STREAM_PROC_CPU);
 	int id = stream_table_find(v->streams, stream);
 	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
 	const char *fields[2] = {ppu			? "sm"
@@ -231,7 +234,8 @@ static size_t history(const struct view *v, uint64_t pid, const char *what, doub
 /* The PPUs process pid has utilisation or memory on: "0,1" or "none". */
 static void devices(const struct view *v, uint64_t pid, char *buf, size_t n)
 {
-	const char *streams[2] = {"ppu.proc_util", "ppu.proc"};
+	const char *streams[2] = {catalogue_name(STREAM_PPU_PROC_UTIL),
+				  catalogue_name(STREAM_PPU_PROC)};
 	uint64_t mask = 0, ents[256];
 	size_t off = 0;
 

@@ -28,8 +28,9 @@ enum serve_ent {
 	SERVE_ENT_GENERIC,  /* a stream the table does not know: by its entity kind */
 };
 
+/* How a stream is exposed; the rules are indexed by the catalogue's
+ * enum stream_id. */
 struct serve_rule {
-	const char *stream; /* "nic.link"; NULL: the fallback */
 	const char *prefix; /* "nic_link": asys_PREFIX_FIELD... */
 	enum serve_ent ent;
 	bool per_process;	       /* only with --metrics-processes */
