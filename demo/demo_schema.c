@@ -34,6 +34,11 @@ static const enum stream_id demo_stream_ids[DS_COUNT] = {
     [DS_GPURT_KERN] = STREAM_GPURT_KERNELS, [DS_GPURT_COPY] = STREAM_GPURT_COPY,
 };
 
+enum stream_id demo_stream_id(enum demo_stream ds)
+{
+	return demo_stream_ids[ds];
+}
+
 /* The gpurt streams, registered from the catalogue when the gpurt
  * collector (built only with libbpf) does not register them. */
 static const enum stream_id demo_gpurt[] = {STREAM_GPURT_MEM, STREAM_GPURT_KERNELS,

@@ -273,10 +273,15 @@ static void load_stream(struct kpriv *s, const struct view *v, bool timed, size_
 
 	if (!d)
 		return;
-	f[0] = stream_field_index(d, timed ? "count" : "launches");
-	f[1] = stream_field_index(d, "pid");
-	f[2] = timed ? stream_field_index(d, "total_ns") : -1;
-	f[3] = timed ? stream_field_index(d, "max_ns") : -1;
+	if (timed) {
+		f[0] = catalogue_field_index(d, STREAM_GPURT_KTIME, GPURT_KTIME_COUNT);
+		f[1] = catalogue_field_index(d, STREAM_GPURT_KTIME, GPURT_KTIME_PID);
+		f[2] = catalogue_field_index(d, STREAM_GPURT_KTIME, GPURT_KTIME_TOTAL_NS);
+		f[3] = catalogue_field_index(d, STREAM_GPURT_KTIME, GPURT_KTIME_MAX_NS);
+	} else {
+		f[0] = catalogue_field_index(d, STREAM_GPURT_KERNELS, GPURT_KERNELS_LAUNCHES);
+		f[1] = catalogue_field_index(d, STREAM_GPURT_KERNELS, GPURT_KERNELS_PID);
+	}
 	n = store_entities(v->store, (uint32_t)id, NULL, 0);
 	if (f[0] < 0 || (timed && f[2] < 0) || grow(s, s->nrows + n + 1))
 		return;

@@ -222,7 +222,7 @@ static void serve_range(const struct serve_snap *s, const struct serve_stream *s
 			const struct serve_row *r, struct serve_buf *b)
 {
 	const char *us = strchr(r->label, '\x1f');
-	int fp = stream_field_index(st->d, "pid");
+	int fp = catalogue_field_index(st->d, STREAM_HGTX_RANGES, HGTX_PID);
 	double pid = fp >= 0 ? s->vals[r->val + (size_t)fp] : NAN;
 	char dom[SERVE_LABEL_MAX];
 

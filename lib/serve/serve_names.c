@@ -19,34 +19,37 @@ static const struct serve_rule serve_rules[STREAM_COUNT] = {
     [STREAM_MEM_PROC] = {.prefix = "process",
 			 .ent = SERVE_ENT_PID,
 			 .per_process = true,
-			 .rank = "rss"},
+			 .ranked = true,
+			 .rank = MEM_PROC_RSS},
     [STREAM_PROC_CPU] = {.prefix = "process",
 			 .ent = SERVE_ENT_PID,
 			 .per_process = true,
-			 .rank = "utime"},
+			 .ranked = true,
+			 .rank = PROC_CPU_UTIME},
     [STREAM_PROC_THREAD] = {.prefix = "thread",
 			    .ent = SERVE_ENT_PID,
 			    .per_process = true,
-			    .rank = "utime"},
+			    .ranked = true,
+			    .rank = PROC_THREAD_UTIME},
     [STREAM_NIC_LINK] = {.prefix = "nic",
 			 .ent = SERVE_ENT_NETDEV,
-			 .peak_rx = "rx_bytes",
-			 .peak_tx = "tx_bytes",
+			 .peaks = true,
 			 .peak_prefix = "nic"},
     [STREAM_NIC_RDMA] = {.prefix = "rdma",
 			 .ent = SERVE_ENT_RDMA,
-			 .peak_rx = "rx_bytes",
-			 .peak_tx = "tx_bytes",
+			 .peaks = true,
 			 .peak_prefix = "rdma"},
     [STREAM_PPU_DEV] = {.prefix = "ppu", .ent = SERVE_ENT_PPU},
     [STREAM_PPU_PROC] = {.prefix = "ppu_process",
 			 .ent = SERVE_ENT_PPU_PROC,
 			 .per_process = true,
-			 .rank = "mem_used"},
+			 .ranked = true,
+			 .rank = PPU_PROC_MEM_USED},
     [STREAM_PPU_PROC_UTIL] = {.prefix = "ppu_process_util",
 			      .ent = SERVE_ENT_PPU_PROC,
 			      .per_process = true,
-			      .rank = "sm"},
+			      .ranked = true,
+			      .rank = PPU_PROC_UTIL_SM},
     [STREAM_PPU_METRICS] = {.prefix = "ppu_metric",
 			    .ent = SERVE_ENT_PPU,
 			    .by_metric = true,
@@ -54,32 +57,50 @@ static const struct serve_rule serve_rules[STREAM_COUNT] = {
     [STREAM_GPURT_MEM] = {.prefix = "runtime",
 			  .ent = SERVE_ENT_PID,
 			  .per_process = true,
-			  .rank = "device_bytes"},
+			  .ranked = true,
+			  .rank = GPURT_MEM_DEVICE_BYTES},
     [STREAM_GPURT_COPY] = {.prefix = "runtime_copy",
 			   .ent = SERVE_ENT_PID,
 			   .per_process = true,
-			   .rank = "htod_bytes"},
+			   .ranked = true,
+			   .rank = GPURT_COPY_HTOD_BYTES},
     [STREAM_GPURT_KERNELS] = {.prefix = "kernel",
 			      .ent = SERVE_ENT_KERNEL,
 			      .per_process = true,
-			      .rank = "launches"},
+			      .ranked = true,
+			      .rank = GPURT_KERNELS_LAUNCHES},
     [STREAM_HGTX_RANGES] = {.prefix = "hgtx_range",
 			    .ent = SERVE_ENT_RANGE,
 			    .per_process = true,
-			    .rank = "total_ns"},
+			    .ranked = true,
+			    .rank = HGTX_TOTAL_NS},
     /* the profiling interface's kernel durations and copies: a series per
      * kernel, so per process as the launch counts */
     [STREAM_GPURT_KTIME] = {.prefix = "kernel_time",
 			    .ent = SERVE_ENT_KERNEL,
 			    .per_process = true,
-			    .rank = "total_ns"},
+			    .ranked = true,
+			    .rank = GPURT_KTIME_TOTAL_NS},
     [STREAM_GPURT_KCOPY] = {.prefix = "copy_activity",
 			    .ent = SERVE_ENT_GENERIC,
 			    .per_process = true,
-			    .rank = "bytes"},
+			    .ranked = true,
+			    .rank = GPURT_KCOPY_BYTES},
 };
 
 static const struct serve_rule serve_fallback = {.prefix = NULL, .ent = SERVE_ENT_GENERIC};
+
+/* The peaks of nic.link and nic.rdma read the same two constants. */
+_Static_assert((int)NIC_LINK_RX_BYTES == (int)NIC_RDMA_RX_BYTES &&
+		   (int)NIC_LINK_TX_BYTES == (int)NIC_RDMA_TX_BYTES,
+	       "nic.link and nic.rdma share their byte counters' places");
+
+int serve_rule_field(const struct serve_rule *r, const struct stream_desc *d, unsigned int f)
+{
+	if (r == &serve_fallback)
+		return -1;
+	return catalogue_field_index(d, (enum stream_id)(r - serve_rules), f);
+}
 
 const struct serve_rule *serve_rule_for(const char *stream)
 {
@@ -245,7 +266,7 @@ int serve_list(const struct stream_desc *const *streams, size_t n, FILE *f)
 
 		st->d = streams[i];
 		st->rule = serve_rule_for(streams[i]->name);
-		st->window = st->rule->window || st->rule->peak_rx;
+		st->window = st->rule->window || st->rule->peaks;
 		st->nsets = st->window ? 3 : 1;
 		st->set_avg = st->window ? 1 : 0;
 		st->set_max = st->window ? 2 : 0;
