@@ -404,12 +404,14 @@ const char *catalogue_field(enum stream_id id, unsigned int f)
 int catalogue_field_index(const struct stream_desc *d, enum stream_id id, unsigned int f)
 {
 	const char *name = catalogue_field(id, f);
+	int i;
 
 	if (!d || !name)
 		return -1;
 	if (f < d->nfields && d->fields[f].name && !strcmp(d->fields[f].name, name))
 		return (int)f;
-	return stream_field_index(d, name);
+	i = stream_field_index(d, name);
+	return i < 0 ? -1 : i;
 }
 
 int catalogue_find(const char *name)
