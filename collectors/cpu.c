@@ -29,6 +29,9 @@
 #define CPU_PERF_RETRY_NS 5000000000ull /* reopen counters of a returning CPU */
 
 #define CPU_CORE_NVALS (PROCFS_CPU_NFIELDS + 1)
+/* /proc/stat's fields in its order, then online: the catalogue's cpu.core */
+_Static_assert(PROCFS_CPU_NFIELDS == CPU_CORE_ONLINE && CPU_CORE_NVALS == CPU_CORE_NFIELDS,
+	       "cpu.core is /proc/stat's fields and online");
 
 static const struct stream_desc *const cpu_streams[] = {CATALOGUE_STREAM(STREAM_CPU_CORE),
 							CATALOGUE_STREAM(STREAM_CPU_PERF), NULL};

@@ -220,8 +220,11 @@ static void kern_emit(struct gpurt_state *s, struct emitter *out,
 			emit_label(out, s->s_kern, ent, ts, label);
 		}
 	}
-	double v[2] = {(double)count, (double)key->pid};
-	emit_sample(out, s->s_kern, ent, ts, v, 2);
+	double v[GPURT_KERNELS_NFIELDS] = {
+	    [GPURT_KERNELS_LAUNCHES] = (double)count,
+	    [GPURT_KERNELS_PID] = (double)key->pid,
+	};
+	emit_sample(out, s->s_kern, ent, ts, v, GPURT_KERNELS_NFIELDS);
 }
 
 static void read_kernels(struct gpurt_state *s, struct emitter *out)
@@ -243,16 +246,16 @@ static void mem_emit(struct gpurt_state *s, struct emitter *out, uint32_t pid,
 {
 	if (gpurt_pid_note(s, pid, GPURT_IN_MEM))
 		gpurt_pid_label(s, out, s->s_mem, pid, ts);
-	double v[7] = {
-	    (double)m->device_bytes,
-	    (double)m->pinned_bytes,
-	    (double)m->allocs,
-	    (double)m->frees,
-	    (double)m->fails,
-	    m->fails ? (double)m->last_fail_size : NAN,
-	    m->last_fail_ns ? (double)m->last_fail_ns : NAN,
+	double v[GPURT_MEM_NFIELDS] = {
+	    [GPURT_MEM_DEVICE_BYTES] = (double)m->device_bytes,
+	    [GPURT_MEM_PINNED_BYTES] = (double)m->pinned_bytes,
+	    [GPURT_MEM_ALLOCS] = (double)m->allocs,
+	    [GPURT_MEM_FREES] = (double)m->frees,
+	    [GPURT_MEM_FAILS] = (double)m->fails,
+	    [GPURT_MEM_LAST_FAIL_SIZE] = m->fails ? (double)m->last_fail_size : NAN,
+	    [GPURT_MEM_LAST_FAIL_NS] = m->last_fail_ns ? (double)m->last_fail_ns : NAN,
 	};
-	emit_sample(out, s->s_mem, pid, ts, v, 7);
+	emit_sample(out, s->s_mem, pid, ts, v, GPURT_MEM_NFIELDS);
 }
 
 static void read_mem(struct gpurt_state *s, struct emitter *out)

@@ -107,10 +107,13 @@ static void on_kernel(void *ctx, const struct ktime_kernel *k)
 {
 	struct ktime_state *s = ctx;
 	uint64_t ent = ktime_entity(k->pid, k->device, k->name);
-	double v[6] = {
-	    (double)k->pid,    k->overflow ? NAN : (double)k->device,
-	    (double)k->count,  (double)k->total_ns,
-	    (double)k->min_ns, (double)k->max_ns,
+	double v[GPURT_KTIME_NFIELDS] = {
+	    [GPURT_KTIME_PID] = (double)k->pid,
+	    [GPURT_KTIME_DEVICE] = k->overflow ? NAN : (double)k->device,
+	    [GPURT_KTIME_COUNT] = (double)k->count,
+	    [GPURT_KTIME_TOTAL_NS] = (double)k->total_ns,
+	    [GPURT_KTIME_MIN_NS] = (double)k->min_ns,
+	    [GPURT_KTIME_MAX_NS] = (double)k->max_ns,
 	};
 
 	if (ktime_fresh(s, ent)) {
@@ -131,7 +134,12 @@ static void on_copy(void *ctx, const struct ktime_copy *c)
 {
 	struct ktime_state *s = ctx;
 	uint64_t ent = ktime_entity(c->pid, UINT32_MAX - 1 - c->dir, "");
-	double v[4] = {(double)c->pid, (double)c->count, (double)c->bytes, (double)c->total_ns};
+	double v[GPURT_KCOPY_NFIELDS] = {
+	    [GPURT_KCOPY_PID] = (double)c->pid,
+	    [GPURT_KCOPY_COUNT] = (double)c->count,
+	    [GPURT_KCOPY_BYTES] = (double)c->bytes,
+	    [GPURT_KCOPY_TOTAL_NS] = (double)c->total_ns,
+	};
 
 	if (ktime_fresh(s, ent)) {
 		char label[64];

@@ -170,7 +170,7 @@ static void mem_sample_sys(struct mem_state *st, struct emitter *out)
 	struct procfs_meminfo m;
 	uint64_t ts = asys_now_ns();
 	ssize_t len = sysroot_pread_all(st->fd_meminfo, st->buf, sizeof(st->buf));
-	double v[11];
+	double v[MEM_SYS_NFIELDS];
 
 	if (len < 0) {
 		char msg[160];
@@ -184,17 +184,17 @@ static void mem_sample_sys(struct mem_state *st, struct emitter *out)
 	if (st->meminfo_status_set)
 		st->meminfo_status_set = emit_status(out, st->sid_sys, STATUS_STREAM, ts, "") != 0;
 	procfs_parse_meminfo(st->buf, &m);
-	v[0] = m.total;
-	v[1] = m.free;
-	v[2] = m.available;
-	v[3] = m.buffers;
-	v[4] = m.cached;
-	v[5] = procfs_mem_used(&m);
-	v[6] = m.swap_total;
-	v[7] = m.swap_free;
-	v[8] = m.shmem;
-	v[9] = m.sreclaimable;
-	v[10] = procfs_mem_buff_cache(&m);
+	v[MEM_SYS_TOTAL] = m.total;
+	v[MEM_SYS_FREE] = m.free;
+	v[MEM_SYS_AVAILABLE] = m.available;
+	v[MEM_SYS_BUFFERS] = m.buffers;
+	v[MEM_SYS_CACHED] = m.cached;
+	v[MEM_SYS_USED] = procfs_mem_used(&m);
+	v[MEM_SYS_SWAP_TOTAL] = m.swap_total;
+	v[MEM_SYS_SWAP_FREE] = m.swap_free;
+	v[MEM_SYS_SHMEM] = m.shmem;
+	v[MEM_SYS_SRECLAIMABLE] = m.sreclaimable;
+	v[MEM_SYS_BUFF_CACHE] = procfs_mem_buff_cache(&m);
 	emit_sample(out, st->sid_sys, 0, ts, v, ARRAY_SIZE(v));
 }
 
