@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalogue.h"
 #include "collector.h"
 #include "procfs.h"
 #include "stream.h"
@@ -27,45 +28,13 @@
 #define CPU_STAT_BUF_MAX (8u << 20)
 #define CPU_PERF_RETRY_NS 5000000000ull /* reopen counters of a returning CPU */
 
-static const struct field_desc cpu_core_fields[] = {
-    FIELD_DESC("user", "jiffies", FIELD_COUNTER),
-    FIELD_DESC("nice", "jiffies", FIELD_COUNTER),
-    FIELD_DESC("system", "jiffies", FIELD_COUNTER),
-    FIELD_DESC("idle", "jiffies", FIELD_COUNTER),
-    FIELD_DESC("iowait", "jiffies", FIELD_COUNTER),
-    FIELD_DESC("irq", "jiffies", FIELD_COUNTER),
-    FIELD_DESC("softirq", "jiffies", FIELD_COUNTER),
-    FIELD_DESC("steal", "jiffies", FIELD_COUNTER),
-    FIELD_DESC("guest", "jiffies", FIELD_COUNTER),
-    FIELD_DESC("guest_nice", "jiffies", FIELD_COUNTER),
-    FIELD_DESC("online", "", FIELD_GAUGE),
-};
 #define CPU_CORE_NVALS (PROCFS_CPU_NFIELDS + 1)
+/* /proc/stat's fields in its order, then online: the catalogue's cpu.core */
+_Static_assert(PROCFS_CPU_NFIELDS == CPU_CORE_ONLINE && CPU_CORE_NVALS == CPU_CORE_NFIELDS,
+	       "cpu.core is /proc/stat's fields and online");
 
-static const struct stream_desc cpu_core_stream = {
-    .name = "cpu.core",
-    .version = 1,
-    .entity = ENTITY_CPU,
-    .nfields = ARRAY_SIZE(cpu_core_fields),
-    .fields = cpu_core_fields,
-    .help = "per-core time from /proc/stat in jiffies (online = 0: the CPU is offline)",
-};
-
-static const struct field_desc cpu_perf_fields[] = {
-    FIELD_DESC("cycles", "events", FIELD_COUNTER),
-    FIELD_DESC("instructions", "events", FIELD_COUNTER),
-};
-
-static const struct stream_desc cpu_perf_stream = {
-    .name = "cpu.perf",
-    .version = 1,
-    .entity = ENTITY_CPU,
-    .nfields = ARRAY_SIZE(cpu_perf_fields),
-    .fields = cpu_perf_fields,
-    .help = "per-core hardware cycles and instructions (IPC = their ratio of rates)",
-};
-
-static const struct stream_desc *const cpu_streams[] = {&cpu_core_stream, &cpu_perf_stream, NULL};
+static const struct stream_desc *const cpu_streams[] = {CATALOGUE_STREAM(STREAM_CPU_CORE),
+							CATALOGUE_STREAM(STREAM_CPU_PERF), NULL};
 
 struct cpu_state {
 	int fd_stat, fd_online;
@@ -322,11 +291,11 @@ static int cpu_init(const struct coll_ctx *ctx, void **state)
 	if (!st)
 		return -ENOMEM;
 	st->fd_stat = st->fd_online = -1;
-	rc = stream_table_add(ctx->streams, &cpu_core_stream);
+	rc = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_CPU_CORE));
 	if (rc < 0)
 		goto fail;
 	st->sid_core = (uint32_t)rc;
-	rc = stream_table_add(ctx->streams, &cpu_perf_stream);
+	rc = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_CPU_PERF));
 	if (rc < 0)
 		goto fail;
 	st->sid_perf = (uint32_t)rc;

@@ -33,8 +33,9 @@
 /* hgtx.ranges is not among them: it is registered at the first range the
  * NVTX v2 probes time (gpurt_nvtx.c), since its pane shows whenever the
  * stream exists */
-static const struct stream_desc *const gpurt_streams[] = {&gpurt_mem_stream, &gpurt_kern_stream,
-							  &gpurt_copy_stream, NULL};
+static const struct stream_desc *const gpurt_streams[] = {
+    CATALOGUE_STREAM(STREAM_GPURT_MEM), CATALOGUE_STREAM(STREAM_GPURT_KERNELS),
+    CATALOGUE_STREAM(STREAM_GPURT_COPY), NULL};
 
 /* What the kernels pane says when launches are not counted. */
 #define GPURT_NO_TRACE "kernel launches are not counted (-t none): use -t hggc"
@@ -119,9 +120,9 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 		return -ENOMEM;
 	*state = s;
 	gpurt_libbpf_quiet();
-	s->s_mem = stream_table_add(ctx->streams, &gpurt_mem_stream);
-	s->s_kern = stream_table_add(ctx->streams, &gpurt_kern_stream);
-	s->s_copy = stream_table_add(ctx->streams, &gpurt_copy_stream);
+	s->s_mem = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_MEM));
+	s->s_kern = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_KERNELS));
+	s->s_copy = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_COPY));
 	s->s_ranges = -1;
 	s->streams = ctx->streams;
 	enttab_init(&s->kents, sizeof(struct kent), 256);
@@ -219,8 +220,11 @@ static void kern_emit(struct gpurt_state *s, struct emitter *out,
 			emit_label(out, s->s_kern, ent, ts, label);
 		}
 	}
-	double v[2] = {(double)count, (double)key->pid};
-	emit_sample(out, s->s_kern, ent, ts, v, 2);
+	double v[GPURT_KERNELS_NFIELDS] = {
+	    [GPURT_KERNELS_LAUNCHES] = (double)count,
+	    [GPURT_KERNELS_PID] = (double)key->pid,
+	};
+	emit_sample(out, s->s_kern, ent, ts, v, GPURT_KERNELS_NFIELDS);
 }
 
 static void read_kernels(struct gpurt_state *s, struct emitter *out)
@@ -242,16 +246,16 @@ static void mem_emit(struct gpurt_state *s, struct emitter *out, uint32_t pid,
 {
 	if (gpurt_pid_note(s, pid, GPURT_IN_MEM))
 		gpurt_pid_label(s, out, s->s_mem, pid, ts);
-	double v[7] = {
-	    (double)m->device_bytes,
-	    (double)m->pinned_bytes,
-	    (double)m->allocs,
-	    (double)m->frees,
-	    (double)m->fails,
-	    m->fails ? (double)m->last_fail_size : NAN,
-	    m->last_fail_ns ? (double)m->last_fail_ns : NAN,
+	double v[GPURT_MEM_NFIELDS] = {
+	    [GPURT_MEM_DEVICE_BYTES] = (double)m->device_bytes,
+	    [GPURT_MEM_PINNED_BYTES] = (double)m->pinned_bytes,
+	    [GPURT_MEM_ALLOCS] = (double)m->allocs,
+	    [GPURT_MEM_FREES] = (double)m->frees,
+	    [GPURT_MEM_FAILS] = (double)m->fails,
+	    [GPURT_MEM_LAST_FAIL_SIZE] = m->fails ? (double)m->last_fail_size : NAN,
+	    [GPURT_MEM_LAST_FAIL_NS] = m->last_fail_ns ? (double)m->last_fail_ns : NAN,
 	};
-	emit_sample(out, s->s_mem, pid, ts, v, 7);
+	emit_sample(out, s->s_mem, pid, ts, v, GPURT_MEM_NFIELDS);
 }
 
 static void read_mem(struct gpurt_state *s, struct emitter *out)

@@ -64,8 +64,6 @@ struct gpurt_state {
 	char err[512];
 };
 
-extern const struct stream_desc gpurt_copy_stream;
-
 /* Notes a process we emit for; true when it has no label yet in stream
  * (GPURT_IN_), which is then taken as given. */
 bool gpurt_pid_note(struct gpurt_state *s, uint32_t pid, uint32_t stream);

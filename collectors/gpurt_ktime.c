@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "asys_inject.h"
+#include "catalogue.h"
 #include "collector.h"
 #include "demangle.h"
 #include "gpurt_ktime.h"
@@ -22,40 +23,8 @@
 #include "strsafe.h"
 #include "util.h"
 
-static const struct field_desc ktime_fields[] = {
-    FIELD_DESC("pid", "", FIELD_ATTR),
-    FIELD_DESC("device", "", FIELD_ATTR),
-    {.name = "count", .unit = "", .kind = FIELD_COUNTER, .label = "launches"},
-    {.name = "total_ns", .unit = "ns", .kind = FIELD_COUNTER, .label = "GPU time"},
-    {.name = "min_ns", .unit = "ns", .kind = FIELD_GAUGE, .label = "min"},
-    {.name = "max_ns", .unit = "ns", .kind = FIELD_GAUGE, .label = "max"},
-};
-static const struct stream_desc ktime_stream = {
-    .name = "gpurt.ktime",
-    .version = 1,
-    .entity = ENTITY_KEY,
-    .nfields = ARRAY_SIZE(ktime_fields),
-    .fields = ktime_fields,
-    .help = "kernel executions and GPU time per (process, device, kernel) from the "
-	    "profiling interface, for a workload started by asys; label \"PID<TAB>kernel\"; "
-	    "min_ns/max_ns since the process started",
-};
-static const struct field_desc kcopy_fields[] = {
-    FIELD_DESC("pid", "", FIELD_ATTR),
-    FIELD_DESC("count", "", FIELD_COUNTER),
-    FIELD_DESC("bytes", "B", FIELD_COUNTER),
-    FIELD_DESC("total_ns", "ns", FIELD_COUNTER),
-};
-static const struct stream_desc kcopy_stream = {
-    .name = "gpurt.kcopy",
-    .version = 1,
-    .entity = ENTITY_KEY,
-    .nfields = ARRAY_SIZE(kcopy_fields),
-    .fields = kcopy_fields,
-    .help = "memory copies per (process, direction) as the device executed them, from the "
-	    "profiling interface; label \"PID<TAB>HtoD|DtoH|DtoD|HtoH|PtoP|other\"",
-};
-static const struct stream_desc *const ktime_streams[] = {&ktime_stream, &kcopy_stream, NULL};
+static const struct stream_desc *const ktime_streams[] = {
+    CATALOGUE_STREAM(STREAM_GPURT_KTIME), CATALOGUE_STREAM(STREAM_GPURT_KCOPY), NULL};
 
 struct ktime_state {
 	const void *sec; /* the section, read-only */
@@ -139,10 +108,13 @@ static void on_kernel(void *ctx, const struct ktime_kernel *k)
 {
 	struct ktime_state *s = ctx;
 	uint64_t ent = ktime_entity(k->pid, k->device, k->name);
-	double v[6] = {
-	    (double)k->pid,    k->overflow ? NAN : (double)k->device,
-	    (double)k->count,  (double)k->total_ns,
-	    (double)k->min_ns, (double)k->max_ns,
+	double v[GPURT_KTIME_NFIELDS] = {
+	    [GPURT_KTIME_PID] = (double)k->pid,
+	    [GPURT_KTIME_DEVICE] = k->overflow ? NAN : (double)k->device,
+	    [GPURT_KTIME_COUNT] = (double)k->count,
+	    [GPURT_KTIME_TOTAL_NS] = (double)k->total_ns,
+	    [GPURT_KTIME_MIN_NS] = (double)k->min_ns,
+	    [GPURT_KTIME_MAX_NS] = (double)k->max_ns,
 	};
 
 	if (ktime_fresh(s, ent)) {
@@ -163,7 +135,12 @@ static void on_copy(void *ctx, const struct ktime_copy *c)
 {
 	struct ktime_state *s = ctx;
 	uint64_t ent = ktime_entity(c->pid, UINT32_MAX - 1 - c->dir, "");
-	double v[4] = {(double)c->pid, (double)c->count, (double)c->bytes, (double)c->total_ns};
+	double v[GPURT_KCOPY_NFIELDS] = {
+	    [GPURT_KCOPY_PID] = (double)c->pid,
+	    [GPURT_KCOPY_COUNT] = (double)c->count,
+	    [GPURT_KCOPY_BYTES] = (double)c->bytes,
+	    [GPURT_KCOPY_TOTAL_NS] = (double)c->total_ns,
+	};
 
 	if (ktime_fresh(s, ent)) {
 		char label[64];
@@ -258,8 +235,8 @@ static int ktime_init(const struct coll_ctx *ctx, void **state)
 	r = ktime_section(s);
 	if (r)
 		return r;
-	s->s_time = stream_table_add(ctx->streams, &ktime_stream);
-	s->s_copy = stream_table_add(ctx->streams, &kcopy_stream);
+	s->s_time = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_KTIME));
+	s->s_copy = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_KCOPY));
 	if (s->s_time < 0 || s->s_copy < 0) {
 		snprintf(s->err, sizeof(s->err), "kernel GPU time: cannot register its streams");
 		return s->s_time < 0 ? s->s_time : s->s_copy;

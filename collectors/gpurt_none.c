@@ -34,8 +34,8 @@ static int gpurt_none_init(const struct coll_ctx *ctx, void **state)
 	if (!s)
 		return -ENOMEM;
 	*state = s;
-	stream_table_add(ctx->streams, &gpurt_mem_stream);
-	stream_table_add(ctx->streams, &gpurt_kern_stream);
+	stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_MEM));
+	stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_KERNELS));
 	return -ENOTSUP;
 }
 
@@ -58,8 +58,8 @@ static const char *gpurt_none_last_error(const void *state)
 	return GPURT_NONE_WHY;
 }
 
-static const struct stream_desc *const gpurt_none_streams[] = {&gpurt_mem_stream,
-							       &gpurt_kern_stream, NULL};
+static const struct stream_desc *const gpurt_none_streams[] = {
+    CATALOGUE_STREAM(STREAM_GPURT_MEM), CATALOGUE_STREAM(STREAM_GPURT_KERNELS), NULL};
 
 const struct collector gpurt_collector = {
     .name = "gpurt",

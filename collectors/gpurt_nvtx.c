@@ -108,7 +108,7 @@ static bool ranges_stream(struct gpurt_state *s)
 	if (s->s_ranges >= 0)
 		return true;
 	if (s->s_ranges == -1 && !bpf_map_get_next_key(s->scan.fd_ranges, NULL, &key)) {
-		int id = stream_table_add(s->streams, &hgtx_ranges_stream);
+		int id = stream_table_add(s->streams, CATALOGUE_STREAM(STREAM_HGTX_RANGES));
 		s->s_ranges = id < 0 ? -2 : id;
 	}
 	return s->s_ranges >= 0;

@@ -87,34 +87,6 @@ const struct opt_table gpurt_options = {
     .defaults = &gpurt_defaults,
 };
 
-static const struct field_desc mem_fields[] = {
-    FIELD_DESC("device_bytes", "B", FIELD_GAUGE), FIELD_DESC("pinned_bytes", "B", FIELD_GAUGE),
-    FIELD_DESC("allocs", "", FIELD_COUNTER),	  FIELD_DESC("frees", "", FIELD_COUNTER),
-    FIELD_DESC("fails", "", FIELD_COUNTER),	  FIELD_DESC("last_fail_size", "B", FIELD_ATTR),
-    FIELD_DESC("last_fail_ns", "ns", FIELD_ATTR),
-};
-const struct stream_desc gpurt_mem_stream = {
-    .name = "gpurt.mem",
-    .version = 1,
-    .entity = ENTITY_PID,
-    .nfields = ARRAY_SIZE(mem_fields),
-    .fields = mem_fields,
-    .help = "device and pinned host memory per process from runtime uprobes; "
-	    "last_fail_ns is CLOCK_MONOTONIC",
-};
-static const struct field_desc kern_fields[] = {
-    FIELD_DESC("launches", "", FIELD_COUNTER),
-    FIELD_DESC("pid", "", FIELD_ATTR),
-};
-const struct stream_desc gpurt_kern_stream = {
-    .name = "gpurt.kernels",
-    .version = 1,
-    .entity = ENTITY_KEY,
-    .nfields = ARRAY_SIZE(kern_fields),
-    .fields = kern_fields,
-    .help = "kernel launches per (process, kernel); label \"PID<TAB>kernel name\"",
-};
-
 double gpurt_frequency(const struct asys_options *o)
 {
 	const struct gpurt_opts *go = options_get(o, &gpurt_options);

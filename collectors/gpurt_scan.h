@@ -13,6 +13,7 @@
 
 #include <linux/types.h>
 
+#include "catalogue.h"
 #include "gpurt_probes.h"
 #include "options.h"
 
@@ -105,7 +106,6 @@ struct stream_desc;
 extern const struct opt_table gpurt_options;
 double gpurt_frequency(const struct asys_options *o);
 /* Per process device and pinned memory, and launches per kernel. */
-extern const struct stream_desc gpurt_mem_stream, gpurt_kern_stream;
 
 /* Reads the options and the probe table (and --hggc-probe-file). */
 int gpurt_scan_init(struct gpurt_scan *sc, const struct asys_options *o,

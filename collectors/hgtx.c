@@ -23,7 +23,8 @@
  * refresh into hgtx.ranges. It runs only with a command: a process asys did
  * not start has no region (and would need a restart under asys). */
 
-static const struct stream_desc *const hgtx_streams[] = {&hgtx_ranges_stream, NULL};
+static const struct stream_desc *const hgtx_streams[] = {CATALOGUE_STREAM(STREAM_HGTX_RANGES),
+							 NULL};
 
 #define HGTX_ROWS_MAX (INJ_NVTX_PROCS * INJ_NVTX_NAMES)
 /* The most ranges tracked at once: twice what one read can hold. Ranges of
@@ -168,7 +169,7 @@ static int hgtx_init(const struct coll_ctx *ctx, void **state)
 	st->mask--;
 	if (!st->rows || !st->known)
 		return -ENOMEM;
-	id = stream_table_add(ctx->streams, &hgtx_ranges_stream);
+	id = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_HGTX_RANGES));
 	if (id < 0)
 		return id;
 	st->sid = (uint32_t)id;

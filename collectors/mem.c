@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalogue.h"
 #include "collector.h"
 #include "memproc.h"
 #include "procfs.h"
@@ -20,77 +21,9 @@
  * process tree at the full rate; per thread CPU times (proc.thread) with
  * --process-threads. */
 
-static const struct field_desc mem_sys_fields[] = {
-    FIELD_DESC("total", "B", FIELD_GAUGE),	FIELD_DESC("free", "B", FIELD_GAUGE),
-    FIELD_DESC("available", "B", FIELD_GAUGE),	FIELD_DESC("buffers", "B", FIELD_GAUGE),
-    FIELD_DESC("cached", "B", FIELD_GAUGE),	FIELD_DESC("used", "B", FIELD_GAUGE),
-    FIELD_DESC("swap_total", "B", FIELD_GAUGE), FIELD_DESC("swap_free", "B", FIELD_GAUGE),
-    FIELD_DESC("shmem", "B", FIELD_GAUGE),	FIELD_DESC("sreclaimable", "B", FIELD_GAUGE),
-    FIELD_DESC("buff_cache", "B", FIELD_GAUGE),
-};
-
-static const struct stream_desc mem_sys_stream = {
-    .name = "mem.sys",
-    /* 2: used and buff_cache as free(1) of procps-ng 4 counts them; version 1
-     * files hold used = total - free - buffers - cached - sreclaimable */
-    .version = 2,
-    .entity = ENTITY_NONE,
-    .nfields = ARRAY_SIZE(mem_sys_fields),
-    .fields = mem_sys_fields,
-    .help = "host memory from /proc/meminfo, as free(1) counts it: used = total-available, "
-	    "buff_cache = buffers+cached+sreclaimable",
-};
-
-static const struct field_desc mem_proc_fields[] = {
-    FIELD_DESC("rss", "B", FIELD_GAUGE),    FIELD_DESC("hwm", "B", FIELD_GAUGE),
-    FIELD_DESC("uid", "", FIELD_ATTR),	    FIELD_DESC("ppid", "", FIELD_ATTR),
-    FIELD_DESC("threads", "", FIELD_GAUGE),
-};
-
-static const struct stream_desc mem_proc_stream = {
-    .name = "mem.proc",
-    .version = 1,
-    .entity = ENTITY_PID,
-    .nfields = ARRAY_SIZE(mem_proc_fields),
-    .fields = mem_proc_fields,
-    .help = "per-process resident memory (VmRSS) and its high-water mark (VmHWM)",
-};
-
-static const struct field_desc proc_cpu_fields[] = {
-    FIELD_DESC("utime", "s", FIELD_COUNTER), FIELD_DESC("stime", "s", FIELD_COUNTER),
-    FIELD_DESC("state", "", FIELD_ATTR),     FIELD_DESC("nice", "", FIELD_ATTR),
-    FIELD_DESC("kthread", "", FIELD_ATTR),   FIELD_DESC("start", "s", FIELD_ATTR),
-};
-
-static const struct stream_desc proc_cpu_stream = {
-    .name = "proc.cpu",
-    .version = 1,
-    .entity = ENTITY_PID,
-    .nfields = ARRAY_SIZE(proc_cpu_fields),
-    .fields = proc_cpu_fields,
-    .help = "per-process CPU seconds (user, system) from /proc/PID/stat, the state letter's "
-	    "code, nice, 1 for a kernel thread, start in seconds since boot",
-};
-
-static const struct field_desc proc_thread_fields[] = {
-    FIELD_DESC("utime", "s", FIELD_COUNTER),
-    FIELD_DESC("stime", "s", FIELD_COUNTER),
-    FIELD_DESC("state", "", FIELD_ATTR),
-    FIELD_DESC("tgid", "", FIELD_ATTR),
-};
-
-static const struct stream_desc proc_thread_stream = {
-    .name = "proc.thread",
-    .version = 1,
-    .entity = ENTITY_PID,
-    .nfields = ARRAY_SIZE(proc_thread_fields),
-    .fields = proc_thread_fields,
-    .help = "per-thread CPU seconds (user, system), the state letter's code and the owning "
-	    "process (--process-threads); entity = thread id, label = thread name",
-};
-
 static const struct stream_desc *const mem_streams[] = {
-    &mem_sys_stream, &mem_proc_stream, &proc_cpu_stream, &proc_thread_stream, NULL};
+    CATALOGUE_STREAM(STREAM_MEM_SYS), CATALOGUE_STREAM(STREAM_MEM_PROC),
+    CATALOGUE_STREAM(STREAM_PROC_CPU), CATALOGUE_STREAM(STREAM_PROC_THREAD), NULL};
 
 struct mem_state {
 	int fd_meminfo;
@@ -170,18 +103,18 @@ static void mem_fini(void *state)
 /* mem.proc and proc.cpu, and proc.thread when asked for. */
 static int mem_add_proc_streams(struct mem_state *st, struct stream_table *t, bool threads)
 {
-	int rc = stream_table_add(t, &mem_proc_stream);
+	int rc = stream_table_add(t, CATALOGUE_STREAM(STREAM_MEM_PROC));
 
 	if (rc < 0)
 		return rc;
 	st->sids.proc = (uint32_t)rc;
-	rc = stream_table_add(t, &proc_cpu_stream);
+	rc = stream_table_add(t, CATALOGUE_STREAM(STREAM_PROC_CPU));
 	if (rc < 0)
 		return rc;
 	st->sids.cpu = (uint32_t)rc;
 	if (!threads)
 		return 0;
-	rc = stream_table_add(t, &proc_thread_stream);
+	rc = stream_table_add(t, CATALOGUE_STREAM(STREAM_PROC_THREAD));
 	if (rc < 0)
 		return rc;
 	st->sids.thread = (uint32_t)rc;
@@ -199,7 +132,7 @@ static int mem_init(const struct coll_ctx *ctx, void **state)
 	if (!st)
 		return -ENOMEM;
 	st->fd_meminfo = -1;
-	rc = stream_table_add(ctx->streams, &mem_sys_stream);
+	rc = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_MEM_SYS));
 	if (rc < 0)
 		goto fail;
 	st->sid_sys = (uint32_t)rc;
@@ -237,7 +170,7 @@ static void mem_sample_sys(struct mem_state *st, struct emitter *out)
 	struct procfs_meminfo m;
 	uint64_t ts = asys_now_ns();
 	ssize_t len = sysroot_pread_all(st->fd_meminfo, st->buf, sizeof(st->buf));
-	double v[11];
+	double v[MEM_SYS_NFIELDS];
 
 	if (len < 0) {
 		char msg[160];
@@ -251,17 +184,17 @@ static void mem_sample_sys(struct mem_state *st, struct emitter *out)
 	if (st->meminfo_status_set)
 		st->meminfo_status_set = emit_status(out, st->sid_sys, STATUS_STREAM, ts, "") != 0;
 	procfs_parse_meminfo(st->buf, &m);
-	v[0] = m.total;
-	v[1] = m.free;
-	v[2] = m.available;
-	v[3] = m.buffers;
-	v[4] = m.cached;
-	v[5] = procfs_mem_used(&m);
-	v[6] = m.swap_total;
-	v[7] = m.swap_free;
-	v[8] = m.shmem;
-	v[9] = m.sreclaimable;
-	v[10] = procfs_mem_buff_cache(&m);
+	v[MEM_SYS_TOTAL] = m.total;
+	v[MEM_SYS_FREE] = m.free;
+	v[MEM_SYS_AVAILABLE] = m.available;
+	v[MEM_SYS_BUFFERS] = m.buffers;
+	v[MEM_SYS_CACHED] = m.cached;
+	v[MEM_SYS_USED] = procfs_mem_used(&m);
+	v[MEM_SYS_SWAP_TOTAL] = m.swap_total;
+	v[MEM_SYS_SWAP_FREE] = m.swap_free;
+	v[MEM_SYS_SHMEM] = m.shmem;
+	v[MEM_SYS_SRECLAIMABLE] = m.sreclaimable;
+	v[MEM_SYS_BUFF_CACHE] = procfs_mem_buff_cache(&m);
 	emit_sample(out, st->sid_sys, 0, ts, v, ARRAY_SIZE(v));
 }
 

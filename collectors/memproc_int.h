@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "catalogue.h"
 #include "memproc.h"
 #include "procfs.h"
 
@@ -27,9 +28,32 @@
  * kernel memory (its seq_file buffer) for as long as it is open. */
 #define MEM_FD_CAP 4096
 
-enum { MP_RSS, MP_HWM, MP_UID, MP_PPID, MP_THREADS, MP_NVALS };
-enum { PC_UTIME, PC_STIME, PC_STATE, PC_NICE, PC_KTHREAD, PC_START, PC_NVALS };
-enum { PT_UTIME, PT_STIME, PT_STATE, PT_TGID, PT_NVALS };
+/* The values of mem.proc, proc.cpu and proc.thread, at the catalogue's
+ * places; the collector's short names for them. */
+enum {
+	MP_RSS = MEM_PROC_RSS,
+	MP_HWM = MEM_PROC_HWM,
+	MP_UID = MEM_PROC_UID,
+	MP_PPID = MEM_PROC_PPID,
+	MP_THREADS = MEM_PROC_THREADS,
+	MP_NVALS = MEM_PROC_NFIELDS
+};
+enum {
+	PC_UTIME = PROC_CPU_UTIME,
+	PC_STIME = PROC_CPU_STIME,
+	PC_STATE = PROC_CPU_STATE,
+	PC_NICE = PROC_CPU_NICE,
+	PC_KTHREAD = PROC_CPU_KTHREAD,
+	PC_START = PROC_CPU_START,
+	PC_NVALS = PROC_CPU_NFIELDS
+};
+enum {
+	PT_UTIME = PROC_THREAD_UTIME,
+	PT_STIME = PROC_THREAD_STIME,
+	PT_STATE = PROC_THREAD_STATE,
+	PT_TGID = PROC_THREAD_TGID,
+	PT_NVALS = PROC_THREAD_NFIELDS
+};
 
 struct procgroup_cache;
 struct procrun;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "collector.h"
 #include "nic_netlink.h"
 #include "nic_opts.h"
@@ -35,50 +36,8 @@
 #define NIC_RESCAN_NS 1000000000ull	/* RDMA ports and link names, at most 1/s */
 #define NIC_RATE_CHECK_NS 2000000000ull /* achieved rate judged over 2 s */
 
-static const struct field_desc link_fields[NIC_L_NFIELDS] = {
-    [NIC_L_RX_BYTES] = FIELD_DESC("rx_bytes", "B", FIELD_COUNTER),
-    [NIC_L_TX_BYTES] = FIELD_DESC("tx_bytes", "B", FIELD_COUNTER),
-    [NIC_L_RX_PACKETS] = FIELD_DESC("rx_packets", "packets", FIELD_COUNTER),
-    [NIC_L_TX_PACKETS] = FIELD_DESC("tx_packets", "packets", FIELD_COUNTER),
-    [NIC_L_RX_ERRORS] = FIELD_DESC("rx_errors", "packets", FIELD_COUNTER),
-    [NIC_L_TX_ERRORS] = FIELD_DESC("tx_errors", "packets", FIELD_COUNTER),
-    [NIC_L_RX_DROPPED] = FIELD_DESC("rx_dropped", "packets", FIELD_COUNTER),
-    [NIC_L_TX_DROPPED] = FIELD_DESC("tx_dropped", "packets", FIELD_COUNTER),
-};
-
-static const struct field_desc rdma_fields[NIC_R_NFIELDS] = {
-    [NIC_R_RX_BYTES] = FIELD_DESC("rx_bytes", "B", FIELD_COUNTER),
-    [NIC_R_TX_BYTES] = FIELD_DESC("tx_bytes", "B", FIELD_COUNTER),
-    [NIC_R_RX_PACKETS] = FIELD_DESC("rx_packets", "packets", FIELD_COUNTER),
-    [NIC_R_TX_PACKETS] = FIELD_DESC("tx_packets", "packets", FIELD_COUNTER),
-    [NIC_R_XMIT_WAIT] = FIELD_DESC("xmit_wait", "ticks", FIELD_COUNTER),
-    [NIC_R_CNP_RX] = FIELD_DESC("cnp_rx", "packets", FIELD_COUNTER),
-    [NIC_R_CNP_TX] = FIELD_DESC("cnp_tx", "packets", FIELD_COUNTER),
-    [NIC_R_ECN_MARKED] = FIELD_DESC("ecn_marked", "packets", FIELD_COUNTER),
-    [NIC_R_CNP_IGNORED] = FIELD_DESC("cnp_ignored", "packets", FIELD_COUNTER),
-    [NIC_R_OUT_OF_SEQ] = FIELD_DESC("out_of_sequence", "packets", FIELD_COUNTER),
-};
-
-static const struct stream_desc nic_link_stream = {
-    .name = "nic.link",
-    .version = 1,
-    .entity = ENTITY_NIC,
-    .nfields = NIC_L_NFIELDS,
-    .fields = link_fields,
-    .help = "netdev counters from rtnetlink (entity = ifindex)",
-};
-
-static const struct stream_desc nic_rdma_stream = {
-    .name = "nic.rdma",
-    .version = 1,
-    .entity = ENTITY_NIC,
-    .nfields = NIC_R_NFIELDS,
-    .fields = rdma_fields,
-    .help = "RDMA port counters from sysfs, hw_counters over RDMA netlink or sysfs "
-	    "(entity = device index << 8 | port)",
-};
-
-static const struct stream_desc *const nic_streams[] = {&nic_link_stream, &nic_rdma_stream, NULL};
+static const struct stream_desc *const nic_streams[] = {CATALOGUE_STREAM(STREAM_NIC_LINK),
+							CATALOGUE_STREAM(STREAM_NIC_RDMA), NULL};
 
 struct nic_link {
 	uint32_t ifindex;
@@ -400,8 +359,8 @@ static int nic_init(const struct coll_ctx *ctx, void **state)
 	    sizeof(s->err));
 	if (rc)
 		return rc;
-	s->link_sid = stream_table_add(ctx->streams, &nic_link_stream);
-	s->rdma_sid = stream_table_add(ctx->streams, &nic_rdma_stream);
+	s->link_sid = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_NIC_LINK));
+	s->rdma_sid = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_NIC_RDMA));
 	if (s->link_sid < 0 || s->rdma_sid < 0) {
 		snprintf(s->err, sizeof(s->err), "nic: cannot register the NIC streams");
 		return s->link_sid < 0 ? s->link_sid : s->rdma_sid;

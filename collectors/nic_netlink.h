@@ -7,17 +7,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Order of the values handed to nic_nl_stats_cb (and of the nic.link fields). */
+#include "catalogue.h"
+
+/* The values handed to nic_nl_stats_cb are the nic.link fields, in the
+ * catalogue's order; the collector's short names for them. */
 enum nic_link_field {
-	NIC_L_RX_BYTES,
-	NIC_L_TX_BYTES,
-	NIC_L_RX_PACKETS,
-	NIC_L_TX_PACKETS,
-	NIC_L_RX_ERRORS,
-	NIC_L_TX_ERRORS,
-	NIC_L_RX_DROPPED,
-	NIC_L_TX_DROPPED,
-	NIC_L_NFIELDS
+	NIC_L_RX_BYTES = NIC_LINK_RX_BYTES,
+	NIC_L_TX_BYTES = NIC_LINK_TX_BYTES,
+	NIC_L_RX_PACKETS = NIC_LINK_RX_PACKETS,
+	NIC_L_TX_PACKETS = NIC_LINK_TX_PACKETS,
+	NIC_L_RX_ERRORS = NIC_LINK_RX_ERRORS,
+	NIC_L_TX_ERRORS = NIC_LINK_TX_ERRORS,
+	NIC_L_RX_DROPPED = NIC_LINK_RX_DROPPED,
+	NIC_L_TX_DROPPED = NIC_LINK_TX_DROPPED,
+	NIC_L_NFIELDS = NIC_LINK_NFIELDS
 };
 
 struct nic_nl;

@@ -10,19 +10,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Order of the nic.rdma fields. */
+#include "catalogue.h"
+
+/* The nic.rdma fields, in the catalogue's order (where each is read from:
+ * catalogue.h); the collector's short names for them. */
 enum nic_rdma_field {
-	NIC_R_RX_BYTES,	   /* port_rcv_data x 4 */
-	NIC_R_TX_BYTES,	   /* port_xmit_data x 4 */
-	NIC_R_RX_PACKETS,  /* port_rcv_packets */
-	NIC_R_TX_PACKETS,  /* port_xmit_packets */
-	NIC_R_XMIT_WAIT,   /* port_xmit_wait (ticks) */
-	NIC_R_CNP_RX,	   /* hw_counters/rp_cnp_handled */
-	NIC_R_CNP_TX,	   /* hw_counters/np_cnp_sent */
-	NIC_R_ECN_MARKED,  /* hw_counters/np_ecn_marked_roce_packets */
-	NIC_R_CNP_IGNORED, /* hw_counters/rp_cnp_ignored */
-	NIC_R_OUT_OF_SEQ,  /* hw_counters/out_of_sequence */
-	NIC_R_NFIELDS
+	NIC_R_RX_BYTES = NIC_RDMA_RX_BYTES,
+	NIC_R_TX_BYTES = NIC_RDMA_TX_BYTES,
+	NIC_R_RX_PACKETS = NIC_RDMA_RX_PACKETS,
+	NIC_R_TX_PACKETS = NIC_RDMA_TX_PACKETS,
+	NIC_R_XMIT_WAIT = NIC_RDMA_XMIT_WAIT,
+	NIC_R_CNP_RX = NIC_RDMA_CNP_RX,
+	NIC_R_CNP_TX = NIC_RDMA_CNP_TX,
+	NIC_R_ECN_MARKED = NIC_RDMA_ECN_MARKED,
+	NIC_R_CNP_IGNORED = NIC_RDMA_CNP_IGNORED,
+	NIC_R_OUT_OF_SEQ = NIC_RDMA_OUT_OF_SEQUENCE,
+	NIC_R_NFIELDS = NIC_RDMA_NFIELDS
 };
 
 #define NIC_RDMA_NAME_MAX 64

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "collector.h"
 #include "ppu_cli.h"
 #include "ppu_lib.h"
@@ -19,59 +20,9 @@
 
 #define PPU_PROC_MAX 4096
 
-enum {
-	F_UTIL_GPU,
-	F_UTIL_MEM,
-	F_MEM_USED,
-	F_MEM_TOTAL,
-	F_CLOCK_SM,
-	F_CLOCK_MEM,
-	F_POWER,
-	F_POWER_LIMIT,
-	F_TEMP,
-	F_PCIE_GEN,
-	F_PCIE_WIDTH,
-	F_COUNT
-};
-
-static const struct field_desc ppu_dev_fields[F_COUNT] = {
-    [F_UTIL_GPU] = FIELD_DESC("util_gpu", "%", FIELD_GAUGE),
-    [F_UTIL_MEM] = FIELD_DESC("util_mem", "%", FIELD_GAUGE),
-    [F_MEM_USED] = FIELD_DESC("mem_used", "B", FIELD_GAUGE),
-    [F_MEM_TOTAL] = FIELD_DESC("mem_total", "B", FIELD_GAUGE),
-    [F_CLOCK_SM] = FIELD_DESC("clock_sm", "MHz", FIELD_GAUGE),
-    [F_CLOCK_MEM] = FIELD_DESC("clock_mem", "MHz", FIELD_GAUGE),
-    [F_POWER] = FIELD_DESC("power", "W", FIELD_GAUGE),
-    [F_POWER_LIMIT] = FIELD_DESC("power_limit", "W", FIELD_GAUGE),
-    [F_TEMP] = FIELD_DESC("temp", "C", FIELD_GAUGE),
-    [F_PCIE_GEN] = FIELD_DESC("pcie_gen", "", FIELD_ATTR),
-    [F_PCIE_WIDTH] = FIELD_DESC("pcie_width", "", FIELD_ATTR),
-};
-
-static const struct stream_desc ppu_dev_stream = {
-    .name = "ppu.dev",
-    .version = 1,
-    .entity = ENTITY_DEVICE,
-    .nfields = F_COUNT,
-    .fields = ppu_dev_fields,
-    .help = "PPU device state: utilisation, memory, clocks, power, temperature, PCIe link",
-};
-
-static const struct field_desc ppu_proc_fields[] = {
-    FIELD_DESC("mem_used", "B", FIELD_GAUGE),
-};
-
-static const struct stream_desc ppu_proc_stream = {
-    .name = "ppu.proc",
-    .version = 1,
-    .entity = ENTITY_KEY,
-    .nfields = 1,
-    .fields = ppu_proc_fields,
-    .help = "device memory per process; entity = (device << 32) | pid",
-};
-
-static const struct stream_desc *const ppu_streams[] = {&ppu_dev_stream, &ppu_proc_stream,
-							&ppu_proc_util_stream, NULL};
+static const struct stream_desc *const ppu_streams[] = {
+    CATALOGUE_STREAM(STREAM_PPU_DEV), CATALOGUE_STREAM(STREAM_PPU_PROC),
+    CATALOGUE_STREAM(STREAM_PPU_PROC_UTIL), NULL};
 
 struct ppu_dev {
 	ppu_device_t h;
@@ -125,9 +76,9 @@ static int ppu_init(const struct coll_ctx *ctx, void **state)
 	*state = st;
 	if (!st)
 		return -ENOMEM;
-	st->s_dev = stream_table_add(ctx->streams, &ppu_dev_stream);
-	st->s_proc = stream_table_add(ctx->streams, &ppu_proc_stream);
-	st->s_util = stream_table_add(ctx->streams, &ppu_proc_util_stream);
+	st->s_dev = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_PPU_DEV));
+	st->s_proc = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_PPU_PROC));
+	st->s_util = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_PPU_PROC_UTIL));
 	if (st->s_dev < 0 || st->s_proc < 0 || st->s_util < 0) {
 		snprintf(st->err, sizeof(st->err), "cannot register the PPU streams");
 		return st->s_dev < 0 ? st->s_dev : st->s_proc < 0 ? st->s_proc : st->s_util;
@@ -179,19 +130,19 @@ static void ppu_read_state(struct ppu_state *st, struct ppu_dev *d, double *v)
 	struct ppu_memory m = {0, 0, 0};
 	unsigned int x = 0;
 
-	for (int i = 0; i < F_COUNT; i++)
+	for (int i = 0; i < PPU_DEV_NFIELDS; i++)
 		v[i] = NAN;
 	if (l->device_get_utilization_rates) {
 		ppu_ret_t r = l->device_get_utilization_rates(d->h, &u);
 
-		v[F_UTIL_GPU] = ppu_read(d, r, u.gpu);
-		v[F_UTIL_MEM] = ppu_read(d, r, u.memory);
+		v[PPU_DEV_UTIL_GPU] = ppu_read(d, r, u.gpu);
+		v[PPU_DEV_UTIL_MEM] = ppu_read(d, r, u.memory);
 	}
 	if (l->device_get_memory_info && !d->lost) {
 		ppu_ret_t r = l->device_get_memory_info(d->h, &m);
 
-		v[F_MEM_USED] = ppu_read(d, r, (double)m.used);
-		v[F_MEM_TOTAL] = ppu_read(d, r, (double)m.total);
+		v[PPU_DEV_MEM_USED] = ppu_read(d, r, (double)m.used);
+		v[PPU_DEV_MEM_TOTAL] = ppu_read(d, r, (double)m.total);
 	}
 	/* One call, then its value: argument order is unspecified in C. */
 #define PPU_U32(fn, i, scale, ...)                                                                 \
@@ -201,13 +152,13 @@ static void ppu_read_state(struct ppu_state *st, struct ppu_dev *d, double *v)
 			v[i] = ppu_read(d, r_, x * (scale));                                       \
 		}                                                                                  \
 	} while (0)
-	PPU_U32(device_get_clock_info, F_CLOCK_SM, 1.0, PPU_CLOCK_SM, &x);
-	PPU_U32(device_get_clock_info, F_CLOCK_MEM, 1.0, PPU_CLOCK_MEM, &x);
-	PPU_U32(device_get_power_usage, F_POWER, 1e-3, &x);
-	PPU_U32(device_get_enforced_power_limit, F_POWER_LIMIT, 1e-3, &x);
-	PPU_U32(device_get_temperature, F_TEMP, 1.0, PPU_TEMPERATURE_GPU, &x);
-	PPU_U32(device_get_curr_pcie_link_generation, F_PCIE_GEN, 1.0, &x);
-	PPU_U32(device_get_curr_pcie_link_width, F_PCIE_WIDTH, 1.0, &x);
+	PPU_U32(device_get_clock_info, PPU_DEV_CLOCK_SM, 1.0, PPU_CLOCK_SM, &x);
+	PPU_U32(device_get_clock_info, PPU_DEV_CLOCK_MEM, 1.0, PPU_CLOCK_MEM, &x);
+	PPU_U32(device_get_power_usage, PPU_DEV_POWER, 1e-3, &x);
+	PPU_U32(device_get_enforced_power_limit, PPU_DEV_POWER_LIMIT, 1e-3, &x);
+	PPU_U32(device_get_temperature, PPU_DEV_TEMP, 1.0, PPU_TEMPERATURE_GPU, &x);
+	PPU_U32(device_get_curr_pcie_link_generation, PPU_DEV_PCIE_GEN, 1.0, &x);
+	PPU_U32(device_get_curr_pcie_link_width, PPU_DEV_PCIE_WIDTH, 1.0, &x);
 #undef PPU_U32
 }
 
@@ -301,7 +252,7 @@ static void ppu_mark_lost(struct ppu_state *st, struct emitter *out, unsigned in
 static int ppu_sample(void *p, struct emitter *out, uint64_t now_ns)
 {
 	struct ppu_state *st = p;
-	double v[F_COUNT];
+	double v[PPU_DEV_NFIELDS];
 	char label[256];
 
 	for (unsigned int i = 0; i < st->ndev; i++) {
@@ -338,7 +289,7 @@ static int ppu_sample(void *p, struct emitter *out, uint64_t now_ns)
 			ppu_mark_lost(st, out, i, ts);
 			continue;
 		}
-		emit_sample(out, (uint32_t)st->s_dev, i, ts, v, F_COUNT);
+		emit_sample(out, (uint32_t)st->s_dev, i, ts, v, PPU_DEV_NFIELDS);
 	}
 	return 0;
 }

@@ -22,10 +22,10 @@ enum ppu_src {
 };
 
 enum ppu_dev_field {
-	PPU_DEV_CLOCK_SM = 0, /* MHz */
-	PPU_DEV_CLOCK_MEM,    /* MHz */
-	PPU_DEV_MEM_USED,     /* bytes */
-	PPU_DEV_NFIELDS
+	PPU_STATE_CLOCK_SM = 0, /* MHz */
+	PPU_STATE_CLOCK_MEM,	/* MHz */
+	PPU_STATE_MEM_USED,	/* bytes */
+	PPU_STATE_NFIELDS
 };
 
 struct ppu_metric {

@@ -38,7 +38,7 @@
 const struct ppu_metric ppu_metric_catalogue[] = {
     /* compute */
     {"ce__cycles_elapsed.avg.per_second", "CE Clock", "clock", "cycle/second",
-     "# of cycles elapsed per second on CE (the CE clock)", C, PPU_SRC_DEV, PPU_DEV_CLOCK_SM, 1e6,
+     "# of cycles elapsed per second on CE (the CE clock)", C, PPU_SRC_DEV, PPU_STATE_CLOCK_SM, 1e6,
      0},
     {"ce__cycles_active.avg", "CE Cycles Active", "CE cyc", "cycle",
      "# of cycles active on CE across CEs", C, PPU_SRC_GPM_CYCLES, 1, 1.0, 1},
@@ -80,10 +80,10 @@ const struct ppu_metric ppu_metric_catalogue[] = {
     {"dram__throughput.avg." PCT, "DRAM Throughput", "DRAM", "%", "(%) of peak DRAM bandwidth used",
      M, PPU_SRC_GPM, 10, 1.0, 1},
     {"dram__bytes_used.sum", "Device Memory Used", "mem", "byte",
-     "# of bytes of device memory in use", M, PPU_SRC_DEV, PPU_DEV_MEM_USED, 1.0, 0},
+     "# of bytes of device memory in use", M, PPU_SRC_DEV, PPU_STATE_MEM_USED, 1.0, 0},
     {"dram__cycles_elapsed.avg.per_second", "Memory Clock", "mclk", "cycle/second",
      "# of cycles elapsed per second on the memory (the memory clock)", M, PPU_SRC_DEV,
-     PPU_DEV_CLOCK_MEM, 1e6, 0},
+     PPU_STATE_CLOCK_MEM, 1e6, 0},
     {"ksd__transaction_hit_rate.pct", "KSD Hit Rate", "KSD hit", "%",
      "(%) hit rate of KSD cacheable requests", M, PPU_SRC_GPM, 2048, 1.0, 2},
     {"kvd__transaction_hit_rate.pct", "KVD Hit Rate", "KVD hit", "%",

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "collector.h"
 #include "ppu_cli.h"
 #include "ppu_lib.h"
@@ -21,16 +22,8 @@
 
 #include "ppu_metrics_int.h"
 
-static const struct stream_desc ppu_metrics_stream = {
-    .name = "ppu.metrics",
-    .version = 1,
-    .entity = ENTITY_DEVICE,
-    .nfields = 0, /* one field per metric of the set and list: registered by init */
-    .fields = NULL,
-    .help = "PPU metrics (GPM) of the selected set and list, per device",
-};
-
-static const struct stream_desc *const ppu_gpm_streams[] = {&ppu_metrics_stream, NULL};
+static const struct stream_desc *const ppu_gpm_streams[] = {CATALOGUE_STREAM(STREAM_PPU_METRICS),
+							    NULL};
 
 static double ppu_gpm_frequency(const struct asys_options *o)
 {
@@ -67,7 +60,7 @@ static void ppu_gpm_fini(void *p)
 static int ppu_gpm_schema(struct gpm_state_all *st, const struct ppu_opts *po,
 			  struct stream_table *streams)
 {
-	struct stream_desc sd = ppu_metrics_stream;
+	struct stream_desc sd = catalogue_streams[STREAM_PPU_METRICS];
 	char help[160];
 
 	for (size_t i = 0; i < st->sel.n && i < STREAM_MAX_FIELDS; i++) {
@@ -75,8 +68,8 @@ static int ppu_gpm_schema(struct gpm_state_all *st, const struct ppu_opts *po,
 
 		st->fields[i] = ppu_metric_field(m);
 		if (m->src == PPU_SRC_GPM_CYCLES)
-			st->need[PPU_DEV_CLOCK_SM] = true;
-		if (m->src == PPU_SRC_DEV && m->id < PPU_DEV_NFIELDS)
+			st->need[PPU_STATE_CLOCK_SM] = true;
+		if (m->src == PPU_SRC_DEV && m->id < PPU_STATE_NFIELDS)
 			st->need[m->id] = true;
 	}
 	sd.nfields = (uint32_t)(st->sel.n < STREAM_MAX_FIELDS ? st->sel.n : STREAM_MAX_FIELDS);
@@ -134,7 +127,7 @@ static void ppu_gpm_refused(struct gpm_state_all *st, struct gpm_dev *d, ppu_ret
 
 /* The device fields read with the sample (NAN: not asked for, or failed). */
 struct gpm_fields {
-	double v[PPU_DEV_NFIELDS]; /* by enum ppu_dev_field */
+	double v[PPU_STATE_NFIELDS]; /* by enum ppu_dev_field */
 };
 
 static void ppu_gpm_values(const struct gpm_dev *d, const struct gpm_fields *f, double dt_s,
@@ -143,7 +136,7 @@ static void ppu_gpm_values(const struct gpm_dev *d, const struct gpm_fields *f, 
 	const struct ppu_gpm_metric *gm = d->mg.metrics;
 	const struct gpm_plan_set *ps = d->ps;
 	const struct gpm_plan *pl = ps->plan, *end = pl + ps->n[PLAN_GPM];
-	double cycles = f->v[PPU_DEV_CLOCK_SM] * dt_s;
+	double cycles = f->v[PPU_STATE_CLOCK_SM] * dt_s;
 
 	for (; pl < end; pl++)
 		vals[pl->out] = gm[pl->slot].ret == PPU_OK ? gm[pl->slot].value * pl->factor : NAN;
@@ -190,21 +183,22 @@ static bool ppu_gpm_read(struct gpm_state_all *st, struct gpm_dev *d, struct gpm
 	bool ready = false;
 	ppu_ret_t r;
 
-	for (int k = 0; k < PPU_DEV_NFIELDS; k++)
+	for (int k = 0; k < PPU_STATE_NFIELDS; k++)
 		f->v[k] = NAN;
-	for (int k = PPU_DEV_CLOCK_SM; k <= PPU_DEV_CLOCK_MEM; k++) {
+	for (int k = PPU_STATE_CLOCK_SM; k <= PPU_STATE_CLOCK_MEM; k++) {
 		unsigned int mhz;
 
 		if (st->need[k] && l->device_get_clock_info &&
-		    l->device_get_clock_info(
-			d->h, k == PPU_DEV_CLOCK_SM ? PPU_CLOCK_SM : PPU_CLOCK_MEM, &mhz) == PPU_OK)
+		    l->device_get_clock_info(d->h,
+					     k == PPU_STATE_CLOCK_SM ? PPU_CLOCK_SM : PPU_CLOCK_MEM,
+					     &mhz) == PPU_OK)
 			f->v[k] = mhz;
 	}
-	if (st->need[PPU_DEV_MEM_USED]) {
+	if (st->need[PPU_STATE_MEM_USED]) {
 		struct ppu_memory mi;
 
 		if (l->device_get_memory_info && l->device_get_memory_info(d->h, &mi) == PPU_OK)
-			f->v[PPU_DEV_MEM_USED] = (double)mi.used;
+			f->v[PPU_STATE_MEM_USED] = (double)mi.used;
 	}
 	r = l->gpm_sample_get(d->h, d->s[d->cur]);
 	if (__builtin_expect(r != PPU_OK, 0)) {

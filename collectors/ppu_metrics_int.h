@@ -71,8 +71,8 @@ struct gpm_state_all {
 	unsigned int nsets;
 	struct gpm_plan_set *sets; /* room for one per device */
 	int stream;
-	bool need[PPU_DEV_NFIELDS]; /* device fields read with each sample */
-	size_t nsel;		    /* sel.n */
+	bool need[PPU_STATE_NFIELDS]; /* device fields read with each sample */
+	size_t nsel;		      /* sel.n */
 	struct ppu_selection sel;
 	struct field_desc fields[PPU_METRIC_MAX];
 	char err[1536];

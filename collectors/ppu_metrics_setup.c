@@ -59,7 +59,7 @@ static void ppu_gpm_plan(struct gpm_state_all *st, struct gpm_dev *d)
 			break;
 		}
 		if (!d->keep[i] || pl->slot < 0 ||
-		    (pl->how == PLAN_FIELD && pl->slot >= PPU_DEV_NFIELDS))
+		    (pl->how == PLAN_FIELD && pl->slot >= PPU_STATE_NFIELDS))
 			pl->how = PLAN_NONE;
 	}
 	for (int k = 0; k < PLAN_NKINDS; k++)

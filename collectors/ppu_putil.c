@@ -21,25 +21,6 @@
 #define PPU_PUTIL_STALE_NS 10000000000ull
 #define PPU_PUTIL_FIRST_CAP 64u
 
-enum { U_SM, U_MEM, U_ENC, U_DEC, U_COUNT };
-
-static const struct field_desc ppu_putil_fields[U_COUNT] = {
-    [U_SM] = FIELD_DESC("sm", "%", FIELD_GAUGE),
-    [U_MEM] = FIELD_DESC("mem", "%", FIELD_GAUGE),
-    [U_ENC] = FIELD_DESC("enc", "%", FIELD_GAUGE),
-    [U_DEC] = FIELD_DESC("dec", "%", FIELD_GAUGE),
-};
-
-const struct stream_desc ppu_proc_util_stream = {
-    .name = "ppu.proc_util",
-    .version = 1,
-    .entity = ENTITY_KEY,
-    .nfields = U_COUNT,
-    .fields = ppu_putil_fields,
-    .help = "PPU utilisation per process (SM, memory, encoder, decoder share over the "
-	    "library's last sample period); entity = (device << 32) | pid",
-};
-
 int ppu_putil_init(struct ppu_putil *pu, int stream, const struct ppu_lib *l, unsigned int ndev)
 {
 	memset(pu, 0, sizeof(*pu));
@@ -213,7 +194,7 @@ static double ppu_putil_value(unsigned int v)
 static void ppu_putil_emit(struct ppu_putil *pu, struct emitter *out, unsigned int dev,
 			   unsigned int pid, const struct ppu_proc_util *s, uint64_t ts)
 {
-	double v[U_COUNT] = {0, 0, 0, 0};
+	double v[PPU_PROC_UTIL_NFIELDS] = {0, 0, 0, 0};
 	char label[128];
 	int added = ppu_putil_track(&pu->devs[dev], pid, ts);
 
@@ -224,12 +205,13 @@ static void ppu_putil_emit(struct ppu_putil *pu, struct emitter *out, unsigned i
 		emit_label(out, (uint32_t)pu->stream, ppu_putil_key(dev, pid), ts, label);
 	}
 	if (s) {
-		v[U_SM] = ppu_putil_value(s->sm);
-		v[U_MEM] = ppu_putil_value(s->mem);
-		v[U_ENC] = ppu_putil_value(s->enc);
-		v[U_DEC] = ppu_putil_value(s->dec);
+		v[PPU_PROC_UTIL_SM] = ppu_putil_value(s->sm);
+		v[PPU_PROC_UTIL_MEM] = ppu_putil_value(s->mem);
+		v[PPU_PROC_UTIL_ENC] = ppu_putil_value(s->enc);
+		v[PPU_PROC_UTIL_DEC] = ppu_putil_value(s->dec);
 	}
-	emit_sample(out, (uint32_t)pu->stream, ppu_putil_key(dev, pid), ts, v, U_COUNT);
+	emit_sample(out, (uint32_t)pu->stream, ppu_putil_key(dev, pid), ts, v,
+		    PPU_PROC_UTIL_NFIELDS);
 }
 
 static bool ppu_putil_has(const unsigned int *pids, size_t n, unsigned int pid)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalogue.h"
 #include "collector.h"
 #include "ppu_lib.h"
 
@@ -36,8 +37,6 @@ struct ppu_putil {
 /* The most samples one read may hold (40 bytes each): the library's
  * buffered history of a few thousand processes. */
 #define PPU_PUTIL_MAX 16384u
-
-extern const struct stream_desc ppu_proc_util_stream;
 
 /* 0 or -ENOMEM. pu is zeroed first; stream is the registered ppu.proc_util. */
 int ppu_putil_init(struct ppu_putil *pu, int stream, const struct ppu_lib *l, unsigned int ndev);

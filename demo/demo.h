@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bus.h"
+#include "catalogue.h"
 #include "stream.h"
 
 #define DEMO_SECONDS 120	 /* the recording's length */
@@ -72,11 +73,12 @@ double demo_noise(uint32_t what, uint64_t who, uint64_t when);
 /* t in seconds since the start, for a tick */
 double demo_secs(uint64_t tick);
 
-/* demo_gen.c: records, by field name, so that a field moved in a schema
- * still gets its value, and a field the demo does not know is NaN */
+/* demo_gen.c: records, by the catalogue's field constant (field), through
+ * catalogue_field_index, so that a field moved in a schema still gets its
+ * value, and a field the schema lacks is NaN */
 bool demo_has(const struct demo *d, enum demo_stream ds);
 void demo_clear(double *v);
-void demo_set(const struct demo *d, enum demo_stream ds, double *v, const char *field, double x);
+void demo_set(const struct demo *d, enum demo_stream ds, double *v, unsigned int field, double x);
 void demo_emit(struct demo *d, enum demo_stream ds, uint64_t ent, uint64_t tick, const double *v);
 void demo_label(struct demo *d, enum demo_stream ds, uint64_t ent, uint64_t tick, const char *text);
 uint64_t demo_ts(const struct demo *d, uint64_t tick);
@@ -85,6 +87,8 @@ bool demo_every(uint64_t tick, double hz);
 
 /* demo_schema.c: registers every stream as its collector does */
 int demo_schema(struct demo *d, char *err, size_t n);
+/* the catalogue's stream of a demo stream */
+enum stream_id demo_stream_id(enum demo_stream ds);
 
 /* demo_ppu.c: ppu.dev, ppu.proc and ppu.metrics at a tick */
 void demo_ppu_tick(struct demo *d, uint64_t tick);

@@ -32,13 +32,14 @@ void demo_clear(double *v)
 		v[i] = NAN;
 }
 
-void demo_set(const struct demo *d, enum demo_stream ds, double *v, const char *field, double x)
+void demo_set(const struct demo *d, enum demo_stream ds, double *v, unsigned int field, double x)
 {
 	int f;
 
 	if (!demo_has(d, ds))
 		return;
-	f = stream_field_index(stream_table_get(d->streams, d->sid[ds]), field);
+	f = catalogue_field_index(stream_table_get(d->streams, d->sid[ds]), demo_stream_id(ds),
+				  field);
 	if (f >= 0)
 		v[f] = x;
 }

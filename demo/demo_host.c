@@ -17,12 +17,6 @@
 
 _Static_assert(NIC_NLINK + NIC_NRDMA == DEMO_NNICS, "struct demo counts DEMO_NNICS");
 
-static const char *const link_fields[] = {"rx_bytes",  "tx_bytes",  "rx_packets", "tx_packets",
-					  "rx_errors", "tx_errors", "rx_dropped", "tx_dropped"};
-static const char *const rdma_fields[] = {
-    "rx_bytes", "tx_bytes", "rx_packets", "tx_packets",	 "xmit_wait",
-    "cnp_rx",	"cnp_tx",   "ecn_marked", "cnp_ignored", "out_of_sequence",
-};
 static const char *const netdevs[NIC_NLINK] = {"eth0", "ens1f0np0", "ens1f1np1", "ens2f0np0",
 					       "ens2f1np1"};
 
@@ -78,8 +72,8 @@ static void nic_link_tick(struct demo *d, uint64_t tick, const struct demo_load 
 		if (!i && n > 0.995)
 			c[6]++; /* now and then a drop, as a real eth0 shows */
 		demo_clear(v);
-		for (size_t f = 0; f < ARRAY_SIZE(link_fields); f++)
-			demo_set(d, DS_NIC_LINK, v, link_fields[f], c[f]);
+		for (unsigned int f = 0; f < NIC_LINK_NFIELDS; f++)
+			demo_set(d, DS_NIC_LINK, v, f, c[f]);
 		demo_emit(d, DS_NIC_LINK, link_ent(i), tick, v);
 	}
 }
@@ -105,8 +99,8 @@ static void nic_rdma_tick(struct demo *d, uint64_t tick, const struct demo_load 
 		grow(&c[6], burst * (hot ? 60 : 1300) * (1 + 0.3 * n), dt);
 		grow(&c[7], burst * (hot ? 480 : 10400) * (1 + 0.3 * n), dt);
 		demo_clear(v);
-		for (size_t f = 0; f < ARRAY_SIZE(rdma_fields); f++)
-			demo_set(d, DS_NIC_RDMA, v, rdma_fields[f], c[f]);
+		for (unsigned int f = 0; f < NIC_RDMA_NFIELDS; f++)
+			demo_set(d, DS_NIC_RDMA, v, f, c[f]);
 		demo_emit(d, DS_NIC_RDMA, rdma_ent(i), tick, v);
 	}
 }
@@ -185,24 +179,22 @@ static void cpu_accumulate(struct demo *d, uint64_t tick, double dt)
 
 static void cpu_emit(struct demo *d, uint64_t tick)
 {
-	static const char *const core_fields[] = {"user",   "nice",	 "system",  "idle",
-						  "iowait", "irq",	 "softirq", "steal",
-						  "guest",  "guest_nice"};
 	double v[STREAM_MAX_FIELDS];
 
 	for (int cpu = 0; cpu <= DEMO_NCPU; cpu++) {
 		uint64_t ent = cpu < DEMO_NCPU ? (uint64_t)cpu : ENTITY_CPU_TOTAL;
 
 		demo_clear(v);
-		for (size_t f = 0; f < ARRAY_SIZE(core_fields); f++)
-			demo_set(d, DS_CPU_CORE, v, core_fields[f], floor(d->cpu[cpu][f]));
-		demo_set(d, DS_CPU_CORE, v, "online", 1);
+		/* the jiffies, in /proc/stat's order: all but online */
+		for (unsigned int f = CPU_CORE_USER; f < CPU_CORE_ONLINE; f++)
+			demo_set(d, DS_CPU_CORE, v, f, floor(d->cpu[cpu][f]));
+		demo_set(d, DS_CPU_CORE, v, CPU_CORE_ONLINE, 1);
 		demo_emit(d, DS_CPU_CORE, ent, tick, v);
 		if (cpu == DEMO_NCPU || !demo_has(d, DS_CPU_PERF))
 			continue;
 		demo_clear(v);
-		demo_set(d, DS_CPU_PERF, v, "cycles", floor(d->perf[cpu][0]));
-		demo_set(d, DS_CPU_PERF, v, "instructions", floor(d->perf[cpu][1]));
+		demo_set(d, DS_CPU_PERF, v, CPU_PERF_CYCLES, floor(d->perf[cpu][0]));
+		demo_set(d, DS_CPU_PERF, v, CPU_PERF_INSTRUCTIONS, floor(d->perf[cpu][1]));
 		demo_emit(d, DS_CPU_PERF, ent, tick, v);
 	}
 }

@@ -107,10 +107,10 @@ static void ppu_proc_util(struct demo *d, uint64_t tick, int dev, double busy, d
 	double v[STREAM_MAX_FIELDS];
 
 	demo_clear(v);
-	demo_set(d, DS_PPU_UTIL, v, "sm", round(100 * busy));
-	demo_set(d, DS_PPU_UTIL, v, "mem", round(100 * mem));
-	demo_set(d, DS_PPU_UTIL, v, "enc", 0);
-	demo_set(d, DS_PPU_UTIL, v, "dec", 0);
+	demo_set(d, DS_PPU_UTIL, v, PPU_PROC_UTIL_SM, round(100 * busy));
+	demo_set(d, DS_PPU_UTIL, v, PPU_PROC_UTIL_MEM, round(100 * mem));
+	demo_set(d, DS_PPU_UTIL, v, PPU_PROC_UTIL_ENC, 0);
+	demo_set(d, DS_PPU_UTIL, v, PPU_PROC_UTIL_DEC, 0);
 	demo_emit(d, DS_PPU_UTIL, ((uint64_t)dev << 32) | demo_rank_pid(dev), tick, v);
 }
 
@@ -128,18 +128,18 @@ static void ppu_dev(struct demo *d, uint64_t tick, int dev)
 		d->temp[dev] = 58;
 	d->temp[dev] += (36 + 0.064 * power + (dev % 3) + 4 * (dev == 3) - d->temp[dev]) * 0.15;
 	demo_clear(v);
-	demo_set(d, DS_PPU_DEV, v, "util_gpu", round(100 * busy));
-	demo_set(d, DS_PPU_DEV, v, "util_mem", round(100 * mem));
-	demo_set(d, DS_PPU_DEV, v, "mem_used",
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_UTIL_GPU, round(100 * busy));
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_UTIL_MEM, round(100 * mem));
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_MEM_USED,
 		 demo_rank_device_bytes(dev, t) + CONTEXT_BYTES + 0.7 * GIB);
-	demo_set(d, DS_PPU_DEV, v, "mem_total", DEV_MEM_TOTAL);
-	demo_set(d, DS_PPU_DEV, v, "clock_sm", round(clock_sm(&l) / 15) * 15);
-	demo_set(d, DS_PPU_DEV, v, "clock_mem", 2619);
-	demo_set(d, DS_PPU_DEV, v, "power", round(power));
-	demo_set(d, DS_PPU_DEV, v, "power_limit", 700);
-	demo_set(d, DS_PPU_DEV, v, "temp", round(d->temp[dev]));
-	demo_set(d, DS_PPU_DEV, v, "pcie_gen", 5);
-	demo_set(d, DS_PPU_DEV, v, "pcie_width", 16);
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_MEM_TOTAL, DEV_MEM_TOTAL);
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_CLOCK_SM, round(clock_sm(&l) / 15) * 15);
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_CLOCK_MEM, 2619);
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_POWER, round(power));
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_POWER_LIMIT, 700);
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_TEMP, round(d->temp[dev]));
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_PCIE_GEN, 5);
+	demo_set(d, DS_PPU_DEV, v, PPU_DEV_PCIE_WIDTH, 16);
 	demo_emit(d, DS_PPU_DEV, (uint64_t)dev, tick, v);
 	ppu_proc_util(d, tick, dev, busy, mem);
 }

@@ -78,18 +78,18 @@ static void procs_sys(struct demo *d, uint64_t tick)
 	double available = free + cached * 0.8 + srec;
 
 	demo_clear(v);
-	demo_set(d, DS_MEM_SYS, v, "total", HOST_TOTAL);
-	demo_set(d, DS_MEM_SYS, v, "free", free);
-	demo_set(d, DS_MEM_SYS, v, "available", available);
-	demo_set(d, DS_MEM_SYS, v, "buffers", buffers);
-	demo_set(d, DS_MEM_SYS, v, "cached", cached);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_TOTAL, HOST_TOTAL);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_FREE, free);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_AVAILABLE, available);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_BUFFERS, buffers);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_CACHED, cached);
 	/* as the mem collector counts them, after free(1) */
-	demo_set(d, DS_MEM_SYS, v, "used", HOST_TOTAL - available);
-	demo_set(d, DS_MEM_SYS, v, "buff_cache", buffers + cached + srec);
-	demo_set(d, DS_MEM_SYS, v, "swap_total", 0);
-	demo_set(d, DS_MEM_SYS, v, "swap_free", 0);
-	demo_set(d, DS_MEM_SYS, v, "shmem", 46.0 * GIB);
-	demo_set(d, DS_MEM_SYS, v, "sreclaimable", srec);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_USED, HOST_TOTAL - available);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_BUFF_CACHE, buffers + cached + srec);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_SWAP_TOTAL, 0);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_SWAP_FREE, 0);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_SHMEM, 46.0 * GIB);
+	demo_set(d, DS_MEM_SYS, v, MEM_SYS_SRECLAIMABLE, srec);
 	demo_emit(d, DS_MEM_SYS, 0, tick, v);
 }
 
@@ -103,12 +103,12 @@ static void proc_cpu_emit(struct demo *d, uint64_t tick, int slot, const struct 
 	t[0] += p->user * since;
 	t[1] += p->sys * since;
 	demo_clear(v);
-	demo_set(d, DS_PROC_CPU, v, "utime", floor(t[0] * 100) / 100);
-	demo_set(d, DS_PROC_CPU, v, "stime", floor(t[1] * 100) / 100);
-	demo_set(d, DS_PROC_CPU, v, "state", (unsigned char)p->state);
-	demo_set(d, DS_PROC_CPU, v, "nice", 0);
-	demo_set(d, DS_PROC_CPU, v, "kthread", 0);
-	demo_set(d, DS_PROC_CPU, v, "start", p->start);
+	demo_set(d, DS_PROC_CPU, v, PROC_CPU_UTIME, floor(t[0] * 100) / 100);
+	demo_set(d, DS_PROC_CPU, v, PROC_CPU_STIME, floor(t[1] * 100) / 100);
+	demo_set(d, DS_PROC_CPU, v, PROC_CPU_STATE, (unsigned char)p->state);
+	demo_set(d, DS_PROC_CPU, v, PROC_CPU_NICE, 0);
+	demo_set(d, DS_PROC_CPU, v, PROC_CPU_KTHREAD, 0);
+	demo_set(d, DS_PROC_CPU, v, PROC_CPU_START, p->start);
 	demo_emit(d, DS_PROC_CPU, p->pid, tick, v);
 }
 
@@ -121,11 +121,11 @@ static void proc_emit(struct demo *d, uint64_t tick, int slot, const struct proc
 	if (rss > d->rss_hwm[slot])
 		d->rss_hwm[slot] = rss;
 	demo_clear(v);
-	demo_set(d, DS_MEM_PROC, v, "rss", rss);
-	demo_set(d, DS_MEM_PROC, v, "hwm", d->rss_hwm[slot]);
-	demo_set(d, DS_MEM_PROC, v, "uid", p->uid);
-	demo_set(d, DS_MEM_PROC, v, "ppid", p->ppid);
-	demo_set(d, DS_MEM_PROC, v, "threads", p->threads);
+	demo_set(d, DS_MEM_PROC, v, MEM_PROC_RSS, rss);
+	demo_set(d, DS_MEM_PROC, v, MEM_PROC_HWM, d->rss_hwm[slot]);
+	demo_set(d, DS_MEM_PROC, v, MEM_PROC_UID, p->uid);
+	demo_set(d, DS_MEM_PROC, v, MEM_PROC_PPID, p->ppid);
+	demo_set(d, DS_MEM_PROC, v, MEM_PROC_THREADS, p->threads);
 	demo_emit(d, DS_MEM_PROC, p->pid, tick, v);
 	if (demo_has(d, DS_PROC_CPU))
 		proc_cpu_emit(d, tick, slot, p, first);
@@ -210,13 +210,13 @@ static void gpurt_mem(struct demo *d, uint64_t tick, int r, bool first)
 	if (r == FAIL_RANK && t >= 64)
 		fails = 2, fail_at = 64;
 	demo_clear(v);
-	demo_set(d, DS_GPURT_MEM, v, "device_bytes", demo_rank_device_bytes(r, t));
-	demo_set(d, DS_GPURT_MEM, v, "pinned_bytes", (8 + 8 * l.ckpt) * GIB);
-	demo_set(d, DS_GPURT_MEM, v, "allocs", floor(d->allocs[r]));
-	demo_set(d, DS_GPURT_MEM, v, "frees", floor(d->allocs[r] * 0.997));
-	demo_set(d, DS_GPURT_MEM, v, "fails", fails);
-	demo_set(d, DS_GPURT_MEM, v, "last_fail_size", fails ? FAIL_SIZE : NAN);
-	demo_set(d, DS_GPURT_MEM, v, "last_fail_ns",
+	demo_set(d, DS_GPURT_MEM, v, GPURT_MEM_DEVICE_BYTES, demo_rank_device_bytes(r, t));
+	demo_set(d, DS_GPURT_MEM, v, GPURT_MEM_PINNED_BYTES, (8 + 8 * l.ckpt) * GIB);
+	demo_set(d, DS_GPURT_MEM, v, GPURT_MEM_ALLOCS, floor(d->allocs[r]));
+	demo_set(d, DS_GPURT_MEM, v, GPURT_MEM_FREES, floor(d->allocs[r] * 0.997));
+	demo_set(d, DS_GPURT_MEM, v, GPURT_MEM_FAILS, fails);
+	demo_set(d, DS_GPURT_MEM, v, GPURT_MEM_LAST_FAIL_SIZE, fails ? FAIL_SIZE : NAN);
+	demo_set(d, DS_GPURT_MEM, v, GPURT_MEM_LAST_FAIL_NS,
 		 fails ? (double)demo_ts(d, (uint64_t)(fail_at * 1e9 / DEMO_TICK_NS)) : NAN);
 	demo_emit(d, DS_GPURT_MEM, pid, tick, v);
 }
@@ -238,23 +238,23 @@ static void gpurt_kernels(struct demo *d, uint64_t tick, int r, bool first)
 	}
 }
 
-/* Copies per rank, by the field names of gpurt.copy: the next batch in
+/* Copies per rank, by the fields of gpurt.copy: the next batch in
  * from pinned staging buffers (and a little from pageable memory), the
  * checkpoint out to pinned buffers, the all-reduce's packing on the device,
  * memsets of gradients, no host to host copy; per second at full load,
  * calls and bytes. */
 static const struct {
-	const char *calls, *bytes;
+	unsigned int calls, bytes;
 	double input, ckpt, comm, compute, per_call; /* calls/s by phase; bytes per call */
 } copies[] = {
-    {"htod_calls", "htod_bytes", 96, 0, 0, 0, 4 << 20},
-    {"dtoh_calls", "dtoh_bytes", 0, 48, 0, 2, 32 << 20},
-    {"dtod_calls", "dtod_bytes", 0, 0, 220, 12, 16 << 20},
-    {"set_calls", "set_bytes", 0, 0, 0, 140, 1 << 20},
-    {"htoh_calls", "htoh_bytes", 0, 0, 0, 0, 0},
-    {"unknown_calls", "unknown_bytes", 0, 0, 0, 0, 0},
-    {"pinned_calls", "pinned_bytes", 90, 48, 0, 2, 0},
-    {"pageable_calls", "pageable_bytes", 6, 0, 0, 0, 0},
+    {GPURT_COPY_HTOD_CALLS, GPURT_COPY_HTOD_BYTES, 96, 0, 0, 0, 4 << 20},
+    {GPURT_COPY_DTOH_CALLS, GPURT_COPY_DTOH_BYTES, 0, 48, 0, 2, 32 << 20},
+    {GPURT_COPY_DTOD_CALLS, GPURT_COPY_DTOD_BYTES, 0, 0, 220, 12, 16 << 20},
+    {GPURT_COPY_SET_CALLS, GPURT_COPY_SET_BYTES, 0, 0, 0, 140, 1 << 20},
+    {GPURT_COPY_HTOH_CALLS, GPURT_COPY_HTOH_BYTES, 0, 0, 0, 0, 0},
+    {GPURT_COPY_UNKNOWN_CALLS, GPURT_COPY_UNKNOWN_BYTES, 0, 0, 0, 0, 0},
+    {GPURT_COPY_PINNED_CALLS, GPURT_COPY_PINNED_BYTES, 90, 48, 0, 2, 0},
+    {GPURT_COPY_PAGEABLE_CALLS, GPURT_COPY_PAGEABLE_BYTES, 6, 0, 0, 0, 0},
 };
 
 static void gpurt_copy(struct demo *d, uint64_t tick, int r, bool first)

@@ -1,16 +1,16 @@
 /* The demo's streams, registered as the collectors register them: from
- * their descriptors in the registry, so that the panes recognise the data.
- * Two exceptions: ppu.metrics has fields only once a metric selection is
- * made (as ppu_metrics.c does at init), and the gpurt collector is built
- * only with libbpf, while the panes that draw its streams are built always;
- * so its schema is copied here and checked against the collector's
- * whenever that is built. */
+ * their descriptors in the registry (the catalogue's), so that the panes
+ * recognise the data. Two exceptions: ppu.metrics has fields only once a
+ * metric selection is made (as ppu_metrics.c does at init), and the gpurt
+ * collector is built only with libbpf, while the panes that draw its streams
+ * are built always: without it, its streams come from the catalogue. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "demo.h"
 #include "ppu_catalogue.h"
 #include "registry.h"
@@ -23,72 +23,26 @@
 	"pcie__write_bytes.sum.per_second,icnltx__bytes.sum.per_second,"                           \
 	"icnlrx__bytes.sum.per_second"
 
-static const struct field_desc gpurt_mem_fields[] = {
-    FIELD_DESC("device_bytes", "B", FIELD_GAUGE), FIELD_DESC("pinned_bytes", "B", FIELD_GAUGE),
-    FIELD_DESC("allocs", "", FIELD_COUNTER),	  FIELD_DESC("frees", "", FIELD_COUNTER),
-    FIELD_DESC("fails", "", FIELD_COUNTER),	  FIELD_DESC("last_fail_size", "B", FIELD_ATTR),
-    FIELD_DESC("last_fail_ns", "ns", FIELD_ATTR),
-};
-static const struct stream_desc gpurt_mem_copy = {
-    .name = "gpurt.mem",
-    .version = 1,
-    .entity = ENTITY_PID,
-    .nfields = ARRAY_SIZE(gpurt_mem_fields),
-    .fields = gpurt_mem_fields,
-    .help = "device and pinned host memory per process from runtime uprobes; "
-	    "last_fail_ns is CLOCK_MONOTONIC",
-};
-static const struct field_desc gpurt_kern_fields[] = {
-    FIELD_DESC("launches", "", FIELD_COUNTER),
-    FIELD_DESC("pid", "", FIELD_ATTR),
-};
-static const struct stream_desc gpurt_kern_copy = {
-    .name = "gpurt.kernels",
-    .version = 1,
-    .entity = ENTITY_KEY,
-    .nfields = ARRAY_SIZE(gpurt_kern_fields),
-    .fields = gpurt_kern_fields,
-    .help = "kernel launches per (process, kernel); label \"PID<TAB>kernel name\"",
-};
-#define COPY_PAIR(dir)                                                                             \
-	FIELD_DESC(dir "_calls", "", FIELD_COUNTER), FIELD_DESC(dir "_bytes", "B", FIELD_COUNTER)
-static const struct field_desc gpurt_copy_fields[] = {
-    COPY_PAIR("htod"),	  COPY_PAIR("dtoh"), COPY_PAIR("dtod"),	  COPY_PAIR("htoh"),
-    COPY_PAIR("unknown"), COPY_PAIR("set"),  COPY_PAIR("pinned"), COPY_PAIR("pageable"),
-};
-static const struct stream_desc gpurt_copy_copy = {
-    .name = "gpurt.copy",
-    .version = 1,
-    .entity = ENTITY_PID,
-    .nfields = ARRAY_SIZE(gpurt_copy_fields),
-    .fields = gpurt_copy_fields,
-    .help = "memory copies and memsets per process from runtime uprobes, by direction",
-};
-static const struct stream_desc *const gpurt_copies[] = {&gpurt_mem_copy, &gpurt_kern_copy,
-							 &gpurt_copy_copy};
-
-static const char *const demo_stream_names[DS_COUNT] = {
-    [DS_PPU_DEV] = "ppu.dev",	       [DS_PPU_PROC] = "ppu.proc",
-    [DS_PPU_UTIL] = "ppu.proc_util",   [DS_PPU_MET] = "ppu.metrics",
-    [DS_NIC_LINK] = "nic.link",	       [DS_NIC_RDMA] = "nic.rdma",
-    [DS_CPU_CORE] = "cpu.core",	       [DS_CPU_PERF] = "cpu.perf",
-    [DS_MEM_SYS] = "mem.sys",	       [DS_MEM_PROC] = "mem.proc",
-    [DS_PROC_CPU] = "proc.cpu",	       [DS_GPURT_MEM] = "gpurt.mem",
-    [DS_GPURT_KERN] = "gpurt.kernels", [DS_GPURT_COPY] = "gpurt.copy",
+/* The catalogue's stream of each of the demo's. */
+static const enum stream_id demo_stream_ids[DS_COUNT] = {
+    [DS_PPU_DEV] = STREAM_PPU_DEV,	    [DS_PPU_PROC] = STREAM_PPU_PROC,
+    [DS_PPU_UTIL] = STREAM_PPU_PROC_UTIL,   [DS_PPU_MET] = STREAM_PPU_METRICS,
+    [DS_NIC_LINK] = STREAM_NIC_LINK,	    [DS_NIC_RDMA] = STREAM_NIC_RDMA,
+    [DS_CPU_CORE] = STREAM_CPU_CORE,	    [DS_CPU_PERF] = STREAM_CPU_PERF,
+    [DS_MEM_SYS] = STREAM_MEM_SYS,	    [DS_MEM_PROC] = STREAM_MEM_PROC,
+    [DS_PROC_CPU] = STREAM_PROC_CPU,	    [DS_GPURT_MEM] = STREAM_GPURT_MEM,
+    [DS_GPURT_KERN] = STREAM_GPURT_KERNELS, [DS_GPURT_COPY] = STREAM_GPURT_COPY,
 };
 
-static bool schema_same(const struct stream_desc *a, const struct stream_desc *b)
+enum stream_id demo_stream_id(enum demo_stream ds)
 {
-	if (strcmp(a->name, b->name) || a->version != b->version || a->entity != b->entity ||
-	    a->nfields != b->nfields)
-		return false;
-	for (uint32_t f = 0; f < a->nfields; f++)
-		if (strcmp(a->fields[f].name, b->fields[f].name) ||
-		    strcmp(a->fields[f].unit, b->fields[f].unit) ||
-		    a->fields[f].kind != b->fields[f].kind)
-			return false;
-	return true;
+	return demo_stream_ids[ds];
 }
+
+/* The gpurt streams, registered from the catalogue when the gpurt
+ * collector (built only with libbpf) does not register them. */
+static const enum stream_id demo_gpurt[] = {STREAM_GPURT_MEM, STREAM_GPURT_KERNELS,
+					    STREAM_GPURT_COPY};
 
 /* ppu.metrics with one field per metric of the selection, as its init makes
  * it; the selection must fit a PPU's counters, as it would live. */
@@ -116,28 +70,10 @@ static int schema_metrics(struct demo *d, const struct stream_desc *proto, char 
 	return stream_table_add(d->streams, &sd);
 }
 
-/* A gpurt stream: the collector's when it is built (and then the copy must
- * match it), else the copy. */
-static int schema_gpurt(struct demo *d, const struct stream_desc *built,
-			const struct stream_desc *copy, char *err, size_t n)
-{
-	if (built && !schema_same(built, copy)) {
-		snprintf(err, n,
-			 "demo/demo_schema.c: its copy of %s differs from the collector's; "
-			 "copy the collector's fields",
-			 copy->name);
-		return -EINVAL;
-	}
-	return stream_table_add(d->streams, built ? built : copy);
-}
-
 static int schema_one(struct demo *d, const struct stream_desc *sd, char *err, size_t n)
 {
-	if (!strcmp(sd->name, "ppu.metrics"))
+	if (sd == CATALOGUE_STREAM(STREAM_PPU_METRICS))
 		return schema_metrics(d, sd, err, n);
-	for (size_t i = 0; i < ARRAY_SIZE(gpurt_copies); i++)
-		if (!strcmp(sd->name, gpurt_copies[i]->name))
-			return schema_gpurt(d, sd, gpurt_copies[i], err, n);
 	return stream_table_add(d->streams, sd);
 }
 
@@ -167,9 +103,9 @@ int demo_schema(struct demo *d, char *err, size_t n)
 	for (size_t c = 0; collector_registry[c] && rc >= 0; c++)
 		for (size_t s = 0; collector_registry[c]->streams[s] && rc >= 0; s++)
 			rc = schema_one(d, collector_registry[c]->streams[s], err, n);
-	for (size_t i = 0; i < ARRAY_SIZE(gpurt_copies) && rc >= 0; i++)
-		if (stream_table_find(d->streams, gpurt_copies[i]->name) < 0)
-			rc = schema_gpurt(d, NULL, gpurt_copies[i], err, n);
+	for (size_t i = 0; i < ARRAY_SIZE(demo_gpurt) && rc >= 0; i++)
+		if (stream_table_find(d->streams, catalogue_name(demo_gpurt[i])) < 0)
+			rc = stream_table_add(d->streams, CATALOGUE_STREAM(demo_gpurt[i]));
 	if (rc < 0) {
 		if (!*err)
 			snprintf(err, n, "cannot register the streams: %s", strerror(-rc));
@@ -178,7 +114,7 @@ int demo_schema(struct demo *d, char *err, size_t n)
 	/* a stream this build has no collector for (nic without libmnl) is
 	 * not written: this build has no pane for it either */
 	for (int i = 0; i < DS_COUNT; i++) {
-		rc = stream_table_find(d->streams, demo_stream_names[i]);
+		rc = stream_table_find(d->streams, catalogue_name(demo_stream_ids[i]));
 		d->sid[i] = rc < 0 ? UINT32_MAX : (uint32_t)rc;
 		/* the rates the generator emits them at, as the engine records
 		 * a collector's: the NIC peaks are over one 50 ms tick */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "cli.h"
 #include "commands.h"
 #include "env.h"
@@ -75,7 +76,7 @@ static int cmd_serve_list(void)
 
 		for (size_t k = 0; st && st[k] && n < SERVE_LIST_STREAMS; k++) {
 			sd[n] = st[k];
-			if (!strcmp(st[k]->name, "ppu.metrics")) {
+			if (!strcmp(st[k]->name, catalogue_name(STREAM_PPU_METRICS))) {
 				ppu = *st[k];
 				ppu.fields = cat;
 				ppu.nfields = (uint32_t)ppu_metric_count;

@@ -5,14 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "cpu_data.h"
 #include "store.h"
 #include "stream.h"
 #include "widget.h"
 
 /* guest and guest_nice are already inside user and nice in /proc/stat */
-static const char *const state_field[CS_N] = {"user",	 "nice",   "system", "irq",
-					      "softirq", "iowait", "steal",  "idle"};
+static const unsigned int state_field[CS_N] = {CPU_CORE_USER,  CPU_CORE_NICE,	 CPU_CORE_SYSTEM,
+					       CPU_CORE_IRQ,   CPU_CORE_SOFTIRQ, CPU_CORE_IOWAIT,
+					       CPU_CORE_STEAL, CPU_CORE_IDLE};
 
 struct cpu_data *cpu_data_new(void)
 {
@@ -81,7 +83,7 @@ static int grow_ents(struct cpu_data *s, size_t need)
 
 static void compute_ipc(struct cpu_data *s, const struct view *v)
 {
-	int id = stream_table_find(v->streams, "cpu.perf");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_CPU_PERF));
 	const struct stream_desc *d;
 	const char *st;
 	double ins = 0, cyc = 0;
@@ -105,8 +107,8 @@ static void compute_ipc(struct cpu_data *s, const struct view *v)
 		return;
 	}
 	d = stream_table_get(v->streams, (uint32_t)id);
-	fi = stream_field_index(d, "instructions");
-	fc = stream_field_index(d, "cycles");
+	fi = catalogue_field_index(d, STREAM_CPU_PERF, CPU_PERF_INSTRUCTIONS);
+	fc = catalogue_field_index(d, STREAM_CPU_PERF, CPU_PERF_CYCLES);
 	if (fi < 0 || fc < 0)
 		return;
 	n = store_entities(v->store, (uint32_t)id, NULL, 0);
@@ -139,11 +141,11 @@ static void compute_ipc(struct cpu_data *s, const struct view *v)
 static bool cpu_data_rows(struct cpu_data *s, const struct view *v, size_t n, double *tot_rate)
 {
 	const struct stream_desc *d = stream_table_get(v->streams, (uint32_t)s->stream);
-	int fidx[CS_N], fonline = stream_field_index(d, "online");
+	int fidx[CS_N], fonline = catalogue_field_index(d, STREAM_CPU_CORE, CPU_CORE_ONLINE);
 	bool have_total = false;
 
 	for (int i = 0; i < CS_N; i++)
-		fidx[i] = stream_field_index(d, state_field[i]);
+		fidx[i] = catalogue_field_index(d, STREAM_CPU_CORE, state_field[i]);
 	for (size_t i = 0; i < n; i++) {
 		const struct series *se = store_series(v->store, (uint32_t)s->stream, s->ents[i]);
 		double rate[CS_N];
@@ -180,7 +182,7 @@ void cpu_data_compute(struct cpu_data *s, const struct view *v)
 	s->key_records = store_records(v->store);
 	s->n = 0;
 	s->why = NULL;
-	s->stream = stream_table_find(v->streams, "cpu.core");
+	s->stream = stream_table_find(v->streams, catalogue_name(STREAM_CPU_CORE));
 	for (int i = 0; i < CS_N; i++)
 		tot_rate[i] = NAN;
 	shares_from_rates(&s->total, tot_rate);
@@ -251,7 +253,7 @@ size_t cpu_data_history(struct cpu_data *s, const struct view *v, double *out, s
 		s->hist[j] = NAN;
 	d = stream_table_get(v->streams, (uint32_t)s->stream);
 	for (int k = 0; k < CS_N; k++)
-		fidx[k] = stream_field_index(d, state_field[k]);
+		fidx[k] = catalogue_field_index(d, STREAM_CPU_CORE, state_field[k]);
 	tot = store_series(v->store, (uint32_t)s->stream, ENTITY_CPU_TOTAL);
 	if (tot) {
 		add_history(tot, fidx, v, step, s->hist, tmp, n);

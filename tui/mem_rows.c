@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "mem_rows.h"
 #include "msglog.h"
 #include "pane.h"
@@ -144,7 +145,7 @@ static bool ended_of(const char *text, char *out, size_t n)
 
 void mem_kept_ended(struct mem_kept *k, const struct view *v)
 {
-	int id = stream_table_find(v->streams, "mem.proc");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_MEM_PROC));
 	const struct msglog *l = store_msglog(v->store);
 	size_t n = msglog_count(l);
 
@@ -173,11 +174,11 @@ void mem_kept_free(struct mem_kept *k)
  * how long ago, from gpurt.mem. */
 void mem_fmt_fail(char *buf, size_t n, const struct view *v, uint64_t pid, double fails)
 {
-	int id = stream_table_find(v->streams, "gpurt.mem");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_GPURT_MEM));
 	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
 	const struct series *se = d ? store_series(v->store, (uint32_t)id, pid) : NULL;
-	int fs = d ? stream_field_index(d, "last_fail_size") : -1;
-	int ft = d ? stream_field_index(d, "last_fail_ns") : -1;
+	int fs = catalogue_field_index(d, STREAM_GPURT_MEM, GPURT_MEM_LAST_FAIL_SIZE);
+	int ft = catalogue_field_index(d, STREAM_GPURT_MEM, GPURT_MEM_LAST_FAIL_NS);
 	double size = se && fs >= 0 ? series_last(se, (uint32_t)fs) : NAN;
 	double at = se && ft >= 0 ? series_last(se, (uint32_t)ft) : NAN;
 	char c[16], b[16], a[16];

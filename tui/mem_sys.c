@@ -3,38 +3,21 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "catalogue.h"
 #include "mem_sys.h"
 #include "store.h"
 #include "stream.h"
 #include "util.h"
 #include "widget.h"
 
-enum sys_field {
-	SF_TOTAL,
-	SF_FREE,
-	SF_AVAIL,
-	SF_BUFFERS,
-	SF_CACHED,
-	SF_USED,
-	SF_SWAP_TOTAL,
-	SF_SWAP_FREE,
-	SF_SHMEM,
-	SF_SRECLAIM,
-	SF_BUFF_CACHE
-};
-static const char *const sys_field_name[MEM_SYS_FIELDS] = {
-    "total",	  "free",      "available", "buffers",	    "cached",	  "used",
-    "swap_total", "swap_free", "shmem",	    "sreclaimable", "buff_cache",
-};
-
 void mem_sys_load(struct mem_sys *m, const struct view *v)
 {
-	int id = stream_table_find(v->streams, "mem.sys");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_MEM_SYS));
 	const struct stream_desc *d;
 	const struct series *se;
 
 	m->have = false;
-	for (int i = 0; i < MEM_SYS_FIELDS; i++)
+	for (int i = 0; i < MEM_SYS_NFIELDS; i++)
 		m->v[i] = NAN;
 	if (id < 0)
 		return;
@@ -42,25 +25,25 @@ void mem_sys_load(struct mem_sys *m, const struct view *v)
 	se = store_series(v->store, (uint32_t)id, 0);
 	if (!se)
 		return;
-	for (int i = 0; i < MEM_SYS_FIELDS; i++) {
-		int f = stream_field_index(d, sys_field_name[i]);
+	for (int i = 0; i < MEM_SYS_NFIELDS; i++) {
+		int f = catalogue_field_index(d, STREAM_MEM_SYS, (unsigned int)i);
 
 		if (f >= 0)
 			m->v[i] = view_value(se, f, v, true);
 	}
-	m->have = !isnan(m->v[SF_TOTAL]);
+	m->have = !isnan(m->v[MEM_SYS_TOTAL]);
 }
 
 /* Cached + SReclaimable, the part of free(1)'s buff/cache besides Buffers:
  * the yellow segment of the bar. */
 static double sys_cache(const struct mem_sys *m)
 {
-	double c = m->v[SF_CACHED];
+	double c = m->v[MEM_SYS_CACHED];
 
 	if (isnan(c))
 		return NAN;
-	if (!isnan(m->v[SF_SRECLAIM]))
-		c += m->v[SF_SRECLAIM];
+	if (!isnan(m->v[MEM_SYS_SRECLAIMABLE]))
+		c += m->v[MEM_SYS_SRECLAIMABLE];
 	return c;
 }
 
@@ -70,10 +53,10 @@ static double sys_buff_cache(const struct mem_sys *m)
 {
 	double c = sys_cache(m);
 
-	if (!isnan(m->v[SF_BUFF_CACHE]))
-		return m->v[SF_BUFF_CACHE];
-	if (!isnan(c) && !isnan(m->v[SF_BUFFERS]))
-		c += m->v[SF_BUFFERS];
+	if (!isnan(m->v[MEM_SYS_BUFF_CACHE]))
+		return m->v[MEM_SYS_BUFF_CACHE];
+	if (!isnan(c) && !isnan(m->v[MEM_SYS_BUFFERS]))
+		c += m->v[MEM_SYS_BUFFERS];
 	return c;
 }
 
@@ -84,10 +67,10 @@ static double sys_buff_cache(const struct mem_sys *m)
  * recorded figure stands: the collector's fallbacks for those are free's. */
 static double sys_used(const struct mem_sys *m)
 {
-	double t = m->v[SF_TOTAL], a = m->v[SF_AVAIL];
+	double t = m->v[MEM_SYS_TOTAL], a = m->v[MEM_SYS_AVAILABLE];
 
 	if (isnan(t) || isnan(a) || a > t)
-		return m->v[SF_USED];
+		return m->v[MEM_SYS_USED];
 	return t - a;
 }
 
@@ -98,9 +81,9 @@ void mem_sys_title(const struct mem_sys *m, char *buf, int n, int width)
 	buf[0] = '\0';
 	if (!m->have)
 		return;
-	util_fmt_bytes(tot, sizeof(tot), m->v[SF_TOTAL]);
+	util_fmt_bytes(tot, sizeof(tot), m->v[MEM_SYS_TOTAL]);
 	util_fmt_bytes(used, sizeof(used), sys_used(m));
-	util_fmt_bytes(avail, sizeof(avail), m->v[SF_AVAIL]);
+	util_fmt_bytes(avail, sizeof(avail), m->v[MEM_SYS_AVAILABLE]);
 	util_fmt_bytes(cache, sizeof(cache), sys_buff_cache(m));
 	/* the definition of used where it fits: it is free(1)'s, not htop's */
 	snprintf(buf, (size_t)n, "host %s: used %s (total-avail) avail %s buff/cache %s", tot, used,
@@ -153,16 +136,18 @@ void mem_sys_draw(WINDOW *w, const struct mem_sys *m, const struct view *v, int 
 	static const enum tui_color mem_colors[3] = {TC_USER, TC_IOWAIT, TC_IRQ};
 	static const enum tui_color swap_colors[1] = {TC_SYSTEM};
 	int cols = getmaxx(w);
-	double tot = m->v[SF_TOTAL], used = sys_used(m);
-	double fr[3] = {used / tot, m->v[SF_BUFFERS] / tot, sys_cache(m) / tot};
-	double st = m->v[SF_SWAP_TOTAL];
-	double su = st - m->v[SF_SWAP_FREE];
+	double tot = m->v[MEM_SYS_TOTAL], used = sys_used(m);
+	double fr[3] = {used / tot, m->v[MEM_SYS_BUFFERS] / tot, sys_cache(m) / tot};
+	double st = m->v[MEM_SYS_SWAP_TOTAL];
+	double su = st - m->v[MEM_SYS_SWAP_FREE];
 	double sf[1] = {st > 0 ? su / st : NAN};
 	int mw = lines == 2 ? cols : cols * 2 / 3;
 
 	if (!m->have) {
 		widget_attr_on(w, v, TC_DIM);
-		widget_text(w, 0, 0, cols, mem_why_no_data(v, "mem.sys", "system memory"), false);
+		widget_text(w, 0, 0, cols,
+			    mem_why_no_data(v, catalogue_name(STREAM_MEM_SYS), "system memory"),
+			    false);
 		widget_attr_off(w, v, TC_DIM);
 		return;
 	}

@@ -7,15 +7,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "catalogue.h"
 #include "pane.h"
 
 struct series;
 
-#define MEM_SYS_FIELDS 11
-
 struct mem_sys {
-	double v[MEM_SYS_FIELDS]; /* bytes; NaN unknown */
-	bool have;		  /* the total is known */
+	double v[MEM_SYS_NFIELDS]; /* by the catalogue's mem.sys constants; bytes, NaN unknown */
+	bool have;		   /* the total is known */
 };
 
 /* Why a stream has nothing to show: the collector's own words if it said

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "pane_copies.h"
 #include "store.h"
 #include "stream.h"
@@ -51,22 +52,28 @@ struct crow {
 	double calls;	  /* calls so far */
 };
 
-static const char *const dir_fields[][2] = {
-    [CC_HTOD] = {"htod_bytes", NULL}, [CC_DTOH] = {"dtoh_bytes", NULL},
-    [CC_DTOD] = {"dtod_bytes", NULL}, [CC_OTHER] = {"htoh_bytes", "unknown_bytes"},
-    [CC_SET] = {"set_bytes", NULL},
+/* gpurt.copy's fields, by the catalogue's constants; -1: none */
+static const int dir_fields[][2] = {
+    [CC_HTOD] = {GPURT_COPY_HTOD_BYTES, -1},
+    [CC_DTOH] = {GPURT_COPY_DTOH_BYTES, -1},
+    [CC_DTOD] = {GPURT_COPY_DTOD_BYTES, -1},
+    [CC_OTHER] = {GPURT_COPY_HTOH_BYTES, GPURT_COPY_UNKNOWN_BYTES},
+    [CC_SET] = {GPURT_COPY_SET_BYTES, -1},
 };
-static const char *const call_fields[] = {"htod_calls", "dtoh_calls",	 "dtod_calls",
-					  "htoh_calls", "unknown_calls", "set_calls"};
+static const int call_fields[] = {GPURT_COPY_HTOD_CALLS,    GPURT_COPY_DTOH_CALLS,
+				  GPURT_COPY_DTOD_CALLS,    GPURT_COPY_HTOH_CALLS,
+				  GPURT_COPY_UNKNOWN_CALLS, GPURT_COPY_SET_CALLS};
 
-/* The rate of the named fields, summed; NaN when none is known. */
+/* The rate of the given fields, summed; NaN when none is known. */
 static double rate_of(const struct series *se, const struct stream_desc *d, const struct view *v,
-		      const char *const *names, size_t n, double *total)
+		      const int *fields, size_t n, double *total)
 {
 	double sum = NAN;
 
 	for (size_t i = 0; i < n; i++) {
-		int f = names[i] ? stream_field_index(d, names[i]) : -1;
+		int f = fields[i] >= 0
+			    ? catalogue_field_index(d, STREAM_GPURT_COPY, (unsigned int)fields[i])
+			    : -1;
 		double r = f >= 0 ? view_value(se, f, v, true) : NAN;
 		double t = f >= 0 ? series_last(se, (uint32_t)f) : NAN;
 
@@ -81,7 +88,7 @@ static double rate_of(const struct series *se, const struct stream_desc *d, cons
 static void row_load(struct crow *r, const struct series *se, const struct stream_desc *d,
 		     const struct view *v)
 {
-	static const char *const pin[] = {"pinned_bytes"}, *const page[] = {"pageable_bytes"};
+	static const int pin[] = {GPURT_COPY_PINNED_BYTES}, page[] = {GPURT_COPY_PAGEABLE_BYTES};
 
 	for (int c = CC_HTOD; c <= CC_SET; c++) {
 		r->bps[c] = rate_of(se, d, v, dir_fields[c], 2, &r->total);
@@ -108,7 +115,7 @@ static int row_cmp(const void *a, const void *b)
 /* The processes that copied, busiest first, at most max into rows. */
 static size_t load_rows(const struct view *v, struct crow *rows, size_t max)
 {
-	int id = stream_table_find(v->streams, "gpurt.copy");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_GPURT_COPY));
 	uint64_t ents[COPIES_MAX_ROWS * 4];
 	size_t n, k = 0;
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalogue.h"
 #include "pane.h"
 #include "pane_copies.h"
 #include "store.h"
@@ -129,9 +130,9 @@ static bool matches(const struct kpriv *s, const char *name)
 /* The command line from mem.proc, else from gpurt.mem's label. */
 static const char *proc_name(const struct view *v, uint64_t pid)
 {
-	static const char *const streams[] = {"mem.proc", "gpurt.mem"};
+	static const enum stream_id streams[] = {STREAM_MEM_PROC, STREAM_GPURT_MEM};
 	for (size_t i = 0; i < sizeof(streams) / sizeof(*streams); i++) {
-		int id = stream_table_find(v->streams, streams[i]);
+		int id = stream_table_find(v->streams, catalogue_name(streams[i]));
 		const struct series *se =
 		    id >= 0 ? store_series(v->store, (uint32_t)id, pid) : NULL;
 		const char *l = se ? series_label(se) : NULL;
@@ -264,17 +265,23 @@ static void read_row(const struct series *se, const int *f, bool timed, struct k
  * of processes without durations (the first ntimed rows have them). */
 static void load_stream(struct kpriv *s, const struct view *v, bool timed, size_t ntimed)
 {
-	int id = stream_table_find(v->streams, timed ? "gpurt.ktime" : "gpurt.kernels");
+	int id = stream_table_find(v->streams, timed ? catalogue_name(STREAM_GPURT_KTIME)
+						     : catalogue_name(STREAM_GPURT_KERNELS));
 	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
 	int f[4] = {-1, -1, -1, -1};
 	size_t n;
 
 	if (!d)
 		return;
-	f[0] = stream_field_index(d, timed ? "count" : "launches");
-	f[1] = stream_field_index(d, "pid");
-	f[2] = timed ? stream_field_index(d, "total_ns") : -1;
-	f[3] = timed ? stream_field_index(d, "max_ns") : -1;
+	if (timed) {
+		f[0] = catalogue_field_index(d, STREAM_GPURT_KTIME, GPURT_KTIME_COUNT);
+		f[1] = catalogue_field_index(d, STREAM_GPURT_KTIME, GPURT_KTIME_PID);
+		f[2] = catalogue_field_index(d, STREAM_GPURT_KTIME, GPURT_KTIME_TOTAL_NS);
+		f[3] = catalogue_field_index(d, STREAM_GPURT_KTIME, GPURT_KTIME_MAX_NS);
+	} else {
+		f[0] = catalogue_field_index(d, STREAM_GPURT_KERNELS, GPURT_KERNELS_LAUNCHES);
+		f[1] = catalogue_field_index(d, STREAM_GPURT_KERNELS, GPURT_KERNELS_PID);
+	}
 	n = store_entities(v->store, (uint32_t)id, NULL, 0);
 	if (f[0] < 0 || (timed && f[2] < 0) || grow(s, s->nrows + n + 1))
 		return;
@@ -365,7 +372,8 @@ static int kern_why_lines(const struct pane *p, const struct view *v, int cols)
 
 static size_t kern_count(const struct view *v)
 {
-	return stream_count(v, "gpurt.kernels") + stream_count(v, "gpurt.ktime");
+	return stream_count(v, catalogue_name(STREAM_GPURT_KERNELS)) +
+	       stream_count(v, catalogue_name(STREAM_GPURT_KTIME));
 }
 
 static int kern_min_rows(const struct pane *p, const struct view *v, int cols)
@@ -432,12 +440,12 @@ static void kern_footer(const struct pane *p, const struct view *v, char *buf, i
  * waiting for a process to use the runtime. */
 static const char *empty_reason(const struct view *v)
 {
-	int id = stream_table_find(v->streams, "gpurt.kernels");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_GPURT_KERNELS));
 	const char *st = id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
 
 	if (st && *st)
 		return st;
-	if (id < 0 && stream_table_find(v->streams, "gpurt.ktime") < 0)
+	if (id < 0 && stream_table_find(v->streams, catalogue_name(STREAM_GPURT_KTIME)) < 0)
 		return v->recorded
 			   ? "no kernel launches: this recording was made without the "
 			     "runtime probes"

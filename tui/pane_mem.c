@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "mem_rows.h"
 #include "mem_sys.h"
 #include "options.h"
@@ -66,7 +67,7 @@ static int sys_lines(int rows)
  * there is no table to draw. */
 static bool no_table(const struct view *v)
 {
-	return stream_table_find(v->streams, "mem.proc") < 0;
+	return stream_table_find(v->streams, catalogue_name(STREAM_MEM_PROC)) < 0;
 }
 
 /* Unfocused, the essential line is the system bars (SCREEN.md: at 80x24
@@ -79,7 +80,7 @@ static int mem_min_rows(const struct pane *p, const struct view *v, int cols)
 
 static int mem_want_rows(const struct pane *p, const struct view *v, int cols)
 {
-	int id = stream_table_find(v->streams, "mem.proc");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_MEM_PROC));
 	size_t n = id >= 0 ? store_entities(v->store, (uint32_t)id, NULL, 0) : 0;
 
 	(void)cols;
@@ -97,7 +98,7 @@ static int mem_want_rows(const struct pane *p, const struct view *v, int cols)
  * unreadable (run as root to see all)"). */
 static void status_note(struct view *v, const struct proc_pane *s)
 {
-	static const char *const streams[] = {"mem.proc", "mem.sys", "proc.cpu"};
+	static const enum stream_id streams[] = {STREAM_MEM_PROC, STREAM_MEM_SYS, STREAM_PROC_CPU};
 
 	if (v->status[0])
 		return;
@@ -110,7 +111,7 @@ static void status_note(struct view *v, const struct proc_pane *s)
 	else if (s->msg[0])
 		util_strlcpy(v->status, s->msg, sizeof(v->status));
 	for (size_t i = 0; i < ARRAY_SIZE(streams) && !v->status[0]; i++) {
-		int id = stream_table_find(v->streams, streams[i]);
+		int id = stream_table_find(v->streams, catalogue_name(streams[i]));
 		const char *st =
 		    id >= 0 ? store_status(v->store, (uint32_t)id, STATUS_STREAM) : NULL;
 
@@ -242,9 +243,10 @@ static void draw_rows(struct pane *p, WINDOW *w, struct view *v, int sl, const i
 	int page = getmaxy(w) - sl - 1;
 
 	if (!s->nrows) {
-		const char *why = s->filter[0] || s->subtree
-				      ? "no process matches (Esc clears the filter)"
-				      : mem_why_no_data(v, "mem.proc", "process");
+		const char *why =
+		    s->filter[0] || s->subtree
+			? "no process matches (Esc clears the filter)"
+			: mem_why_no_data(v, catalogue_name(STREAM_MEM_PROC), "process");
 
 		widget_attr_on(w, v, TC_DIM);
 		widget_text(w, sl + 1, 1, getmaxx(w) - 1, why, false);
@@ -295,7 +297,7 @@ static void mem_draw(struct pane *p, WINDOW *w, struct view *v)
 static void mem_footer(const struct pane *p, const struct view *v, char *buf, int n)
 {
 	const struct proc_pane *s = p->priv;
-	int id = stream_table_find(v->streams, "mem.proc");
+	int id = stream_table_find(v->streams, catalogue_name(STREAM_MEM_PROC));
 	size_t nproc;
 	char what[96] = "";
 
@@ -346,9 +348,9 @@ static unsigned mem_keys(const struct pane *p, const struct view *v)
 	k = PANE_KEY_SORT | PANE_KEY_SELECT | PANE_KEY_PROC;
 	if (!v->recorded)
 		k |= PANE_KEY_PROC_LIVE;
-	if (stream_table_find(v->streams, "proc.cpu") >= 0)
+	if (stream_table_find(v->streams, catalogue_name(STREAM_PROC_CPU)) >= 0)
 		k |= PANE_KEY_PROC_CPU;
-	if (stream_table_find(v->streams, "proc.thread") >= 0)
+	if (stream_table_find(v->streams, catalogue_name(STREAM_PROC_THREAD)) >= 0)
 		k |= PANE_KEY_PROC_THREADS;
 	return k;
 }

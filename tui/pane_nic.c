@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "pane.h"
 #include "store.h"
 #include "stream.h"
@@ -24,15 +25,21 @@
 #define NIC_ACTIVE_NS 60000000000ull /* idle this long: hidden (unless 'a') */
 #define NIC_SPARK_MAX 256
 
-/* Field indexes of both streams (nic.link and nic.rdma share the first four). */
-enum { F_RX_BYTES, F_TX_BYTES, F_RX_PACKETS, F_TX_PACKETS };
-enum { R_XMIT_WAIT = 4, R_CNP_RX, R_CNP_TX, R_ECN };
+/* A row reads both streams through the same four constants: the catalogue
+ * gives nic.link and nic.rdma the same first four fields. */
+_Static_assert((int)NIC_LINK_RX_BYTES == (int)NIC_RDMA_RX_BYTES &&
+		   (int)NIC_LINK_TX_BYTES == (int)NIC_RDMA_TX_BYTES &&
+		   (int)NIC_LINK_RX_PACKETS == (int)NIC_RDMA_RX_PACKETS &&
+		   (int)NIC_LINK_TX_PACKETS == (int)NIC_RDMA_TX_PACKETS &&
+		   (int)NIC_LINK_NFIELDS <= (int)NIC_RDMA_NFIELDS,
+	       "nic.link and nic.rdma share their first four fields");
 
 struct nic_row {
 	int sid;
 	uint64_t ent;
 	bool rdma;
 	const char *label; /* the store's, valid while it is locked */
+	const int *f;	   /* its stream's field positions, by catalogue constant */
 };
 
 struct nic_priv {
@@ -43,6 +50,9 @@ struct nic_priv {
 	bool show_all;	  /* 'a' */
 	uint64_t mark_ns; /* 'm': averages since then; 0 = none */
 	uint64_t ents[NIC_MAX_ROWS];
+	/* where each catalogue field is in the schema of nic.link [0] and
+	 * nic.rdma [1] (a recording's may differ); -1: absent */
+	int fields[2][NIC_RDMA_NFIELDS];
 };
 
 /* One entry a line: the help wraps each to the screen. */
@@ -79,26 +89,30 @@ static double win_avg(const struct series *se, int f, uint64_t end, uint64_t len
 {
 	struct field_stats fs;
 
-	if (series_window(se, (uint32_t)f, end, len, &fs) || !fs.n)
+	if (f < 0 || series_window(se, (uint32_t)f, end, len, &fs) || !fs.n)
 		return NAN;
 	return fs.avg;
 }
 
-static bool row_active(const struct series *se, const struct view *v)
+static bool row_active(const struct series *se, const int *f, const struct view *v)
 {
-	double rx = win_avg(se, F_RX_BYTES, v->end_ns, NIC_ACTIVE_NS);
-	double tx = win_avg(se, F_TX_BYTES, v->end_ns, NIC_ACTIVE_NS);
+	double rx = win_avg(se, f[NIC_LINK_RX_BYTES], v->end_ns, NIC_ACTIVE_NS);
+	double tx = win_avg(se, f[NIC_LINK_TX_BYTES], v->end_ns, NIC_ACTIVE_NS);
 
 	return (!isnan(rx) && rx > 0) || (!isnan(tx) && tx > 0);
 }
 
-static void collect_stream(struct nic_priv *s, const struct view *v, const char *name, bool rdma)
+static void collect_stream(struct nic_priv *s, const struct view *v, bool rdma)
 {
-	int sid = stream_table_find(v->streams, name);
+	enum stream_id cs = rdma ? STREAM_NIC_RDMA : STREAM_NIC_LINK;
+	int sid = stream_table_find(v->streams, catalogue_name(cs));
+	int *f = s->fields[rdma];
 	size_t n;
 
 	if (sid < 0)
 		return;
+	for (unsigned int k = 0; k < NIC_RDMA_NFIELDS; k++)
+		f[k] = catalogue_field_index(stream_table_get(v->streams, (uint32_t)sid), cs, k);
 	n = store_entities(v->store, (uint32_t)sid, s->ents, NIC_MAX_ROWS);
 	if (n > NIC_MAX_ROWS)
 		n = NIC_MAX_ROWS;
@@ -110,27 +124,27 @@ static void collect_stream(struct nic_priv *s, const struct view *v, const char 
 		if (!se)
 			continue;
 		s->nall++;
-		active = row_active(se, v);
+		active = row_active(se, f, v);
 		s->nactive += active;
 		if (!s->show_all && !active)
 			continue;
-		s->rows[s->nrows++] = (struct nic_row){sid, s->ents[i], rdma, series_label(se)};
+		s->rows[s->nrows++] = (struct nic_row){sid, s->ents[i], rdma, series_label(se), f};
 	}
 }
 
 static void nic_collect(struct nic_priv *s, const struct view *v)
 {
 	s->nrows = s->nall = s->nactive = 0;
-	collect_stream(s, v, "nic.rdma", true);
-	collect_stream(s, v, "nic.link", false);
+	collect_stream(s, v, true);
+	collect_stream(s, v, false);
 	if (s->top > s->nrows - 1)
 		s->top = s->nrows > 0 ? s->nrows - 1 : 0;
 }
 
 static bool nic_visible(const struct pane *p, const struct view *v)
 {
-	return stream_table_find(v->streams, "nic.link") >= 0 ||
-	       stream_table_find(v->streams, "nic.rdma") >= 0;
+	return stream_table_find(v->streams, catalogue_name(STREAM_NIC_LINK)) >= 0 ||
+	       stream_table_find(v->streams, catalogue_name(STREAM_NIC_RDMA)) >= 0;
 }
 
 static int block_rows(const struct nic_row *r)
@@ -181,8 +195,8 @@ static void nic_title(const struct pane *p, const struct view *v, char *buf, int
 	for (int i = 0; i < s->nrows; i++) {
 		const struct series *se =
 		    store_series(v->store, (uint32_t)s->rows[i].sid, s->rows[i].ent);
-		double r = win_avg(se, F_RX_BYTES, v->end_ns, v->window_ns);
-		double t = win_avg(se, F_TX_BYTES, v->end_ns, v->window_ns);
+		double r = win_avg(se, s->rows[i].f[NIC_LINK_RX_BYTES], v->end_ns, v->window_ns);
+		double t = win_avg(se, s->rows[i].f[NIC_LINK_TX_BYTES], v->end_ns, v->window_ns);
 
 		/* a netdev with an RDMA port shows in both streams: count it once */
 		if (!s->rows[i].rdma && s->rows[i].label && strstr(s->rows[i].label, "(rdma: "))
@@ -221,7 +235,7 @@ static void fmt_peak_window(char *buf, size_t n, const struct nic_priv *s, const
 static void nic_footer(const struct pane *p, const struct view *v, char *buf, int n)
 {
 	const struct nic_priv *s = p->priv;
-	int sid = stream_table_find(v->streams, "nic.link");
+	int sid = stream_table_find(v->streams, catalogue_name(STREAM_NIC_LINK));
 	const char *st = sid >= 0 ? store_status(v->store, (uint32_t)sid, STATUS_STREAM) : NULL;
 	char win[24];
 
@@ -237,17 +251,18 @@ static void nic_footer(const struct pane *p, const struct view *v, char *buf, in
 }
 
 /* One direction of one NIC: arrow, mean rate, sparkline, peak, packet size. */
-static void draw_dir(WINDOW *w, struct view *v, const struct series *se, int y, int x, int cols,
-		     bool rx, uint64_t span)
+static void draw_dir(WINDOW *w, struct view *v, const struct nic_row *r, const struct series *se,
+		     int y, int x, int cols, bool rx, uint64_t span)
 {
-	int fb = rx ? F_RX_BYTES : F_TX_BYTES, fp = rx ? F_RX_PACKETS : F_TX_PACKETS;
+	int fb = r->f[rx ? NIC_LINK_RX_BYTES : NIC_LINK_TX_BYTES];
+	int fp = r->f[rx ? NIC_LINK_RX_PACKETS : NIC_LINK_TX_PACKETS];
 	struct field_stats fs;
 	double hist[NIC_SPARK_MAX], pkts;
 	char avg[24], peak[24], size[16], line[64];
 	int spark_w, n;
 
 	/* mean and peak over one span, so that avg <= pk on every row */
-	if (series_window(se, (uint32_t)fb, v->end_ns, span, &fs))
+	if (fb < 0 || series_window(se, (uint32_t)fb, v->end_ns, span, &fs))
 		fs.avg = fs.max = NAN;
 	pkts = win_avg(se, fp, v->end_ns, span);
 	widget_fmt_rate(avg, sizeof(avg), v, fs.avg);
@@ -265,7 +280,7 @@ static void draw_dir(WINDOW *w, struct view *v, const struct series *se, int y, 
 	spark_w = cols - 12 - 1 - 26;
 	if (spark_w > NIC_SPARK_MAX / 2)
 		spark_w = NIC_SPARK_MAX / 2;
-	if (spark_w >= 4) {
+	if (spark_w >= 4 && fb >= 0) {
 		n = spark_w * (v->utf8 ? 2 : 1);
 		series_history(se, (uint32_t)fb, v->end_ns, v->window_ns, hist, (size_t)n);
 		widget_spark(w, v, y, x + 13, spark_w, hist, n, 0, rx ? TC_GOOD : TC_ACCENT);
@@ -289,28 +304,28 @@ static void fmt_per_s(char *buf, size_t n, double v)
 		memcpy(buf + len, "/s", 3);
 }
 
-static void draw_rdma_extra(WINDOW *w, struct view *v, const struct series *se, int y, int x,
-			    int cols, uint64_t span)
+static void draw_rdma_extra(WINDOW *w, struct view *v, const struct nic_row *r,
+			    const struct series *se, int y, int x, int cols, uint64_t span)
 {
 	char a[16], b[16], c[16], d[16], line[128];
 
-	fmt_per_s(a, sizeof(a), win_avg(se, R_CNP_RX, v->end_ns, span));
-	fmt_per_s(b, sizeof(b), win_avg(se, R_CNP_TX, v->end_ns, span));
-	fmt_per_s(c, sizeof(c), win_avg(se, R_ECN, v->end_ns, span));
-	fmt_per_s(d, sizeof(d), win_avg(se, R_XMIT_WAIT, v->end_ns, span));
+	fmt_per_s(a, sizeof(a), win_avg(se, r->f[NIC_RDMA_CNP_RX], v->end_ns, span));
+	fmt_per_s(b, sizeof(b), win_avg(se, r->f[NIC_RDMA_CNP_TX], v->end_ns, span));
+	fmt_per_s(c, sizeof(c), win_avg(se, r->f[NIC_RDMA_ECN_MARKED], v->end_ns, span));
+	fmt_per_s(d, sizeof(d), win_avg(se, r->f[NIC_RDMA_XMIT_WAIT], v->end_ns, span));
 	snprintf(line, sizeof(line), "CNP rx %s tx %s  ECN %s  wait %s", a, b, c, d);
 	widget_attr_on(w, v, TC_DIM);
 	widget_text(w, y, x, cols, line, false);
 	widget_attr_off(w, v, TC_DIM);
 }
 
-static void draw_compact(WINDOW *w, struct view *v, const struct series *se, int y, int x, int cols,
-			 uint64_t span)
+static void draw_compact(WINDOW *w, struct view *v, const struct nic_row *r,
+			 const struct series *se, int y, int x, int cols, uint64_t span)
 {
 	char a[24], b[24], line[96];
 
-	widget_fmt_rate(a, sizeof(a), v, win_avg(se, F_RX_BYTES, v->end_ns, span));
-	widget_fmt_rate(b, sizeof(b), v, win_avg(se, F_TX_BYTES, v->end_ns, span));
+	widget_fmt_rate(a, sizeof(a), v, win_avg(se, r->f[NIC_LINK_RX_BYTES], v->end_ns, span));
+	widget_fmt_rate(b, sizeof(b), v, win_avg(se, r->f[NIC_LINK_TX_BYTES], v->end_ns, span));
 	snprintf(line, sizeof(line), "%s %10s  %s %10s", v->utf8 ? "\xe2\x86\x93" : "rx", a,
 		 v->utf8 ? "\xe2\x86\x91" : "tx", b);
 	widget_text(w, y, x, cols, line, false);
@@ -322,7 +337,7 @@ static void nic_draw(struct pane *p, WINDOW *w, struct view *v)
 	int rows = p->rows, cols = p->cols, namew = NIC_NAME_MIN, need = 0, y = 0;
 	uint64_t span;
 	bool compact;
-	int sid = stream_table_find(v->streams, "nic.link");
+	int sid = stream_table_find(v->streams, catalogue_name(STREAM_NIC_LINK));
 	const char *st;
 
 	if (!s)
@@ -363,14 +378,14 @@ static void nic_draw(struct pane *p, WINDOW *w, struct view *v)
 		widget_text(w, y, 1, namew, r->label ? r->label : "?", false);
 		widget_attr_off(w, v, TC_TITLE);
 		if (compact) {
-			draw_compact(w, v, se, y++, x, cols - x, span);
+			draw_compact(w, v, r, se, y++, x, cols - x, span);
 			continue;
 		}
-		draw_dir(w, v, se, y++, x, cols - x, true, span);
+		draw_dir(w, v, r, se, y++, x, cols - x, true, span);
 		if (y < rows)
-			draw_dir(w, v, se, y++, x, cols - x, false, span);
+			draw_dir(w, v, r, se, y++, x, cols - x, false, span);
 		if (r->rdma && y < rows)
-			draw_rdma_extra(w, v, se, y++, x, cols - x, span);
+			draw_rdma_extra(w, v, r, se, y++, x, cols - x, span);
 	}
 }
 

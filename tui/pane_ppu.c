@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "pane.h"
 #include "ppu_rows.h"
 #include "store.h"
@@ -156,9 +157,9 @@ static void ppu_load_procs(struct ppu_priv *s, const struct view *v)
 /* Gathers what this frame shows from the store (locked by the caller). */
 static void ppu_load(struct ppu_priv *s, const struct view *v)
 {
-	s->s_dev = stream_table_find(v->streams, "ppu.dev");
-	s->s_proc = stream_table_find(v->streams, "ppu.proc");
-	s->s_met = stream_table_find(v->streams, "ppu.metrics");
+	s->s_dev = stream_table_find(v->streams, catalogue_name(STREAM_PPU_DEV));
+	s->s_proc = stream_table_find(v->streams, catalogue_name(STREAM_PPU_PROC));
+	s->s_met = stream_table_find(v->streams, catalogue_name(STREAM_PPU_METRICS));
 	s->ndev = 0;
 	memset(s->devs, 0, sizeof(s->devs));
 	ppu_rows_load(&s->met_rows,
@@ -174,11 +175,11 @@ static void ppu_load(struct ppu_priv *s, const struct view *v)
 }
 
 static double ppu_dev_value(const struct ppu_priv *s, const struct ppu_dev_row *d,
-			    const struct view *v, const char *name)
+			    const struct view *v, unsigned int field)
 {
 	const struct stream_desc *sd = stream_table_get(v->streams, (uint32_t)s->s_dev);
 
-	return view_value(d->dev, stream_field_index(sd, name), v, false);
+	return view_value(d->dev, catalogue_field_index(sd, STREAM_PPU_DEV, field), v, false);
 }
 
 /* Wraps text over at most maxl lines from y, indented; returns lines used. */
@@ -234,12 +235,15 @@ static void ppu_draw_head(WINDOW *w, struct view *v, const struct ppu_priv *s,
 			  const struct ppu_dev_row *d, int y, int cols, bool selected)
 {
 	const char *label = d->dev ? series_label(d->dev) : d->met ? series_label(d->met) : NULL;
-	double util = ppu_dev_value(s, d, v, "util_gpu"), frac = util / 100.0;
-	double used = ppu_dev_value(s, d, v, "mem_used"),
-	       total = ppu_dev_value(s, d, v, "mem_total");
-	double clk = ppu_dev_value(s, d, v, "clock_sm"), pw = ppu_dev_value(s, d, v, "power");
-	double lim = ppu_dev_value(s, d, v, "power_limit"), temp = ppu_dev_value(s, d, v, "temp");
-	double gen = ppu_dev_value(s, d, v, "pcie_gen"), wid = ppu_dev_value(s, d, v, "pcie_width");
+	double util = ppu_dev_value(s, d, v, PPU_DEV_UTIL_GPU), frac = util / 100.0;
+	double used = ppu_dev_value(s, d, v, PPU_DEV_MEM_USED),
+	       total = ppu_dev_value(s, d, v, PPU_DEV_MEM_TOTAL);
+	double clk = ppu_dev_value(s, d, v, PPU_DEV_CLOCK_SM),
+	       pw = ppu_dev_value(s, d, v, PPU_DEV_POWER);
+	double lim = ppu_dev_value(s, d, v, PPU_DEV_POWER_LIMIT),
+	       temp = ppu_dev_value(s, d, v, PPU_DEV_TEMP);
+	double gen = ppu_dev_value(s, d, v, PPU_DEV_PCIE_GEN),
+	       wid = ppu_dev_value(s, d, v, PPU_DEV_PCIE_WIDTH);
 	char name[64], pct[16], mu[16], mt[16], tail[96], right[160];
 	enum tui_color col = util >= 90 ? TC_GOOD : TC_ACCENT;
 	const char *colon = label ? strchr(label, ':') : NULL;
@@ -350,8 +354,8 @@ static int ppu_block(WINDOW *w, struct view *v, const struct ppu_priv *s,
 
 static bool ppu_visible(const struct pane *p, const struct view *v)
 {
-	return stream_table_find(v->streams, "ppu.dev") >= 0 ||
-	       stream_table_find(v->streams, "ppu.metrics") >= 0;
+	return stream_table_find(v->streams, catalogue_name(STREAM_PPU_DEV)) >= 0 ||
+	       stream_table_find(v->streams, catalogue_name(STREAM_PPU_METRICS)) >= 0;
 }
 
 /* The stream-wide reason there is nothing (no library, a bad device ID). */
@@ -564,7 +568,7 @@ static void ppu_title_extra(const struct pane *p, const struct view *v, char *bu
 		return;
 	}
 	for (int i = 0; i < s->ndev; i++) {
-		double u = ppu_dev_value(s, &s->devs[i], v, "util_gpu");
+		double u = ppu_dev_value(s, &s->devs[i], v, PPU_DEV_UTIL_GPU);
 
 		if (!isnan(u)) {
 			sum += u;

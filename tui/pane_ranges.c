@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalogue.h"
 #include "pane.h"
 #include "store.h"
 #include "stream.h"
@@ -18,7 +19,7 @@
  * outermost first and each depth indented below. The stream carries each
  * range's depth, not its parent, so the tree is one of depths. */
 
-#define RANGES_STREAM "hgtx.ranges"
+#define RANGES_STREAM catalogue_name(STREAM_HGTX_RANGES)
 
 enum rcol {
 	RC_PID,
@@ -237,12 +238,12 @@ static void load_rows(struct rpriv *s, const struct view *v)
 	if (id < 0)
 		return;
 	d = stream_table_get(v->streams, (uint32_t)id);
-	f.pid = stream_field_index(d, "pid");
-	f.depth = stream_field_index(d, "depth");
-	f.count = stream_field_index(d, "count");
-	f.total = stream_field_index(d, "total_ns");
-	f.self = stream_field_index(d, "self_ns");
-	f.max = stream_field_index(d, "max_ns");
+	f.pid = catalogue_field_index(d, STREAM_HGTX_RANGES, HGTX_PID);
+	f.depth = catalogue_field_index(d, STREAM_HGTX_RANGES, HGTX_DEPTH);
+	f.count = catalogue_field_index(d, STREAM_HGTX_RANGES, HGTX_COUNT);
+	f.total = catalogue_field_index(d, STREAM_HGTX_RANGES, HGTX_TOTAL_NS);
+	f.self = catalogue_field_index(d, STREAM_HGTX_RANGES, HGTX_SELF_NS);
+	f.max = catalogue_field_index(d, STREAM_HGTX_RANGES, HGTX_MAX_NS);
 	n = store_entities(v->store, (uint32_t)id, NULL, 0);
 	if (f.pid < 0 || f.count < 0 || f.total < 0 || f.self < 0 || grow(s, n + 1))
 		return;

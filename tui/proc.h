@@ -57,8 +57,8 @@ enum col_kind {
 
 struct proc_col {
 	struct tui_col col;
-	const char *stream; /* NULL: mem.proc's entity or label */
-	const char *field;
+	int stream; /* enum stream_id; -1: mem.proc's entity or label */
+	int field;  /* the field's index constant in that stream */
 	enum col_kind kind;
 	int drop; /* narrow panes drop the highest first; 0 = never */
 };

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalogue.h"
 #include "proc.h"
 #include "proc_cols.h"
 #include "store.h"
@@ -21,24 +22,24 @@
  * THR, HWM, NI, S, MEM%, USER, TIME+, DEVICE, PPU%; PID, CPU%, RSS and
  * COMMAND stay. */
 const struct proc_col proc_cols[PC_N] = {
-    [PC_PID] = {{"PID", 7, true}, NULL, NULL, CK_PID, 0},
-    [PC_USER] = {{"USER", 8, false}, "mem.proc", "uid", CK_USER, 9},
-    [PC_STATE] = {{"S", 1, false}, "proc.cpu", "state", CK_STATE, 11},
-    [PC_NICE] = {{"NI", 3, true}, "proc.cpu", "nice", CK_NICE, 12},
-    [PC_CPU] = {{"CPU%", 5, true}, "proc.cpu", "utime", CK_CPU, 0},
-    [PC_TIME] = {{"TIME+", 9, true}, "proc.cpu", "utime", CK_TIME, 8},
-    [PC_RSS] = {{"RSS", 6, true}, "mem.proc", "rss", CK_BYTES, 0},
-    [PC_HWM] = {{"HWM", 6, true}, "mem.proc", "hwm", CK_BYTES, 13},
-    [PC_MEMPCT] = {{"MEM%", 5, true}, "mem.sys", "total", CK_MEMPCT, 10},
-    [PC_THR] = {{"THR", 4, true}, "mem.proc", "threads", CK_COUNT, 14},
-    [PC_PPU] = {{"PPU%", 5, true}, "ppu.proc_util", "sm", CK_PPU, 6},
+    [PC_PID] = {{"PID", 7, true}, -1, -1, CK_PID, 0},
+    [PC_USER] = {{"USER", 8, false}, STREAM_MEM_PROC, MEM_PROC_UID, CK_USER, 9},
+    [PC_STATE] = {{"S", 1, false}, STREAM_PROC_CPU, PROC_CPU_STATE, CK_STATE, 11},
+    [PC_NICE] = {{"NI", 3, true}, STREAM_PROC_CPU, PROC_CPU_NICE, CK_NICE, 12},
+    [PC_CPU] = {{"CPU%", 5, true}, STREAM_PROC_CPU, PROC_CPU_UTIME, CK_CPU, 0},
+    [PC_TIME] = {{"TIME+", 9, true}, STREAM_PROC_CPU, PROC_CPU_UTIME, CK_TIME, 8},
+    [PC_RSS] = {{"RSS", 6, true}, STREAM_MEM_PROC, MEM_PROC_RSS, CK_BYTES, 0},
+    [PC_HWM] = {{"HWM", 6, true}, STREAM_MEM_PROC, MEM_PROC_HWM, CK_BYTES, 13},
+    [PC_MEMPCT] = {{"MEM%", 5, true}, STREAM_MEM_SYS, MEM_SYS_TOTAL, CK_MEMPCT, 10},
+    [PC_THR] = {{"THR", 4, true}, STREAM_MEM_PROC, MEM_PROC_THREADS, CK_COUNT, 14},
+    [PC_PPU] = {{"PPU%", 5, true}, STREAM_PPU_PROC_UTIL, PPU_PROC_UTIL_SM, CK_PPU, 6},
     /* gpurt: runtime probes (shown only once some process used the runtime) */
-    [PC_DEVICE] = {{"DEVICE", 7, true}, "gpurt.mem", "device_bytes", CK_BYTES, 7},
-    [PC_PINNED] = {{"PINNED", 7, true}, "gpurt.mem", "pinned_bytes", CK_BYTES, 16},
-    [PC_ALLOC] = {{"ALLOC/s", 7, true}, "gpurt.mem", "allocs", CK_COUNT, 17},
-    [PC_FAIL] = {{"FAIL", 15, true}, "gpurt.mem", "fails", CK_FAIL, 18},
-    [PC_CONTAINER] = {{"CONTAINER", 20, false}, "proc.cpu", "utime", CK_CONTAINER, 15},
-    [PC_COMMAND] = {{"COMMAND", 0, false}, NULL, NULL, CK_LABEL, 0},
+    [PC_DEVICE] = {{"DEVICE", 7, true}, STREAM_GPURT_MEM, GPURT_MEM_DEVICE_BYTES, CK_BYTES, 7},
+    [PC_PINNED] = {{"PINNED", 7, true}, STREAM_GPURT_MEM, GPURT_MEM_PINNED_BYTES, CK_BYTES, 16},
+    [PC_ALLOC] = {{"ALLOC/s", 7, true}, STREAM_GPURT_MEM, GPURT_MEM_ALLOCS, CK_COUNT, 17},
+    [PC_FAIL] = {{"FAIL", 15, true}, STREAM_GPURT_MEM, GPURT_MEM_FAILS, CK_FAIL, 18},
+    [PC_CONTAINER] = {{"CONTAINER", 20, false}, STREAM_PROC_CPU, PROC_CPU_UTIME, CK_CONTAINER, 15},
+    [PC_COMMAND] = {{"COMMAND", 0, false}, -1, -1, CK_LABEL, 0},
 };
 
 #define COMMAND_MIN 24
@@ -69,12 +70,12 @@ const char *proc_user_name(struct proc_pane *s, double uid)
 	return u->name;
 }
 
-static bool field_known(const struct view *v, const char *stream, const char *field)
+static bool field_known(const struct view *v, enum stream_id stream, int field)
 {
-	int id = stream_table_find(v->streams, stream);
+	int id = stream_table_find(v->streams, catalogue_name(stream));
 
-	return id >= 0 &&
-	       stream_field_index(stream_table_get(v->streams, (uint32_t)id), field) >= 0;
+	return id >= 0 && catalogue_field_index(stream_table_get(v->streams, (uint32_t)id), stream,
+						(unsigned int)field) >= 0;
 }
 
 /* Whether column ci has something to show: a recording may lack a stream or
@@ -83,16 +84,16 @@ bool proc_col_present(const struct proc_pane *s, const struct view *v, int ci)
 {
 	const struct proc_col *c = &proc_cols[ci];
 
-	if (!c->stream)
+	if (c->stream < 0)
 		return true;
 	if (!field_known(v, c->stream, c->field))
 		return false;
 	switch (c->kind) {
 	case CK_CPU:
 	case CK_TIME:
-		return field_known(v, c->stream, "stime");
+		return field_known(v, STREAM_PROC_CPU, PROC_CPU_STIME);
 	case CK_MEMPCT:
-		return field_known(v, "mem.proc", "rss");
+		return field_known(v, STREAM_MEM_PROC, MEM_PROC_RSS);
 	case CK_CONTAINER:
 		return s->any_container;
 	default:
@@ -101,9 +102,11 @@ bool proc_col_present(const struct proc_pane *s, const struct view *v, int ci)
 	/* gpurt: the runtime columns only once some process has used the
 	 * runtime, not four columns of n/a; PPU% once some process has used a
 	 * PPU, not a column of dashes on a host without one */
-	if (!strcmp(c->stream, "gpurt.mem") || c->kind == CK_PPU)
-		return store_entities(v->store, (uint32_t)stream_table_find(v->streams, c->stream),
-				      NULL, 0) > 0;
+	if (c->stream == STREAM_GPURT_MEM || c->kind == CK_PPU)
+		return store_entities(
+			   v->store,
+			   (uint32_t)stream_table_find(v->streams, catalogue_name(c->stream)), NULL,
+			   0) > 0;
 	return true;
 }
 
@@ -161,31 +164,37 @@ static double last_value(const struct view *v, const struct series *se, int f)
 	return series_last(se, (uint32_t)f);
 }
 
-static int field_of(const struct view *v, int id, const char *field)
+/* Where the catalogue's field f of stream s is in the session's stream id. */
+static int field_of(const struct view *v, int id, enum stream_id s, int f)
 {
-	return id >= 0 ? stream_field_index(stream_table_get(v->streams, (uint32_t)id), field) : -1;
+	return id >= 0 ? catalogue_field_index(stream_table_get(v->streams, (uint32_t)id), s,
+					       (unsigned int)f)
+		       : -1;
 }
 
 /* Stream ids and field indices, once a frame rather than once a cell. */
 void proc_ids_resolve(struct proc_ids *x, const struct view *v)
 {
-	const char *names[PS_N] = {"mem.proc",	"proc.cpu",	 "mem.sys",
-				   "gpurt.mem", "ppu.proc_util", "proc.thread"};
+	static const enum stream_id ids[PS_N] = {STREAM_MEM_PROC,      STREAM_PROC_CPU,
+						 STREAM_MEM_SYS,       STREAM_GPURT_MEM,
+						 STREAM_PPU_PROC_UTIL, STREAM_PROC_THREAD};
 
 	for (int i = 0; i < PS_N; i++)
-		x->id[i] = stream_table_find(v->streams, names[i]);
+		x->id[i] = stream_table_find(v->streams, catalogue_name(ids[i]));
 	for (int c = 0; c < PC_N; c++) {
 		const struct proc_col *pc = &proc_cols[c];
 
-		x->f[c] = pc->stream
-			      ? field_of(v, stream_table_find(v->streams, pc->stream), pc->field)
-			      : -1;
+		x->f[c] =
+		    pc->stream >= 0
+			? field_of(v, stream_table_find(v->streams, catalogue_name(pc->stream)),
+				   pc->stream, pc->field)
+			: -1;
 	}
-	x->uid = field_of(v, x->id[PS_MEM], "uid");
-	x->ppid = field_of(v, x->id[PS_MEM], "ppid");
-	x->stime = field_of(v, x->id[PS_CPU], "stime");
-	x->kthread = field_of(v, x->id[PS_CPU], "kthread");
-	x->start = field_of(v, x->id[PS_CPU], "start");
+	x->uid = field_of(v, x->id[PS_MEM], STREAM_MEM_PROC, MEM_PROC_UID);
+	x->ppid = field_of(v, x->id[PS_MEM], STREAM_MEM_PROC, MEM_PROC_PPID);
+	x->stime = field_of(v, x->id[PS_CPU], STREAM_PROC_CPU, PROC_CPU_STIME);
+	x->kthread = field_of(v, x->id[PS_CPU], STREAM_PROC_CPU, PROC_CPU_KTHREAD);
+	x->start = field_of(v, x->id[PS_CPU], STREAM_PROC_CPU, PROC_CPU_START);
 	x->total = x->id[PS_SYS] < 0
 		       ? NAN
 		       : view_value(store_series(v->store, (uint32_t)x->id[PS_SYS], 0),

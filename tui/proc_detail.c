@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "proc.h"
 #include "store.h"
 #include "stream.h"
@@ -191,13 +192,15 @@ static size_t history(const struct view *v, uint64_t pid, const char *what, doub
 	double tmp[SPARK_MAX];
 	uint64_t ents[256];
 	bool ppu = !strcmp(what, "ppu");
-	const char *stream = ppu ? "ppu.proc_util" : !strcmp(what, "rss") ? "mem.proc" : "proc.cpu";
-	int id = stream_table_find(v->streams, stream);
+	bool rss = !strcmp(what, "rss"), cpu = !strcmp(what, "cpu");
+	enum stream_id cs = ppu ? STREAM_PPU_PROC_UTIL : rss ? STREAM_MEM_PROC : STREAM_PROC_CPU;
+	int id = stream_table_find(v->streams, catalogue_name(cs));
 	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
-	const char *fields[2] = {ppu			? "sm"
-				 : !strcmp(what, "rss") ? "rss"
-							: "utime",
-				 !strcmp(what, "cpu") ? "stime" : NULL};
+	/* the catalogue's fields of cs; -1: none */
+	const int fields[2] = {ppu   ? PPU_PROC_UTIL_SM
+			       : rss ? MEM_PROC_RSS
+				     : PROC_CPU_UTIME,
+			       cpu ? PROC_CPU_STIME : -1};
 	size_t ne = 0;
 
 	for (size_t j = 0; j < n; j++)
@@ -213,16 +216,16 @@ static size_t history(const struct view *v, uint64_t pid, const char *what, doub
 
 		if (!se || (ppu && (ents[e] & 0xffffffffu) != pid))
 			continue;
-		for (int k = 0; k < 2 && fields[k]; k++) {
-			int f = stream_field_index(d, fields[k]);
+		for (int k = 0; k < 2 && fields[k] >= 0; k++) {
+			int f = catalogue_field_index(d, cs, (unsigned int)fields[k]);
 
 			if (f < 0)
 				continue;
 			series_history(se, (uint32_t)f, v->end_ns, v->window_ns, tmp, n);
 			for (size_t j = 0; j < n; j++)
 				if (!isnan(tmp[j]))
-					out[j] = (isnan(out[j]) ? 0 : out[j]) +
-						 tmp[j] * (!strcmp(what, "cpu") ? 100 : 1);
+					out[j] =
+					    (isnan(out[j]) ? 0 : out[j]) + tmp[j] * (cpu ? 100 : 1);
 		}
 	}
 	return n;
@@ -231,7 +234,8 @@ static size_t history(const struct view *v, uint64_t pid, const char *what, doub
 /* The PPUs process pid has utilisation or memory on: "0,1" or "none". */
 static void devices(const struct view *v, uint64_t pid, char *buf, size_t n)
 {
-	const char *streams[2] = {"ppu.proc_util", "ppu.proc"};
+	const char *streams[2] = {catalogue_name(STREAM_PPU_PROC_UTIL),
+				  catalogue_name(STREAM_PPU_PROC)};
 	uint64_t mask = 0, ents[256];
 	size_t off = 0;
 

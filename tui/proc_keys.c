@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "proc.h"
 #include "stream.h"
 
@@ -61,7 +62,7 @@ static bool sort_by(struct proc_pane *s, const struct view *v, int col)
 
 static bool toggle_threads(struct proc_pane *s, const struct view *v)
 {
-	if (stream_table_find(v->streams, "proc.thread") < 0) {
+	if (stream_table_find(v->streams, catalogue_name(STREAM_PROC_THREAD)) < 0) {
 		snprintf(s->msg, sizeof(s->msg),
 			 "H: no thread rows: start asys with --process-threads to sample them");
 		return true;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "proc.h"
 #include "store.h"
 #include "stream.h"
@@ -264,10 +265,10 @@ static void load_threads(struct proc_pane *s, const struct view *v)
 {
 	int id = s->ids.id[PS_THREAD];
 	const struct stream_desc *d = id >= 0 ? stream_table_get(v->streams, (uint32_t)id) : NULL;
-	int fst = d ? stream_field_index(d, "state") : -1,
-	    ftg = d ? stream_field_index(d, "tgid") : -1;
-	int fu = d ? stream_field_index(d, "utime") : -1,
-	    fs = d ? stream_field_index(d, "stime") : -1;
+	int fst = catalogue_field_index(d, STREAM_PROC_THREAD, PROC_THREAD_STATE),
+	    ftg = catalogue_field_index(d, STREAM_PROC_THREAD, PROC_THREAD_TGID);
+	int fu = catalogue_field_index(d, STREAM_PROC_THREAD, PROC_THREAD_UTIME),
+	    fs = catalogue_field_index(d, STREAM_PROC_THREAD, PROC_THREAD_STIME);
 	size_t base = s->nrows, n = s->threads ? entities(s, v, id, 0) : 0;
 
 	for (size_t i = 0; i < n; i++) {

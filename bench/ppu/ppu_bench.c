@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "catalogue.h"
 #include "bus.h"
 #include "engine.h"
 #include "ppu_cli.h"
@@ -120,7 +121,7 @@ static int bench_init(const struct coll_ctx *ctx, void **state)
 	*state = NULL;
 	if (rc < 0)
 		return rc;
-	bench_stream = stream_table_find(ctx->streams, "ppu.metrics");
+	bench_stream = stream_table_find(ctx->streams, catalogue_name(STREAM_PPU_METRICS));
 	bench_nvals = stream_table_get(ctx->streams, (uint32_t)bench_stream)->nfields;
 	if (bare_open(&bare, 64) < 0 && 0)
 		return -1;

@@ -68,7 +68,7 @@ enum entity_kind {
 #define STATUS_STREAM (UINT64_MAX - 1) /* a REC_STATUS about the whole stream */
 
 struct stream_desc {
-	const char *name; /* "cpu.core", "mem.proc" */
+	const char *name; /* cpu.core, mem.proc: the catalogue's (catalogue.h) */
 	uint16_t version; /* bump when fields change meaning */
 	enum entity_kind entity;
 	uint32_t nfields;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "rec_export_int.h"
 #include "store_peak.h"
 #include "strsafe.h"
@@ -261,7 +262,8 @@ void rec_export_sum_label(struct rec_export *x, const struct stream_desc *d, con
 	struct sum_state *st = x->sum;
 	struct sum_cmd *c;
 
-	if (r->kind != REC_LABEL || d->entity != ENTITY_PID || strcmp(d->name, "mem.proc"))
+	if (r->kind != REC_LABEL || d->entity != ENTITY_PID ||
+	    strcmp(d->name, catalogue_name(STREAM_MEM_PROC)))
 		return;
 	if (!st && !(st = x->sum = calloc(1, sizeof(*st))))
 		return;
@@ -457,8 +459,8 @@ static void host_token(char *buf, size_t n, const char *host)
 static void series_pid(char *buf, size_t n, const struct sum_state *st, const struct stream_desc *d,
 		       const struct sum_series *se)
 {
-	bool own = !strcmp(d->name, "proc.thread");
-	bool group = !strcmp(d->name, "proc.cpu");
+	bool own = !strcmp(d->name, catalogue_name(STREAM_PROC_THREAD));
+	bool group = !strcmp(d->name, catalogue_name(STREAM_PROC_CPU));
 	const char *cmd = own ? NULL : cmd_find(st, se->entity);
 
 	if (!cmd && !group)

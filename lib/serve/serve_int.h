@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalogue.h"
 #include "serve.h"
 
 #define SERVE_LABEL_MAX 160
@@ -28,19 +29,24 @@ enum serve_ent {
 	SERVE_ENT_GENERIC,  /* a stream the table does not know: by its entity kind */
 };
 
+/* How a stream is exposed; the rules are indexed by the catalogue's
+ * enum stream_id. */
 struct serve_rule {
-	const char *stream; /* "nic.link"; NULL: the fallback */
 	const char *prefix; /* "nic_link": asys_PREFIX_FIELD... */
 	enum serve_ent ent;
-	bool per_process;	       /* only with --metrics-processes */
-	const char *rank;	       /* the field the top N are chosen by */
-	bool by_metric;		       /* one family per unit, the field in a metric label */
-	bool window;		       /* max and mean over the scrape window too */
-	const char *peak_rx, *peak_tx; /* counters whose peak rate is a gauge */
-	const char *peak_prefix;       /* "nic": asys_nic_receive_peak_... */
+	bool per_process;  /* only with --metrics-processes */
+	bool ranked;	   /* the top N are chosen by the field rank */
+	unsigned int rank; /* the catalogue's field constant */
+	bool by_metric;	   /* one family per unit, the field in a metric label */
+	bool window;	   /* max and mean over the scrape window too */
+	bool peaks; /* rx_bytes' and tx_bytes' peak rates as gauges (NIC_LINK_RX_BYTES, ...) */
+	const char *peak_prefix; /* "nic": asys_nic_receive_peak_... */
 };
 
 const struct serve_rule *serve_rule_for(const char *stream);
+/* Where the catalogue's field f of r's stream is in d (a recorded schema);
+ * -1 when d lacks it, or for the fallback rule. */
+int serve_rule_field(const struct serve_rule *r, const struct stream_desc *d, unsigned int f);
 
 /* A field's base unit: the name's suffix ("bytes"), or "" for a count,
  * and the factor from the schema's unit to it. */

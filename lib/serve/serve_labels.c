@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalogue.h"
 #include "serve_int.h"
 #include "util.h"
 
@@ -99,7 +100,7 @@ static void serve_dev_ids(const struct serve_snap *s, uint64_t dev, char *bus, c
 	for (size_t i = 0; i < s->nstreams; i++) {
 		const struct serve_stream *st = &s->streams[i];
 
-		if (strcmp(st->d->name, "ppu.dev"))
+		if (strcmp(st->d->name, catalogue_name(STREAM_PPU_DEV)))
 			continue;
 		for (size_t k = 0; k < st->nrows; k++) {
 			const char *l = st->rows[k].label, *end = l + strlen(l), *w;
@@ -186,7 +187,7 @@ static void serve_group(const struct serve_snap *s, uint64_t pid, const struct s
 	const char *l;
 
 	if (!grp)
-		grp = serve_find_row(s, "proc.cpu", pid);
+		grp = serve_find_row(s, catalogue_name(STREAM_PROC_CPU), pid);
 	if (!grp || !grp->has_label || !grp->label[0])
 		return;
 	l = grp->label;
@@ -201,11 +202,12 @@ static void serve_group(const struct serve_snap *s, uint64_t pid, const struct s
 static void serve_pid(const struct serve_snap *s, const struct serve_stream *st,
 		      const struct serve_row *r, struct serve_buf *b)
 {
-	bool is_cpu = !strcmp(st->d->name, "proc.cpu");
-	const struct serve_row *cmd = is_cpu ? serve_find_row(s, "mem.proc", r->entity) : r;
+	bool is_cpu = !strcmp(st->d->name, catalogue_name(STREAM_PROC_CPU));
+	const struct serve_row *cmd =
+	    is_cpu ? serve_find_row(s, catalogue_name(STREAM_MEM_PROC), r->entity) : r;
 
 	/* a thread's entity is its own id, its label its name */
-	if (!strcmp(st->d->name, "proc.thread")) {
+	if (!strcmp(st->d->name, catalogue_name(STREAM_PROC_THREAD))) {
 		serve_label_u64(b, "tid", r->entity);
 		serve_label(b, "comm", r->has_label ? r->label : "");
 		return;
@@ -220,7 +222,7 @@ static void serve_range(const struct serve_snap *s, const struct serve_stream *s
 			const struct serve_row *r, struct serve_buf *b)
 {
 	const char *us = strchr(r->label, '\x1f');
-	int fp = stream_field_index(st->d, "pid");
+	int fp = catalogue_field_index(st->d, STREAM_HGTX_RANGES, HGTX_PID);
 	double pid = fp >= 0 ? s->vals[r->val + (size_t)fp] : NAN;
 	char dom[SERVE_LABEL_MAX];
 

@@ -6,101 +6,107 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalogue.h"
 #include "serve_int.h"
 #include "util.h"
 
-/* One rule per stream the collectors make; a stream not listed (a newer
- * collector, a replayed file) is named by the fallback from its entity
- * kind. */
-static const struct serve_rule serve_rules[] = {
-    {.stream = "cpu.core", .prefix = "cpu", .ent = SERVE_ENT_CPU},
-    {.stream = "cpu.perf", .prefix = "cpu_perf", .ent = SERVE_ENT_CPU},
-    {.stream = "mem.sys", .prefix = "memory", .ent = SERVE_ENT_NONE},
-    {.stream = "mem.proc",
-     .prefix = "process",
-     .ent = SERVE_ENT_PID,
-     .per_process = true,
-     .rank = "rss"},
-    {.stream = "proc.cpu",
-     .prefix = "process",
-     .ent = SERVE_ENT_PID,
-     .per_process = true,
-     .rank = "utime"},
-    {.stream = "proc.thread",
-     .prefix = "thread",
-     .ent = SERVE_ENT_PID,
-     .per_process = true,
-     .rank = "utime"},
-    {.stream = "nic.link",
-     .prefix = "nic",
-     .ent = SERVE_ENT_NETDEV,
-     .peak_rx = "rx_bytes",
-     .peak_tx = "tx_bytes",
-     .peak_prefix = "nic"},
-    {.stream = "nic.rdma",
-     .prefix = "rdma",
-     .ent = SERVE_ENT_RDMA,
-     .peak_rx = "rx_bytes",
-     .peak_tx = "tx_bytes",
-     .peak_prefix = "rdma"},
-    {.stream = "ppu.dev", .prefix = "ppu", .ent = SERVE_ENT_PPU},
-    {.stream = "ppu.proc",
-     .prefix = "ppu_process",
-     .ent = SERVE_ENT_PPU_PROC,
-     .per_process = true,
-     .rank = "mem_used"},
-    {.stream = "ppu.proc_util",
-     .prefix = "ppu_process_util",
-     .ent = SERVE_ENT_PPU_PROC,
-     .per_process = true,
-     .rank = "sm"},
-    {.stream = "ppu.metrics",
-     .prefix = "ppu_metric",
-     .ent = SERVE_ENT_PPU,
-     .by_metric = true,
-     .window = true},
-    {.stream = "gpurt.mem",
-     .prefix = "runtime",
-     .ent = SERVE_ENT_PID,
-     .per_process = true,
-     .rank = "device_bytes"},
-    {.stream = "gpurt.copy",
-     .prefix = "runtime_copy",
-     .ent = SERVE_ENT_PID,
-     .per_process = true,
-     .rank = "htod_bytes"},
-    {.stream = "gpurt.kernels",
-     .prefix = "kernel",
-     .ent = SERVE_ENT_KERNEL,
-     .per_process = true,
-     .rank = "launches"},
-    {.stream = "hgtx.ranges",
-     .prefix = "hgtx_range",
-     .ent = SERVE_ENT_RANGE,
-     .per_process = true,
-     .rank = "total_ns"},
+/* One rule per stream of the catalogue; a stream not listed (a replayed
+ * file of another version) is named by the fallback from its entity kind. */
+static const struct serve_rule serve_rules[STREAM_COUNT] = {
+    [STREAM_CPU_CORE] = {.prefix = "cpu", .ent = SERVE_ENT_CPU},
+    [STREAM_CPU_PERF] = {.prefix = "cpu_perf", .ent = SERVE_ENT_CPU},
+    [STREAM_MEM_SYS] = {.prefix = "memory", .ent = SERVE_ENT_NONE},
+    [STREAM_MEM_PROC] = {.prefix = "process",
+			 .ent = SERVE_ENT_PID,
+			 .per_process = true,
+			 .ranked = true,
+			 .rank = MEM_PROC_RSS},
+    [STREAM_PROC_CPU] = {.prefix = "process",
+			 .ent = SERVE_ENT_PID,
+			 .per_process = true,
+			 .ranked = true,
+			 .rank = PROC_CPU_UTIME},
+    [STREAM_PROC_THREAD] = {.prefix = "thread",
+			    .ent = SERVE_ENT_PID,
+			    .per_process = true,
+			    .ranked = true,
+			    .rank = PROC_THREAD_UTIME},
+    [STREAM_NIC_LINK] = {.prefix = "nic",
+			 .ent = SERVE_ENT_NETDEV,
+			 .peaks = true,
+			 .peak_prefix = "nic"},
+    [STREAM_NIC_RDMA] = {.prefix = "rdma",
+			 .ent = SERVE_ENT_RDMA,
+			 .peaks = true,
+			 .peak_prefix = "rdma"},
+    [STREAM_PPU_DEV] = {.prefix = "ppu", .ent = SERVE_ENT_PPU},
+    [STREAM_PPU_PROC] = {.prefix = "ppu_process",
+			 .ent = SERVE_ENT_PPU_PROC,
+			 .per_process = true,
+			 .ranked = true,
+			 .rank = PPU_PROC_MEM_USED},
+    [STREAM_PPU_PROC_UTIL] = {.prefix = "ppu_process_util",
+			      .ent = SERVE_ENT_PPU_PROC,
+			      .per_process = true,
+			      .ranked = true,
+			      .rank = PPU_PROC_UTIL_SM},
+    [STREAM_PPU_METRICS] = {.prefix = "ppu_metric",
+			    .ent = SERVE_ENT_PPU,
+			    .by_metric = true,
+			    .window = true},
+    [STREAM_GPURT_MEM] = {.prefix = "runtime",
+			  .ent = SERVE_ENT_PID,
+			  .per_process = true,
+			  .ranked = true,
+			  .rank = GPURT_MEM_DEVICE_BYTES},
+    [STREAM_GPURT_COPY] = {.prefix = "runtime_copy",
+			   .ent = SERVE_ENT_PID,
+			   .per_process = true,
+			   .ranked = true,
+			   .rank = GPURT_COPY_HTOD_BYTES},
+    [STREAM_GPURT_KERNELS] = {.prefix = "kernel",
+			      .ent = SERVE_ENT_KERNEL,
+			      .per_process = true,
+			      .ranked = true,
+			      .rank = GPURT_KERNELS_LAUNCHES},
+    [STREAM_HGTX_RANGES] = {.prefix = "hgtx_range",
+			    .ent = SERVE_ENT_RANGE,
+			    .per_process = true,
+			    .ranked = true,
+			    .rank = HGTX_TOTAL_NS},
     /* the profiling interface's kernel durations and copies: a series per
      * kernel, so per process as the launch counts */
-    {.stream = "gpurt.ktime",
-     .prefix = "kernel_time",
-     .ent = SERVE_ENT_KERNEL,
-     .per_process = true,
-     .rank = "total_ns"},
-    {.stream = "gpurt.kcopy",
-     .prefix = "copy_activity",
-     .ent = SERVE_ENT_GENERIC,
-     .per_process = true,
-     .rank = "bytes"},
+    [STREAM_GPURT_KTIME] = {.prefix = "kernel_time",
+			    .ent = SERVE_ENT_KERNEL,
+			    .per_process = true,
+			    .ranked = true,
+			    .rank = GPURT_KTIME_TOTAL_NS},
+    [STREAM_GPURT_KCOPY] = {.prefix = "copy_activity",
+			    .ent = SERVE_ENT_GENERIC,
+			    .per_process = true,
+			    .ranked = true,
+			    .rank = GPURT_KCOPY_BYTES},
 };
 
 static const struct serve_rule serve_fallback = {.prefix = NULL, .ent = SERVE_ENT_GENERIC};
 
+/* The peaks of nic.link and nic.rdma read the same two constants. */
+_Static_assert((int)NIC_LINK_RX_BYTES == (int)NIC_RDMA_RX_BYTES &&
+		   (int)NIC_LINK_TX_BYTES == (int)NIC_RDMA_TX_BYTES,
+	       "nic.link and nic.rdma share their byte counters' places");
+
+int serve_rule_field(const struct serve_rule *r, const struct stream_desc *d, unsigned int f)
+{
+	if (r == &serve_fallback)
+		return -1;
+	return catalogue_field_index(d, (enum stream_id)(r - serve_rules), f);
+}
+
 const struct serve_rule *serve_rule_for(const char *stream)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(serve_rules); i++)
-		if (!strcmp(serve_rules[i].stream, stream))
-			return &serve_rules[i];
-	return &serve_fallback;
+	int id = catalogue_find(stream);
+
+	return id >= 0 && serve_rules[id].prefix ? &serve_rules[id] : &serve_fallback;
 }
 
 /* Schema units to base units. A unit not listed is a count (packets,
@@ -260,7 +266,7 @@ int serve_list(const struct stream_desc *const *streams, size_t n, FILE *f)
 
 		st->d = streams[i];
 		st->rule = serve_rule_for(streams[i]->name);
-		st->window = st->rule->window || st->rule->peak_rx;
+		st->window = st->rule->window || st->rule->peaks;
 		st->nsets = st->window ? 3 : 1;
 		st->set_avg = st->window ? 1 : 0;
 		st->set_max = st->window ? 2 : 0;

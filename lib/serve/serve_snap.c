@@ -66,7 +66,7 @@ static bool serve_copy_stream(struct store *store, struct serve_snap *s, struct 
 {
 	size_t n = store_entities(store, st->id, ents, STORE_ENTITIES_MAX);
 	const char *status = store_status(store, st->id, STATUS_STREAM);
-	int rank = st->rule->rank ? stream_field_index(st->d, st->rule->rank) : -1;
+	int rank = st->rule->ranked ? serve_rule_field(st->rule, st->d, st->rule->rank) : -1;
 
 	if (status) {
 		st->has_status = true;
@@ -155,7 +155,7 @@ struct serve_snap *serve_snap_take(struct store *store, const struct stream_tabl
 			continue;
 		st->id = i;
 		st->rule = serve_rule_for(st->d->name);
-		st->window = st->rule->window || st->rule->peak_rx;
+		st->window = st->rule->window || st->rule->peaks;
 		st->nsets = 1;
 		if (o->rates)
 			st->set_rate = st->nsets++;

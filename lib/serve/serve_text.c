@@ -163,10 +163,10 @@ static void serve_by_metric(struct serve_fmt *x, const struct serve_stream *st)
 }
 
 /* The highest rate of a byte counter in the peak window. */
-static void serve_peak(struct serve_fmt *x, const struct serve_stream *st, const char *field,
+static void serve_peak(struct serve_fmt *x, const struct serve_stream *st, unsigned int field,
 		       const char *dir)
 {
-	int f = field ? stream_field_index(st->d, field) : -1;
+	int f = serve_rule_field(st->rule, st->d, field);
 	char family[SERVE_NAME_MAX], help[256];
 
 	if (f < 0 || st->d->fields[f].kind != FIELD_COUNTER)
@@ -176,7 +176,7 @@ static void serve_peak(struct serve_fmt *x, const struct serve_stream *st, const
 	snprintf(help, sizeof(help),
 		 "highest %s rate over windows of at least the sampling period in the peak "
 		 "window before the scrape (%s %s)",
-		 dir, st->d->name, field);
+		 dir, st->d->name, st->d->fields[f].name);
 	serve_header(x, family, false, "bytes_per_second", help);
 	for (size_t k = 0; k < st->nrows; k++) {
 		if (serve_labels_of(x, st, &st->rows[k]))
@@ -220,9 +220,9 @@ char *serve_format(const struct serve_snap *s, enum serve_format f, const struct
 			continue;
 		}
 		serve_fields(&x, st);
-		if (st->rule->peak_rx) {
-			serve_peak(&x, st, st->rule->peak_rx, "receive");
-			serve_peak(&x, st, st->rule->peak_tx, "transmit");
+		if (st->rule->peaks) {
+			serve_peak(&x, st, NIC_LINK_RX_BYTES, "receive");
+			serve_peak(&x, st, NIC_LINK_TX_BYTES, "transmit");
 		}
 	}
 	if (x.om)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bus.h"
+#include "catalogue.h"
 #include "collector.h"
 #include "engine.h"
 #include "options.h"
@@ -531,6 +532,37 @@ START_TEST(str_escape_controls_and_caps)
 }
 END_TEST
 
+/* Every stream of the catalogue has a unique name and its fields where its
+ * constants say; a recorded schema that moved or dropped a field is read by
+ * name, and a stream the catalogue does not know is not found. */
+START_TEST(catalogue_fields_by_constant_and_name)
+{
+	static const struct field_desc moved[] = {
+	    FIELD_DESC("hwm", "B", FIELD_GAUGE),
+	    FIELD_DESC("rss", "B", FIELD_GAUGE),
+	};
+	const struct stream_desc old = {"mem.proc", 1, ENTITY_PID, 2, moved, "old", 0};
+	const struct stream_desc *mp = CATALOGUE_STREAM(STREAM_MEM_PROC);
+
+	for (int i = 0; i < STREAM_COUNT; i++) {
+		const struct stream_desc *d = CATALOGUE_STREAM(i);
+
+		ck_assert_int_eq(catalogue_find(catalogue_name(i)), i);
+		for (unsigned int f = 0; f < d->nfields; f++)
+			ck_assert_int_eq(catalogue_field_index(d, i, f), (int)f);
+		ck_assert_ptr_null(catalogue_field(i, d->nfields));
+	}
+	ck_assert_int_eq(mp->nfields, MEM_PROC_NFIELDS);
+	ck_assert_str_eq(catalogue_field(STREAM_MEM_PROC, MEM_PROC_RSS), "rss");
+	ck_assert_int_eq(catalogue_field_index(&old, STREAM_MEM_PROC, MEM_PROC_RSS), 1);
+	ck_assert_int_eq(catalogue_field_index(&old, STREAM_MEM_PROC, MEM_PROC_HWM), 0);
+	ck_assert_int_eq(catalogue_field_index(&old, STREAM_MEM_PROC, MEM_PROC_UID), -1);
+	ck_assert_int_eq(catalogue_field_index(NULL, STREAM_MEM_PROC, MEM_PROC_RSS), -1);
+	ck_assert_int_eq(catalogue_find("t.s"), -1);
+	ck_assert_int_eq(catalogue_find(NULL), -1);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -549,6 +581,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, emitter_keeps_texts_a_full_ring_refuses);
 	tcase_add_test(tc, engine_sends_a_label_its_full_ring_refused);
 	tcase_add_test(tc, str_escape_controls_and_caps);
+	tcase_add_test(tc, catalogue_fields_by_constant_and_name);
 	suite_add_tcase(s, tc);
 	return s;
 }
