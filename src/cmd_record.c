@@ -18,7 +18,6 @@
 #include "asys_inject.h"
 #include "env.h"
 #include "hgtx.h"
-#include "inject_host.h"
 #include "collector.h"
 #include "commands.h"
 #include "engine.h"
@@ -28,7 +27,7 @@
 #include "strsafe.h"
 #include "sysroot.h"
 #include "util.h"
-#include "ktime_inject.h"
+#include "ktime.h"
 #include "workload.h"
 
 static const struct cli_cmd record_cli = {

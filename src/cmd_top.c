@@ -14,7 +14,6 @@
 #include "engine.h"
 #include "env.h"
 #include "hgtx.h"
-#include "inject_host.h"
 #include "rec_toggle.h"
 #include "listen.h"
 #include "session.h"
@@ -23,7 +22,7 @@
 #include "sysroot.h"
 #include "tui.h"
 #include "util.h"
-#include "ktime_inject.h"
+#include "ktime.h"
 #include "workload.h"
 
 /* how long the message lines show environment variables that were

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "env.h"
-#include "inject_host.h"
+#include "hgtx.h"
 #include "strsafe.h"
 #include "util.h"
 #include "workload.h"
