@@ -26,6 +26,6 @@ const struct collector *const collector_registry[] = {
     /* gpurt */
     &gpurt_collector,
     /* hgtx */ &hgtx_collector,
-    /* gpurt_ktime */ &gpurt_ktime_collector,
+    /* ktime */ &ktime_collector,
     NULL,
 };

@@ -33,8 +33,8 @@
 
 enum asys_inject_section_id {
 	ASYS_INJECT_SEC_NONE = 0,
-	ASYS_INJECT_SEC_NVTX = 1, /* ranges: inject/inject_nvtx.h */
-	ASYS_INJECT_SEC_KACT = 2, /* kernel and copy activity: inject/inject_kact.h */
+	ASYS_INJECT_SEC_NVTX = 1,  /* ranges: inject/inject_nvtx.h */
+	ASYS_INJECT_SEC_KTIME = 2, /* kernel and copy activity: inject/inject_ktime.h */
 };
 
 struct asys_inject_section {

@@ -131,9 +131,9 @@ static int record_start(struct record_run *r, const char *cmdline)
 		if (*inject_host_note(ASYS_INJECT_SEC_NVTX))
 			fprintf(stderr, "asys record: HGTX ranges: %s\n",
 				inject_host_note(ASYS_INJECT_SEC_NVTX));
-		if (*inject_host_note(ASYS_INJECT_SEC_KACT))
+		if (*inject_host_note(ASYS_INJECT_SEC_KTIME))
 			fprintf(stderr, "asys record: kernel GPU time: %s\n",
-				inject_host_note(ASYS_INJECT_SEC_KACT));
+				inject_host_note(ASYS_INJECT_SEC_KTIME));
 		if (r->o.npids < OPT_MAX_PIDS)
 			r->o.pids[r->o.npids++] = r->wl.pid;
 	}

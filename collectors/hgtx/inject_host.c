@@ -13,7 +13,7 @@
 #include "collector.h"
 #include "env.h"
 #include "inject_host.h"
-#include "inject_kact.h"
+#include "inject_ktime.h"
 #include "inject_nvtx.h"
 #include "proc_api.h"
 #include "strsafe.h"
@@ -35,7 +35,7 @@ struct inject_host_sec {
 
 static const struct inject_host_sec inject_host_secs[] = {
     {ASYS_INJECT_SEC_NVTX, sizeof(struct inj_nvtx_section)},
-    {ASYS_INJECT_SEC_KACT, KACT_SECTION_SIZE_DEFAULT},
+    {ASYS_INJECT_SEC_KTIME, KTIME_SECTION_SIZE_DEFAULT},
 };
 
 #define INJECT_HOST_PAGE 4096u

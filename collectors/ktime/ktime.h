@@ -8,6 +8,6 @@
 #include "collector.h"
 #include "ktime_inject.h"
 
-extern const struct collector gpurt_ktime_collector;
+extern const struct collector ktime_collector;
 
 #endif

@@ -152,7 +152,7 @@ int ktime_inject_env(const char *probe_file, const char *inject_so, char *err, s
 
 		for (int j = 0; j < i; j++)
 			seen = seen || !strcmp(v[i].var, v[j].var);
-		r = seen ? 0 : inject_host_env(ASYS_INJECT_SEC_KACT, v[i].var, inject_so);
+		r = seen ? 0 : inject_host_env(ASYS_INJECT_SEC_KTIME, v[i].var, inject_so);
 		if (r < 0) {
 			snprintf(err, n, "cannot set %s for the workload: %s", v[i].var,
 				 strerror(-r));
@@ -160,7 +160,7 @@ int ktime_inject_env(const char *probe_file, const char *inject_so, char *err, s
 		}
 	}
 	join_libs(v, nv, libs, sizeof(libs));
-	r = inject_host_env(ASYS_INJECT_SEC_KACT, KTIME_LIBS_ENV, libs);
+	r = inject_host_env(ASYS_INJECT_SEC_KTIME, KTIME_LIBS_ENV, libs);
 	if (r < 0)
 		snprintf(err, n, "cannot set %s for the workload: %s", KTIME_LIBS_ENV,
 			 strerror(-r));
@@ -169,7 +169,7 @@ int ktime_inject_env(const char *probe_file, const char *inject_so, char *err, s
 
 int ktime_inject_setup(const struct asys_options *o, char *err, size_t n)
 {
-	const char *probe_file = NULL, *lib = inject_host_lib(ASYS_INJECT_SEC_KACT);
+	const char *probe_file = NULL, *lib = inject_host_lib(ASYS_INJECT_SEC_KTIME);
 
 #ifdef HAVE_BPF
 	const struct gpurt_opts *go = options_get(o, &gpurt_options);
@@ -179,7 +179,7 @@ int ktime_inject_setup(const struct asys_options *o, char *err, size_t n)
 	(void)o;
 #endif
 	if (!lib) {
-		snprintf(err, n, "%s", inject_host_note(ASYS_INJECT_SEC_KACT));
+		snprintf(err, n, "%s", inject_host_note(ASYS_INJECT_SEC_KTIME));
 		return -ENOENT;
 	}
 	return ktime_inject_env(probe_file, lib, err, n);

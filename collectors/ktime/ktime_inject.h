@@ -13,7 +13,7 @@
 #define KTIME_LIB_MAX 256
 #define KTIME_INJECT_MAX 16
 /* The variable asys sets with the libraries, ':'-separated, for
- * inject_kact.c to try first. */
+ * inject_ktime.c to try first. */
 #define KTIME_LIBS_ENV "ASYS_KACT_LIBS"
 
 struct ktime_inject {
@@ -27,7 +27,7 @@ struct ktime_inject {
 int ktime_inject_table(const char *text, struct ktime_inject *v, size_t max, char *err, size_t n);
 /* For the workload: every variable of the table (probe_file's lines added,
  * NULL for none) set to inject_so through the injection host (which leaves
- * a variable the user set, and says so in the KACT section's note), and
+ * a variable the user set, and says so in the KTIME section's note), and
  * KTIME_LIBS_ENV to the libraries. 0, or -errno with why in err. */
 int ktime_inject_env(const char *probe_file, const char *inject_so, char *err, size_t n);
 struct asys_options;

@@ -20,7 +20,7 @@
 #include "asys_inject.h"
 #include "hgtx.h"
 #include "inject_host.h"
-#include "inject_kact.h"
+#include "inject_ktime.h"
 #include "inject_nvtx.h"
 
 static int fails;
@@ -104,8 +104,8 @@ static void header_test(int fd)
 		h->sec[i].off = size - 4096;
 		h->sec[i].size = 64u << 20;
 	}
-	rw = inject_host_section_rw(ASYS_INJECT_SEC_KACT, &len);
-	CHECK(rw && len < size, "the KACT section: %p, %zu bytes of a %zu-byte region", rw, len,
+	rw = inject_host_section_rw(ASYS_INJECT_SEC_KTIME, &len);
+	CHECK(rw && len < size, "the KTIME section: %p, %zu bytes of a %zu-byte region", rw, len,
 	      size);
 	if (rw && len < size)
 		sum(rw, len);

@@ -1,4 +1,4 @@
-/* The KACT section's reader against sections a workload could leave: right
+/* The KTIME section's reader against sections a workload could leave: right
  * ones (exact values back), busy rows, and garbage heads, counts, names and
  * sizes, each in a heap block of exactly its length so that the sanitizer
  * build catches any read past it. And the injection table's `inject` lines
@@ -13,7 +13,7 @@
 
 #include "asys_inject.h"
 #include "demangle.h"
-#include "gpurt_ktime.h"
+#include "ktime_read.h"
 #include "inject_host.h"
 #include "ktime_inject.h"
 #include "options.h"
@@ -74,20 +74,20 @@ static void *section(uint32_t np, uint32_t nk, size_t *len)
 {
 	void *s;
 
-	*len = kact_section_size(np, nk);
+	*len = ktime_section_size(np, nk);
 	s = aligned_alloc(64, (*len + 63) & ~(size_t)63);
 	if (!s)
 		abort();
 	memset(s, 0, *len);
-	if (kact_section_init(s, *len, np, nk))
+	if (ktime_section_init(s, *len, np, nk))
 		abort();
 	return s;
 }
 
-static void put_kernel(struct kact_proc *p, uint32_t i, const char *name, uint32_t dev,
+static void put_kernel(struct ktime_sec_proc *p, uint32_t i, const char *name, uint32_t dev,
 		       uint64_t count, uint64_t total, uint64_t mn, uint64_t mx)
 {
-	struct kact_kernel *r = &p->rows[i];
+	struct ktime_sec_kernel *r = &p->rows[i];
 
 	r->count = count;
 	r->total_ns = total;
@@ -101,18 +101,18 @@ static void test_exact(void)
 {
 	size_t len;
 	void *s = section(4, 8, &len);
-	struct kact_proc *p = kact_proc_at(s, 1, 8);
+	struct ktime_sec_proc *p = ktime_sec_proc_at(s, 1, 8);
 	struct got g = {0};
 
 	p->pid = 4242;
-	p->state = KACT_RUNNING;
+	p->state = KTIME_RUNNING;
 	p->nrows = 2;
 	p->records = 1041;
 	put_kernel(p, 0, "_Z6vecAddPfS_S_i", 0, 1000, 1500000, 1500, 1500);
 	put_kernel(p, 1, "gemm\x1b[2J", 1, 40, 10000000, 250000, 250000);
-	p->copy[KACT_COPY_DTOH].count = 3;
-	p->copy[KACT_COPY_DTOH].bytes = 3072;
-	p->copy[KACT_COPY_DTOH].total_ns = 2400;
+	p->copy[KTIME_COPY_DTOH].count = 3;
+	p->copy[KTIME_COPY_DTOH].bytes = 3072;
+	p->copy[KTIME_COPY_DTOH].total_ns = 2400;
 	CHECK(ktime_read(s, len, &visit, &g) == 1, "one slot claimed");
 	CHECK(g.nproc == 1 && g.p[0].pid == 4242 && g.p[0].records == 1041, "the slot");
 	CHECK(g.nkern == 2, "two kernels, got %d", g.nkern);
@@ -120,7 +120,7 @@ static void test_exact(void)
 		  g.k[0].total_ns == 1500000 && g.k[0].min_ns == 1500 && g.k[0].max_ns == 1500,
 	      "first kernel exact");
 	CHECK(!strcmp(g.k[1].name, "gemm\\e[2J") && g.k[1].device == 1, "escaped: %s", g.k[1].name);
-	CHECK(g.ncopy == 1 && g.c[0].dir == KACT_COPY_DTOH && g.c[0].bytes == 3072 &&
+	CHECK(g.ncopy == 1 && g.c[0].dir == KTIME_COPY_DTOH && g.c[0].bytes == 3072 &&
 		  g.c[0].total_ns == 2400,
 	      "the copy row");
 	/* a row being written is skipped, the others read */
@@ -145,7 +145,7 @@ static void test_bad_heads(void)
 {
 	size_t len;
 	void *s = section(2, 4, &len);
-	struct kact_head *h = s;
+	struct ktime_sec_head *h = s;
 	struct got g = {0};
 
 	CHECK(ktime_read(s, len - 1, &visit, &g) < 0, "a section shorter than its head says");
@@ -160,7 +160,7 @@ static void test_bad_heads(void)
 	h->nkernels = 4;
 	h->proc_size = 8;
 	CHECK(ktime_read(s, len, &visit, &g) < 0, "slots overlapping");
-	h->proc_size = (uint32_t)kact_proc_size(4);
+	h->proc_size = (uint32_t)ktime_sec_proc_size(4);
 	h->version = 99;
 	CHECK(ktime_read(s, len, &visit, &g) < 0, "another version");
 	CHECK(g.nproc == 0 && g.nkern == 0, "nothing visited");
@@ -180,21 +180,21 @@ static void test_garbage(void)
 		struct got g = {0};
 		int n;
 
-		for (size_t i = sizeof(struct kact_head); i < len; i++)
+		for (size_t i = sizeof(struct ktime_sec_head); i < len; i++)
 			b[i] = (unsigned char)rand();
 		/* some slots with small pids, so their rows are read */
 		for (uint32_t i = 0; i < np; i++)
 			if (rand() % 2)
-				kact_proc_at(s, i, nk)->pid = 1 + (uint32_t)rand() % 1000;
+				ktime_sec_proc_at(s, i, nk)->pid = 1 + (uint32_t)rand() % 1000;
 		if (it % 3 == 0) /* and even seqs, so that rows are taken */
 			for (uint32_t i = 0; i < np; i++)
 				for (uint32_t k = 0; k < nk; k++)
-					kact_proc_at(s, i, nk)->rows[k].seq &= ~1ull;
+					ktime_sec_proc_at(s, i, nk)->rows[k].seq &= ~1ull;
 		n = ktime_read(s, len, &visit, &g);
 		CHECK(n >= 0 && (uint32_t)n <= np, "slots %d of %u", n, np);
 		CHECK(g.nkern <= (int)(np * nk), "kernels %d beyond %u slots x %u", g.nkern, np,
 		      nk);
-		CHECK(g.ncopy <= (int)(np * KACT_COPY_NDIR), "copies %d", g.ncopy);
+		CHECK(g.ncopy <= (int)(np * KTIME_COPY_NDIR), "copies %d", g.ncopy);
 		free(s);
 	}
 }
@@ -206,7 +206,7 @@ static int nset, user_set;
 
 int inject_host_env(uint32_t sec, const char *name, const char *value)
 {
-	if (sec != ASYS_INJECT_SEC_KACT)
+	if (sec != ASYS_INJECT_SEC_KTIME)
 		return -EINVAL;
 	if (user_set && !strcmp(name, "CUDA_INJECTION64_PATH"))
 		return 0;
@@ -232,7 +232,7 @@ const char *inject_host_note(uint32_t sec)
 
 static void test_inject_env(void)
 {
-	char err[300] = "", path[] = "/tmp/kact-probes.XXXXXX";
+	char err[300] = "", path[] = "/tmp/ktime-probes.XXXXXX";
 	struct asys_options o;
 	int fd;
 

@@ -1,27 +1,27 @@
 /* The kernel-time path end to end without a driver: this program makes the
- * shared region as asys does (a memfd, the head, a KACT section), starts a
+ * shared region as asys does (a memfd, the head, a KTIME section), starts a
  * child that does what the driver does with CUDA_INJECTION64_PATH (dlopen
  * it, call InitializeInjection) with ASYS_INJECT_FD set, and runs the
- * gpurt_ktime collector over the region. The profiling library is the test
+ * ktime collector over the region. The profiling library is the test
  * stand-in (ASYS_KACT_LIBS, FAKE_CUPTI_SCRIPT: tests/fakes/libcupti.c).
- *   kact_rig print [NKERNELS]   after the child ended: each kernel and copy
+ *   ktime_rig print [NKERNELS]   after the child ended: each kernel and copy
  *                               entity's last values, and the status
- *   kact_rig live               samples while the child runs: the counts
+ *   ktime_rig live               samples while the child runs: the counts
  *                               arrive through the periodic flush
- *   kact_rig record FILE [NKERNELS]  a recording of the collector's output
+ *   ktime_rig record FILE [NKERNELS]  a recording of the collector's output
  *                               after each round the stand-in hands over
  *                               (else each second) while the child runs
- *                               (for KACT_RIG_STAY_MS, default 1500), then
+ *                               (for KTIME_RIG_STAY_MS, default 1500), then
  *                               its flush; for `asys export` and replay
- *   kact_rig exec CMD [ARG...]  the region for CMD, run with it (the real
+ *   ktime_rig exec CMD [ARG...]  the region for CMD, run with it (the real
  *                               driver loads CUDA_INJECTION64_PATH), then
  *                               what the collector read after it ended:
- *                               for tests/device/kact-check.sh
- *   kact_rig driver [STAY_MS]   only the driver's part, in this process,
+ *                               for tests/device/ktime-check.sh
+ *   ktime_rig driver [STAY_MS]   only the driver's part, in this process,
  *                               with the ASYS_INJECT_FD it was given: the
- *                               workload of `asys record -- kact_rig driver`
- * KACT_RIG_FORK=1: the driver's part forks a child that exits at once.
- * KACT_RIG_PROCS: the section's process slots (16); KACT_RIG_CHILDREN: the
+ *                               workload of `asys record -- ktime_rig driver`
+ * KTIME_RIG_FORK=1: the driver's part forks a child that exits at once.
+ * KTIME_RIG_PROCS: the section's process slots (16); KTIME_RIG_CHILDREN: the
  * children print starts, one after the other (1).
  * The injection host's functions are this program's own, over its region,
  * which it makes with its head written, as asys has before its command
@@ -45,14 +45,14 @@
 #include "bus.h"
 #include "collector.h"
 #include "inject_host.h"
-#include "inject_kact.h"
+#include "inject_ktime.h"
 #include "rec_writer.h"
 #include "record.h"
 #include "ring.h"
 #include "sink.h"
 #include "stream.h"
 
-extern const struct collector gpurt_ktime_collector;
+extern const struct collector ktime_collector;
 
 static void *region;
 static size_t region_len;
@@ -89,9 +89,9 @@ const char *inject_host_lib(uint32_t sec)
 
 static int make_region(uint32_t nkernels)
 {
-	const char *e = getenv("KACT_RIG_PROCS");
-	uint32_t np = e ? (uint32_t)atoi(e) : KACT_PROCS_DEFAULT;
-	size_t ksize = kact_section_size(np, nkernels);
+	const char *e = getenv("KTIME_RIG_PROCS");
+	uint32_t np = e ? (uint32_t)atoi(e) : KTIME_PROCS_DEFAULT;
+	size_t ksize = ktime_section_size(np, nkernels);
 	size_t off = (sizeof(struct asys_inject_head) + 63) & ~(size_t)63;
 	struct asys_inject_head *h;
 	int fd = memfd_create("asys-inject", 0);
@@ -110,8 +110,8 @@ static int make_region(uint32_t nkernels)
 	h->asys_pid = (uint32_t)getpid();
 	h->nsec = 1;
 	h->sec[0] =
-	    (struct asys_inject_section){.id = ASYS_INJECT_SEC_KACT, .off = off, .size = ksize};
-	if (kact_section_init((char *)region + off, ksize, np, nkernels))
+	    (struct asys_inject_section){.id = ASYS_INJECT_SEC_KTIME, .off = off, .size = ksize};
+	if (ktime_section_init((char *)region + off, ksize, np, nkernels))
 		return -1;
 	return fd;
 }
@@ -126,15 +126,15 @@ __attribute__((noreturn)) static void be_driver(unsigned stay_ms)
 	if (!init) {
 		const char *why = dlerror();
 
-		fprintf(stderr, "kact_rig: cannot load %s: %s\n", lib ? lib : "(unset)",
+		fprintf(stderr, "ktime_rig: cannot load %s: %s\n", lib ? lib : "(unset)",
 			why ? why : "no InitializeInjection");
 		_exit(3);
 	}
 	printf("init %d\n", init());
 	fflush(stdout);
-	/* KACT_RIG_FORK: a child forked after the start that exits at once, as
+	/* KTIME_RIG_FORK: a child forked after the start that exits at once, as
 	 * a data loader's worker might; it must add nothing nor hang */
-	if (getenv("KACT_RIG_FORK")) {
+	if (getenv("KTIME_RIG_FORK")) {
 		pid_t w = fork();
 
 		if (w == 0)
@@ -161,7 +161,7 @@ static pid_t start_child(int fd, unsigned stay_ms, char **argv)
 	setenv(ASYS_INJECT_FD_ENV, num, 1);
 	if (argv) {
 		execvp(argv[0], argv);
-		fprintf(stderr, "kact_rig: cannot run %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "ktime_rig: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	be_driver(stay_ms);
@@ -219,7 +219,7 @@ static int rig_init(struct rig *g, const char *path)
 {
 	struct asys_options o = {.delay_s = 1};
 	struct coll_ctx ctx;
-	struct rec_writer_opts wo = {.force = true, .command = "kact_rig", .path = path};
+	struct rec_writer_opts wo = {.force = true, .command = "ktime_rig", .path = path};
 	char msg[256];
 	int err = 0;
 
@@ -227,14 +227,14 @@ static int rig_init(struct rig *g, const char *path)
 	g->ring = ring_new(1 << 22);
 	g->em.ring = g->ring;
 	ctx = (struct coll_ctx){.opts = &o, .streams = g->t};
-	if (gpurt_ktime_collector.init(&ctx, &g->st))
+	if (ktime_collector.init(&ctx, &g->st))
 		return -1;
 	for (uint32_t i = 0; i < stream_table_count(g->t); i++)
 		stream_table_set_rate(g->t, i, 5.0);
 	if (path) {
 		g->w = rec_writer_new(g->t, &wo, &err, msg, sizeof(msg));
 		if (!g->w) {
-			fprintf(stderr, "kact_rig: %s\n", msg);
+			fprintf(stderr, "ktime_rig: %s\n", msg);
 			return -1;
 		}
 	}
@@ -252,12 +252,12 @@ static int child_wait(pid_t pid)
 /* The mode's children: the last one's pid. */
 static pid_t start_children(int fd, const char *mode, int argc, char **argv)
 {
-	const char *stay = getenv("KACT_RIG_STAY_MS"), *more = getenv("KACT_RIG_CHILDREN");
+	const char *stay = getenv("KTIME_RIG_STAY_MS"), *more = getenv("KTIME_RIG_CHILDREN");
 	bool rec = !strcmp(mode, "record"), run = !strcmp(mode, "exec") && argc > 2;
 
 	if (!strcmp(mode, "live"))
 		return start_child(fd, 3000, NULL);
-	/* KACT_RIG_CHILDREN: that many before this one, one after the other */
+	/* KTIME_RIG_CHILDREN: that many before this one, one after the other */
 	for (int i = 1; !rec && more && i < atoi(more) && i < 64; i++)
 		child_wait(start_child(fd, 0, NULL));
 	return start_child(fd, rec ? (stay ? (unsigned)atoi(stay) : 1500) : 0,
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	bool rec = !strcmp(mode, "record");
 	int nk = argc > (rec ? 3 : 2) && strcmp(mode, "exec") ? atoi(argv[rec ? 3 : 2])
-							      : KACT_KERNELS_DEFAULT;
+							      : KTIME_KERNELS_DEFAULT;
 	struct rig g = {0};
 	int fd, rc = 0, round_fd = -1, round_w = -1;
 	pid_t pid;
@@ -318,7 +318,7 @@ int main(int argc, char **argv)
 	    (strcmp(mode, "live") && strcmp(mode, "print") && !rec &&
 	     (strcmp(mode, "exec") || argc < 3))) {
 		fprintf(stderr,
-			"usage: kact_rig print|live|record FILE [NKERNELS] | exec CMD...\n");
+			"usage: ktime_rig print|live|record FILE [NKERNELS] | exec CMD...\n");
 		return 2;
 	}
 	fflush(stdout);
@@ -333,7 +333,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (!strcmp(mode, "live")) {
 		sleep(1); /* a few periodic flushes, the child still running */
-		gpurt_ktime_collector.sample(g.st, &g.em, asys_now_ns());
+		ktime_collector.sample(g.st, &g.em, asys_now_ns());
 		drain(&g);
 		printf("live %s\n", kill(pid, 0) ? "ended" : "running");
 		print_sink(&g);
@@ -341,11 +341,11 @@ int main(int argc, char **argv)
 	} else {
 		while (rec && waitpid(pid, NULL, WNOHANG) == 0) {
 			round_fd = wait_round(round_fd);
-			gpurt_ktime_collector.sample(g.st, &g.em, asys_now_ns());
+			ktime_collector.sample(g.st, &g.em, asys_now_ns());
 			drain(&g);
 		}
 		rc = rec ? 0 : child_wait(pid);
-		gpurt_ktime_collector.flush(g.st, &g.em);
+		ktime_collector.flush(g.st, &g.em);
 		drain(&g);
 		print_sink(&g);
 	}
@@ -353,7 +353,7 @@ int main(int argc, char **argv)
 		rc = rec_writer_close(g.w) ? 1 : rc;
 		rec_writer_free(g.w);
 	}
-	gpurt_ktime_collector.fini(g.st);
+	ktime_collector.fini(g.st);
 	sink_free(&g.sink);
 	ring_free(g.ring);
 	stream_table_free(g.t);

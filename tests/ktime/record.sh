@@ -1,11 +1,11 @@
 #!/bin/sh
 # Kernel durations from the profiling interface through the collector into
-# a recording (tests/kact/kact_rig.c, over the CUPTI stand-in): `asys export`
+# a recording (tests/ktime/ktime_rig.c, over the CUPTI stand-in): `asys export`
 # gives the exact counts and totals, and the kernels pane of `asys replay`,
 # at 80x24 and 160x48, says SHARE is of GPU time, sorts by it and shows each
 # kernel's share, mean and max.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/kact/lib.sh"
+. "$top_srcdir/tests/ktime/lib.sh"
 . "$top_srcdir/tests/tui/tmux_lib.sh"
 trap tui_cleanup EXIT
 F="$TDIR/k.asys"
@@ -13,8 +13,8 @@ F="$TDIR/k.asys"
 # 10 rounds, one each 200 ms: vecAdd 200 x 1.5 us, reduce 20 x 42 us and
 # gemm 4 x 250 us a round: 0.3, 0.84 and 1 ms of GPU time a round
 FAKE_CUPTI_SCRIPT="k _Z6vecAddPfS_S_i 0 1500 200; k _Z9reduce_v2PfS_ 0 42000 20; k gemm 1 250000 4; m 1 4096 2000 10" \
-	FAKE_CUPTI_REPEAT=10 FAKE_CUPTI_PERIOD_MS=200 ASYS_KACT_FLUSH_MS=100 KACT_RIG_STAY_MS=2600 \
-	timeout 120 "$KACT_RIG" record "$F" >"$TDIR/rig.out" 2>&1 || fail "rig: $(cat "$TDIR/rig.out")"
+	FAKE_CUPTI_REPEAT=10 FAKE_CUPTI_PERIOD_MS=200 ASYS_KACT_FLUSH_MS=100 KTIME_RIG_STAY_MS=2600 \
+	timeout 120 "$KTIME_RIG" record "$F" >"$TDIR/rig.out" 2>&1 || fail "rig: $(cat "$TDIR/rig.out")"
 
 # the last value of each (kernel, field)
 "$ASYS" export --streams gpurt.ktime,gpurt.kcopy "$F" >"$TDIR/x.csv" 2>"$TDIR/x.err" ||

@@ -1,4 +1,4 @@
-/* Reads the KACT section without locks: each row under its sequence number
+/* Reads the KTIME section without locks: each row under its sequence number
  * (a seqlock; the workload is the only writer), each count bounded. */
 #include "config.h"
 
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gpurt_ktime.h"
+#include "ktime_read.h"
 #include "strsafe.h"
 
 #define KTIME_TRIES 4 /* copies of a busy row before it waits for the next refresh */
@@ -25,7 +25,7 @@ static uint32_t ld32(const uint32_t *p)
  * change while they are copied: the copy is what is shown. */
 static void copy_name(char *dst, size_t n, const char *src, size_t max)
 {
-	char raw[KACT_STATUS_MAX > KACT_NAME_MAX ? KACT_STATUS_MAX : KACT_NAME_MAX];
+	char raw[KTIME_STATUS_MAX > KTIME_SEC_NAME_MAX ? KTIME_STATUS_MAX : KTIME_SEC_NAME_MAX];
 	size_t k = max < sizeof(raw) ? max : sizeof(raw);
 
 	for (size_t i = 0; i < k; i++)
@@ -34,7 +34,7 @@ static void copy_name(char *dst, size_t n, const char *src, size_t max)
 	str_escape(dst, n, raw, 0);
 }
 
-static bool read_kernel(const struct kact_kernel *r, struct ktime_kernel *k)
+static bool read_kernel(const struct ktime_sec_kernel *r, struct ktime_kernel *k)
 {
 	for (int t = 0; t < KTIME_TRIES; t++) {
 		uint64_t s1 = __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE);
@@ -52,7 +52,7 @@ static bool read_kernel(const struct kact_kernel *r, struct ktime_kernel *k)
 	return false;
 }
 
-static bool read_copy(const struct kact_copy *c, struct ktime_copy *k)
+static bool read_copy(const struct ktime_sec_copy *c, struct ktime_copy *k)
 {
 	for (int t = 0; t < KTIME_TRIES; t++) {
 		uint64_t s1 = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
@@ -69,22 +69,22 @@ static bool read_copy(const struct kact_copy *c, struct ktime_copy *k)
 	return false;
 }
 
-static void read_slot(const struct kact_proc *p, uint32_t pid, uint32_t nkernels,
+static void read_slot(const struct ktime_sec_proc *p, uint32_t pid, uint32_t nkernels,
 		      const struct ktime_visit *v, void *ctx)
 {
 	struct ktime_proc kp = {.pid = pid};
 	uint32_t n = __atomic_load_n(&p->nrows, __ATOMIC_ACQUIRE);
 
 	kp.state = ld32(&p->state);
-	if (kp.state > KACT_FAILED)
-		kp.state = KACT_FAILED;
+	if (kp.state > KTIME_FAILED)
+		kp.state = KTIME_FAILED;
 	kp.records = ld64(&p->records);
 	kp.dropped = ld64(&p->dropped);
 	kp.buffers = ld64(&p->buffers);
-	copy_name(kp.status, sizeof(kp.status), p->status, KACT_STATUS_MAX);
+	copy_name(kp.status, sizeof(kp.status), p->status, KTIME_STATUS_MAX);
 	if (v->proc)
 		v->proc(ctx, &kp);
-	for (uint32_t d = 0; v->copy && d < KACT_COPY_NDIR; d++) {
+	for (uint32_t d = 0; v->copy && d < KTIME_COPY_NDIR; d++) {
 		struct ktime_copy c = {.pid = pid, .dir = d};
 
 		if (read_copy(&p->copy[d], &c) && c.count)
@@ -96,7 +96,7 @@ static void read_slot(const struct kact_proc *p, uint32_t pid, uint32_t nkernels
 	if (n > nkernels - 1)
 		n = nkernels - 1;
 	for (uint32_t i = 0; i < nkernels; i++) {
-		const struct kact_kernel *r = &p->rows[i];
+		const struct ktime_sec_kernel *r = &p->rows[i];
 		struct ktime_kernel k = {.pid = pid};
 
 		if (i >= n && i != nkernels - 1)
@@ -107,7 +107,7 @@ static void read_slot(const struct kact_proc *p, uint32_t pid, uint32_t nkernels
 		if (!read_kernel(r, &k) || !k.count)
 			continue;
 		k.device = k.overflow ? UINT32_MAX : ld32(&r->device);
-		copy_name(k.name, sizeof(k.name), r->name, KACT_NAME_MAX);
+		copy_name(k.name, sizeof(k.name), r->name, KTIME_SEC_NAME_MAX);
 		v->kernel(ctx, &k);
 	}
 }
@@ -117,10 +117,10 @@ int ktime_read(const void *sec, size_t len, const struct ktime_visit *v, void *c
 	uint32_t np, nk;
 	int seen = 0;
 
-	if ((uintptr_t)sec % 8 || kact_section_geometry(sec, len, &np, &nk))
+	if ((uintptr_t)sec % 8 || ktime_section_geometry(sec, len, &np, &nk))
 		return -EINVAL;
 	for (uint32_t i = 0; i < np; i++) {
-		const struct kact_proc *p = kact_proc_at((void *)(uintptr_t)sec, i, nk);
+		const struct ktime_sec_proc *p = ktime_sec_proc_at((void *)(uintptr_t)sec, i, nk);
 		uint32_t pid = __atomic_load_n(&p->pid, __ATOMIC_ACQUIRE);
 
 		/* a pid beyond the kernel's largest is no process: garbage */
@@ -134,10 +134,10 @@ int ktime_read(const void *sec, size_t len, const struct ktime_visit *v, void *c
 
 const char *ktime_dir_name(uint32_t dir)
 {
-	static const char *const names[KACT_COPY_NDIR] = {
-	    [KACT_COPY_HTOD] = "HtoD", [KACT_COPY_DTOH] = "DtoH", [KACT_COPY_DTOD] = "DtoD",
-	    [KACT_COPY_HTOH] = "HtoH", [KACT_COPY_PTOP] = "PtoP", [KACT_COPY_OTHER] = "other",
+	static const char *const names[KTIME_COPY_NDIR] = {
+	    [KTIME_COPY_HTOD] = "HtoD", [KTIME_COPY_DTOH] = "DtoH", [KTIME_COPY_DTOD] = "DtoD",
+	    [KTIME_COPY_HTOH] = "HtoH", [KTIME_COPY_PTOP] = "PtoP", [KTIME_COPY_OTHER] = "other",
 	};
 
-	return dir < KACT_COPY_NDIR ? names[dir] : "?";
+	return dir < KTIME_COPY_NDIR ? names[dir] : "?";
 }

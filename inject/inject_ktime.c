@@ -3,8 +3,8 @@
  * names for its runtime) and calls InitializeInjection; that loads the
  * profiling library (CUPTI) with dlopen, enables CONCURRENT_KERNEL and
  * MEMCPY activity and takes the record buffers CUPTI completes, from
- * CUPTI's own thread, into the KACT section of the region asys handed over
- * (inject_kact.h). A thread of ours asks for a flush every half second so
+ * CUPTI's own thread, into the KTIME section of the region asys handed over
+ * (inject_ktime.h). A thread of ours asks for a flush every half second so
  * that asys sees the durations live, and an atexit handler flushes the
  * rest.
  *
@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "asys_inject.h"
-#include "inject_kact.h"
+#include "inject_ktime.h"
 
 /* From cupti_result.h / cupti_activity.h: only what is used. */
 typedef int cupti_result;
@@ -86,7 +86,7 @@ struct cupti_api {
 
 /* Where CUPTI is looked for when asys names none (ASYS_KACT_LIBS): the
  * loader's path first, then the toolkit's usual places. */
-static const char *const kact_builtin_libs[] = {
+static const char *const ktime_builtin_libs[] = {
     "libcupti.so",
     "libcupti.so.13",
     "libcupti.so.12",
@@ -95,27 +95,27 @@ static const char *const kact_builtin_libs[] = {
     "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so",
 };
 
-#define KACT_BUF_SIZE (256u << 10)
-#define KACT_FLUSH_MS_DEFAULT 500
-#define KACT_LIBS_MAX 16
+#define KTIME_BUF_SIZE (256u << 10)
+#define KTIME_FLUSH_MS_DEFAULT 500
+#define KTIME_LIBS_MAX 16
 
 static struct {
 	pthread_mutex_t lock; /* one writer of the slot: CUPTI's thread or a flush */
 	struct cupti_api api;
 	void *lib;
-	struct kact_proc *slot;
+	struct ktime_sec_proc *slot;
 	uint32_t nkernels;
 	uint32_t *index; /* open addressing: row + 1, 0 = empty; 2 * nkernels */
 	uint32_t nindex;
 	unsigned flush_ms;
 	int ready;
-} kact = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} ktime = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static pthread_once_t kact_once = PTHREAD_ONCE_INIT;
-static int kact_init_ok;
+static pthread_once_t ktime_once = PTHREAD_ONCE_INIT;
+static int ktime_init_ok;
 
-static void kact_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void kact_debug(const char *fmt, ...)
+static void ktime_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void ktime_debug(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -129,24 +129,24 @@ static void kact_debug(const char *fmt, ...)
 }
 
 /* The slot's status for asys to show; also on stderr under ASYS_KACT_DEBUG. */
-static void kact_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void kact_fail(const char *fmt, ...)
+static void ktime_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void ktime_fail(const char *fmt, ...)
 {
-	char msg[KACT_STATUS_MAX];
+	char msg[KTIME_STATUS_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	kact_debug("%s", msg);
-	if (!kact.slot)
+	ktime_debug("%s", msg);
+	if (!ktime.slot)
 		return;
-	memcpy(kact.slot->status, msg, sizeof(msg));
-	__atomic_store_n(&kact.slot->state, KACT_FAILED, __ATOMIC_RELEASE);
+	memcpy(ktime.slot->status, msg, sizeof(msg));
+	__atomic_store_n(&ktime.slot->state, KTIME_FAILED, __ATOMIC_RELEASE);
 }
 
 /* The region from ASYS_INJECT_FD, mapped shared; NULL when there is none. */
-static void *kact_map_region(size_t *len)
+static void *ktime_map_region(size_t *len)
 {
 	const char *v = getenv(ASYS_INJECT_FD_ENV);
 	struct stat st;
@@ -170,27 +170,27 @@ static void *kact_map_region(size_t *len)
 }
 
 /* A free slot of the section, claimed for this process. */
-static int kact_claim(void *sec, size_t len)
+static int ktime_claim(void *sec, size_t len)
 {
 	uint32_t np, nk, pid = (uint32_t)getpid();
 
-	if (kact_section_geometry(sec, len, &np, &nk))
+	if (ktime_section_geometry(sec, len, &np, &nk))
 		return -EINVAL;
 	for (uint32_t i = 0; i < np; i++) {
-		struct kact_proc *p = kact_proc_at(sec, i, nk);
+		struct ktime_sec_proc *p = ktime_sec_proc_at(sec, i, nk);
 		uint32_t free_pid = 0;
 
 		if (__atomic_compare_exchange_n(&p->pid, &free_pid, pid, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED)) {
-			kact.slot = p;
-			kact.nkernels = nk;
+			ktime.slot = p;
+			ktime.nkernels = nk;
 			return 0;
 		}
 	}
 	return -ENOSPC;
 }
 
-static int kact_load_api(void *lib, struct cupti_api *a)
+static int ktime_load_api(void *lib, struct cupti_api *a)
 {
 #define SYM(field, name)                                                                           \
 	do {                                                                                       \
@@ -211,27 +211,28 @@ static int kact_load_api(void *lib, struct cupti_api *a)
 
 /* The first library of ASYS_KACT_LIBS (':'-separated, from the site's table)
  * or of the built-in list that loads and has the Activity API. */
-static int kact_open_cupti(char *tried, size_t n)
+static int ktime_open_cupti(char *tried, size_t n)
 {
 	const char *env = getenv("ASYS_KACT_LIBS");
 	char list[1024], *save = NULL;
-	const char *names[KACT_LIBS_MAX + sizeof(kact_builtin_libs) / sizeof(*kact_builtin_libs)];
+	const char
+	    *names[KTIME_LIBS_MAX + sizeof(ktime_builtin_libs) / sizeof(*ktime_builtin_libs)];
 	size_t nn = 0;
 
 	snprintf(list, sizeof(list), "%s", env ? env : "");
-	for (char *t = strtok_r(list, ":", &save); t && nn < KACT_LIBS_MAX;
+	for (char *t = strtok_r(list, ":", &save); t && nn < KTIME_LIBS_MAX;
 	     t = strtok_r(NULL, ":", &save))
 		names[nn++] = t;
-	for (size_t i = 0; i < sizeof(kact_builtin_libs) / sizeof(*kact_builtin_libs); i++)
-		names[nn++] = kact_builtin_libs[i];
+	for (size_t i = 0; i < sizeof(ktime_builtin_libs) / sizeof(*ktime_builtin_libs); i++)
+		names[nn++] = ktime_builtin_libs[i];
 	for (size_t i = 0; i < nn; i++) {
 		void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
 
 		if (!lib)
 			continue;
-		if (!kact_load_api(lib, &kact.api)) {
-			kact.lib = lib;
-			kact_debug("profiling library %s", names[i]);
+		if (!ktime_load_api(lib, &ktime.api)) {
+			ktime.lib = lib;
+			ktime_debug("profiling library %s", names[i]);
 			return 0;
 		}
 		dlclose(lib);
@@ -240,39 +241,39 @@ static int kact_open_cupti(char *tried, size_t n)
 	return -ENOENT;
 }
 
-static uint32_t kact_hash(const char *name, uint32_t device)
+static uint32_t ktime_hash(const char *name, uint32_t device)
 {
 	uint32_t h = 2166136261u ^ device;
 
-	for (size_t i = 0; name[i] && i + 1 < KACT_NAME_MAX; i++)
+	for (size_t i = 0; name[i] && i + 1 < KTIME_SEC_NAME_MAX; i++)
 		h = (h ^ (unsigned char)name[i]) * 16777619u;
 	return h;
 }
 
-static void kact_set(uint64_t *field, uint64_t v)
+static void ktime_set(uint64_t *field, uint64_t v)
 {
 	__atomic_store_n(field, v, __ATOMIC_RELAXED);
 }
 
 /* The row of (name, device), made when new; the overflow row once full. */
-static struct kact_kernel *kact_row(const char *name, uint32_t device)
+static struct ktime_sec_kernel *ktime_row(const char *name, uint32_t device)
 {
-	struct kact_proc *p = kact.slot;
-	uint32_t n = p->nrows, mask = kact.nindex - 1;
-	uint32_t i = kact_hash(name, device) & mask;
-	struct kact_kernel *r;
+	struct ktime_sec_proc *p = ktime.slot;
+	uint32_t n = p->nrows, mask = ktime.nindex - 1;
+	uint32_t i = ktime_hash(name, device) & mask;
+	struct ktime_sec_kernel *r;
 
 	for (;; i = (i + 1) & mask) {
-		uint32_t at = kact.index[i];
+		uint32_t at = ktime.index[i];
 
 		if (!at)
 			break;
 		r = &p->rows[at - 1];
-		if (r->device == device && !strncmp(r->name, name, KACT_NAME_MAX - 1))
+		if (r->device == device && !strncmp(r->name, name, KTIME_SEC_NAME_MAX - 1))
 			return r;
 	}
-	if (n + 1 >= kact.nkernels) {
-		r = &p->rows[kact.nkernels - 1];
+	if (n + 1 >= ktime.nkernels) {
+		r = &p->rows[ktime.nkernels - 1];
 		if (!r->overflow) {
 			r->overflow = 1;
 			r->device = UINT32_MAX;
@@ -283,83 +284,83 @@ static struct kact_kernel *kact_row(const char *name, uint32_t device)
 	r = &p->rows[n];
 	r->device = device;
 	/* control characters would reach a terminal: asys escapes them again */
-	for (size_t k = 0; k + 1 < KACT_NAME_MAX && name[k]; k++)
+	for (size_t k = 0; k + 1 < KTIME_SEC_NAME_MAX && name[k]; k++)
 		r->name[k] = (unsigned char)name[k] < 32 || name[k] == 127 ? '?' : name[k];
-	kact.index[i] = n + 1;
+	ktime.index[i] = n + 1;
 	__atomic_store_n(&p->nrows, n + 1, __ATOMIC_RELEASE);
 	return r;
 }
 
-static void kact_add_kernel(const struct cupti_kernel *k)
+static void ktime_add_kernel(const struct cupti_kernel *k)
 {
-	struct kact_kernel *r = kact_row(k->name ? k->name : "?", k->device_id);
+	struct ktime_sec_kernel *r = ktime_row(k->name ? k->name : "?", k->device_id);
 	uint64_t d = k->end - k->start;
 	uint64_t s = r->seq;
 
 	__atomic_store_n(&r->seq, s + 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	kact_set(&r->count, r->count + 1);
-	kact_set(&r->total_ns, r->total_ns + d);
+	ktime_set(&r->count, r->count + 1);
+	ktime_set(&r->total_ns, r->total_ns + d);
 	if (r->count == 1 || d < r->min_ns)
-		kact_set(&r->min_ns, d);
+		ktime_set(&r->min_ns, d);
 	if (d > r->max_ns)
-		kact_set(&r->max_ns, d);
+		ktime_set(&r->max_ns, d);
 	__atomic_store_n(&r->seq, s + 2, __ATOMIC_RELEASE);
 }
 
-static int kact_dir(uint8_t copy_kind)
+static int ktime_dir(uint8_t copy_kind)
 {
 	switch (copy_kind) {
 	case CUPTI_MEMCPY_HTOD:
-		return KACT_COPY_HTOD;
+		return KTIME_COPY_HTOD;
 	case CUPTI_MEMCPY_DTOH:
-		return KACT_COPY_DTOH;
+		return KTIME_COPY_DTOH;
 	case CUPTI_MEMCPY_DTOD:
-		return KACT_COPY_DTOD;
+		return KTIME_COPY_DTOD;
 	case CUPTI_MEMCPY_HTOH:
-		return KACT_COPY_HTOH;
+		return KTIME_COPY_HTOH;
 	case CUPTI_MEMCPY_PTOP:
-		return KACT_COPY_PTOP;
+		return KTIME_COPY_PTOP;
 	default:
-		return KACT_COPY_OTHER;
+		return KTIME_COPY_OTHER;
 	}
 }
 
-static void kact_add_copy(const struct cupti_memcpy *m)
+static void ktime_add_copy(const struct cupti_memcpy *m)
 {
-	struct kact_copy *c = &kact.slot->copy[kact_dir(m->copy_kind)];
+	struct ktime_sec_copy *c = &ktime.slot->copy[ktime_dir(m->copy_kind)];
 	uint64_t s = c->seq;
 
 	__atomic_store_n(&c->seq, s + 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	kact_set(&c->count, c->count + 1);
-	kact_set(&c->bytes, c->bytes + m->bytes);
-	kact_set(&c->total_ns, c->total_ns + (m->end > m->start ? m->end - m->start : 0));
+	ktime_set(&c->count, c->count + 1);
+	ktime_set(&c->bytes, c->bytes + m->bytes);
+	ktime_set(&c->total_ns, c->total_ns + (m->end > m->start ? m->end - m->start : 0));
 	__atomic_store_n(&c->seq, s + 2, __ATOMIC_RELEASE);
 }
 
-static void kact_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+static void ktime_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
 	/* CUPTI wants 8-byte aligned buffers */
-	*buffer = aligned_alloc(8, KACT_BUF_SIZE);
-	*size = *buffer ? KACT_BUF_SIZE : 0;
+	*buffer = aligned_alloc(8, KTIME_BUF_SIZE);
+	*size = *buffer ? KTIME_BUF_SIZE : 0;
 	*max_records = 0;
 }
 
-static void kact_buffer_completed(void *ctx, uint32_t stream, uint8_t *buffer, size_t size,
-				  size_t valid)
+static void ktime_buffer_completed(void *ctx, uint32_t stream, uint8_t *buffer, size_t size,
+				   size_t valid)
 {
 	struct cupti_activity *rec = NULL;
 	uint64_t taken = 0, other = 0;
 	size_t lost = 0;
 
 	(void)size;
-	if (!__atomic_load_n(&kact.ready, __ATOMIC_ACQUIRE)) { /* a forked child's copy */
+	if (!__atomic_load_n(&ktime.ready, __ATOMIC_ACQUIRE)) { /* a forked child's copy */
 		free(buffer);
 		return;
 	}
-	pthread_mutex_lock(&kact.lock);
-	while (buffer && kact.api.next_record(buffer, valid, &rec) == CUPTI_SUCCESS) {
+	pthread_mutex_lock(&ktime.lock);
+	while (buffer && ktime.api.next_record(buffer, valid, &rec) == CUPTI_SUCCESS) {
 		const struct cupti_kernel *k = (const struct cupti_kernel *)rec;
 		const struct cupti_memcpy *m = (const struct cupti_memcpy *)rec;
 
@@ -368,62 +369,62 @@ static void kact_buffer_completed(void *ctx, uint32_t stream, uint8_t *buffer, s
 		if ((rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
 		     rec->kind == CUPTI_ACTIVITY_KIND_KERNEL) &&
 		    k->start && k->end >= k->start)
-			kact_add_kernel(k), taken++;
+			ktime_add_kernel(k), taken++;
 		else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY && m->start && m->end >= m->start)
-			kact_add_copy(m), taken++;
+			ktime_add_copy(m), taken++;
 		else
 			other++;
 	}
-	if (kact.api.dropped && kact.api.dropped(ctx, stream, &lost) != CUPTI_SUCCESS)
+	if (ktime.api.dropped && ktime.api.dropped(ctx, stream, &lost) != CUPTI_SUCCESS)
 		lost = 0;
-	__atomic_fetch_add(&kact.slot->records, taken, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&kact.slot->dropped, other + lost, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&kact.slot->buffers, 1, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&kact.lock);
+	__atomic_fetch_add(&ktime.slot->records, taken, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ktime.slot->dropped, other + lost, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ktime.slot->buffers, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&ktime.lock);
 	free(buffer);
 }
 
 /* Buffers are completed when full or flushed: flush on a period so that a
  * slow trickle of kernels still shows within a refresh or two. */
-static void *kact_flusher(void *arg)
+static void *ktime_flusher(void *arg)
 {
-	struct timespec ts = {.tv_sec = kact.flush_ms / 1000,
-			      .tv_nsec = (long)(kact.flush_ms % 1000) * 1000000};
+	struct timespec ts = {.tv_sec = ktime.flush_ms / 1000,
+			      .tv_nsec = (long)(ktime.flush_ms % 1000) * 1000000};
 
 	(void)arg;
 	for (;;) {
 		nanosleep(&ts, NULL);
-		kact.api.flush_all(0);
+		ktime.api.flush_all(0);
 	}
 	return NULL;
 }
 
-static void kact_at_exit(void)
+static void ktime_at_exit(void)
 {
-	if (__atomic_load_n(&kact.ready, __ATOMIC_ACQUIRE))
-		kact.api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	if (__atomic_load_n(&ktime.ready, __ATOMIC_ACQUIRE))
+		ktime.api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
 /* A child forked after the start (a data loader's workers) shares the
  * parent's slot and holds a copy of CUPTI's unflushed buffers, records the
  * parent hands over itself: the child writes nothing. Should it use the
  * runtime after all, the driver injects it anew only after an exec. */
-static void kact_at_fork_child(void)
+static void ktime_at_fork_child(void)
 {
-	__atomic_store_n(&kact.ready, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&ktime.ready, 0, __ATOMIC_RELEASE);
 }
 
-static const char *kact_strerror(cupti_result r)
+static const char *ktime_strerror(cupti_result r)
 {
 	const char *s = NULL;
 
-	if (kact.api.result_string(r, &s) != CUPTI_SUCCESS || !s)
+	if (ktime.api.result_string(r, &s) != CUPTI_SUCCESS || !s)
 		return "unknown error";
 	return s;
 }
 
 /* Activity on, callbacks in, the flusher started. */
-static int kact_start(void)
+static int ktime_start(void)
 {
 	static const uint32_t kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
 					 CUPTI_ACTIVITY_KIND_MEMCPY};
@@ -433,67 +434,67 @@ static int kact_start(void)
 	cupti_result r;
 
 	/* buffers may complete as soon as activity is on */
-	__atomic_store_n(&kact.ready, 1, __ATOMIC_RELEASE);
-	r = kact.api.register_callbacks(kact_buffer_requested, kact_buffer_completed);
+	__atomic_store_n(&ktime.ready, 1, __ATOMIC_RELEASE);
+	r = ktime.api.register_callbacks(ktime_buffer_requested, ktime_buffer_completed);
 	if (r != CUPTI_SUCCESS) {
-		__atomic_store_n(&kact.ready, 0, __ATOMIC_RELEASE);
-		kact_fail("cuptiActivityRegisterCallbacks: %s", kact_strerror(r));
+		__atomic_store_n(&ktime.ready, 0, __ATOMIC_RELEASE);
+		ktime_fail("cuptiActivityRegisterCallbacks: %s", ktime_strerror(r));
 		return -EIO;
 	}
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++) {
-		r = kact.api.enable(kinds[i]);
+		r = ktime.api.enable(kinds[i]);
 		if (r != CUPTI_SUCCESS) {
-			__atomic_store_n(&kact.ready, 0, __ATOMIC_RELEASE);
-			kact_fail("cuptiActivityEnable(%u): %s", kinds[i], kact_strerror(r));
+			__atomic_store_n(&ktime.ready, 0, __ATOMIC_RELEASE);
+			ktime_fail("cuptiActivityEnable(%u): %s", kinds[i], ktime_strerror(r));
 			return -EIO;
 		}
 	}
-	kact.flush_ms =
-	    ms && atoi(ms) >= 10 && atoi(ms) <= 60000 ? (unsigned)atoi(ms) : KACT_FLUSH_MS_DEFAULT;
-	atexit(kact_at_exit);
-	pthread_atfork(NULL, NULL, kact_at_fork_child);
+	ktime.flush_ms =
+	    ms && atoi(ms) >= 10 && atoi(ms) <= 60000 ? (unsigned)atoi(ms) : KTIME_FLUSH_MS_DEFAULT;
+	atexit(ktime_at_exit);
+	pthread_atfork(NULL, NULL, ktime_at_fork_child);
 	if (pthread_attr_init(&attr))
 		return 0;
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&th, &attr, kact_flusher, NULL))
-		kact_debug("no flush thread: durations arrive as buffers fill");
+	if (pthread_create(&th, &attr, ktime_flusher, NULL))
+		ktime_debug("no flush thread: durations arrive as buffers fill");
 	pthread_attr_destroy(&attr);
 	return 0;
 }
 
-static void kact_init(void)
+static void ktime_init(void)
 {
 	char tried[256];
 	size_t len = 0, slen = 0;
-	void *base = kact_map_region(&len), *sec;
+	void *base = ktime_map_region(&len), *sec;
 
 	if (!base) {
-		kact_debug("no region from asys (%s): nothing to do", ASYS_INJECT_FD_ENV);
+		ktime_debug("no region from asys (%s): nothing to do", ASYS_INJECT_FD_ENV);
 		return;
 	}
-	sec = asys_inject_section(base, len, ASYS_INJECT_SEC_KACT, &slen);
-	if (!sec || kact_claim(sec, slen)) {
-		kact_debug("no kernel activity section, or no free slot in it");
+	sec = asys_inject_section(base, len, ASYS_INJECT_SEC_KTIME, &slen);
+	if (!sec || ktime_claim(sec, slen)) {
+		ktime_debug("no kernel activity section, or no free slot in it");
 		munmap(base, len);
 		return;
 	}
-	kact.nindex = 1;
-	while (kact.nindex < 2 * kact.nkernels)
-		kact.nindex <<= 1;
-	kact.index = calloc(kact.nindex, sizeof(*kact.index));
-	if (!kact.index) {
-		kact_fail("out of memory");
+	ktime.nindex = 1;
+	while (ktime.nindex < 2 * ktime.nkernels)
+		ktime.nindex <<= 1;
+	ktime.index = calloc(ktime.nindex, sizeof(*ktime.index));
+	if (!ktime.index) {
+		ktime_fail("out of memory");
 		return;
 	}
-	if (kact_open_cupti(tried, sizeof(tried))) {
-		kact_fail("no profiling library (CUPTI) loads: tried %.60s and the toolkit's",
-			  tried);
+	if (ktime_open_cupti(tried, sizeof(tried))) {
+		ktime_fail("no profiling library (CUPTI) loads: tried %.60s and the toolkit's",
+			   tried);
 		return;
 	}
-	if (kact_start())
+	if (ktime_start())
 		return;
-	__atomic_store_n(&kact.slot->state, KACT_RUNNING, __ATOMIC_RELEASE);
-	kact_init_ok = 1;
+	__atomic_store_n(&ktime.slot->state, KTIME_RUNNING, __ATOMIC_RELEASE);
+	ktime_init_ok = 1;
 }
 
 /* Called by the driver once it has loaded this library from the injection
@@ -501,6 +502,6 @@ static void kact_init(void)
 __attribute__((visibility("default"))) int InitializeInjection(void);
 int InitializeInjection(void)
 {
-	pthread_once(&kact_once, kact_init);
-	return kact_init_ok;
+	pthread_once(&ktime_once, ktime_init);
+	return ktime_init_ok;
 }

@@ -1,19 +1,19 @@
-/* The reader of the KACT section (inject/inject_kact.h): kernel durations
+/* The reader of the KTIME section (inject/inject_ktime.h): kernel durations
  * and copies that libasys-inject.so aggregates inside a workload started
  * with `-- cmd`. The section is the workload's to write: every count is
  * bounded by the section's size, names are read up to their bound and
  * escaped, and a row that changes while it is copied is skipped. */
-#ifndef ASYS_GPURT_KTIME_H
-#define ASYS_GPURT_KTIME_H
+#ifndef ASYS_KTIME_READ_H
+#define ASYS_KTIME_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "inject_kact.h"
+#include "inject_ktime.h"
 
 /* escaped for a terminal: up to 4 bytes per byte, and "..." */
-#define KTIME_NAME_MAX (KACT_NAME_MAX * 4 + 4)
+#define KTIME_NAME_MAX (KTIME_SEC_NAME_MAX * 4 + 4)
 
 struct ktime_kernel {
 	uint32_t pid;
@@ -25,15 +25,15 @@ struct ktime_kernel {
 
 struct ktime_copy {
 	uint32_t pid;
-	uint32_t dir; /* enum kact_copy_dir */
+	uint32_t dir; /* enum ktime_sec_copy_dir */
 	uint64_t count, bytes, total_ns;
 };
 
 struct ktime_proc {
 	uint32_t pid;
-	uint32_t state; /* enum kact_state; another value is read as FAILED */
+	uint32_t state; /* enum ktime_sec_state; another value is read as FAILED */
 	uint64_t records, dropped, buffers;
-	char status[KACT_STATUS_MAX * 4 + 4]; /* escaped */
+	char status[KTIME_STATUS_MAX * 4 + 4]; /* escaped */
 };
 
 /* What ktime_read calls for each claimed slot, its copies with a count and

@@ -1,8 +1,8 @@
-/* gpurt_ktime: kernel GPU time and copies of a workload started with
+/* ktime: kernel GPU time and copies of a workload started with
  * `asys top -- cmd` / `asys record -- cmd`, from the runtime's profiling
- * interface. libasys-inject.so (inject/inject_kact.c) aggregates CUPTI's
- * activity records in the workload; this reads the KACT section of the
- * region asys made for it (gpurt_ktime_read.c) each refresh, and once more
+ * interface. libasys-inject.so (inject/inject_ktime.c) aggregates CUPTI's
+ * activity records in the workload; this reads the KTIME section of the
+ * region asys made for it (ktime_read.c) each refresh, and once more
  * after the workload ended (flush), when the last buffers are in. */
 #include "config.h"
 
@@ -15,7 +15,7 @@
 #include "asys_inject.h"
 #include "collector.h"
 #include "gpurt_api.h"
-#include "gpurt_ktime.h"
+#include "ktime_read.h"
 #include "hgtx.h"
 #include "ktime.h"
 #include "stream.h"
@@ -69,7 +69,7 @@ struct ktime_state {
 	bool status_sent;
 	/* this pass's status, from the slots */
 	uint32_t failed_pid;
-	char failed[KACT_STATUS_MAX * 4 + 4];
+	char failed[KTIME_STATUS_MAX * 4 + 4];
 	uint64_t dropped;
 	char err[256];
 };
@@ -128,7 +128,7 @@ static void on_proc(void *ctx, const struct ktime_proc *p)
 {
 	struct ktime_state *s = ctx;
 
-	if (p->state == KACT_FAILED && !s->failed_pid) {
+	if (p->state == KTIME_FAILED && !s->failed_pid) {
 		s->failed_pid = p->pid;
 		util_strlcpy(s->failed, p->status, sizeof(s->failed));
 	}
@@ -186,7 +186,7 @@ static void set_status(struct ktime_state *s, const char *text)
 static void ktime_pass(struct ktime_state *s, struct emitter *out)
 {
 	static const struct ktime_visit visit = {on_proc, on_kernel, on_copy};
-	const char *note = inject_host_note(ASYS_INJECT_SEC_KACT);
+	const char *note = inject_host_note(ASYS_INJECT_SEC_KTIME);
 	char text[sizeof(s->status)];
 	uint32_t np = 0, nk = 0;
 	int r;
@@ -210,7 +210,7 @@ static void ktime_pass(struct ktime_state *s, struct emitter *out)
 		    text, sizeof(text),
 		    "kernel GPU time: the profiling library lost %llu records; times are short",
 		    (unsigned long long)s->dropped);
-	else if (!kact_section_geometry(s->sec, s->len, &np, &nk) && (uint32_t)r == np)
+	else if (!ktime_section_geometry(s->sec, s->len, &np, &nk) && (uint32_t)r == np)
 		snprintf(text, sizeof(text),
 			 "kernel GPU time: the job's first %u processes took every slot; later "
 			 "ones are not timed",
@@ -226,10 +226,10 @@ static int ktime_section(struct ktime_state *s)
 {
 	size_t size = 0, rwlen = 0;
 	const void *base = inject_host_map(&size);
-	struct kact_head *rw = inject_host_section_rw(ASYS_INJECT_SEC_KACT, &rwlen);
-	const char *note = inject_host_note(ASYS_INJECT_SEC_KACT);
+	struct ktime_sec_head *rw = inject_host_section_rw(ASYS_INJECT_SEC_KTIME, &rwlen);
+	const char *note = inject_host_note(ASYS_INJECT_SEC_KTIME);
 
-	s->sec = asys_inject_section((void *)(uintptr_t)base, size, ASYS_INJECT_SEC_KACT, &s->len);
+	s->sec = asys_inject_section((void *)(uintptr_t)base, size, ASYS_INJECT_SEC_KTIME, &s->len);
 	if (!s->sec || !rw) {
 		snprintf(s->err, sizeof(s->err), "%s",
 			 *note ? note
@@ -238,7 +238,7 @@ static int ktime_section(struct ktime_state *s)
 		return -ENODEV;
 	}
 	if (!__atomic_load_n(&rw->magic, __ATOMIC_ACQUIRE) &&
-	    kact_section_init(rw, rwlen, KACT_PROCS_DEFAULT, KACT_KERNELS_DEFAULT)) {
+	    ktime_section_init(rw, rwlen, KTIME_PROCS_DEFAULT, KTIME_KERNELS_DEFAULT)) {
 		snprintf(s->err, sizeof(s->err),
 			 "kernel GPU time: the shared region's section is too small (%zu bytes)",
 			 rwlen);
@@ -298,7 +298,7 @@ static const char *ktime_last_error(const void *state)
 	return s && s->err[0] ? s->err : NULL;
 }
 
-const struct collector gpurt_ktime_collector = {
+const struct collector ktime_collector = {
     .name = "gpurt_ktime",
     .streams = ktime_streams,
     .frequency = ktime_frequency,

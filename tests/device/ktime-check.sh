@@ -1,6 +1,6 @@
 #!/bin/sh
 # Kernel GPU time through the real driver and the real CUPTI: builds asys's
-# injection library and the rig (tests/kact/kact_rig.c), builds a small CUDA
+# injection library and the rig (tests/ktime/ktime_rig.c), builds a small CUDA
 # program whose kernels take known times, runs it with the region made and
 # CUDA_INJECTION64_PATH set (the driver loads the library, which loads
 # libcupti.so), and prints asys's count, total, mean and max per kernel and
@@ -9,13 +9,13 @@
 # asys hands a region to its command, the same through
 # `asys record -- program` and `asys export`.
 # Self-contained; not part of make check (it needs a GPU). Run from anywhere:
-#   sh tests/device/kact-check.sh
+#   sh tests/device/ktime-check.sh
 # Exit: 0 when every kernel's count is exact and its total within 10 % of
 # nsys's (or 25 % of the program's own events, without nsys), 1 when not,
 # 77 when there is no GPU, driver, nvcc or CUPTI here.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/asys-kact.XXXXXX") || exit 1
+work=$(mktemp -d "${TMPDIR:-/tmp}/asys-ktime.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 trap 'exit 1' INT TERM HUP
 say() { printf '== %s\n' "$*"; }
@@ -45,10 +45,10 @@ fi
 mkdir -p "$work/build"
 (cd "$work/build" && CUDA_HOME=$CUDA "$src/configure" --enable-bpf=no >"$work/configure.log" 2>&1) ||
 	{ tail -20 "$work/configure.log"; echo "FAIL: configure (scripts/deps.sh lists the packages)"; exit 1; }
-make -C "$work/build" -j"$(nproc 2>/dev/null || echo 2)" asys libasys-kact.la tests/kact/kact_rig \
+make -C "$work/build" -j"$(nproc 2>/dev/null || echo 2)" asys libasys-ktime.la tests/ktime/ktime_rig \
 	>"$work/make.log" 2>&1 || { tail -30 "$work/make.log"; echo "FAIL: make"; exit 1; }
 B=$work/build
-LIB=$B/.libs/libasys-kact.so
+LIB=$B/.libs/libasys-ktime.so
 [ -e "$B/.libs/libasys-inject.so" ] && LIB=$B/.libs/libasys-inject.so
 
 # ---- the program: known kernels and copies, timed by itself ----
@@ -104,9 +104,9 @@ say "nvcc $work/prog.cu"
 	{ cat "$work/nvcc.log"; echo "FAIL: nvcc"; exit 1; }
 
 # ---- under the injection, through the rig's region ----
-say "the program under the injection (kact_rig exec)"
+say "the program under the injection (ktime_rig exec)"
 CUDA_INJECTION64_PATH=$LIB ASYS_KACT_LIBS=$CUPTI ASYS_KACT_DEBUG=1 \
-	"$B/tests/kact/kact_rig" exec "$work/prog" >"$work/rig.out" 2>&1
+	"$B/tests/ktime/ktime_rig" exec "$work/prog" >"$work/rig.out" 2>&1
 cat "$work/rig.out"
 grep -q '^kernel ' "$work/rig.out" || { echo "FAIL: no kernel rows from the injection"; exit 1; }
 

@@ -1,18 +1,18 @@
 #!/bin/sh
 # `asys record -- command` end to end: asys makes the shared region and hands
 # it to the command, whose InitializeInjection (called as the driver would,
-# by `kact_rig driver`) reaches the CUPTI stand-in; the export holds the
+# by `ktime_rig driver`) reaches the CUPTI stand-in; the export holds the
 # exact counts and totals. The injection variables are set here, as a user
 # may: asys leaves them.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/kact/lib.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/asys-kact.XXXXXX") || exit 1
+. "$top_srcdir/tests/ktime/lib.sh"
+T=$(mktemp -d "${TMPDIR:-/tmp}/asys-ktime.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 
 FAKE_CUPTI_SCRIPT="k _Z4gemmv 0 250000 40; k axpy 0 1000 500; m 2 1024 800 3" \
 	FAKE_CUPTI_REPEAT=3 FAKE_CUPTI_PERIOD_MS=100 ASYS_KACT_FLUSH_MS=100 ASYS_KACT_DEBUG=1 \
 	timeout 120 "$ASYS" record -s process-tree -d 0.2 -o "$T/w.asys" --workload-log "$T/w.log" -- \
-	"$KACT_RIG" driver 800 >"$T/rec.out" 2>&1 || { fail "asys record: $(cat "$T/rec.out")"; finish; exit 1; }
+	"$KTIME_RIG" driver 800 >"$T/rec.out" 2>&1 || { fail "asys record: $(cat "$T/rec.out")"; finish; exit 1; }
 if grep -q "no region from asys" "$T/w.log"; then
 	fail "asys handed its command no shared region: $(grep -m1 'no region' "$T/w.log")"
 	finish
