@@ -128,9 +128,9 @@ static int record_start(struct record_run *r, const char *cmdline)
 		if (*r->wl.log)
 			fprintf(stderr, "asys record: the workload's output goes to %s\n",
 				str_escape(shown, sizeof(shown), r->wl.log, 200));
-		if (*inject_host_note(ASYS_INJECT_SEC_NVTX))
+		if (*inject_host_note(ASYS_INJECT_SEC_HGTX))
 			fprintf(stderr, "asys record: HGTX ranges: %s\n",
-				inject_host_note(ASYS_INJECT_SEC_NVTX));
+				inject_host_note(ASYS_INJECT_SEC_HGTX));
 		if (*inject_host_note(ASYS_INJECT_SEC_KTIME))
 			fprintf(stderr, "asys record: kernel GPU time: %s\n",
 				inject_host_note(ASYS_INJECT_SEC_KTIME));

@@ -237,7 +237,7 @@ static __always_inline void on_name(__u32 tgid, __u32 role, const struct infligh
 }
 
 /* NVTX v2 ranges (their start is timed from gpurt_save_args) */
-#include "gpurt_nvtx.bpf.h"
+#include "gpurt_hgtx.bpf.h"
 
 SEC("uretprobe")
 int BPF_KRETPROBE(gpurt_on_return, long ret)

@@ -32,7 +32,7 @@
 #define GPURT_NAME_TRIES 10 /* refreshes to wait for a handle's name */
 
 /* hgtx.ranges is not among them: it is registered at the first range the
- * NVTX v2 probes time (gpurt_nvtx.c), since its pane shows whenever the
+ * NVTX v2 probes time (gpurt_hgtx.c), since its pane shows whenever the
  * stream exists */
 static const struct stream_desc *const gpurt_streams[] = {&gpurt_mem_stream, &gpurt_kern_stream,
 							  &gpurt_copy_stream, NULL};
@@ -104,7 +104,7 @@ static void gpurt_fini(void *state)
 	gpurt_scan_fini(&s->scan);
 	gpurt_bpf__destroy(s->skel);
 	gpurt_syms_free(s->syms);
-	gpurt_nvtx_free(s);
+	gpurt_hgtx_free(s);
 	enttab_fini(&s->kents);
 	free(s->pids);
 	free(s->dead);
@@ -126,7 +126,7 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	s->s_ranges = -1;
 	s->streams = ctx->streams;
 	enttab_init(&s->kents, sizeof(struct kent), 256);
-	gpurt_nvtx_init(s);
+	gpurt_hgtx_init(s);
 	if (s->s_mem < 0 || s->s_kern < 0 || s->s_copy < 0) {
 		r = s->s_mem < 0 ? s->s_mem : s->s_kern < 0 ? s->s_kern : s->s_copy;
 		snprintf(s->err, sizeof(s->err), "runtime probes: cannot register streams (%s)",
@@ -288,7 +288,7 @@ static void forget(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 	if (s->scan.track_mem)
 		gpurt_copy_final(s, out, pid);
 	if (s->scan.track_launch)
-		gpurt_nvtx_final(s, out, pid);
+		gpurt_hgtx_final(s, out, pid);
 	gpurt_scan_sweep_pid(&s->scan, pid);
 	struct gpurt_pid *p = pid_find(s, pid);
 	if (!p)
@@ -369,7 +369,7 @@ static void gpurt_tick(struct gpurt_state *s, struct emitter *out)
 	}
 	if (nattached && s->scan.track_launch) {
 		read_kernels(s, out);
-		gpurt_nvtx_read(s, out);
+		gpurt_hgtx_read(s, out);
 	}
 	for (size_t i = 0; i < s->ndead; i++)
 		if (pid_find(s, s->dead[i])) /* else its END record did it */

@@ -34,7 +34,7 @@ struct kent {
 };
 
 /* What the sweep of an ended process's entries needs (gpurt.c's kernels,
- * gpurt_nvtx.c's ranges): their GONE goes out with ts. */
+ * gpurt_hgtx.c's ranges): their GONE goes out with ts. */
 struct gpurt_drop {
 	struct gpurt_state *s;
 	struct emitter *out;
@@ -57,7 +57,7 @@ struct gpurt_state {
 	int s_mem, s_kern, s_copy;
 	int s_ranges; /* hgtx.ranges, registered at the first range; -1 before */
 	struct stream_table *streams;
-	struct enttab rents; /* hgtx.ranges entities (gpurt_nvtx.c) */
+	struct enttab rents; /* hgtx.ranges entities (gpurt_hgtx.c) */
 	char status[256];
 	bool status_sent;
 	bool need_load, load_failed;
@@ -78,11 +78,11 @@ void gpurt_pid_label(struct gpurt_state *s, struct emitter *out, int stream, uin
 void gpurt_copy_read(struct gpurt_state *s, struct emitter *out);
 void gpurt_copy_final(struct gpurt_state *s, struct emitter *out, uint32_t pid);
 
-/* hgtx.ranges from the NVTX v2 probes (gpurt_nvtx.c) */
-void gpurt_nvtx_read(struct gpurt_state *s, struct emitter *out);
-void gpurt_nvtx_final(struct gpurt_state *s, struct emitter *out, uint32_t pid);
-void gpurt_nvtx_init(struct gpurt_state *s);
-void gpurt_nvtx_free(struct gpurt_state *s);
+/* hgtx.ranges from the NVTX v2 probes (gpurt_hgtx.c) */
+void gpurt_hgtx_read(struct gpurt_state *s, struct emitter *out);
+void gpurt_hgtx_final(struct gpurt_state *s, struct emitter *out, uint32_t pid);
+void gpurt_hgtx_init(struct gpurt_state *s);
+void gpurt_hgtx_free(struct gpurt_state *s);
 
 /* Opens, loads and attaches the BPF object, then starts the discovery
  * (gpurt_load.c). 0 or -errno with s->err set. */

@@ -25,7 +25,7 @@
 
 static const struct stream_desc *const hgtx_streams[] = {&hgtx_ranges_stream, NULL};
 
-#define HGTX_ROWS_MAX (INJ_NVTX_PROCS * INJ_NVTX_NAMES)
+#define HGTX_ROWS_MAX (INJ_HGTX_PROCS * INJ_HGTX_NAMES)
 /* The most ranges tracked at once: twice what one read can hold. Ranges of
  * a process that ended, and ranges no read has shown for HGTX_UNSEEN_TICKS
  * (a name the workload rewrote), are forgotten, so only a job that keeps
@@ -45,8 +45,8 @@ struct hgtx_known {
 
 struct hgtx_state {
 	uint32_t sid;
-	struct inj_nvtx_section *rw; /* for the epoch only */
-	const struct inj_nvtx_section *sec;
+	struct inj_hgtx_section *rw; /* for the epoch only */
+	const struct inj_hgtx_section *sec;
 	size_t len;
 	struct hgtx_row *rows;
 	struct hgtx_known *known;
@@ -55,7 +55,7 @@ struct hgtx_state {
 	uint32_t tick;
 	uint64_t refused;		   /* ranges this tick the cap left out */
 	bool ended;			   /* a process ended this tick: sweep now */
-	uint32_t gone_pid[INJ_NVTX_PROCS]; /* the pid whose end went out, per slot */
+	uint32_t gone_pid[INJ_HGTX_PROCS]; /* the pid whose end went out, per slot */
 	char status[2048];
 	bool status_sent;
 	char err[512];
@@ -104,11 +104,11 @@ static double hgtx_frequency(const struct asys_options *o)
 	return hz < 1 ? 1 : hz > 100 ? 100 : hz;
 }
 
-/* The NVTX section of the region, its size in *len; NULL when there is no
+/* The HGTX section of the region, its size in *len; NULL when there is no
  * region or the section is too small to hold its layout. */
-static const struct inj_nvtx_section *hgtx_section(size_t *len)
+static const struct inj_hgtx_section *hgtx_section(size_t *len)
 {
-	const struct inj_nvtx_section *sec = inject_host_section(ASYS_INJECT_SEC_NVTX, len);
+	const struct inj_hgtx_section *sec = inject_host_section(ASYS_INJECT_SEC_HGTX, len);
 
 	return sec && *len >= sizeof(*sec) ? sec : NULL;
 }
@@ -116,12 +116,12 @@ static const struct inj_nvtx_section *hgtx_section(size_t *len)
 bool hgtx_region_serves(uint32_t pid)
 {
 	size_t len = 0;
-	const struct inj_nvtx_section *sec = hgtx_section(&len);
+	const struct inj_hgtx_section *sec = hgtx_section(&len);
 	bool listed = false;
 
 	if (!sec || !pid)
 		return false;
-	for (int i = 0; i < INJ_NVTX_PROCS && !listed; i++)
+	for (int i = 0; i < INJ_HGTX_PROCS && !listed; i++)
 		listed = __atomic_load_n(&sec->procs[i].pid, __ATOMIC_RELAXED) == pid;
 	/* the workload writes the slots: a pid it copied from another process
 	 * would hide that process's ranges from the probes */
@@ -147,9 +147,9 @@ static int hgtx_init(const struct coll_ctx *ctx, void **state)
 	if (!st)
 		return -ENOMEM;
 	st->sec = hgtx_section(&st->len);
-	st->rw = inject_host_section_rw(ASYS_INJECT_SEC_NVTX, NULL);
+	st->rw = inject_host_section_rw(ASYS_INJECT_SEC_HGTX, NULL);
 	if (!st->sec || !st->rw) {
-		const char *note = inject_host_note(ASYS_INJECT_SEC_NVTX);
+		const char *note = inject_host_note(ASYS_INJECT_SEC_HGTX);
 
 		snprintf(st->err, sizeof(st->err), "%s",
 			 *note ? note
@@ -172,7 +172,7 @@ static int hgtx_init(const struct coll_ctx *ctx, void **state)
 	st->sid = (uint32_t)id;
 	/* the library works only once the section says its version: a region
 	 * nobody reads stays unused */
-	__atomic_store_n(&st->rw->version, INJ_NVTX_VERSION, __ATOMIC_RELEASE);
+	__atomic_store_n(&st->rw->version, INJ_HGTX_VERSION, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -230,7 +230,7 @@ static void hgtx_say(struct hgtx_state *st, struct emitter *out, uint64_t ts,
 		     const struct hgtx_lost *lost)
 {
 	char buf[sizeof(st->status)];
-	const char *note = inject_host_note(ASYS_INJECT_SEC_NVTX);
+	const char *note = inject_host_note(ASYS_INJECT_SEC_HGTX);
 	int n = snprintf(buf, sizeof(buf), "%s", note);
 
 	if (lost->names)
@@ -295,7 +295,7 @@ static void hgtx_emit_row(struct hgtx_state *st, struct emitter *out, uint64_t t
  * its last sample), or no read showed it for a while (a name rewritten). */
 static bool hgtx_stale(const struct hgtx_state *st, const struct hgtx_known *e)
 {
-	return (e->slot < INJ_NVTX_PROCS && st->gone_pid[e->slot] == e->pid) ||
+	return (e->slot < INJ_HGTX_PROCS && st->gone_pid[e->slot] == e->pid) ||
 	       st->tick - e->seen >= HGTX_UNSEEN_TICKS;
 }
 
@@ -324,7 +324,7 @@ static int hgtx_sample(void *state, struct emitter *out, uint64_t now_ns)
 	struct hgtx_lost lost;
 	uint32_t closed, slot;
 	uint64_t ts = emit_tick_start(out);
-	bool alive[INJ_NVTX_PROCS];
+	bool alive[INJ_HGTX_PROCS];
 	size_t n;
 
 	(void)now_ns;
@@ -332,17 +332,17 @@ static int hgtx_sample(void *state, struct emitter *out, uint64_t now_ns)
 	st->refused = 0;
 	/* close the epoch: writers move to the other min/max slot */
 	closed = __atomic_fetch_add(&st->rw->epoch, 1, __ATOMIC_ACQ_REL);
-	for (slot = 0; slot < INJ_NVTX_PROCS; slot++)
+	for (slot = 0; slot < INJ_HGTX_PROCS; slot++)
 		alive[slot] =
 		    hgtx_alive(__atomic_load_n(&st->sec->procs[slot].pid, __ATOMIC_RELAXED));
 	n = hgtx_read(st->sec, st->len, closed, st->rows, HGTX_ROWS_MAX, &lost);
 	for (size_t i = 0; i < n; i++) {
 		const struct hgtx_row *r = &st->rows[i];
 
-		if (r->slot < INJ_NVTX_PROCS && st->gone_pid[r->slot] != r->pid)
+		if (r->slot < INJ_HGTX_PROCS && st->gone_pid[r->slot] != r->pid)
 			hgtx_emit_row(st, out, ts, r);
 	}
-	for (slot = 0; slot < INJ_NVTX_PROCS; slot++) {
+	for (slot = 0; slot < INJ_HGTX_PROCS; slot++) {
 		uint32_t pid = __atomic_load_n(&st->sec->procs[slot].pid, __ATOMIC_RELAXED);
 
 		if (pid && !alive[slot] && st->gone_pid[slot] != pid) {

@@ -15,11 +15,11 @@
  * escaper (controls, C1, bidi and bad UTF-8), cut to n bytes. */
 size_t hgtx_clean(char *dst, const char *src, size_t n)
 {
-	char raw[INJ_NVTX_TEXT + 1];
+	char raw[INJ_HGTX_TEXT + 1];
 	size_t i;
 
-	if (n > INJ_NVTX_TEXT)
-		n = INJ_NVTX_TEXT;
+	if (n > INJ_HGTX_TEXT)
+		n = INJ_HGTX_TEXT;
 	for (i = 0; i < n; i++) {
 		raw[i] = HGTX_LOAD(&src[i]);
 		if (!raw[i])
@@ -31,7 +31,7 @@ size_t hgtx_clean(char *dst, const char *src, size_t n)
 }
 
 /* A copy of a row made while its writer was not in it; false when torn. */
-static bool hgtx_row_copy(const struct inj_nvtx_row *r, struct inj_nvtx_row *out)
+static bool hgtx_row_copy(const struct inj_hgtx_row *r, struct inj_hgtx_row *out)
 {
 	for (int t = 0; t < HGTX_TRIES; t++) {
 		uint32_t s1 = __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE), s2;
@@ -65,9 +65,9 @@ static uint64_t hgtx_key(uint32_t pid, const char *label)
 }
 
 /* The row's label: the domain's name ("" for the default one), \x1f, the name. */
-static void hgtx_label(const struct inj_nvtx_proc *p, uint32_t name, char *out)
+static void hgtx_label(const struct inj_hgtx_proc *p, uint32_t name, char *out)
 {
-	const struct inj_nvtx_name *n = &p->names[name];
+	const struct inj_hgtx_name *n = &p->names[name];
 	uint32_t dom = HGTX_LOAD(&n->domain);
 	size_t k = 0;
 
@@ -75,10 +75,10 @@ static void hgtx_label(const struct inj_nvtx_proc *p, uint32_t name, char *out)
 		strcpy(out, "\x1f(other)");
 		return;
 	}
-	if (dom > 0 && dom < INJ_NVTX_DOMAINS) {
-		const struct inj_nvtx_domain *d = &p->dom[dom];
+	if (dom > 0 && dom < INJ_HGTX_DOMAINS) {
+		const struct inj_hgtx_domain *d = &p->dom[dom];
 
-		if (__atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == INJ_NVTX_READY)
+		if (__atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == INJ_HGTX_READY)
 			k = hgtx_clean(out, d->name, sizeof(d->name) - 1);
 		else
 			out[k++] = '?';
@@ -90,7 +90,7 @@ static void hgtx_label(const struct inj_nvtx_proc *p, uint32_t name, char *out)
 }
 
 /* Adds a copied row into the name's sums. */
-static void hgtx_add(struct hgtx_row *o, const struct inj_nvtx_row *c, uint32_t closed)
+static void hgtx_add(struct hgtx_row *o, const struct inj_hgtx_row *c, uint32_t closed)
 {
 	uint32_t k = closed & 1;
 
@@ -107,7 +107,7 @@ static void hgtx_add(struct hgtx_row *o, const struct inj_nvtx_row *c, uint32_t 
 		o->max_ns = (double)c->max_ns[k];
 }
 
-static void hgtx_row_init(struct hgtx_row *o, const struct inj_nvtx_proc *p, uint32_t slot,
+static void hgtx_row_init(struct hgtx_row *o, const struct inj_hgtx_proc *p, uint32_t slot,
 			  uint32_t pid, uint32_t name)
 {
 	uint32_t color = name ? HGTX_LOAD(&p->names[name].color) : 0;
@@ -117,7 +117,7 @@ static void hgtx_row_init(struct hgtx_row *o, const struct inj_nvtx_proc *p, uin
 	hgtx_label(p, name, o->label);
 	o->key = hgtx_key(pid, o->label);
 	o->depth = o->count = o->total_ns = o->self_ns = o->min_ns = o->max_ns = NAN;
-	o->color = color & INJ_NVTX_COLOR_SET ? (double)(color & 0xffffffu) : NAN;
+	o->color = color & INJ_HGTX_COLOR_SET ? (double)(color & 0xffffffu) : NAN;
 }
 
 /* Folds into rows[i] a later row of the same key (another category). */
@@ -140,23 +140,23 @@ static void hgtx_merge(struct hgtx_row *a, const struct hgtx_row *b)
 
 /* One process's rows: the sums of its shards per name, then names that
  * differ only by category folded together. */
-static size_t hgtx_read_proc(const struct inj_nvtx_section *sec, uint32_t slot, uint32_t closed,
+static size_t hgtx_read_proc(const struct inj_hgtx_section *sec, uint32_t slot, uint32_t closed,
 			     struct hgtx_row *rows, size_t max)
 {
-	const struct inj_nvtx_proc *p = &sec->procs[slot];
-	uint32_t pid = HGTX_LOAD(&p->pid), mine[INJ_NVTX_SHARDS], nmine = 0;
+	const struct inj_hgtx_proc *p = &sec->procs[slot];
+	uint32_t pid = HGTX_LOAD(&p->pid), mine[INJ_HGTX_SHARDS], nmine = 0;
 	size_t n = 0;
 
-	for (uint32_t s = 0; s < INJ_NVTX_SHARDS; s++)
+	for (uint32_t s = 0; s < INJ_HGTX_SHARDS; s++)
 		if (HGTX_LOAD(&sec->shards[s].proc) == slot + 1)
 			mine[nmine++] = s;
 
-	for (uint32_t name = 0; name < INJ_NVTX_NAMES && n < max; name++) {
+	for (uint32_t name = 0; name < INJ_HGTX_NAMES && n < max; name++) {
 		struct hgtx_row *o = &rows[n];
-		struct inj_nvtx_row c;
+		struct inj_hgtx_row c;
 
 		if (name &&
-		    __atomic_load_n(&p->names[name].state, __ATOMIC_ACQUIRE) != INJ_NVTX_READY)
+		    __atomic_load_n(&p->names[name].state, __ATOMIC_ACQUIRE) != INJ_HGTX_READY)
 			continue;
 		hgtx_row_init(o, p, slot, pid, name);
 		for (uint32_t s = 0; s < nmine; s++)
@@ -175,7 +175,7 @@ static size_t hgtx_read_proc(const struct inj_nvtx_section *sec, uint32_t slot, 
 	return n;
 }
 
-size_t hgtx_read(const struct inj_nvtx_section *sec, size_t len, uint32_t closed,
+size_t hgtx_read(const struct inj_hgtx_section *sec, size_t len, uint32_t closed,
 		 struct hgtx_row *rows, size_t max, struct hgtx_lost *lost)
 {
 	size_t n = 0;
@@ -188,8 +188,8 @@ size_t hgtx_read(const struct inj_nvtx_section *sec, size_t len, uint32_t closed
 		lost->procs = HGTX_LOAD(&sec->procs_full);
 		lost->shards = HGTX_LOAD(&sec->shards_full);
 	}
-	for (uint32_t slot = 0; slot < INJ_NVTX_PROCS && n < max; slot++) {
-		const struct inj_nvtx_proc *p = &sec->procs[slot];
+	for (uint32_t slot = 0; slot < INJ_HGTX_PROCS && n < max; slot++) {
+		const struct inj_hgtx_proc *p = &sec->procs[slot];
 
 		if (!HGTX_LOAD(&p->pid))
 			continue;

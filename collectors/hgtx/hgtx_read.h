@@ -1,4 +1,4 @@
-/* Reading the NVTX section of the shared region (inject/inject_nvtx.h) into
+/* Reading the HGTX section of the shared region (inject/inject_hgtx.h) into
  * rows of the stream hgtx.ranges: one per (process, domain, name), the
  * categories of a name merged. The section is the workload's to write, so
  * nothing in it is trusted: indices are bounded, texts copied, cut and
@@ -9,10 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "inject_nvtx.h"
+#include "inject_hgtx.h"
 
-/* DOMAIN "\x1f" NAME, each at most INJ_NVTX_TEXT bytes */
-#define HGTX_LABEL_MAX (2 * INJ_NVTX_TEXT + 2)
+/* DOMAIN "\x1f" NAME, each at most INJ_HGTX_TEXT bytes */
+#define HGTX_LABEL_MAX (2 * INJ_HGTX_TEXT + 2)
 
 struct hgtx_row {
 	uint32_t slot; /* process slot */
@@ -31,10 +31,10 @@ struct hgtx_lost {
 /* Reads the section of len bytes into rows (room for max), the extremes
  * from the epoch `closed` (the one asys just ended). Returns the number of
  * rows, at most max; 0 for a section too small. Allocates nothing. */
-size_t hgtx_read(const struct inj_nvtx_section *sec, size_t len, uint32_t closed,
+size_t hgtx_read(const struct inj_hgtx_section *sec, size_t len, uint32_t closed,
 		 struct hgtx_row *rows, size_t max, struct hgtx_lost *lost);
 
-/* Cleans a text into dst (room INJ_NVTX_TEXT + 1): up to its NUL or n
+/* Cleans a text into dst (room INJ_HGTX_TEXT + 1): up to its NUL or n
  * bytes, each control character '?'. Returns the length. */
 size_t hgtx_clean(char *dst, const char *src, size_t n);
 

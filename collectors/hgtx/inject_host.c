@@ -14,7 +14,7 @@
 #include "env.h"
 #include "inject_host.h"
 #include "inject_ktime.h"
-#include "inject_nvtx.h"
+#include "inject_hgtx.h"
 #include "proc_api.h"
 #include "strsafe.h"
 #include "sysroot.h"
@@ -34,7 +34,7 @@ struct inject_host_sec {
 };
 
 static const struct inject_host_sec inject_host_secs[] = {
-    {ASYS_INJECT_SEC_NVTX, sizeof(struct inj_nvtx_section)},
+    {ASYS_INJECT_SEC_HGTX, sizeof(struct inj_hgtx_section)},
     {ASYS_INJECT_SEC_KTIME, KTIME_SECTION_SIZE_DEFAULT},
 };
 
@@ -290,9 +290,9 @@ void inject_host_workload(bool nvtx)
 	/* NVTX/HGTX ranges: the header-only NVTX loads the tool this names */
 	if (!nvtx)
 		return;
-	lib = inject_host_lib(ASYS_INJECT_SEC_NVTX);
+	lib = inject_host_lib(ASYS_INJECT_SEC_HGTX);
 	if (lib)
-		inject_host_env(ASYS_INJECT_SEC_NVTX, "NVTX_INJECTION64_PATH", lib);
+		inject_host_env(ASYS_INJECT_SEC_HGTX, "NVTX_INJECTION64_PATH", lib);
 }
 
 void inject_host_child(void)

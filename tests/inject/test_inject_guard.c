@@ -21,7 +21,7 @@
 #include "hgtx.h"
 #include "inject_host.h"
 #include "inject_ktime.h"
-#include "inject_nvtx.h"
+#include "inject_hgtx.h"
 
 static int fails;
 #define CHECK(c, ...)                                                                              \
@@ -109,9 +109,9 @@ static void header_test(int fd)
 	      size);
 	if (rw && len < size)
 		sum(rw, len);
-	CHECK(inject_host_section(ASYS_INJECT_SEC_NVTX, &len) &&
-		  len == sizeof(struct inj_nvtx_section),
-	      "the NVTX section moved: %zu bytes", len);
+	CHECK(inject_host_section(ASYS_INJECT_SEC_HGTX, &len) &&
+		  len == sizeof(struct inj_hgtx_section),
+	      "the HGTX section moved: %zu bytes", len);
 	munmap(h, 4096);
 }
 
@@ -119,7 +119,7 @@ static void header_test(int fd)
  * parent, init and asys itself are not, though the job lists them. */
 static void serves_test(void)
 {
-	struct inj_nvtx_section *sec = inject_host_section_rw(ASYS_INJECT_SEC_NVTX, NULL);
+	struct inj_hgtx_section *sec = inject_host_section_rw(ASYS_INJECT_SEC_HGTX, NULL);
 	int pfd[2];
 	pid_t child, grand = 0;
 

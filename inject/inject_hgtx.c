@@ -22,12 +22,12 @@ static uint32_t inj_dom_of(const void *h)
 {
 	uintptr_t v = (uintptr_t)h;
 
-	return v < INJ_NVTX_DOMAINS ? (uint32_t)v : 0;
+	return v < INJ_HGTX_DOMAINS ? (uint32_t)v : 0;
 }
 
 static void inj_color(uint32_t name, uint32_t argb)
 {
-	uint32_t c = INJ_NVTX_COLOR_SET | (argb & 0xffffffu);
+	uint32_t c = INJ_HGTX_COLOR_SET | (argb & 0xffffffu);
 	uint32_t *slot = &inj_proc->names[name].color;
 
 	if (INJ_LOAD(slot) != c) /* a write only when it changes: the line stays shared */
@@ -43,7 +43,7 @@ static uint32_t inj_text_name(uint32_t dom, uint32_t cat, const char *s)
 
 static uint32_t inj_wide_name(uint32_t dom, uint32_t cat, const wchar_t *w)
 {
-	char buf[INJ_NVTX_TEXT + 1];
+	char buf[INJ_HGTX_TEXT + 1];
 	uint32_t n = inj_from_wide(buf, w);
 
 	return inj_name(dom, cat, buf, n);
@@ -53,16 +53,16 @@ static uint32_t inj_wide_name(uint32_t dom, uint32_t cat, const wchar_t *w)
 static uint32_t inj_registered(uint32_t dom, uint32_t cat, const void *h)
 {
 	uintptr_t v = (uintptr_t)h;
-	struct inj_nvtx_name *n;
+	struct inj_hgtx_name *n;
 
-	if (v == 0 || v > INJ_NVTX_NAMES - 1)
+	if (v == 0 || v > INJ_HGTX_NAMES - 1)
 		return 0;
 	n = &inj_proc->names[v - 1];
-	if (__atomic_load_n(&n->state, __ATOMIC_ACQUIRE) != INJ_NVTX_READY)
+	if (__atomic_load_n(&n->state, __ATOMIC_ACQUIRE) != INJ_HGTX_READY)
 		return 0;
 	if (n->domain == dom && n->category == cat)
 		return (uint32_t)(v - 1);
-	return inj_name(dom, cat, n->text, n->len < INJ_NVTX_TEXT ? n->len : INJ_NVTX_TEXT);
+	return inj_name(dom, cat, n->text, n->len < INJ_HGTX_TEXT ? n->len : INJ_HGTX_TEXT);
 }
 
 static uint32_t inj_attr_name(uint32_t dom, const struct nvtx_abi_attr *a)
@@ -91,12 +91,12 @@ static uint32_t inj_attr_name(uint32_t dom, const struct nvtx_abi_attr *a)
 
 /* ---- push / pop: a stack per thread ---- */
 
-static int inj_push(struct inj_nvtx_shard *sh, uint32_t dom, uint32_t name)
+static int inj_push(struct inj_hgtx_shard *sh, uint32_t dom, uint32_t name)
 {
 	uint32_t d = sh->depth;
 
-	if (d < INJ_NVTX_STACK) {
-		struct inj_nvtx_frame *f = &sh->stack[d];
+	if (d < INJ_HGTX_STACK) {
+		struct inj_hgtx_frame *f = &sh->stack[d];
 
 		f->name = name;
 		f->domain = dom;
@@ -114,8 +114,8 @@ static int inj_push(struct inj_nvtx_shard *sh, uint32_t dom, uint32_t name)
 static int inj_pop(uint32_t dom)
 {
 	uint64_t now = inj_now_ns(), dur, self;
-	struct inj_nvtx_shard *sh = inj_shard();
-	struct inj_nvtx_frame f;
+	struct inj_hgtx_shard *sh = inj_shard();
+	struct inj_hgtx_frame f;
 	uint32_t d, k;
 
 	if (!sh || sh->depth == 0) {
@@ -124,7 +124,7 @@ static int inj_pop(uint32_t dom)
 		return -1;
 	}
 	d = sh->depth - 1;
-	if (d >= INJ_NVTX_STACK) {
+	if (d >= INJ_HGTX_STACK) {
 		INJ_STORE(&sh->depth, d);
 		return (int)d;
 	}
@@ -146,21 +146,21 @@ static int inj_pop(uint32_t dom)
 
 static int inj_push_attr(uint32_t dom, const struct nvtx_abi_attr *a)
 {
-	struct inj_nvtx_shard *sh = inj_shard();
+	struct inj_hgtx_shard *sh = inj_shard();
 
 	return sh ? inj_push(sh, dom, inj_attr_name(dom, a)) : -1;
 }
 
 static int inj_RangePushA(const char *s)
 {
-	struct inj_nvtx_shard *sh = inj_shard();
+	struct inj_hgtx_shard *sh = inj_shard();
 
 	return sh ? inj_push(sh, 0, inj_text_name(0, 0, s)) : -1;
 }
 
 static int inj_RangePushW(const wchar_t *s)
 {
-	struct inj_nvtx_shard *sh = inj_shard();
+	struct inj_hgtx_shard *sh = inj_shard();
 
 	return sh ? inj_push(sh, 0, inj_wide_name(0, 0, s)) : -1;
 }
@@ -189,12 +189,12 @@ static int inj_DomainRangePop(const void *dom)
 
 static uint64_t inj_start(uint32_t name)
 {
-	struct inj_nvtx_proc *p = inj_proc;
-	struct inj_nvtx_open *o;
+	struct inj_hgtx_proc *p = inj_proc;
+	struct inj_hgtx_open *o;
 	uint64_t id;
 
 	id = __atomic_add_fetch(&p->next_id, 1, __ATOMIC_RELAXED);
-	o = &p->open[id % INJ_NVTX_OPEN];
+	o = &p->open[id % INJ_HGTX_OPEN];
 	if (INJ_LOAD(&o->id))
 		__atomic_fetch_add(&p->open_lost, 1, __ATOMIC_RELAXED);
 	INJ_STORE(&o->name, name);
@@ -206,14 +206,14 @@ static uint64_t inj_start(uint32_t name)
 static void inj_end(uint64_t id)
 {
 	uint64_t now = inj_now_ns(), start, want = id;
-	struct inj_nvtx_proc *p = inj_proc;
-	struct inj_nvtx_shard *sh;
-	struct inj_nvtx_open *o;
+	struct inj_hgtx_proc *p = inj_proc;
+	struct inj_hgtx_shard *sh;
+	struct inj_hgtx_open *o;
 	uint32_t name;
 
 	if (!p || !id)
 		return;
-	o = &p->open[id % INJ_NVTX_OPEN];
+	o = &p->open[id % INJ_HGTX_OPEN];
 	if (__atomic_load_n(&o->id, __ATOMIC_ACQUIRE) != id)
 		return;
 	name = INJ_LOAD(&o->name);
@@ -222,7 +222,7 @@ static void inj_end(uint64_t id)
 					 __ATOMIC_RELAXED))
 		return;
 	sh = inj_shard();
-	if (sh && name < INJ_NVTX_NAMES && now > start)
+	if (sh && name < INJ_HGTX_NAMES && now > start)
 		inj_row_add(sh, name, 0, now - start, now - start);
 }
 
@@ -299,7 +299,7 @@ static void *inj_DomainCreateA(const char *name)
 
 static void *inj_DomainCreateW(const wchar_t *name)
 {
-	char buf[INJ_NVTX_TEXT + 1];
+	char buf[INJ_HGTX_TEXT + 1];
 	uint32_t n;
 
 	if (!inj_proc || !name)

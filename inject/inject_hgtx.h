@@ -1,4 +1,4 @@
-/* The NVTX section of the shared region (ASYS_INJECT_SEC_NVTX): what
+/* The HGTX section of the shared region (ASYS_INJECT_SEC_HGTX): what
  * libasys-inject.so writes of the HGTX/NVTX ranges of a workload, and asys
  * reads once per refresh.
  *
@@ -26,69 +26,69 @@
  * asys writes `epoch` and nothing else; the library writes the rest. The
  * reader trusts none of it: indices are checked against the arrays, texts
  * are copied and cut, and a row that stays torn is skipped. */
-#ifndef ASYS_INJECT_NVTX_H
-#define ASYS_INJECT_NVTX_H
+#ifndef ASYS_INJECT_HGTX_H
+#define ASYS_INJECT_HGTX_H
 
 #include <stdint.h>
 
-#define INJ_NVTX_VERSION 1u
-#define INJ_NVTX_PROCS 64
-#define INJ_NVTX_SHARDS 256
-#define INJ_NVTX_NAMES 512  /* per process; 0 is "other" */
-#define INJ_NVTX_DOMAINS 32 /* per process; 0 is the default domain */
-#define INJ_NVTX_TEXT 120   /* bytes of a name or a domain kept */
-#define INJ_NVTX_STACK 64   /* pushes deeper than this are counted, not timed */
-#define INJ_NVTX_OPEN 1024  /* start/end ranges open at once per process */
-#define INJ_NVTX_PROBES 64  /* name slots tried before "other" */
+#define INJ_HGTX_VERSION 1u
+#define INJ_HGTX_PROCS 64
+#define INJ_HGTX_SHARDS 256
+#define INJ_HGTX_NAMES 512  /* per process; 0 is "other" */
+#define INJ_HGTX_DOMAINS 32 /* per process; 0 is the default domain */
+#define INJ_HGTX_TEXT 120   /* bytes of a name or a domain kept */
+#define INJ_HGTX_STACK 64   /* pushes deeper than this are counted, not timed */
+#define INJ_HGTX_OPEN 1024  /* start/end ranges open at once per process */
+#define INJ_HGTX_PROBES 64  /* name slots tried before "other" */
 
-enum inj_nvtx_slot_state {
-	INJ_NVTX_FREE = 0,
-	INJ_NVTX_WRITING = 1,
-	INJ_NVTX_READY = 2,
-	INJ_NVTX_RETIRED = 3, /* shards only: its thread ended */
+enum inj_hgtx_slot_state {
+	INJ_HGTX_FREE = 0,
+	INJ_HGTX_WRITING = 1,
+	INJ_HGTX_READY = 2,
+	INJ_HGTX_RETIRED = 3, /* shards only: its thread ended */
 };
 
-#define INJ_NVTX_COLOR_SET (1u << 24) /* in a name's color: 0xRRGGBB is given */
+#define INJ_HGTX_COLOR_SET (1u << 24) /* in a name's color: 0xRRGGBB is given */
 
-struct inj_nvtx_name {
-	uint32_t state; /* enum inj_nvtx_slot_state */
+struct inj_hgtx_name {
+	uint32_t state; /* enum inj_hgtx_slot_state */
 	uint32_t domain;
 	uint32_t category;
-	uint32_t color; /* INJ_NVTX_COLOR_SET | 0xRRGGBB, or 0 */
+	uint32_t color; /* INJ_HGTX_COLOR_SET | 0xRRGGBB, or 0 */
 	uint32_t hash;
 	uint32_t len;
-	char text[128]; /* NUL-terminated, at most INJ_NVTX_TEXT bytes */
+	char text[128]; /* NUL-terminated, at most INJ_HGTX_TEXT bytes */
 };
 
-struct inj_nvtx_domain {
+struct inj_hgtx_domain {
 	uint32_t state;
 	uint32_t len;
 	char name[128];
 };
 
 /* A range started with nvtxRangeStart*, until its nvtxRangeEnd: slot id %
- * INJ_NVTX_OPEN. id is written last (release) and cleared by the CAS of the
+ * INJ_HGTX_OPEN. id is written last (release) and cleared by the CAS of the
  * end that claims it. */
-struct inj_nvtx_open {
+struct inj_hgtx_open {
 	uint64_t id;
 	uint64_t start_ns;
 	uint32_t name;
 	uint32_t pad;
 };
 
-struct inj_nvtx_proc {
+struct inj_hgtx_proc {
 	uint32_t pid; /* CAS 0 -> pid */
 	uint32_t state;
 	uint64_t start_ns; /* CLOCK_MONOTONIC when the library took the slot */
 	uint64_t next_id;  /* of start/end ranges */
 	uint64_t marks;	   /* nvtxMark* calls */
 	uint64_t names_full, domains_full, open_lost, stack_deep, pops_unmatched;
-	struct inj_nvtx_domain dom[INJ_NVTX_DOMAINS];
-	struct inj_nvtx_name names[INJ_NVTX_NAMES];
-	struct inj_nvtx_open open[INJ_NVTX_OPEN];
+	struct inj_hgtx_domain dom[INJ_HGTX_DOMAINS];
+	struct inj_hgtx_name names[INJ_HGTX_NAMES];
+	struct inj_hgtx_open open[INJ_HGTX_OPEN];
 };
 
-struct inj_nvtx_row {
+struct inj_hgtx_row {
 	uint32_t seq;	/* odd while the owner writes */
 	uint32_t depth; /* nesting depth when last ended, 0 = outermost */
 	uint64_t count, total_ns, self_ns;
@@ -96,29 +96,29 @@ struct inj_nvtx_row {
 	uint32_t ep[2]; /* 1 + the epoch slot k's extremes belong to */
 };
 
-struct inj_nvtx_frame {
+struct inj_hgtx_frame {
 	uint64_t start_ns;
 	uint64_t child_ns; /* time in ranges pushed inside this one */
 	uint32_t name;
 	uint32_t domain;
 };
 
-struct inj_nvtx_shard {
+struct inj_hgtx_shard {
 	uint32_t proc;	/* 1 + index in procs[]; 0 free */
 	uint32_t state; /* READY while its thread runs, RETIRED after */
 	uint32_t tid;
-	uint32_t depth; /* pushes not yet popped; may pass INJ_NVTX_STACK */
-	struct inj_nvtx_frame stack[INJ_NVTX_STACK];
-	struct inj_nvtx_row rows[INJ_NVTX_NAMES];
+	uint32_t depth; /* pushes not yet popped; may pass INJ_HGTX_STACK */
+	struct inj_hgtx_frame stack[INJ_HGTX_STACK];
+	struct inj_hgtx_row rows[INJ_HGTX_NAMES];
 };
 
-struct inj_nvtx_section {
-	uint32_t version; /* INJ_NVTX_VERSION, set by asys */
+struct inj_hgtx_section {
+	uint32_t version; /* INJ_HGTX_VERSION, set by asys */
 	uint32_t epoch;	  /* written by asys before each read */
 	uint64_t procs_full, shards_full;
 	uint8_t pad[40];
-	struct inj_nvtx_proc procs[INJ_NVTX_PROCS];
-	struct inj_nvtx_shard shards[INJ_NVTX_SHARDS];
+	struct inj_hgtx_proc procs[INJ_HGTX_PROCS];
+	struct inj_hgtx_shard shards[INJ_HGTX_SHARDS];
 };
 
 #endif

@@ -1,4 +1,4 @@
-/* hgtx.ranges from the NVTX v2 probes (gpurt_nvtx.bpf.h): one entity per
+/* hgtx.ranges from the NVTX v2 probes (gpurt_hgtx.bpf.h): one entity per
  * (process, name hash), in the default domain, named from the range_names
  * map the first time it is seen. Each refresh moves the BPF side to a new
  * epoch, then reads the min and max of the one just closed. A process whose
@@ -37,12 +37,12 @@ static uint64_t range_entity(uint32_t pid, uint64_t hash)
 	return util_mix64(x) >> 1; /* clear of STATUS_STREAM and ENTITY_CPU_TOTAL */
 }
 
-void gpurt_nvtx_init(struct gpurt_state *s)
+void gpurt_hgtx_init(struct gpurt_state *s)
 {
 	enttab_init(&s->rents, sizeof(struct rent), 64);
 }
 
-void gpurt_nvtx_free(struct gpurt_state *s)
+void gpurt_hgtx_free(struct gpurt_state *s)
 {
 	enttab_fini(&s->rents);
 }
@@ -133,7 +133,7 @@ static void ranges_read(struct gpurt_state *s, struct emitter *out, uint32_t pid
 	}
 }
 
-void gpurt_nvtx_read(struct gpurt_state *s, struct emitter *out)
+void gpurt_hgtx_read(struct gpurt_state *s, struct emitter *out)
 {
 	volatile __u32 *epoch = &s->skel->bss->range_epoch;
 	uint32_t closed = *epoch;
@@ -157,7 +157,7 @@ static bool rent_drop(void *rec, void *ctx)
 	return true;
 }
 
-void gpurt_nvtx_final(struct gpurt_state *s, struct emitter *out, uint32_t pid)
+void gpurt_hgtx_final(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 {
 	struct gpurt_drop d = {s, out, pid, 0};
 
