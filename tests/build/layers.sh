@@ -3,7 +3,8 @@
 # include anything; tui, collectors, lib/rec and lib/serve only themselves and
 # the core (collectors also inject/, the region's layout); lib/core only
 # itself; inject/ (libasys-inject.so, loaded into workloads) only itself. A
-# header is placed by where it lives in the tree.
+# header is placed by where it lives in the tree. In tui/, the panes
+# (tui/panes) include the frame and the widgets, never the reverse.
 #
 # collectors/ is a folder per source. From outside its folder a collector's
 # headers are private but for one, its public header, which its fragment
@@ -14,7 +15,7 @@ cd "$top_srcdir" || exit 1
 
 cdirs=$(for d in collectors/*/; do [ -d "$d" ] && echo "${d%/}"; done)
 # every header of the layers and the folder it lives in
-homes=$(for d in lib/core lib/rec lib/serve src collectors $cdirs tui inject; do
+homes=$(for d in lib/core lib/rec lib/serve src collectors $cdirs tui tui/panes inject; do
 	for h in "$d"/*.h; do [ -f "$h" ] && echo "$d ${h##*/}"; done
 done)
 # each collector folder and its public header
@@ -49,7 +50,8 @@ layer_check() {
 		allow["lib/serve"] = "lib/serve lib/core"
 		allow["collectors"] = "collectors lib/core inject"
 		allow["tui"] = "tui lib/core"
-		allow["src"] = "src lib/rec lib/serve lib/core collectors tui inject"
+		allow["tui/panes"] = "tui/panes tui lib/core"
+		allow["src"] = "src lib/rec lib/serve lib/core collectors tui tui/panes inject"
 		allow["inject"] = "inject"
 	}
 	FNR == 1 {
@@ -78,7 +80,7 @@ layer_check() {
 	END { print "ok " ok + 0 }' "$@"
 }
 
-files=$(for dir in lib/core lib/rec lib/serve collectors $cdirs tui src inject; do
+files=$(for dir in lib/core lib/rec lib/serve collectors $cdirs tui tui/panes src inject; do
 	for f in "$dir"/*.c "$dir"/*.h; do [ -f "$f" ] && echo "$f"; done
 done)
 # shellcheck disable=SC2086
@@ -93,27 +95,30 @@ rm -f "${TMPDIR:-/tmp}/layers.$$"
 
 # The TUI cannot tell live from replay: what differs comes through its
 # driver, and it never reads the engine.
-if grep -l '#include "engine.h"' tui/*.c tui/*.h; then
+if grep -l '#include "engine.h"' tui/*.c tui/*.h tui/panes/*.c tui/panes/*.h; then
 	fail "tui/ includes engine.h: the driver's callbacks say what the engine does"
 else
 	pass
 fi
 # the rule itself must be able to fail: the core including a collector's
 # header, inject/ including the core's, the application and another
-# collector including a collector's private header; inject/ may include its
-# own, a collector another's public header and its own private ones
+# collector including a collector's private header, the frame including a
+# pane's header; inject/ may include its own, a collector another's public
+# header and its own private ones
 T=$(mktemp -d) || exit 1
-mkdir -p "$T/lib/core" "$T/inject" "$T/src" "$T/collectors/cpu"
+mkdir -p "$T/lib/core" "$T/inject" "$T/src" "$T/collectors/cpu" "$T/tui"
 printf '#include "registry.h"\n' >"$T/lib/core/x.c"
 printf '#include "asys_inject.h"\n#include "store.h"\n' >"$T/inject/y.c"
 printf '#include "memproc_int.h"\n' >"$T/src/z.c"
 printf '#include "mem.h"\n#include "memproc.h"\n#include "perfctr.h"\n' >"$T/collectors/cpu/w.c"
-got=$(cd "$T" && layer_check lib/core/x.c inject/y.c src/z.c collectors/cpu/w.c)
+printf '#include "proc.h"\n' >"$T/tui/v.c"
+got=$(cd "$T" && layer_check lib/core/x.c inject/y.c src/z.c collectors/cpu/w.c tui/v.c)
 rm -rf "$T"
 want="lib/core/x.c includes registry.h from collectors: lib/core may include only lib/core
 inject/y.c includes store.h from lib/core: inject may include only inject
 src/z.c includes memproc_int.h, private to collectors/mem: outside it only its public header mem.h
 collectors/cpu/w.c includes memproc.h, private to collectors/mem: outside it only its public header mem.h
+tui/v.c includes proc.h from tui/panes: tui may include only tui lib/core
 ok 3"
 [ "$got" = "$want" ] && pass || fail "the check does not find what it must: $got"
 finish
