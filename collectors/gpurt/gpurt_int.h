@@ -11,6 +11,7 @@
 #include "enttab.h"
 #include "collector.h"
 #include "gpurt.h"
+#include "gpurt_api.h"
 #include "gpurt_scan.h"
 
 struct gpurt_syms;
@@ -87,6 +88,5 @@ void gpurt_hgtx_free(struct gpurt_state *s);
 /* Opens, loads and attaches the BPF object, then starts the discovery
  * (gpurt_load.c). 0 or -errno with s->err set. */
 int gpurt_load(struct gpurt_state *s);
-void gpurt_libbpf_quiet(void);
 
 #endif
