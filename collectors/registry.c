@@ -2,19 +2,17 @@
 
 #include "registry.h"
 
+#include "cpu.h"
+#include "gpurt_api.h"
+#include "hgtx.h"
+#include "ktime.h"
+#include "mem.h"
+#include "nic.h"
+#include "ppu.h"
+
 /* One line per collector, in display order. Optional ones sit under the
  * HAVE_ of the library they need. No constructors: they would vanish when
  * linked from a static library. */
-extern const struct collector ppu_collector;
-extern const struct collector ppu_metrics_collector;
-extern const struct collector cpu_collector;
-extern const struct collector mem_collector;
-#ifdef HAVE_MNL
-extern const struct collector nic_collector;
-#endif
-extern const struct collector gpurt_collector; /* gpurt_none.c without eBPF */
-extern const struct collector hgtx_collector;
-extern const struct collector gpurt_ktime_collector;
 
 const struct collector *const collector_registry[] = {
     /* ppu */ &ppu_collector,
@@ -28,6 +26,6 @@ const struct collector *const collector_registry[] = {
     /* gpurt */
     &gpurt_collector,
     /* hgtx */ &hgtx_collector,
-    /* gpurt_ktime */ &gpurt_ktime_collector,
+    /* ktime */ &ktime_collector,
     NULL,
 };

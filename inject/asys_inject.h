@@ -4,7 +4,7 @@
  * the workload after `--`, and hands its descriptor over in the environment
  * (ASYS_INJECT_FD_ENV); the library maps it MAP_SHARED and writes, asys maps
  * it read-only and reads once per refresh, except for the few control words
- * a section's header names as asys's (the NVTX section's version and epoch),
+ * a section's header names as asys's (the HGTX section's version and epoch),
  * which it writes through a mapping of that section alone. Nothing here
  * takes a lock or makes a system call: writers publish with release stores,
  * the reader copies with acquire loads and checks sequence numbers.
@@ -33,8 +33,8 @@
 
 enum asys_inject_section_id {
 	ASYS_INJECT_SEC_NONE = 0,
-	ASYS_INJECT_SEC_NVTX = 1, /* ranges: inject/inject_nvtx.h */
-	ASYS_INJECT_SEC_KACT = 2, /* kernel and copy activity: inject/inject_kact.h */
+	ASYS_INJECT_SEC_HGTX = 1,  /* ranges: inject/inject_hgtx.h */
+	ASYS_INJECT_SEC_KTIME = 2, /* kernel and copy activity: inject/inject_ktime.h */
 };
 
 struct asys_inject_section {

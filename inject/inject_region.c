@@ -19,8 +19,8 @@
  * since its pid differs and its threads are gone; a program it execs loads
  * the library again and finds the descriptor in the same variable. */
 
-struct inj_nvtx_section *inj_sec;
-struct inj_nvtx_proc *inj_proc;
+struct inj_hgtx_section *inj_sec;
+struct inj_hgtx_proc *inj_proc;
 
 #if defined(__x86_64__) || defined(__i386__)
 #define INJ_PAUSE() __builtin_ia32_pause()
@@ -31,7 +31,7 @@ struct inj_nvtx_proc *inj_proc;
 static pthread_once_t inj_once = PTHREAD_ONCE_INIT;
 static pthread_key_t inj_key;
 static bool inj_key_ok;
-static __thread struct inj_nvtx_shard *inj_tls_shard;
+static __thread struct inj_hgtx_shard *inj_tls_shard;
 
 uint64_t inj_now_ns(void)
 {
@@ -57,13 +57,13 @@ static int inj_env_fd(void)
 	return (int)v;
 }
 
-static struct inj_nvtx_section *inj_map(void)
+static struct inj_hgtx_section *inj_map(void)
 {
 	int fd = inj_env_fd();
 	struct stat st;
 	size_t len = 0;
 	void *base;
-	struct inj_nvtx_section *sec;
+	struct inj_hgtx_section *sec;
 
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size < (off_t)sizeof(struct asys_inject_head) ||
@@ -72,9 +72,9 @@ static struct inj_nvtx_section *inj_map(void)
 	base = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return NULL;
-	sec = asys_inject_section(base, (size_t)st.st_size, ASYS_INJECT_SEC_NVTX, &len);
+	sec = asys_inject_section(base, (size_t)st.st_size, ASYS_INJECT_SEC_HGTX, &len);
 	if (!sec || len < sizeof(*sec) ||
-	    __atomic_load_n(&sec->version, __ATOMIC_ACQUIRE) != INJ_NVTX_VERSION) {
+	    __atomic_load_n(&sec->version, __ATOMIC_ACQUIRE) != INJ_HGTX_VERSION) {
 		munmap(base, (size_t)st.st_size);
 		return NULL;
 	}
@@ -83,21 +83,21 @@ static struct inj_nvtx_section *inj_map(void)
 
 /* A slot for this pid: the one it already holds (an exec keeps the pid), or
  * a free one. */
-static struct inj_nvtx_proc *inj_claim_proc(struct inj_nvtx_section *sec)
+static struct inj_hgtx_proc *inj_claim_proc(struct inj_hgtx_section *sec)
 {
 	uint32_t pid = (uint32_t)getpid();
 
-	for (int i = 0; i < INJ_NVTX_PROCS; i++)
+	for (int i = 0; i < INJ_HGTX_PROCS; i++)
 		if (INJ_LOAD(&sec->procs[i].pid) == pid)
 			return &sec->procs[i];
-	for (int i = 0; i < INJ_NVTX_PROCS; i++) {
-		struct inj_nvtx_proc *p = &sec->procs[i];
+	for (int i = 0; i < INJ_HGTX_PROCS; i++) {
+		struct inj_hgtx_proc *p = &sec->procs[i];
 		uint32_t zero = 0;
 
 		if (__atomic_compare_exchange_n(&p->pid, &zero, pid, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED)) {
 			INJ_STORE(&p->start_ns, inj_now_ns());
-			__atomic_store_n(&p->state, INJ_NVTX_READY, __ATOMIC_RELEASE);
+			__atomic_store_n(&p->state, INJ_HGTX_READY, __ATOMIC_RELEASE);
 			return p;
 		}
 	}
@@ -108,10 +108,10 @@ static struct inj_nvtx_proc *inj_claim_proc(struct inj_nvtx_section *sec)
 /* A thread's end retires its shard, for the next thread of this process. */
 static void inj_thread_end(void *arg)
 {
-	struct inj_nvtx_shard *sh = arg;
+	struct inj_hgtx_shard *sh = arg;
 
 	if (sh)
-		__atomic_store_n(&sh->state, INJ_NVTX_RETIRED, __ATOMIC_RELEASE);
+		__atomic_store_n(&sh->state, INJ_HGTX_RETIRED, __ATOMIC_RELEASE);
 }
 
 static void inj_after_fork(void)
@@ -122,7 +122,7 @@ static void inj_after_fork(void)
 
 static void inj_init_once(void)
 {
-	struct inj_nvtx_section *sec = inj_map();
+	struct inj_hgtx_section *sec = inj_map();
 
 	if (!sec)
 		return;
@@ -138,29 +138,29 @@ bool inj_region_init(void)
 	return inj_sec && inj_proc;
 }
 
-static struct inj_nvtx_shard *inj_claim_shard(uint32_t me)
+static struct inj_hgtx_shard *inj_claim_shard(uint32_t me)
 {
-	struct inj_nvtx_section *sec = inj_sec;
+	struct inj_hgtx_section *sec = inj_sec;
 
 	/* a retired shard of this process first: its rows stay sums */
-	for (int i = 0; i < INJ_NVTX_SHARDS; i++) {
-		struct inj_nvtx_shard *sh = &sec->shards[i];
-		uint32_t st = INJ_NVTX_RETIRED;
+	for (int i = 0; i < INJ_HGTX_SHARDS; i++) {
+		struct inj_hgtx_shard *sh = &sec->shards[i];
+		uint32_t st = INJ_HGTX_RETIRED;
 
 		if (INJ_LOAD(&sh->proc) == me &&
-		    __atomic_compare_exchange_n(&sh->state, &st, INJ_NVTX_READY, false,
+		    __atomic_compare_exchange_n(&sh->state, &st, INJ_HGTX_READY, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 			INJ_STORE(&sh->depth, 0);
 			return sh;
 		}
 	}
-	for (int i = 0; i < INJ_NVTX_SHARDS; i++) {
-		struct inj_nvtx_shard *sh = &sec->shards[i];
+	for (int i = 0; i < INJ_HGTX_SHARDS; i++) {
+		struct inj_hgtx_shard *sh = &sec->shards[i];
 		uint32_t zero = 0;
 
 		if (__atomic_compare_exchange_n(&sh->proc, &zero, me, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED)) {
-			__atomic_store_n(&sh->state, INJ_NVTX_READY, __ATOMIC_RELEASE);
+			__atomic_store_n(&sh->state, INJ_HGTX_READY, __ATOMIC_RELEASE);
 			return sh;
 		}
 	}
@@ -168,9 +168,9 @@ static struct inj_nvtx_shard *inj_claim_shard(uint32_t me)
 	return NULL;
 }
 
-struct inj_nvtx_shard *inj_shard(void)
+struct inj_hgtx_shard *inj_shard(void)
 {
-	struct inj_nvtx_shard *sh = inj_tls_shard;
+	struct inj_hgtx_shard *sh = inj_tls_shard;
 
 	if (__builtin_expect(sh != NULL, 1))
 		return sh;
@@ -192,7 +192,7 @@ uint32_t inj_text_len(const char *s)
 
 	if (!s)
 		return 0;
-	while (n < INJ_NVTX_TEXT && s[n])
+	while (n < INJ_HGTX_TEXT && s[n])
 		n++;
 	return n;
 }
@@ -201,7 +201,7 @@ uint32_t inj_from_wide(char *buf, const wchar_t *w)
 {
 	uint32_t n = 0;
 
-	for (; w && n < INJ_NVTX_TEXT && w[n]; n++)
+	for (; w && n < INJ_HGTX_TEXT && w[n]; n++)
 		buf[n] = w[n] > 0 && w[n] < 127 ? (char)w[n] : '?';
 	buf[n] = '\0';
 	return n;
@@ -218,16 +218,16 @@ static uint32_t inj_hash(uint32_t domain, uint32_t category, const char *s, uint
 
 uint32_t inj_name(uint32_t domain, uint32_t category, const char *text, uint32_t len)
 {
-	struct inj_nvtx_proc *p = inj_proc;
+	struct inj_hgtx_proc *p = inj_proc;
 	uint32_t h = inj_hash(domain, category, text, len);
 
-	for (uint32_t i = 0; i < INJ_NVTX_PROBES; i++) {
-		uint32_t idx = 1 + (h + i) % (INJ_NVTX_NAMES - 1), st;
-		struct inj_nvtx_name *n = &p->names[idx];
+	for (uint32_t i = 0; i < INJ_HGTX_PROBES; i++) {
+		uint32_t idx = 1 + (h + i) % (INJ_HGTX_NAMES - 1), st;
+		struct inj_hgtx_name *n = &p->names[idx];
 
 		st = __atomic_load_n(&n->state, __ATOMIC_ACQUIRE);
-		if (st == INJ_NVTX_FREE &&
-		    __atomic_compare_exchange_n(&n->state, &st, INJ_NVTX_WRITING, false,
+		if (st == INJ_HGTX_FREE &&
+		    __atomic_compare_exchange_n(&n->state, &st, INJ_HGTX_WRITING, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 			n->domain = domain;
 			n->category = category;
@@ -235,11 +235,11 @@ uint32_t inj_name(uint32_t domain, uint32_t category, const char *text, uint32_t
 			n->len = len;
 			memcpy(n->text, text, len);
 			n->text[len] = '\0';
-			__atomic_store_n(&n->state, INJ_NVTX_READY, __ATOMIC_RELEASE);
+			__atomic_store_n(&n->state, INJ_HGTX_READY, __ATOMIC_RELEASE);
 			return idx;
 		}
 		/* another thread of this process is writing it: a few stores */
-		while (st == INJ_NVTX_WRITING) {
+		while (st == INJ_HGTX_WRITING) {
 			INJ_PAUSE();
 			st = __atomic_load_n(&n->state, __ATOMIC_ACQUIRE);
 		}
@@ -253,22 +253,22 @@ uint32_t inj_name(uint32_t domain, uint32_t category, const char *text, uint32_t
 
 uint32_t inj_domain(const char *name, uint32_t len)
 {
-	struct inj_nvtx_proc *p = inj_proc;
+	struct inj_hgtx_proc *p = inj_proc;
 
-	for (uint32_t i = 1; i < INJ_NVTX_DOMAINS; i++) {
-		struct inj_nvtx_domain *d = &p->dom[i];
+	for (uint32_t i = 1; i < INJ_HGTX_DOMAINS; i++) {
+		struct inj_hgtx_domain *d = &p->dom[i];
 		uint32_t st = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
 
-		if (st == INJ_NVTX_FREE &&
-		    __atomic_compare_exchange_n(&d->state, &st, INJ_NVTX_WRITING, false,
+		if (st == INJ_HGTX_FREE &&
+		    __atomic_compare_exchange_n(&d->state, &st, INJ_HGTX_WRITING, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 			d->len = len;
 			memcpy(d->name, name, len);
 			d->name[len] = '\0';
-			__atomic_store_n(&d->state, INJ_NVTX_READY, __ATOMIC_RELEASE);
+			__atomic_store_n(&d->state, INJ_HGTX_READY, __ATOMIC_RELEASE);
 			return i;
 		}
-		while (st == INJ_NVTX_WRITING) {
+		while (st == INJ_HGTX_WRITING) {
 			INJ_PAUSE();
 			st = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
 		}
@@ -279,10 +279,10 @@ uint32_t inj_domain(const char *name, uint32_t len)
 	return 0;
 }
 
-void inj_row_add(struct inj_nvtx_shard *sh, uint32_t name, uint32_t depth, uint64_t dur,
+void inj_row_add(struct inj_hgtx_shard *sh, uint32_t name, uint32_t depth, uint64_t dur,
 		 uint64_t self)
 {
-	struct inj_nvtx_row *r = &sh->rows[name];
+	struct inj_hgtx_row *r = &sh->rows[name];
 	uint32_t seq = r->seq, ep = INJ_LOAD(&inj_sec->epoch), k = ep & 1;
 
 	INJ_STORE(&r->seq, seq + 1);

@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "env.h"
 #include "serve.h"
-#include "ppu_catalogue.h"
+#include "ppu.h"
 #include "registry.h"
 #include "serve_addr.h"
 #include "listen.h"

@@ -9,22 +9,22 @@
 #include "serve_webcfg.h"
 #include "util.h"
 
-enum wc_section { WC_NONE, WC_TLS, WC_USERS };
+enum webcfg_section { WEBCFG_NONE, WEBCFG_TLS, WEBCFG_USERS };
 
 /* tls_server_config's keys, each allowed once */
-enum wc_tls_key {
-	WC_CERT = 1u << 0,
-	WC_KEY = 1u << 1,
-	WC_MIN = 1u << 2,
-	WC_MAX = 1u << 3,
-	WC_AUTH = 1u << 4,
-	WC_CA = 1u << 5
+enum webcfg_tls_key {
+	WEBCFG_CERT = 1u << 0,
+	WEBCFG_KEY = 1u << 1,
+	WEBCFG_MIN = 1u << 2,
+	WEBCFG_MAX = 1u << 3,
+	WEBCFG_AUTH = 1u << 4,
+	WEBCFG_CA = 1u << 5
 };
 
-struct wc_parser {
+struct webcfg_parser {
 	const char *name, *dir;
 	unsigned line;
-	enum wc_section sec;
+	enum webcfg_section sec;
 	int sec_indent; /* the indent of the section's lines; -1 before the first */
 	bool seen_tls, seen_users, content;
 	unsigned tls_keys;
@@ -35,13 +35,14 @@ struct wc_parser {
 };
 
 /* A scalar as read: its text, and whether there was one at all. */
-struct wc_val {
+struct webcfg_val {
 	char s[SERVE_WEB_LINE_MAX];
 	bool empty;	/* nothing after the colon (or null, ~) */
 	bool empty_map; /* {} */
 };
 
-__attribute__((format(printf, 2, 3))) static int wc_fail(struct wc_parser *p, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int webcfg_fail(struct webcfg_parser *p,
+							     const char *fmt, ...)
 {
 	va_list ap;
 	int k = snprintf(p->err, p->n, "%s:%u: ", p->name, p->line);
@@ -55,14 +56,15 @@ __attribute__((format(printf, 2, 3))) static int wc_fail(struct wc_parser *p, co
 
 /* Bytes that begin YAML syntax this reader does not take, where a plain
  * scalar would start. */
-static bool wc_indicator(char ch)
+static bool webcfg_indicator(char ch)
 {
 	return ch && strchr("-?:,[]{}#&*!|>%@`", ch);
 }
 
 /* A quoted scalar at *s (its opening quote), ending on this line. Single
  * quotes escape only '' and double quotes only \\ and \". */
-static int wc_quoted(struct wc_parser *p, const char **s, const char *end, char *out, size_t n)
+static int webcfg_quoted(struct webcfg_parser *p, const char **s, const char *end, char *out,
+			 size_t n)
 {
 	char q = **s;
 	size_t k = 0;
@@ -78,19 +80,20 @@ static int wc_quoted(struct wc_parser *p, const char **s, const char *end, char 
 			return 0;
 		} else if (ch == '\\' && q == '"') {
 			if (c + 1 >= end || (c[1] != '\\' && c[1] != '"'))
-				return wc_fail(p, "only \\\\ and \\\" are taken as escapes in a "
-						  "double-quoted value");
+				return webcfg_fail(p,
+						   "only \\\\ and \\\" are taken as escapes in a "
+						   "double-quoted value");
 			ch = *++c;
 		}
 		if (k + 1 >= n)
-			return wc_fail(p, "a value longer than %zu bytes", n - 1);
+			return webcfg_fail(p, "a value longer than %zu bytes", n - 1);
 		out[k++] = ch;
 	}
-	return wc_fail(p, "a quoted value must end on its line");
+	return webcfg_fail(p, "a quoted value must end on its line");
 }
 
 /* Spaces, then nothing or a comment. */
-static bool wc_rest_empty(const char *s, const char *end)
+static bool webcfg_rest_empty(const char *s, const char *end)
 {
 	while (s < end && *s == ' ')
 		s++;
@@ -98,35 +101,35 @@ static bool wc_rest_empty(const char *s, const char *end)
 }
 
 /* The key of "key: value" at s: plain or quoted; *s moves past the colon. */
-static int wc_key(struct wc_parser *p, const char **s, const char *end, char *out, size_t n)
+static int webcfg_key(struct webcfg_parser *p, const char **s, const char *end, char *out, size_t n)
 {
 	const char *c = *s, *k;
 	size_t len;
 	int rc;
 
 	if (*c == '"' || *c == '\'') {
-		if ((rc = wc_quoted(p, &c, end, out, n)) < 0)
+		if ((rc = webcfg_quoted(p, &c, end, out, n)) < 0)
 			return rc;
 		if (c >= end || *c != ':')
-			return wc_fail(p, "expected a colon after the quoted key");
+			return webcfg_fail(p, "expected a colon after the quoted key");
 		*s = c + 1;
-		return (*s < end && **s != ' ') ? wc_fail(p, "expected a space after the colon")
+		return (*s < end && **s != ' ') ? webcfg_fail(p, "expected a space after the colon")
 						: 0;
 	}
 	if (*c == '-' && (c + 1 == end || c[1] == ' '))
-		return wc_fail(p, "a list item: lists are not supported in the web config");
-	if (wc_indicator(*c))
-		return wc_fail(p, "'%c' starts YAML syntax this reader does not take", *c);
+		return webcfg_fail(p, "a list item: lists are not supported in the web config");
+	if (webcfg_indicator(*c))
+		return webcfg_fail(p, "'%c' starts YAML syntax this reader does not take", *c);
 	for (k = c; k < end && !(*k == ':' && (k + 1 == end || k[1] == ' ')); k++)
 		if (*k == '#' && k[-1] == ' ')
 			break;
 	if (k == end || *k != ':')
-		return wc_fail(p, "expected \"key: value\"");
+		return webcfg_fail(p, "expected \"key: value\"");
 	len = (size_t)(k - c);
 	while (len && c[len - 1] == ' ')
 		len--;
 	if (len >= n)
-		return wc_fail(p, "a key longer than %zu bytes", n - 1);
+		return webcfg_fail(p, "a key longer than %zu bytes", n - 1);
 	memcpy(out, c, len);
 	out[len] = '\0';
 	*s = k + 1;
@@ -134,7 +137,8 @@ static int wc_key(struct wc_parser *p, const char **s, const char *end, char *ou
 }
 
 /* The value after a key's colon, up to the line's end or a comment. */
-static int wc_value(struct wc_parser *p, const char *s, const char *end, struct wc_val *v)
+static int webcfg_value(struct webcfg_parser *p, const char *s, const char *end,
+			struct webcfg_val *v)
 {
 	size_t len;
 	int rc;
@@ -148,22 +152,23 @@ static int wc_value(struct wc_parser *p, const char *s, const char *end, struct 
 		return 0;
 	}
 	if (*s == '"' || *s == '\'') {
-		if ((rc = wc_quoted(p, &s, end, v->s, sizeof(v->s))) < 0)
+		if ((rc = webcfg_quoted(p, &s, end, v->s, sizeof(v->s))) < 0)
 			return rc;
-		return wc_rest_empty(s, end) ? 0 : wc_fail(p, "text after the quoted value");
+		return webcfg_rest_empty(s, end) ? 0
+						 : webcfg_fail(p, "text after the quoted value");
 	}
-	if (*s == '{' && s + 1 < end && s[1] == '}' && wc_rest_empty(s + 2, end)) {
+	if (*s == '{' && s + 1 < end && s[1] == '}' && webcfg_rest_empty(s + 2, end)) {
 		v->empty_map = true;
 		return 0;
 	}
-	if (wc_indicator(*s) && !(*s == '-' && s + 1 < end && s[1] != ' '))
-		return wc_fail(p,
-			       "'%c' starts YAML syntax this reader does not take (quote the "
-			       "value)",
-			       *s);
+	if (webcfg_indicator(*s) && !(*s == '-' && s + 1 < end && s[1] != ' '))
+		return webcfg_fail(p,
+				   "'%c' starts YAML syntax this reader does not take (quote the "
+				   "value)",
+				   *s);
 	for (len = 0; s + len < end && !(s[len] == '#' && len && s[len - 1] == ' '); len++)
 		if (s[len] == ':' && (s + len + 1 == end || s[len + 1] == ' '))
-			return wc_fail(p, "a nested \"key: value\": not supported here");
+			return webcfg_fail(p, "a nested \"key: value\": not supported here");
 	while (len && s[len - 1] == ' ')
 		len--;
 	memcpy(v->s, s, len); /* len < the line's length < sizeof(v->s) */
@@ -173,8 +178,8 @@ static int wc_value(struct wc_parser *p, const char *s, const char *end, struct 
 	return 0;
 }
 
-static int wc_version(struct wc_parser *p, const char *key, const char *v,
-		      enum serve_tls_version *out)
+static int webcfg_version(struct webcfg_parser *p, const char *key, const char *v,
+			  enum serve_tls_version *out)
 {
 	static const char *const names[] = {"TLS10", "TLS11", "TLS12", "TLS13"};
 
@@ -183,27 +188,27 @@ static int wc_version(struct wc_parser *p, const char *key, const char *v,
 			*out = (enum serve_tls_version)(SERVE_TLS10 + i);
 			return 0;
 		}
-	return wc_fail(p, "%s: '%s' is none of TLS10, TLS11, TLS12, TLS13", key, v);
+	return webcfg_fail(p, "%s: '%s' is none of TLS10, TLS11, TLS12, TLS13", key, v);
 }
 
 /* A path as written, made absolute against the file's folder. */
-static int wc_path(struct wc_parser *p, const char *key, const char *v, char *out)
+static int webcfg_path(struct webcfg_parser *p, const char *key, const char *v, char *out)
 {
 	int k;
 
 	if (!*v)
-		return wc_fail(p, "%s: empty", key);
+		return webcfg_fail(p, "%s: empty", key);
 	if (v[0] == '/' || !p->dir || !*p->dir)
 		k = snprintf(out, SERVE_WEB_PATH_MAX, "%s", v);
 	else
 		k = snprintf(out, SERVE_WEB_PATH_MAX, "%s/%s", p->dir, v);
-	return (k < 0 || k >= SERVE_WEB_PATH_MAX) ? wc_fail(p, "%s: a path too long", key) : 0;
+	return (k < 0 || k >= SERVE_WEB_PATH_MAX) ? webcfg_fail(p, "%s: a path too long", key) : 0;
 }
 
 /* A key as the format spells its keys (tls_server_config, min_version):
  * only such a key is quoted in a message, so that a file that is no web
  * config (--web-config /etc/shadow) never has a line of it printed. */
-static bool wc_key_shown(const char *key)
+static bool webcfg_key_shown(const char *key)
 {
 	size_t n = strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789_");
 
@@ -212,7 +217,7 @@ static bool wc_key_shown(const char *key)
 
 /* The bit of a key of tls_server_config, before its value is read: a key
  * asys does not take is what a user needs to hear of first. */
-static int wc_tls_name(struct wc_parser *p, const char *key, unsigned *out)
+static int webcfg_tls_name(struct webcfg_parser *p, const char *key, unsigned *out)
 {
 	static const char *const keys[] = {"cert_file",	  "key_file",	      "min_version",
 					   "max_version", "client_auth_type", "client_ca_file"};
@@ -230,15 +235,16 @@ static int wc_tls_name(struct wc_parser *p, const char *key, unsigned *out)
 			bit = 1u << i;
 	for (size_t i = 0; !bit && i < ARRAY_SIZE(unsupported); i++)
 		if (!strcmp(key, unsupported[i]))
-			return wc_fail(p, "tls_server_config: '%s' is not supported by asys", key);
+			return webcfg_fail(p, "tls_server_config: '%s' is not supported by asys",
+					   key);
 	if (!bit)
-		return wc_fail(p,
-			       "tls_server_config: unknown key '%s' (asys takes cert_file, "
-			       "key_file, min_version, max_version, client_auth_type, "
-			       "client_ca_file)",
-			       wc_key_shown(key) ? key : "(not shown)");
+		return webcfg_fail(p,
+				   "tls_server_config: unknown key '%s' (asys takes cert_file, "
+				   "key_file, min_version, max_version, client_auth_type, "
+				   "client_ca_file)",
+				   webcfg_key_shown(key) ? key : "(not shown)");
 	if (p->tls_keys & bit)
-		return wc_fail(p, "tls_server_config: '%s' given twice", key);
+		return webcfg_fail(p, "tls_server_config: '%s' given twice", key);
 	p->tls_keys |= bit;
 	*out = bit;
 	return 0;
@@ -246,7 +252,7 @@ static int wc_tls_name(struct wc_parser *p, const char *key, unsigned *out)
 
 /* client_auth_type: the types that verify against client_ca_file; the
  * two that take a certificate unverified would check nothing. */
-static int wc_client_auth(struct wc_parser *p, const struct wc_val *v)
+static int webcfg_client_auth(struct webcfg_parser *p, const struct webcfg_val *v)
 {
 	if (v->empty || !strcmp(v->s, "NoClientCert"))
 		p->c->client_auth = SERVE_CLIENT_NONE;
@@ -255,36 +261,40 @@ static int wc_client_auth(struct wc_parser *p, const struct wc_val *v)
 	else if (!strcmp(v->s, "VerifyClientCertIfGiven"))
 		p->c->client_auth = SERVE_CLIENT_VERIFY_IF_GIVEN;
 	else if (!strcmp(v->s, "RequestClientCert") || !strcmp(v->s, "RequireAnyClientCert"))
-		return wc_fail(p,
-			       "tls_server_config: client_auth_type %s is not supported by asys: "
-			       "it verifies nothing (use RequireAndVerifyClientCert)",
-			       v->s);
+		return webcfg_fail(
+		    p,
+		    "tls_server_config: client_auth_type %s is not supported by asys: "
+		    "it verifies nothing (use RequireAndVerifyClientCert)",
+		    v->s);
 	else
-		return wc_fail(p,
-			       "tls_server_config: client_auth_type '%s' is none of NoClientCert, "
-			       "RequireAndVerifyClientCert, VerifyClientCertIfGiven",
-			       v->s);
+		return webcfg_fail(
+		    p,
+		    "tls_server_config: client_auth_type '%s' is none of NoClientCert, "
+		    "RequireAndVerifyClientCert, VerifyClientCertIfGiven",
+		    v->s);
 	return 0;
 }
 
-static int wc_tls_key(struct wc_parser *p, const char *key, unsigned bit, const struct wc_val *v)
+static int webcfg_tls_key(struct webcfg_parser *p, const char *key, unsigned bit,
+			  const struct webcfg_val *v)
 {
-	if (bit == WC_AUTH)
-		return wc_client_auth(p, v);
+	if (bit == WEBCFG_AUTH)
+		return webcfg_client_auth(p, v);
 	if (v->empty || v->empty_map)
-		return wc_fail(p, "tls_server_config: '%s' needs a value", key);
-	if (bit == WC_CA)
-		return wc_path(p, key, v->s, p->c->client_ca_file);
-	if (bit == WC_CERT)
-		return wc_path(p, key, v->s, p->c->cert_file);
-	if (bit == WC_KEY)
-		return wc_path(p, key, v->s, p->c->key_file);
-	return wc_version(p, key, v->s, bit == WC_MIN ? &p->c->min_version : &p->c->max_version);
+		return webcfg_fail(p, "tls_server_config: '%s' needs a value", key);
+	if (bit == WEBCFG_CA)
+		return webcfg_path(p, key, v->s, p->c->client_ca_file);
+	if (bit == WEBCFG_CERT)
+		return webcfg_path(p, key, v->s, p->c->cert_file);
+	if (bit == WEBCFG_KEY)
+		return webcfg_path(p, key, v->s, p->c->key_file);
+	return webcfg_version(p, key, v->s,
+			      bit == WEBCFG_MIN ? &p->c->min_version : &p->c->max_version);
 }
 
 /* A bcrypt hash as crypt(3) writes one: $2a$, $2b$ or $2y$, a two-digit
  * cost from 04 to 31, $, then 53 characters of its base-64 alphabet. */
-static bool wc_bcrypt(const char *h)
+static bool webcfg_bcrypt(const char *h)
 {
 	static const char b64[] =
 	    "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -302,31 +312,31 @@ static bool wc_bcrypt(const char *h)
 	return true;
 }
 
-static int wc_user(struct wc_parser *p, const char *key, const struct wc_val *v)
+static int webcfg_user(struct webcfg_parser *p, const char *key, const struct webcfg_val *v)
 {
 	struct serve_webcfg *c = p->c;
 	struct serve_web_user *u;
 
 	if (!*key || strlen(key) >= SERVE_WEB_USER_MAX || strchr(key, ':'))
-		return wc_fail(p,
-			       "basic_auth_users: a user name must be 1 to %d bytes, without ':'",
-			       SERVE_WEB_USER_MAX - 1);
+		return webcfg_fail(
+		    p, "basic_auth_users: a user name must be 1 to %d bytes, without ':'",
+		    SERVE_WEB_USER_MAX - 1);
 	for (size_t i = 0; i < c->nusers; i++)
 		if (!strcmp(c->users[i].name, key))
-			return wc_fail(p, "basic_auth_users: '%s' given twice", key);
-	if (v->empty || v->empty_map || !wc_bcrypt(v->s))
-		return wc_fail(p,
-			       "basic_auth_users: the password of '%s' is not a bcrypt hash "
-			       "($2b$, $2y$ or $2a$, 60 characters: htpasswd -nBC 10 USER)",
-			       key);
+			return webcfg_fail(p, "basic_auth_users: '%s' given twice", key);
+	if (v->empty || v->empty_map || !webcfg_bcrypt(v->s))
+		return webcfg_fail(p,
+				   "basic_auth_users: the password of '%s' is not a bcrypt hash "
+				   "($2b$, $2y$ or $2a$, 60 characters: htpasswd -nBC 10 USER)",
+				   key);
 	if ((v->s[4] - '0') * 10 + (v->s[5] - '0') > SERVE_WEB_COST_MAX)
-		return wc_fail(p,
-			       "basic_auth_users: the hash of '%s' has cost %.2s, above the %d "
-			       "asys takes: each check would take a CPU for seconds (make it "
-			       "again: htpasswd -nBC 10 USER)",
-			       key, v->s + 4, SERVE_WEB_COST_MAX);
+		return webcfg_fail(p,
+				   "basic_auth_users: the hash of '%s' has cost %.2s, above the %d "
+				   "asys takes: each check would take a CPU for seconds (make it "
+				   "again: htpasswd -nBC 10 USER)",
+				   key, v->s + 4, SERVE_WEB_COST_MAX);
 	if (c->nusers == SERVE_WEB_USERS_MAX)
-		return wc_fail(p, "basic_auth_users: more than %d users", SERVE_WEB_USERS_MAX);
+		return webcfg_fail(p, "basic_auth_users: more than %d users", SERVE_WEB_USERS_MAX);
 	if (c->nusers == p->users_cap) {
 		size_t cap = p->users_cap ? p->users_cap * 2 : 8;
 
@@ -345,48 +355,49 @@ static int wc_user(struct wc_parser *p, const char *key, const struct wc_val *v)
 }
 
 /* A line at indent 0: a section's name, before its value is read. */
-static int wc_section_name(struct wc_parser *p, const char *key)
+static int webcfg_section_name(struct webcfg_parser *p, const char *key)
 {
 	bool *seen;
 
 	if (!strcmp(key, "tls_server_config")) {
-		p->sec = WC_TLS;
+		p->sec = WEBCFG_TLS;
 		seen = &p->seen_tls;
 	} else if (!strcmp(key, "basic_auth_users")) {
-		p->sec = WC_USERS;
+		p->sec = WEBCFG_USERS;
 		seen = &p->seen_users;
 	} else if (!strcmp(key, "http_server_config")) {
-		return wc_fail(p, "http_server_config is not supported by asys");
-	} else if (wc_key_shown(key)) {
-		return wc_fail(p,
-			       "unknown key '%s' (the web config has tls_server_config and "
-			       "basic_auth_users)",
-			       key);
+		return webcfg_fail(p, "http_server_config is not supported by asys");
+	} else if (webcfg_key_shown(key)) {
+		return webcfg_fail(p,
+				   "unknown key '%s' (the web config has tls_server_config and "
+				   "basic_auth_users)",
+				   key);
 	} else {
-		return wc_fail(p, "not a web config: a key that is neither tls_server_config "
-				  "nor basic_auth_users (the line is not shown)");
+		return webcfg_fail(p, "not a web config: a key that is neither tls_server_config "
+				      "nor basic_auth_users (the line is not shown)");
 	}
 	if (*seen)
-		return wc_fail(p, "'%s' given twice", key);
+		return webcfg_fail(p, "'%s' given twice", key);
 	*seen = true;
 	return 0;
 }
 
-static int wc_section(struct wc_parser *p, const char *key, const struct wc_val *v)
+static int webcfg_section(struct webcfg_parser *p, const char *key, const struct webcfg_val *v)
 {
 	if (!v->empty && !v->empty_map)
-		return wc_fail(p, "'%s' must be followed by indented \"key: value\" lines", key);
+		return webcfg_fail(p, "'%s' must be followed by indented \"key: value\" lines",
+				   key);
 	p->sec_indent = -1;
 	if (v->empty_map)
-		p->sec = WC_NONE;
+		p->sec = WEBCFG_NONE;
 	return 0;
 }
 
 /* One line without its newline, control bytes already refused. */
-static int wc_line(struct wc_parser *p, const char *s, const char *end)
+static int webcfg_line(struct webcfg_parser *p, const char *s, const char *end)
 {
 	char key[SERVE_WEB_LINE_MAX];
-	struct wc_val v;
+	struct webcfg_val v;
 	unsigned bit = 0;
 	int indent = 0, rc = 0;
 
@@ -394,64 +405,65 @@ static int wc_line(struct wc_parser *p, const char *s, const char *end)
 		indent++;
 	if (s + indent == end || s[indent] == '#')
 		return 0;
-	if (!indent && end - s >= 3 && !memcmp(s, "---", 3) && wc_rest_empty(s + 3, end)) {
-		return p->content ? wc_fail(p, "a second YAML document: one only") : 0;
+	if (!indent && end - s >= 3 && !memcmp(s, "---", 3) && webcfg_rest_empty(s + 3, end)) {
+		return p->content ? webcfg_fail(p, "a second YAML document: one only") : 0;
 	}
 	p->content = true;
 	if (!indent && (*s == '%' || (end - s >= 3 && !memcmp(s, "...", 3))))
-		return wc_fail(p, "YAML directives and document ends are not supported");
-	if (indent && p->sec == WC_NONE)
-		return wc_fail(p,
-			       "an indented line outside tls_server_config and basic_auth_users");
+		return webcfg_fail(p, "YAML directives and document ends are not supported");
+	if (indent && p->sec == WEBCFG_NONE)
+		return webcfg_fail(
+		    p, "an indented line outside tls_server_config and basic_auth_users");
 	if (indent && p->sec_indent < 0)
 		p->sec_indent = indent;
 	if (indent && indent != p->sec_indent)
-		return wc_fail(p,
-			       "indented by %d spaces where the section's lines have %d "
-			       "(nested values are not supported)",
-			       indent, p->sec_indent);
+		return webcfg_fail(p,
+				   "indented by %d spaces where the section's lines have %d "
+				   "(nested values are not supported)",
+				   indent, p->sec_indent);
 	s += indent;
-	if ((rc = wc_key(p, &s, end, key, sizeof(key))) < 0)
+	if ((rc = webcfg_key(p, &s, end, key, sizeof(key))) < 0)
 		return rc;
 	if (!indent)
-		rc = wc_section_name(p, key);
-	else if (p->sec == WC_TLS)
-		rc = wc_tls_name(p, key, &bit);
-	if (rc < 0 || (rc = wc_value(p, s, end, &v)) < 0)
+		rc = webcfg_section_name(p, key);
+	else if (p->sec == WEBCFG_TLS)
+		rc = webcfg_tls_name(p, key, &bit);
+	if (rc < 0 || (rc = webcfg_value(p, s, end, &v)) < 0)
 		return rc;
 	if (!indent)
-		return wc_section(p, key, &v);
-	return p->sec == WC_TLS ? wc_tls_key(p, key, bit, &v) : wc_user(p, key, &v);
+		return webcfg_section(p, key, &v);
+	return p->sec == WEBCFG_TLS ? webcfg_tls_key(p, key, bit, &v) : webcfg_user(p, key, &v);
 }
 
 /* The whole file's checks once every line is in. */
-static int wc_finish(struct wc_parser *p)
+static int webcfg_finish(struct webcfg_parser *p)
 {
 	struct serve_webcfg *c = p->c;
-	bool cert = p->tls_keys & WC_CERT, key = p->tls_keys & WC_KEY;
+	bool cert = p->tls_keys & WEBCFG_CERT, key = p->tls_keys & WEBCFG_KEY;
 
 	p->line = 0;
 	if (cert != key)
-		return wc_fail(p, "tls_server_config needs both cert_file and key_file");
+		return webcfg_fail(p, "tls_server_config needs both cert_file and key_file");
 	c->tls = cert;
 	if (c->min_version && c->max_version && c->min_version > c->max_version)
-		return wc_fail(p, "tls_server_config: min_version is above max_version");
-	if (!c->tls && (c->min_version || c->max_version || (p->tls_keys & WC_CA)))
-		return wc_fail(p, "tls_server_config: versions or client_ca_file without cert_file "
-				  "and key_file");
-	if (c->client_auth && !(p->tls_keys & WC_CA))
-		return wc_fail(p, "tls_server_config: client_auth_type needs client_ca_file");
-	if (!c->client_auth && (p->tls_keys & WC_CA))
-		return wc_fail(p, "tls_server_config: client_ca_file checks nothing without "
-				  "client_auth_type RequireAndVerifyClientCert or "
-				  "VerifyClientCertIfGiven");
+		return webcfg_fail(p, "tls_server_config: min_version is above max_version");
+	if (!c->tls && (c->min_version || c->max_version || (p->tls_keys & WEBCFG_CA)))
+		return webcfg_fail(
+		    p, "tls_server_config: versions or client_ca_file without cert_file "
+		       "and key_file");
+	if (c->client_auth && !(p->tls_keys & WEBCFG_CA))
+		return webcfg_fail(p, "tls_server_config: client_auth_type needs client_ca_file");
+	if (!c->client_auth && (p->tls_keys & WEBCFG_CA))
+		return webcfg_fail(p, "tls_server_config: client_ca_file checks nothing without "
+				      "client_auth_type RequireAndVerifyClientCert or "
+				      "VerifyClientCertIfGiven");
 	return 0;
 }
 
 int serve_webcfg_parse(const char *name, const char *dir, const char *text, size_t len,
 		       struct serve_webcfg *c, char *err, size_t n)
 {
-	struct wc_parser p = {.name = name, .dir = dir, .c = c, .err = err, .n = n};
+	struct webcfg_parser p = {.name = name, .dir = dir, .c = c, .err = err, .n = n};
 	const char *s = text, *end = text + len;
 	int rc = 0;
 
@@ -465,18 +477,18 @@ int serve_webcfg_parse(const char *name, const char *dir, const char *text, size
 		if (e > s && e[-1] == '\r')
 			e--;
 		if (e - s >= SERVE_WEB_LINE_MAX)
-			rc = wc_fail(&p, "a line longer than %d bytes", SERVE_WEB_LINE_MAX - 1);
+			rc = webcfg_fail(&p, "a line longer than %d bytes", SERVE_WEB_LINE_MAX - 1);
 		for (const char *b = s; !rc && b < e; b++)
 			if ((unsigned char)*b < 0x20 || *b == 0x7f)
-				rc = *b == '\t'
-					 ? wc_fail(&p, "a tab: YAML indents with spaces")
-					 : wc_fail(&p, "a control byte 0x%02x", (unsigned char)*b);
+				rc = *b == '\t' ? webcfg_fail(&p, "a tab: YAML indents with spaces")
+						: webcfg_fail(&p, "a control byte 0x%02x",
+							      (unsigned char)*b);
 		if (!rc)
-			rc = wc_line(&p, s, e);
+			rc = webcfg_line(&p, s, e);
 		s = nl ? nl + 1 : end;
 	}
 	if (!rc)
-		rc = wc_finish(&p);
+		rc = webcfg_finish(&p);
 	if (rc < 0)
 		serve_webcfg_free(c);
 	return rc;

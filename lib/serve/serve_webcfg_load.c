@@ -13,9 +13,9 @@
 #include "serve_webcfg.h"
 
 /* How a file is read. */
-enum wc_how {
-	WC_NOFOLLOW = 1 << 0, /* a final symbolic link is refused */
-	WC_SECRET = 1 << 1,   /* a key: refused when every user may read it */
+enum webcfg_how {
+	WEBCFG_NOFOLLOW = 1 << 0, /* a final symbolic link is refused */
+	WEBCFG_SECRET = 1 << 1,	  /* a key: refused when every user may read it */
 };
 
 /* The file to open for path. As a privileged process (root, or any
@@ -23,7 +23,8 @@ enum wc_how {
  * it, the rule of the libraries it loads (env_trusted_path); the file
  * opened is then the resolved path that was checked, so that no link
  * changed meanwhile can lead elsewhere. 0 or -errno with why in err. */
-static int wc_resolve(const char *path, unsigned how, char *real, size_t rn, char *err, size_t n)
+static int webcfg_resolve(const char *path, unsigned how, char *real, size_t rn, char *err,
+			  size_t n)
 {
 	char why[160];
 	struct stat st;
@@ -34,7 +35,7 @@ static int wc_resolve(const char *path, unsigned how, char *real, size_t rn, cha
 		memcpy(real, path, strlen(path) + 1);
 		return 0;
 	}
-	if ((how & WC_NOFOLLOW) && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+	if ((how & WEBCFG_NOFOLLOW) && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		snprintf(err, n, "a symbolic link: not read (name the file itself)");
 		return -ELOOP;
 	}
@@ -56,28 +57,28 @@ static int wc_resolve(const char *path, unsigned how, char *real, size_t rn, cha
 
 /* Reads at most max bytes of the regular file at path into a NUL-ended
  * buffer. 0 or -errno with why (without the path) in err. */
-static int wc_slurp(const char *path, unsigned how, size_t max, char **out, size_t *len, char *err,
-		    size_t n)
+static int webcfg_read_file(const char *path, unsigned how, size_t max, char **out, size_t *len,
+			    char *err, size_t n)
 {
 	char real[PATH_MAX];
 	struct stat st;
-	int fd, rc = wc_resolve(path, how, real, sizeof(real), err, n);
+	int fd, rc = webcfg_resolve(path, how, real, sizeof(real), err, n);
 
 	*out = NULL;
 	if (rc < 0)
 		return rc;
 	/* no FIFO to block on, no terminal to take */
 	fd = open(real, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-			    ((how & WC_NOFOLLOW) ? O_NOFOLLOW : 0));
+			    ((how & WEBCFG_NOFOLLOW) ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		rc = -errno;
 		snprintf(err, n, "%s",
-			 rc == -ELOOP && (how & WC_NOFOLLOW)
+			 rc == -ELOOP && (how & WEBCFG_NOFOLLOW)
 			     ? "a symbolic link: not read (name the file itself)"
 			     : strerror(-rc));
 		return rc;
 	}
-	if ((how & WC_SECRET) && fstat(fd, &st) == 0 && (st.st_mode & S_IROTH)) {
+	if ((how & WEBCFG_SECRET) && fstat(fd, &st) == 0 && (st.st_mode & S_IROTH)) {
 		snprintf(err, n, "a private key every user of this host may read (chmod o-r it)");
 		rc = -EPERM;
 	} else {
@@ -94,11 +95,11 @@ static int wc_slurp(const char *path, unsigned how, size_t max, char **out, size
 }
 
 /* The certificate chain and the key, PEM both. */
-static int wc_read_pems(struct serve_webcfg *c, char *err, size_t n)
+static int webcfg_read_pems(struct serve_webcfg *c, char *err, size_t n)
 {
 	char why[320];
-	int rc = wc_slurp(c->cert_file, 0, SERVE_WEB_PEM_MAX, &c->cert_pem, &c->cert_len, why,
-			  sizeof(why));
+	int rc = webcfg_read_file(c->cert_file, 0, SERVE_WEB_PEM_MAX, &c->cert_pem, &c->cert_len,
+				  why, sizeof(why));
 
 	if (rc < 0) {
 		snprintf(err, n, "cert_file %s: %s", c->cert_file, why);
@@ -108,8 +109,8 @@ static int wc_read_pems(struct serve_webcfg *c, char *err, size_t n)
 		snprintf(err, n, "cert_file %s: no PEM certificate in it", c->cert_file);
 		return -EINVAL;
 	}
-	rc = wc_slurp(c->key_file, WC_SECRET, SERVE_WEB_PEM_MAX, &c->key_pem, &c->key_len, why,
-		      sizeof(why));
+	rc = webcfg_read_file(c->key_file, WEBCFG_SECRET, SERVE_WEB_PEM_MAX, &c->key_pem,
+			      &c->key_len, why, sizeof(why));
 	if (rc < 0) {
 		snprintf(err, n, "key_file %s: %s", c->key_file, why);
 		return rc;
@@ -119,8 +120,8 @@ static int wc_read_pems(struct serve_webcfg *c, char *err, size_t n)
 		return -EINVAL;
 	}
 	if (c->client_auth) {
-		rc = wc_slurp(c->client_ca_file, 0, SERVE_WEB_PEM_MAX, &c->ca_pem, &c->ca_len, why,
-			      sizeof(why));
+		rc = webcfg_read_file(c->client_ca_file, 0, SERVE_WEB_PEM_MAX, &c->ca_pem,
+				      &c->ca_len, why, sizeof(why));
 		if (rc < 0) {
 			snprintf(err, n, "client_ca_file %s: %s", c->client_ca_file, why);
 			return rc;
@@ -158,7 +159,8 @@ int serve_webcfg_load(const char *path, struct serve_webcfg *c, char *err, size_
 	} else {
 		dir[0] = '\0';
 	}
-	rc = wc_slurp(path, WC_NOFOLLOW, SERVE_WEB_FILE_MAX, &text, &len, why, sizeof(why));
+	rc = webcfg_read_file(path, WEBCFG_NOFOLLOW, SERVE_WEB_FILE_MAX, &text, &len, why,
+			      sizeof(why));
 	if (rc < 0) {
 		snprintf(err, n, "%s: %s", path, why);
 		return rc;
@@ -170,7 +172,7 @@ int serve_webcfg_load(const char *path, struct serve_webcfg *c, char *err, size_
 		rc = serve_webcfg_parse(path, dir, text, len, c, err, n);
 	}
 	free(text);
-	if (!rc && c->tls && (rc = wc_read_pems(c, err, n)) < 0)
+	if (!rc && c->tls && (rc = webcfg_read_pems(c, err, n)) < 0)
 		serve_webcfg_free(c);
 	return rc;
 }

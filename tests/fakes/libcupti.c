@@ -1,4 +1,4 @@
-/* A test stand-in for CUPTI's Activity API: the calls inject_kact.c makes,
+/* A test stand-in for CUPTI's Activity API: the calls inject_ktime.c makes,
  * with the real header's record layouts, delivering records of known
  * durations from a thread of its own, as CUPTI does.
  *

@@ -1,4 +1,4 @@
-/* libFuzzer target: the NVTX section of the region a workload shares with
+/* libFuzzer target: the HGTX section of the region a workload shares with
  * asys, read by hgtx_read. The input is a list of patches (a 4-byte offset
  * into the section, a length byte, that many bytes) applied to a section
  * that starts zeroed, so short inputs reach any slot, shard, name or row.
@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define ROOM 1024
 
-static struct inj_nvtx_section *sec;
+static struct inj_hgtx_section *sec;
 static struct hgtx_row rows[ROOM];
 
 static void check(size_t n)

@@ -31,7 +31,7 @@ fi
 "$ASYS" export --summary "$T/t.asys" >"$T/t.sum" 2>&1
 grep -q '^file: .*complete)' "$T/t.sum" && pass || fail "the recording is not complete: $(head -3 "$T/t.sum")"
 
-# --- the NVTX section flooded -------------------------------------------
+# --- the HGTX section flooded -------------------------------------------
 # cpu.core and nic.link run at the refresh (2 Hz): every tick of each entity
 # from the first to the last must be there.
 "$ASYS" record -d 0.5 -o "$T/f.asys" --workload-log "$T/f.log" -- "$HOSTILE" flood 6 \

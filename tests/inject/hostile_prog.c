@@ -7,11 +7,11 @@
  *                               from a child that drops to nobody (when
  *                               root), print "TRUNC who=... rc=... errno=...",
  *                               then stay SECS seconds while asys reads it
- *   hostile_prog flood SECS     keep the NVTX section valid but rename
+ *   hostile_prog flood SECS     keep the HGTX section valid but rename
  *                               every name of all 64 process slots at each
  *                               read of asys's, for SECS seconds
  *   hostile_prog procs P K      P short-lived processes, K at a time, each
- *                               with INJ_NVTX_NAMES - 1 names of its own,
+ *                               with INJ_HGTX_NAMES - 1 names of its own,
  *                               each leaving once asys has read it; then a
  *                               last one with the range "last" that stays
  *                               until asys has read it twice
@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "asys_inject.h"
-#include "inject_nvtx.h"
+#include "inject_hgtx.h"
 
 static int region_fd(void)
 {
@@ -100,20 +100,20 @@ static int mode_truncate(double secs)
 	return 0;
 }
 
-static struct inj_nvtx_section *section(void)
+static struct inj_hgtx_section *section(void)
 {
 	int fd = region_fd();
 	struct stat sb;
 	void *base;
 	size_t len = 0;
-	struct inj_nvtx_section *sec;
+	struct inj_hgtx_section *sec;
 
 	if (fstat(fd, &sb) < 0)
 		return NULL;
 	base = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return NULL;
-	sec = asys_inject_section(base, (size_t)sb.st_size, ASYS_INJECT_SEC_NVTX, &len);
+	sec = asys_inject_section(base, (size_t)sb.st_size, ASYS_INJECT_SEC_HGTX, &len);
 	if (!sec || len < sizeof(*sec)) {
 		fprintf(stderr, "hostile_prog: no NVTX section\n");
 		exit(2);
@@ -121,43 +121,43 @@ static struct inj_nvtx_section *section(void)
 	return sec;
 }
 
-static uint32_t epoch(const struct inj_nvtx_section *sec)
+static uint32_t epoch(const struct inj_hgtx_section *sec)
 {
 	return __atomic_load_n(&sec->epoch, __ATOMIC_ACQUIRE);
 }
 
 /* Slot `slot` as process pid with names 1..n (text prefix_i), each ended
  * once in shard `slot`. */
-static void fill_slot(struct inj_nvtx_section *sec, int slot, uint32_t pid, int n,
+static void fill_slot(struct inj_hgtx_section *sec, int slot, uint32_t pid, int n,
 		      const char *prefix)
 {
-	struct inj_nvtx_proc *p = &sec->procs[slot];
-	struct inj_nvtx_shard *sh = &sec->shards[slot];
+	struct inj_hgtx_proc *p = &sec->procs[slot];
+	struct inj_hgtx_shard *sh = &sec->shards[slot];
 
 	__atomic_store_n(&p->pid, pid, __ATOMIC_RELEASE);
-	__atomic_store_n(&p->state, INJ_NVTX_READY, __ATOMIC_RELEASE);
-	for (int i = 1; i < INJ_NVTX_NAMES; i++) {
-		struct inj_nvtx_name *nm = &p->names[i];
-		struct inj_nvtx_row *r = &sh->rows[i];
+	__atomic_store_n(&p->state, INJ_HGTX_READY, __ATOMIC_RELEASE);
+	for (int i = 1; i < INJ_HGTX_NAMES; i++) {
+		struct inj_hgtx_name *nm = &p->names[i];
+		struct inj_hgtx_row *r = &sh->rows[i];
 
 		if (i > n) {
-			__atomic_store_n(&nm->state, INJ_NVTX_FREE, __ATOMIC_RELEASE);
+			__atomic_store_n(&nm->state, INJ_HGTX_FREE, __ATOMIC_RELEASE);
 			continue;
 		}
 		nm->domain = 0;
 		nm->color = 0;
 		snprintf(nm->text, sizeof(nm->text), "%s_%d", prefix, i);
-		__atomic_store_n(&nm->state, INJ_NVTX_READY, __ATOMIC_RELEASE);
+		__atomic_store_n(&nm->state, INJ_HGTX_READY, __ATOMIC_RELEASE);
 		r->seq = 0;
 		r->depth = 0;
 		r->count = 1;
 		r->total_ns = r->self_ns = 1000;
 	}
 	sh->proc = (uint32_t)slot + 1;
-	sh->state = INJ_NVTX_READY;
+	sh->state = INJ_HGTX_READY;
 }
 
-static int wait_reads(const struct inj_nvtx_section *sec, uint32_t reads, double limit)
+static int wait_reads(const struct inj_hgtx_section *sec, uint32_t reads, double limit)
 {
 	uint32_t e0 = epoch(sec);
 	double t0 = now_s();
@@ -172,7 +172,7 @@ static int wait_reads(const struct inj_nvtx_section *sec, uint32_t reads, double
 
 static int mode_flood(double secs)
 {
-	struct inj_nvtx_section *sec = section();
+	struct inj_hgtx_section *sec = section();
 	double t0 = now_s();
 	uint32_t round = 0;
 	char prefix[32];
@@ -181,8 +181,8 @@ static int mode_flood(double secs)
 		uint32_t e = epoch(sec);
 
 		snprintf(prefix, sizeof(prefix), "flood%u", round++);
-		for (int s = 0; s < INJ_NVTX_PROCS; s++)
-			fill_slot(sec, s, (uint32_t)getpid(), INJ_NVTX_NAMES - 1, prefix);
+		for (int s = 0; s < INJ_HGTX_PROCS; s++)
+			fill_slot(sec, s, (uint32_t)getpid(), INJ_HGTX_NAMES - 1, prefix);
 		/* new names for each of asys's reads, no faster */
 		while (epoch(sec) == e && now_s() - t0 < secs)
 			nap_ms(5);
@@ -193,12 +193,12 @@ static int mode_flood(double secs)
 
 static int mode_procs(int total, int at_once)
 {
-	struct inj_nvtx_section *sec = section();
+	struct inj_hgtx_section *sec = section();
 	int started = 0, running = 0;
 	char prefix[32];
 	pid_t c;
 
-	if (at_once < 1 || at_once > INJ_NVTX_PROCS)
+	if (at_once < 1 || at_once > INJ_HGTX_PROCS)
 		return 2;
 	while (started < total || running) {
 		if (started < total && running < at_once) {
@@ -207,7 +207,7 @@ static int mode_procs(int total, int at_once)
 			c = fork();
 			if (c == 0) {
 				snprintf(prefix, sizeof(prefix), "p%d", k);
-				fill_slot(sec, slot, (uint32_t)getpid(), INJ_NVTX_NAMES - 1,
+				fill_slot(sec, slot, (uint32_t)getpid(), INJ_HGTX_NAMES - 1,
 					  prefix);
 				_exit(wait_reads(sec, 2, 30) ? 1 : 0);
 			}
@@ -231,9 +231,9 @@ static int mode_procs(int total, int at_once)
 
 static int mode_live(int n, double secs)
 {
-	struct inj_nvtx_section *sec = section();
+	struct inj_hgtx_section *sec = section();
 
-	if (n < 1 || n >= INJ_NVTX_NAMES)
+	if (n < 1 || n >= INJ_HGTX_NAMES)
 		return 2;
 	fill_slot(sec, 0, (uint32_t)getpid(), n, "live");
 	nap_ms((long)(secs * 1000));

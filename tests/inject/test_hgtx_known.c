@@ -19,7 +19,7 @@
 #include "bus.h"
 #include "collector.h"
 #include "inject_host.h"
-#include "inject_nvtx.h"
+#include "inject_hgtx.h"
 #include "ring.h"
 #include "stream.h"
 
@@ -41,7 +41,7 @@ struct tally {
 	char status[1024];
 };
 
-static struct inj_nvtx_section *sec;
+static struct inj_hgtx_section *sec;
 static struct emitter em;
 static void *state;
 
@@ -69,18 +69,18 @@ static struct tally tick(void)
 /* Slot 0 as process pid with names 1..n called prefix_i, each ended once. */
 static void fill(uint32_t pid, int n, const char *prefix)
 {
-	struct inj_nvtx_proc *p = &sec->procs[0];
-	struct inj_nvtx_shard *sh = &sec->shards[0];
+	struct inj_hgtx_proc *p = &sec->procs[0];
+	struct inj_hgtx_shard *sh = &sec->shards[0];
 
 	p->pid = pid;
-	p->state = INJ_NVTX_READY;
-	for (int i = 1; i < INJ_NVTX_NAMES; i++) {
-		p->names[i].state = i <= n ? INJ_NVTX_READY : INJ_NVTX_FREE;
+	p->state = INJ_HGTX_READY;
+	for (int i = 1; i < INJ_HGTX_NAMES; i++) {
+		p->names[i].state = i <= n ? INJ_HGTX_READY : INJ_HGTX_FREE;
 		snprintf(p->names[i].text, sizeof(p->names[i].text), "%s_%d", prefix, i);
-		sh->rows[i] = (struct inj_nvtx_row){.count = 1, .total_ns = 10, .self_ns = 10};
+		sh->rows[i] = (struct inj_hgtx_row){.count = 1, .total_ns = 10, .self_ns = 10};
 	}
 	sh->proc = 1;
-	sh->state = INJ_NVTX_READY;
+	sh->state = INJ_HGTX_READY;
 }
 
 static pid_t child(void)
@@ -169,7 +169,7 @@ int main(void)
 		printf("SKIP: no sealed memfd\n");
 		return 77;
 	}
-	sec = inject_host_section_rw(ASYS_INJECT_SEC_NVTX, NULL);
+	sec = inject_host_section_rw(ASYS_INJECT_SEC_HGTX, NULL);
 	em.ring = ring_new(4 << 20);
 	if (!st || !sec || !em.ring) {
 		printf("FAIL: no region or ring\n");

@@ -1,5 +1,5 @@
 /* needs: none */
-/* The NVTX section end to end without a program of NVTX's: the real
+/* The HGTX section end to end without a program of NVTX's: the real
  * libasys-inject.so (dlopen) is handed tables as NVTX's headers lay them
  * out, its functions are called, and the reader must find exact counts,
  * self = total - children to the nanosecond, categories merged, the
@@ -123,9 +123,9 @@ static void ranges_in_process(void)
 	end(start("S"));
 }
 
-static void check_rows(const struct inj_nvtx_section *sec, size_t len, pid_t child)
+static void check_rows(const struct inj_hgtx_section *sec, size_t len, pid_t child)
 {
-	static struct hgtx_row rows[INJ_NVTX_PROCS * INJ_NVTX_NAMES];
+	static struct hgtx_row rows[INJ_HGTX_PROCS * INJ_HGTX_NAMES];
 	struct hgtx_lost lost;
 	size_t n = hgtx_read(sec, len, 0, rows, sizeof(rows) / sizeof(*rows), &lost);
 	uint32_t me = (uint32_t)getpid();
@@ -171,9 +171,9 @@ static void fill_names(void)
 	_exit(0);
 }
 
-static void check_full(const struct inj_nvtx_section *sec, size_t len, uint32_t pid)
+static void check_full(const struct inj_hgtx_section *sec, size_t len, uint32_t pid)
 {
-	static struct hgtx_row rows[INJ_NVTX_PROCS * INJ_NVTX_NAMES];
+	static struct hgtx_row rows[INJ_HGTX_PROCS * INJ_HGTX_NAMES];
 	struct hgtx_lost lost;
 	size_t n = hgtx_read(sec, len, 0, rows, sizeof(rows) / sizeof(*rows), &lost);
 	const struct hgtx_row *other = find(rows, n, pid, "\037(other)");
@@ -183,7 +183,7 @@ static void check_full(const struct inj_nvtx_section *sec, size_t len, uint32_t 
 		if (rows[i].pid == pid)
 			sum += rows[i].count;
 	CHECK(sum == FILL_NAMES, "%g ranges of %d counted", sum, FILL_NAMES);
-	CHECK(other && other->count >= FILL_NAMES - (INJ_NVTX_NAMES - 1),
+	CHECK(other && other->count >= FILL_NAMES - (INJ_HGTX_NAMES - 1),
 	      "the ranges without room are not under (other)");
 	CHECK(other && (double)lost.names == other->count, "names_full %llu, (other) %g",
 	      (unsigned long long)lost.names, other ? other->count : NAN);
@@ -195,7 +195,7 @@ static int library_test(void)
 	char path[4096];
 	void *h;
 	int (*init)(nvtx_abi_get_export_table);
-	struct inj_nvtx_section *sec;
+	struct inj_hgtx_section *sec;
 	size_t len;
 	pid_t child;
 
@@ -206,11 +206,11 @@ static int library_test(void)
 		printf("SKIP: no memfd\n");
 		return 77;
 	}
-	sec = inject_host_section_rw(ASYS_INJECT_SEC_NVTX, &len);
+	sec = inject_host_section_rw(ASYS_INJECT_SEC_HGTX, &len);
 	CHECK(sec && len >= sizeof(*sec), "no NVTX section");
 	if (!sec)
 		return 1;
-	sec->version = INJ_NVTX_VERSION;
+	sec->version = INJ_HGTX_VERSION;
 	/* the descriptor and the variables, as for a workload */
 	job_env_init(&job);
 	inject_host_prepare(&job);
@@ -311,9 +311,9 @@ static void check_clean(const struct hgtx_row *r, size_t n)
 
 static void hostile_test(void)
 {
-	size_t len = sizeof(struct inj_nvtx_section);
+	size_t len = sizeof(struct inj_hgtx_section);
 	unsigned char *buf = malloc(len);
-	static struct hgtx_row rows[INJ_NVTX_PROCS * INJ_NVTX_NAMES];
+	static struct hgtx_row rows[INJ_HGTX_PROCS * INJ_HGTX_NAMES];
 	struct hgtx_lost lost;
 
 	if (!buf) {
@@ -322,7 +322,7 @@ static void hostile_test(void)
 	}
 	CHECK(hgtx_read((void *)buf, len - 1, 0, rows, 10, &lost) == 0, "a short section read");
 	for (int round = 0; round < 6; round++) {
-		struct inj_nvtx_section *sec = (void *)buf;
+		struct inj_hgtx_section *sec = (void *)buf;
 		size_t n;
 
 		if (round == 0)
@@ -336,19 +336,19 @@ static void hostile_test(void)
 		if (round >= 2) {
 			/* plausible skeletons with hostile insides: claimed slots,
 			 * ready names with no NUL, shards pointing everywhere */
-			for (int p = 0; p < INJ_NVTX_PROCS; p++) {
+			for (int p = 0; p < INJ_HGTX_PROCS; p++) {
 				sec->procs[p].pid = round == 2 ? 0xffffffffu : (uint32_t)(p + 1);
-				for (int k = 0; k < INJ_NVTX_NAMES; k++) {
-					sec->procs[p].names[k].state = INJ_NVTX_READY;
+				for (int k = 0; k < INJ_HGTX_NAMES; k++) {
+					sec->procs[p].names[k].state = INJ_HGTX_READY;
 					sec->procs[p].names[k].domain = (uint32_t)rnd();
 				}
-				for (int k = 0; k < INJ_NVTX_DOMAINS; k++)
-					sec->procs[p].dom[k].state = INJ_NVTX_READY;
+				for (int k = 0; k < INJ_HGTX_DOMAINS; k++)
+					sec->procs[p].dom[k].state = INJ_HGTX_READY;
 			}
-			for (int s = 0; s < INJ_NVTX_SHARDS; s++)
+			for (int s = 0; s < INJ_HGTX_SHARDS; s++)
 				sec->shards[s].proc = round == 3
 							  ? (uint32_t)rnd()
-							  : 1 + (uint32_t)(s % INJ_NVTX_PROCS);
+							  : 1 + (uint32_t)(s % INJ_HGTX_PROCS);
 		}
 		n = hgtx_read(sec, len, (uint32_t)rnd(), rows, sizeof(rows) / sizeof(*rows), &lost);
 		CHECK(n <= sizeof(rows) / sizeof(*rows), "round %d: %zu rows", round, n);

@@ -21,8 +21,8 @@
 #include "asys_inject.h"
 #include "hgtx.h"
 #include "inject_host.h"
-#include "inject_kact.h"
-#include "inject_nvtx.h"
+#include "inject_ktime.h"
+#include "inject_hgtx.h"
 
 static int fails;
 static struct job_env job; /* what a workload would be handed */
@@ -106,14 +106,14 @@ static void header_test(int fd)
 		h->sec[i].off = size - 4096;
 		h->sec[i].size = 64u << 20;
 	}
-	rw = inject_host_section_rw(ASYS_INJECT_SEC_KACT, &len);
-	CHECK(rw && len < size, "the KACT section: %p, %zu bytes of a %zu-byte region", rw, len,
+	rw = inject_host_section_rw(ASYS_INJECT_SEC_KTIME, &len);
+	CHECK(rw && len < size, "the KTIME section: %p, %zu bytes of a %zu-byte region", rw, len,
 	      size);
 	if (rw && len < size)
 		sum(rw, len);
-	CHECK(inject_host_section(ASYS_INJECT_SEC_NVTX, &len) &&
-		  len == sizeof(struct inj_nvtx_section),
-	      "the NVTX section moved: %zu bytes", len);
+	CHECK(inject_host_section(ASYS_INJECT_SEC_HGTX, &len) &&
+		  len == sizeof(struct inj_hgtx_section),
+	      "the HGTX section moved: %zu bytes", len);
 	munmap(h, 4096);
 }
 
@@ -121,7 +121,7 @@ static void header_test(int fd)
  * parent, init and asys itself are not, though the job lists them. */
 static void serves_test(void)
 {
-	struct inj_nvtx_section *sec = inject_host_section_rw(ASYS_INJECT_SEC_NVTX, NULL);
+	struct inj_hgtx_section *sec = inject_host_section_rw(ASYS_INJECT_SEC_HGTX, NULL);
 	int pfd[2];
 	pid_t child, grand = 0;
 
