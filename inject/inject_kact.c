@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "asys_inject.h"
+#include "khash.h"
 #include "inject_kact.h"
 
 /* From cupti_result.h / cupti_activity.h: only what is used. */
@@ -242,11 +243,7 @@ static int kact_open_cupti(char *tried, size_t n)
 
 static uint32_t kact_hash(const char *name, uint32_t device)
 {
-	uint32_t h = 2166136261u ^ device;
-
-	for (size_t i = 0; name[i] && i + 1 < KACT_NAME_MAX; i++)
-		h = (h ^ (unsigned char)name[i]) * 16777619u;
-	return h;
+	return khash_fnv32(2166136261u ^ device, name, strnlen(name, KACT_NAME_MAX - 1));
 }
 
 static void kact_set(uint64_t *field, uint64_t v)
