@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 
 #include "asys_inject.h"
+#include "dl_load.h"
 #include "khash.h"
 #include "inject_kact.h"
 
@@ -191,32 +191,25 @@ static int kact_claim(void *sec, size_t len)
 	return -ENOSPC;
 }
 
-static int kact_load_api(void *lib, struct cupti_api *a)
-{
-#define SYM(field, name)                                                                           \
-	do {                                                                                       \
-		*(void **)&a->field = dlsym(lib, name);                                            \
-		if (!a->field)                                                                     \
-			return -ENOENT;                                                            \
-	} while (0)
-	SYM(enable, "cuptiActivityEnable");
-	SYM(register_callbacks, "cuptiActivityRegisterCallbacks");
-	SYM(flush_all, "cuptiActivityFlushAll");
-	SYM(next_record, "cuptiActivityGetNextRecord");
-	SYM(result_string, "cuptiGetResultString");
-#undef SYM
-	/* optional: only a count of what was lost */
-	*(void **)&a->dropped = dlsym(lib, "cuptiActivityGetNumDroppedRecords");
-	return 0;
-}
-
 /* The first library of ASYS_KACT_LIBS (':'-separated, from the site's table)
  * or of the built-in list that loads and has the Activity API. */
 static int kact_open_cupti(char *tried, size_t n)
 {
 	const char *env = getenv("ASYS_KACT_LIBS");
 	char list[1024], *save = NULL;
-	const char *names[KACT_LIBS_MAX + sizeof(kact_builtin_libs) / sizeof(*kact_builtin_libs)];
+	const char
+	    *names[KACT_LIBS_MAX + sizeof(kact_builtin_libs) / sizeof(*kact_builtin_libs) + 1];
+	/* the Activity API; the count of what was lost is a nicety */
+	const struct dl_sym syms[] = {
+	    DL_SYM("cuptiActivityEnable", &kact.api.enable),
+	    DL_SYM("cuptiActivityRegisterCallbacks", &kact.api.register_callbacks),
+	    DL_SYM("cuptiActivityFlushAll", &kact.api.flush_all),
+	    DL_SYM("cuptiActivityGetNextRecord", &kact.api.next_record),
+	    DL_SYM("cuptiGetResultString", &kact.api.result_string),
+	    DL_SYM_OPTIONAL("cuptiActivityGetNumDroppedRecords", &kact.api.dropped),
+	    DL_SYM_END,
+	};
+	struct dl_why w;
 	size_t nn = 0;
 
 	snprintf(list, sizeof(list), "%s", env ? env : "");
@@ -225,17 +218,11 @@ static int kact_open_cupti(char *tried, size_t n)
 		names[nn++] = t;
 	for (size_t i = 0; i < sizeof(kact_builtin_libs) / sizeof(*kact_builtin_libs); i++)
 		names[nn++] = kact_builtin_libs[i];
-	for (size_t i = 0; i < nn; i++) {
-		void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-
-		if (!lib)
-			continue;
-		if (!kact_load_api(lib, &kact.api)) {
-			kact.lib = lib;
-			kact_debug("profiling library %s", names[i]);
-			return 0;
-		}
-		dlclose(lib);
+	names[nn] = NULL;
+	kact.lib = dl_load(names, RTLD_NOW | RTLD_LOCAL, syms, &w);
+	if (kact.lib) {
+		kact_debug("profiling library %s", w.name);
+		return 0;
 	}
 	snprintf(tried, n, "%s", nn ? names[0] : "");
 	return -ENOENT;

@@ -10,7 +10,7 @@
 cd "$top_srcdir" || exit 1
 
 # the core's headers that inject/ may include: they include nothing of the tree
-freestanding="khash.h"
+freestanding="khash.h dl_load.h"
 
 # every header of the layers and the folder it lives in (the first folder
 # in this order, where one name is in two)
