@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "serve_webcfg.h"
+#include "strsafe.h"
 #include "util.h"
 
 enum wc_section { WC_NONE, WC_TLS, WC_USERS };
@@ -467,7 +468,7 @@ int serve_webcfg_parse(const char *name, const char *dir, const char *text, size
 		if (e - s >= SERVE_WEB_LINE_MAX)
 			rc = wc_fail(&p, "a line longer than %d bytes", SERVE_WEB_LINE_MAX - 1);
 		for (const char *b = s; !rc && b < e; b++)
-			if ((unsigned char)*b < 0x20 || *b == 0x7f)
+			if (str_ascii_control((unsigned char)*b))
 				rc = *b == '\t'
 					 ? wc_fail(&p, "a tab: YAML indents with spaces")
 					 : wc_fail(&p, "a control byte 0x%02x", (unsigned char)*b);
