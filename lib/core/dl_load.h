@@ -76,4 +76,15 @@ static inline void *dl_load(const char *const *names, int flags, const struct dl
 	return NULL;
 }
 
+/* why in words: "cannot load NAME (ERR): LOAD_ADVICE" or "NAME lacks SYMBOL:
+ * SYM_ADVICE" (the advice says what to install). */
+static inline void dl_why_text(const struct dl_why *why, char *buf, size_t n,
+			       const char *load_advice, const char *sym_advice)
+{
+	if (!why->missing)
+		snprintf(buf, n, "cannot load %s (%s): %s", why->name, why->err, load_advice);
+	else
+		snprintf(buf, n, "%s lacks %s: %s", why->name, why->missing, sym_advice);
+}
+
 #endif

@@ -70,24 +70,18 @@ static pthread_once_t xcrypt_once = PTHREAD_ONCE_INIT;
 static void serve_crypt_load(void)
 {
 	static const char *const names[] = {SERVE_CRYPT_SONAME, NULL};
-	const struct dl_sym syms[] = {
-	    DL_SYM("crypt_rn", &xcrypt.rn),
-	    DL_SYM("crypt_gensalt_rn", &xcrypt.gensalt_rn),
-	    DL_SYM_END,
-	};
+	const struct dl_sym syms[] = {DL_SYM("crypt_rn", &xcrypt.rn),
+				      DL_SYM("crypt_gensalt_rn", &xcrypt.gensalt_rn), DL_SYM_END};
 	struct dl_why w;
 
 	/* kept open for the life of the process: a server may start again */
 	if (dl_load(names, RTLD_NOW | RTLD_LOCAL, syms, &w))
 		return;
-	if (!w.missing)
-		snprintf(xcrypt.why, sizeof(xcrypt.why),
-			 "cannot load %s (%s): install libxcrypt (Debian and Ubuntu: libcrypt1)",
-			 SERVE_CRYPT_SONAME, w.err);
-	else
-		snprintf(xcrypt.why, sizeof(xcrypt.why),
-			 "%s lacks crypt_rn or crypt_gensalt_rn: install libxcrypt 4 or later",
-			 SERVE_CRYPT_SONAME);
+	if (w.missing)
+		w.missing = "crypt_rn or crypt_gensalt_rn";
+	dl_why_text(&w, xcrypt.why, sizeof(xcrypt.why),
+		    "install libxcrypt (Debian and Ubuntu: libcrypt1)",
+		    "install libxcrypt 4 or later");
 }
 
 /* Equal strings of n bytes, in a time that depends on n only. */
