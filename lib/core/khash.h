@@ -9,12 +9,13 @@
 #include <string.h>
 
 /* A (small key, 64-bit key) pair such as (stream, entity), mixed by one
- * multiply; the bits below 17 are the weakest and are shifted out. */
+ * multiply: sequential entities (pids, CPUs) fall on distinct low bits, and
+ * the fold brings the high bits down for a table that masks the low ones. */
 static inline uint64_t khash_pair(uint32_t k2, uint64_t k)
 {
-	uint64_t h = (k + 0x9e3779b97f4a7c15ull * ((uint64_t)k2 + 1)) * 0xff51afd7ed558ccdull;
+	uint64_t h = k * 0x9e3779b97f4a7c15ull ^ ((uint64_t)k2 << 32 | k2);
 
-	return h >> 17;
+	return h ^ (h >> 29);
 }
 
 /* A 64-bit key alone (a pid) */
