@@ -204,8 +204,12 @@ static struct sum_series *sum_get(struct rec_export *x, const struct stream_desc
 	}
 	if (ktab_get(&st->index, stream, entity, (void **)&ref) < 0)
 		return NULL;
-	if (!(ref->se = sum_new(st, d, stream, entity)))
+	ref->se = sum_new(st, d, stream, entity);
+	if (!ref->se) {
+		/* its slot may now hold a record moved back into it */
 		ktab_remove(&st->index, ref);
+		return NULL;
+	}
 	return ref->se;
 }
 
