@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -26,6 +25,8 @@
 #include <unistd.h>
 
 #include "asys_inject.h"
+#include "dl_load.h"
+#include "khash.h"
 #include "inject_ktime.h"
 
 /* From cupti_result.h / cupti_activity.h: only what is used. */
@@ -190,25 +191,6 @@ static int ktime_claim(void *sec, size_t len)
 	return -ENOSPC;
 }
 
-static int ktime_load_api(void *lib, struct cupti_api *a)
-{
-#define SYM(field, name)                                                                           \
-	do {                                                                                       \
-		*(void **)&a->field = dlsym(lib, name);                                            \
-		if (!a->field)                                                                     \
-			return -ENOENT;                                                            \
-	} while (0)
-	SYM(enable, "cuptiActivityEnable");
-	SYM(register_callbacks, "cuptiActivityRegisterCallbacks");
-	SYM(flush_all, "cuptiActivityFlushAll");
-	SYM(next_record, "cuptiActivityGetNextRecord");
-	SYM(result_string, "cuptiGetResultString");
-#undef SYM
-	/* optional: only a count of what was lost */
-	*(void **)&a->dropped = dlsym(lib, "cuptiActivityGetNumDroppedRecords");
-	return 0;
-}
-
 /* The first library of ASYS_KACT_LIBS (':'-separated, from the site's table)
  * or of the built-in list that loads and has the Activity API. */
 static int ktime_open_cupti(char *tried, size_t n)
@@ -216,7 +198,18 @@ static int ktime_open_cupti(char *tried, size_t n)
 	const char *env = getenv("ASYS_KACT_LIBS");
 	char list[1024], *save = NULL;
 	const char
-	    *names[KTIME_LIBS_MAX + sizeof(ktime_builtin_libs) / sizeof(*ktime_builtin_libs)];
+	    *names[KTIME_LIBS_MAX + sizeof(ktime_builtin_libs) / sizeof(*ktime_builtin_libs) + 1];
+	/* the Activity API; the count of what was lost is a nicety */
+	const struct dl_sym syms[] = {
+	    DL_SYM("cuptiActivityEnable", &ktime.api.enable),
+	    DL_SYM("cuptiActivityRegisterCallbacks", &ktime.api.register_callbacks),
+	    DL_SYM("cuptiActivityFlushAll", &ktime.api.flush_all),
+	    DL_SYM("cuptiActivityGetNextRecord", &ktime.api.next_record),
+	    DL_SYM("cuptiGetResultString", &ktime.api.result_string),
+	    DL_SYM_OPTIONAL("cuptiActivityGetNumDroppedRecords", &ktime.api.dropped),
+	    DL_SYM_END,
+	};
+	struct dl_why w;
 	size_t nn = 0;
 
 	snprintf(list, sizeof(list), "%s", env ? env : "");
@@ -225,17 +218,11 @@ static int ktime_open_cupti(char *tried, size_t n)
 		names[nn++] = t;
 	for (size_t i = 0; i < sizeof(ktime_builtin_libs) / sizeof(*ktime_builtin_libs); i++)
 		names[nn++] = ktime_builtin_libs[i];
-	for (size_t i = 0; i < nn; i++) {
-		void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-
-		if (!lib)
-			continue;
-		if (!ktime_load_api(lib, &ktime.api)) {
-			ktime.lib = lib;
-			ktime_debug("profiling library %s", names[i]);
-			return 0;
-		}
-		dlclose(lib);
+	names[nn] = NULL;
+	ktime.lib = dl_load(names, RTLD_NOW | RTLD_LOCAL, syms, &w);
+	if (ktime.lib) {
+		ktime_debug("profiling library %s", w.name);
+		return 0;
 	}
 	snprintf(tried, n, "%s", nn ? names[0] : "");
 	return -ENOENT;
@@ -243,11 +230,7 @@ static int ktime_open_cupti(char *tried, size_t n)
 
 static uint32_t ktime_hash(const char *name, uint32_t device)
 {
-	uint32_t h = 2166136261u ^ device;
-
-	for (size_t i = 0; name[i] && i + 1 < KTIME_SEC_NAME_MAX; i++)
-		h = (h ^ (unsigned char)name[i]) * 16777619u;
-	return h;
+	return khash_fnv32(2166136261u ^ device, name, strnlen(name, KTIME_SEC_NAME_MAX - 1));
 }
 
 static void ktime_set(uint64_t *field, uint64_t v)

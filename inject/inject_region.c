@@ -11,6 +11,7 @@
 #include <wchar.h>
 
 #include "asys_inject.h"
+#include "khash.h"
 #include "inject_lib.h"
 
 /* The region in the workload: mapped once per process from the descriptor
@@ -209,11 +210,7 @@ uint32_t inj_from_wide(char *buf, const wchar_t *w)
 
 static uint32_t inj_hash(uint32_t domain, uint32_t category, const char *s, uint32_t len)
 {
-	uint32_t h = 2166136261u ^ (domain * 0x9e3779b1u) ^ (category * 0x85ebca6bu);
-
-	for (uint32_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)s[i]) * 16777619u;
-	return h;
+	return khash_fnv32(2166136261u ^ (domain * 0x9e3779b1u) ^ (category * 0x85ebca6bu), s, len);
 }
 
 uint32_t inj_name(uint32_t domain, uint32_t category, const char *text, uint32_t len)

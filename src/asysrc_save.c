@@ -16,6 +16,7 @@
 
 #include "asysrc.h"
 #include "asysrc_int.h"
+#include "buf.h"
 #include "proc_cols.h"
 #include "strsafe.h"
 #include "util.h"
@@ -30,11 +31,6 @@ struct save_key {
 	const char *key;
 	char val[SAVE_VAL_MAX];
 	bool done; /* written over a line of the file, or inserted */
-};
-
-struct save_buf {
-	char *p;
-	size_t len;
 };
 
 static const char *const save_sections[] = {"options", "display"};
@@ -83,33 +79,17 @@ static int save_keys(double delay_s, const struct asys_settings *u, unsigned cha
 	return n;
 }
 
-/* Inserts s at off (off == len: appends). -EFBIG past SAVE_MAX. */
-static int save_insert(struct save_buf *b, size_t off, const char *s, size_t n)
-{
-	if (b->len + n > SAVE_MAX)
-		return -EFBIG;
-	memmove(b->p + off + n, b->p + off, b->len - off);
-	memcpy(b->p + off, s, n);
-	b->len += n;
-	return 0;
-}
-
-static int save_append(struct save_buf *b, const char *s, size_t n)
-{
-	return save_insert(b, b->len, s, n);
-}
-
-static int save_line(struct save_buf *b, const struct save_key *k)
+static int save_line(struct buf *b, const struct save_key *k)
 {
 	char line[SAVE_VAL_MAX + 64];
 	int len = snprintf(line, sizeof(line), "%s = %s\n", k->key, k->val);
 
-	return save_append(b, line, (size_t)len);
+	return buf_insert(b, b->len, line, (size_t)len);
 }
 
 /* At the end of a section of the file: the keys of sec it lacked go after
  * its last key line (at off), when it has one. */
-static int save_region_end(struct save_buf *b, struct save_key *k, int nk, enum asysrc_section sec,
+static int save_region_end(struct buf *b, struct save_key *k, int nk, enum asysrc_section sec,
 			   bool has_key, size_t off)
 {
 	for (int i = 0; i < nk && has_key; i++) {
@@ -119,7 +99,7 @@ static int save_region_end(struct save_buf *b, struct save_key *k, int nk, enum 
 		if (k[i].done || k[i].sec != sec)
 			continue;
 		len = snprintf(line, sizeof(line), "%s = %s\n", k[i].key, k[i].val);
-		if (save_insert(b, off, line, (size_t)len))
+		if (buf_insert(b, off, line, (size_t)len))
 			return -EFBIG;
 		off += (size_t)len;
 		k[i].done = true;
@@ -143,7 +123,7 @@ static int save_match(const struct save_key *k, int nk, enum asysrc_section sec,
 }
 
 /* The file's text with the keys written in, into b. */
-static int save_merge(const char *text, size_t tlen, struct save_key *k, int nk, struct save_buf *b)
+static int save_merge(const char *text, size_t tlen, struct save_key *k, int nk, struct buf *b)
 {
 	enum asysrc_section sec = CS_OPTIONS, next;
 	const char *p = text, *end = text + tlen, *line, *key;
@@ -163,8 +143,8 @@ static int save_merge(const char *text, size_t tlen, struct save_key *k, int nk,
 			rc = rc ? rc : save_line(b, &k[m]);
 			k[m].done = true;
 		} else {
-			rc = rc ? rc : save_append(b, line, len);
-			rc = rc ? rc : save_append(b, "\n", 1);
+			rc = rc ? rc : buf_insert(b, b->len, line, len);
+			rc = rc ? rc : buf_insert(b, b->len, "\n", 1);
 		}
 		if (sec != CS_UNKNOWN && asysrc_key(line, len, &key, &klen)) {
 			has_key = true;
@@ -184,7 +164,7 @@ static int save_merge(const char *text, size_t tlen, struct save_key *k, int nk,
 			if (!head) {
 				snprintf(h, sizeof(h), "%s[%s]\n", b->len ? "\n" : "",
 					 save_sections[s]);
-				rc = save_append(b, h, strlen(h));
+				rc = buf_insert(b, b->len, h, strlen(h));
 				head = true;
 			}
 			rc = rc ? rc : save_line(b, &k[i]);
@@ -290,7 +270,7 @@ int asysrc_save(struct asysrc *c, double delay_s, const struct asys_settings *ui
 		char *msg, size_t n)
 {
 	struct save_key k[SAVE_KEYS];
-	struct save_buf b = {0};
+	struct buf b = {.max = SAVE_MAX};
 	char why[200], shown[400], *text = NULL;
 	size_t tlen = 0;
 	int nk, rc;
@@ -314,17 +294,14 @@ int asysrc_save(struct asysrc *c, double delay_s, const struct asys_settings *ui
 		snprintf(msg, n, "settings not saved: %s: %s", shown, why);
 		return rc;
 	}
-	b.p = malloc(SAVE_MAX);
-	rc = b.p ? 0 : -ENOMEM;
-	if (!rc && !text)
-		rc = save_append(&b, save_intro, sizeof(save_intro) - 1);
+	rc = text ? 0 : buf_insert(&b, 0, save_intro, sizeof(save_intro) - 1);
 	rc = rc ? rc : save_merge(text ? text : "", tlen, k, nk, &b);
-	rc = rc ? rc : save_replace(c->user, b.p, b.len);
+	rc = rc ? rc : save_replace(c->user, buf_str(&b), b.len);
 	if (rc)
 		snprintf(msg, n, "settings not saved to %s: %s", shown, strerror(-rc));
 	else
 		snprintf(msg, n, "settings saved to %s", shown);
-	free(b.p);
+	buf_free(&b);
 	free(text);
 	return rc;
 }

@@ -158,36 +158,11 @@ bool tui_help_key(struct tui *t, int ch)
 {
 	int page = LINES - 4; /* the help body: below the header and its title */
 
-	switch (ch) {
-	case KEY_UP:
-		t->help_top--;
-		break;
-	case KEY_DOWN:
-		t->help_top++;
-		break;
-	case KEY_PPAGE:
-		t->help_top -= page;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		t->help_top += page;
-		break;
-	case KEY_HOME:
-		t->help_top = 0;
-		break;
-	case KEY_END:
-		t->help_top = t->help_lines;
-		break;
-	case KEY_F(10):
-		return false; /* quits */
-	default:
-		/* any other key closes the help screen, as in htop */
-		t->help = false;
+	if (widget_scroll_key(&t->help_top, t->help_lines, page, ch, false))
 		return true;
-	}
-	if (t->help_top > t->help_lines - page)
-		t->help_top = t->help_lines - page;
-	if (t->help_top < 0)
-		t->help_top = 0;
+	if (ch == KEY_F(10))
+		return false; /* quits */
+	/* any other key closes the help screen, as in htop */
+	t->help = false;
 	return true;
 }

@@ -186,37 +186,11 @@ bool tui_log_key(struct tui *t, int ch)
 {
 	int page = LINES - 4; /* the log body: below the header and its title */
 
-	switch (ch) {
-	case KEY_UP:
-		t->log_top--;
-		break;
-	case KEY_DOWN:
-		t->log_top++;
-		break;
-	case KEY_PPAGE:
-		t->log_top -= page;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		t->log_top += page;
-		break;
-	case KEY_HOME:
-		t->log_top = 0;
-		break;
-	case KEY_END:
-		t->log_top = INT_MAX;
-		break;
-	case KEY_F(10):
-	case 'q':
-	case 'Q':
-		return false; /* quits, as on the screen under it */
-	default:
-		t->log = false; /* any other key closes it, as the help */
+	/* End follows the log as it grows */
+	if (widget_scroll_key(&t->log_top, t->log_lines, page, ch, true))
 		return true;
-	}
-	if (t->log_top < INT_MAX && t->log_top > t->log_lines - page)
-		t->log_top = t->log_lines - page;
-	if (t->log_top < 0)
-		t->log_top = 0;
+	if (ch == KEY_F(10) || ch == 'q' || ch == 'Q')
+		return false; /* quits, as on the screen under it */
+	t->log = false;	      /* any other key closes it, as the help */
 	return true;
 }

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,4 +445,36 @@ double view_value(const struct series *se, int f, const struct view *v, bool rat
 	if (v->end_ns && series_last_ns(se) > v->end_ns)
 		return NAN;
 	return rate ? series_rate(se, (uint32_t)f) : series_last(se, (uint32_t)f);
+}
+
+bool widget_scroll_key(int *top, int lines, int page, int ch, bool follow)
+{
+	switch (ch) {
+	case KEY_UP:
+		(*top)--;
+		break;
+	case KEY_DOWN:
+		(*top)++;
+		break;
+	case KEY_PPAGE:
+		*top -= page;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		*top += page;
+		break;
+	case KEY_HOME:
+		*top = 0;
+		break;
+	case KEY_END:
+		*top = follow ? INT_MAX : lines - page;
+		break;
+	default:
+		return false;
+	}
+	if (*top<INT_MAX && * top> lines - page)
+		*top = lines - page;
+	if (*top < 0)
+		*top = 0;
+	return true;
 }

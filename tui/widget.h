@@ -116,5 +116,10 @@ int widget_table_frame(WINDOW *w, const struct view *v, struct tui_table *t, int
  * over nrows rows. true if used. */
 bool widget_filter_table_key(struct tui_table *t, int nrows, char *filter, size_t size,
 			     bool *editing, int ch, int page);
+/* A text view's scroll keys: arrows by a line, PgUp/PgDn (and space) by a
+ * page of page lines, Home and End; *top stays within the lines of the text.
+ * follow: End sets *top to INT_MAX, which the drawing reads as "the last
+ * page, as the text grows". false for any other key (top untouched). */
+bool widget_scroll_key(int *top, int lines, int page, int ch, bool follow);
 
 #endif

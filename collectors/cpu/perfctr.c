@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "dl_load.h"
 #include "perfctr.h"
 
 /* PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING */
@@ -45,23 +46,25 @@ struct pfm_api {
 
 static int pfm_load(struct pfm_api *a, char *why, size_t n)
 {
+	static const char *const names[] = {PERFCTR_PFM_SONAME, NULL};
+	const struct dl_sym syms[] = {
+	    DL_SYM("pfm_initialize", &a->initialize),
+	    DL_SYM("pfm_terminate", &a->terminate),
+	    DL_SYM("pfm_strerror", &a->strerror),
+	    DL_SYM("pfm_get_os_event_encoding", &a->encode),
+	    DL_SYM_END,
+	};
+	struct dl_why w;
+
 	memset(a, 0, sizeof(*a));
-	a->dl = dlopen(PERFCTR_PFM_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!a->dl) {
+	a->dl = dl_load(names, RTLD_NOW | RTLD_LOCAL, syms, &w);
+	if (a->dl)
+		return 0;
+	if (!w.missing)
 		snprintf(why, n, "IPC n/a: cannot load %s", PERFCTR_PFM_SONAME);
-		return -ENOTSUP;
-	}
-	*(void **)&a->initialize = dlsym(a->dl, "pfm_initialize");
-	*(void **)&a->terminate = dlsym(a->dl, "pfm_terminate");
-	*(void **)&a->strerror = dlsym(a->dl, "pfm_strerror");
-	*(void **)&a->encode = dlsym(a->dl, "pfm_get_os_event_encoding");
-	if (!a->initialize || !a->terminate || !a->strerror || !a->encode) {
+	else
 		snprintf(why, n, "IPC n/a: %s lacks the pfm_* entry points", PERFCTR_PFM_SONAME);
-		dlclose(a->dl);
-		a->dl = NULL;
-		return -ENOTSUP;
-	}
-	return 0;
+	return -ENOTSUP;
 }
 
 /* Both events' attrs, or -ENOTSUP with the reason in why. */

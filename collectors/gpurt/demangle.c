@@ -1,12 +1,12 @@
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "demangle.h"
+#include "dl_load.h"
 #include "util.h"
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
@@ -15,11 +15,12 @@ static pthread_once_t demangle_once = PTHREAD_ONCE_INIT;
 
 static void demangle_load(void)
 {
-	/* kept open for the life of the process: the function is reused */
-	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+	static const char *const names[] = {"libstdc++.so.6", NULL};
+	const struct dl_sym syms[] = {DL_SYM("__cxa_demangle", &demangle_fn), DL_SYM_END};
+	struct dl_why w;
 
-	if (h)
-		demangle_fn = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
+	/* kept open for the life of the process: the function is reused */
+	dl_load(names, RTLD_LAZY | RTLD_LOCAL, syms, &w);
 }
 
 int demangle_name(const char *name, char *buf, size_t n)

@@ -106,7 +106,7 @@ static void gpurt_fini(void *state)
 	gpurt_bpf__destroy(s->skel);
 	gpurt_syms_free(s->syms);
 	gpurt_hgtx_free(s);
-	enttab_fini(&s->kents);
+	ktab_fini(&s->kents);
 	free(s->pids);
 	free(s->dead);
 	free(s);
@@ -126,7 +126,7 @@ static int gpurt_init(const struct coll_ctx *ctx, void **state)
 	s->s_copy = stream_table_add(ctx->streams, CATALOGUE_STREAM(STREAM_GPURT_COPY));
 	s->s_ranges = -1;
 	s->streams = ctx->streams;
-	enttab_init(&s->kents, sizeof(struct kent), 256);
+	ktab_init(&s->kents, sizeof(struct kent), 256, KTAB_MIXED);
 	gpurt_hgtx_init(s);
 	if (s->s_mem < 0 || s->s_kern < 0 || s->s_copy < 0) {
 		r = s->s_mem < 0 ? s->s_mem : s->s_kern < 0 ? s->s_kern : s->s_copy;
@@ -202,9 +202,10 @@ static void kern_emit(struct gpurt_state *s, struct emitter *out,
 		      const struct gpurt_where *where, uint64_t ts)
 {
 	uint64_t ent = gpurt_entity(key);
-	bool fresh;
-	struct kent *k = enttab_get(&s->kents, ent, &fresh);
-	if (!k)
+	struct kent *k;
+	int fresh = ktab_get(&s->kents, 0, ent, (void **)&k);
+
+	if (fresh < 0)
 		return;
 	if (fresh) {
 		k->key = *key;
@@ -280,7 +281,7 @@ static bool kent_drop(void *rec, void *ctx)
 	const struct gpurt_drop *d = ctx;
 	if (k->key.pid != d->pid)
 		return false;
-	emit_gone(d->out, d->s->s_kern, k->ek.entity, d->ts);
+	emit_gone(d->out, d->s->s_kern, k->ek.key, d->ts);
 	return true;
 }
 
@@ -300,7 +301,7 @@ static void forget(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 	uint64_t ts = asys_now_ns();
 	emit_gone(out, s->s_mem, pid, ts);
 	struct gpurt_drop d = {s, out, pid, ts};
-	if (enttab_sweep(&s->kents, kent_drop, &d))
+	if (ktab_sweep(&s->kents, kent_drop, &d))
 		return;
 	*p = s->pids[--s->npids];
 }

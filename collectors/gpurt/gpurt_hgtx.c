@@ -22,7 +22,7 @@
 #include "util.h"
 
 struct rent {
-	struct enttab_key ek; /* first: the table's key */
+	struct ktab_key ek; /* first: the table's key */
 	uint32_t pid;
 	bool injected; /* the region counts this process's ranges */
 };
@@ -39,12 +39,12 @@ static uint64_t range_entity(uint32_t pid, uint64_t hash)
 
 void gpurt_hgtx_init(struct gpurt_state *s)
 {
-	enttab_init(&s->rents, sizeof(struct rent), 64);
+	ktab_init(&s->rents, sizeof(struct rent), 64, KTAB_MIXED);
 }
 
 void gpurt_hgtx_free(struct gpurt_state *s)
 {
-	enttab_fini(&s->rents);
+	ktab_fini(&s->rents);
 }
 
 /* The entry of (pid, hash), labelled the first time; NULL without memory. */
@@ -52,10 +52,10 @@ static struct rent *rent_get(struct gpurt_state *s, struct emitter *out,
 			     const struct gpurt_range_key *k, uint64_t ts)
 {
 	uint64_t ent = range_entity(k->pid, k->hash);
-	bool fresh;
+	struct rent *r;
+	int fresh = ktab_get(&s->rents, 0, ent, (void **)&r);
 
-	struct rent *r = enttab_get(&s->rents, ent, &fresh);
-	if (!r || !fresh)
+	if (fresh != 1)
 		return r;
 	r->pid = k->pid;
 	/* the library registers with the region at its first NVTX call, before
@@ -95,7 +95,7 @@ static void range_emit(struct gpurt_state *s, struct emitter *out, const struct 
 	};
 
 	if (e && !e->injected)
-		emit_sample(out, s->s_ranges, e->ek.entity, ts, v, HGTX_NFIELDS);
+		emit_sample(out, s->s_ranges, e->ek.key, ts, v, HGTX_NFIELDS);
 }
 
 /* hgtx.ranges once the probes have timed a range: the Top ranges pane shows
@@ -153,7 +153,7 @@ static bool rent_drop(void *rec, void *ctx)
 	if (r->pid != d->pid)
 		return false;
 	if (!r->injected)
-		emit_gone(d->out, d->s->s_ranges, r->ek.entity, d->ts);
+		emit_gone(d->out, d->s->s_ranges, r->ek.key, d->ts);
 	return true;
 }
 
@@ -165,5 +165,5 @@ void gpurt_hgtx_final(struct gpurt_state *s, struct emitter *out, uint32_t pid)
 	if (!s->rents.n)
 		return;
 	d.ts = asys_now_ns();
-	enttab_sweep(&s->rents, rent_drop, &d);
+	ktab_sweep(&s->rents, rent_drop, &d);
 }

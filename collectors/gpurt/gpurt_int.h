@@ -8,7 +8,7 @@
 
 #include <linux/types.h>
 
-#include "enttab.h"
+#include "ktab.h"
 #include "collector.h"
 #include "gpurt.h"
 #include "gpurt_api.h"
@@ -29,7 +29,7 @@ struct gpurt_pid {
 
 /* a kernel seen in the launches map */
 struct kent {
-	struct enttab_key ek; /* first: the table's key */
+	struct ktab_key ek; /* first: the table's key */
 	struct gpurt_launch_key key;
 	uint8_t tries; /* 0 = named for good */
 };
@@ -52,13 +52,13 @@ struct gpurt_state {
 	uint32_t *dead;	     /* processes found ended at this tick */
 	size_t ndead;
 	struct gpurt_syms *syms;
-	struct enttab kents;	/* struct kent */
+	struct ktab kents;	/* struct kent */
 	struct gpurt_pid *pids; /* processes we have emitted for */
 	size_t npids, cappids;
 	int s_mem, s_kern, s_copy;
 	int s_ranges; /* hgtx.ranges, registered at the first range; -1 before */
 	struct stream_table *streams;
-	struct enttab rents; /* hgtx.ranges entities (gpurt_hgtx.c) */
+	struct ktab rents; /* hgtx.ranges entities (gpurt_hgtx.c) */
 	char status[256];
 	bool status_sent;
 	bool need_load, load_failed;

@@ -18,6 +18,7 @@
 #include "gpurt_api.h"
 #include "hgtx.h"
 #include "job_env.h"
+#include "ktab.h"
 #include "ktime.h"
 #include "ktime_inject.h"
 #include "ktime_read.h"
@@ -32,8 +33,7 @@ struct ktime_state {
 	const void *sec; /* the section, read-only */
 	size_t len;
 	int s_time, s_copy;
-	uint64_t *labelled; /* open addressing on entity, 0 = empty */
-	size_t nlabelled, cap;
+	struct ktab labelled; /* struct ktab_key: the entities labelled */
 	struct emitter *out;
 	uint64_t ts;
 	char status[256];
@@ -55,10 +55,9 @@ static double ktime_frequency(const struct asys_options *o)
 
 static uint64_t ktime_entity(uint32_t pid, uint32_t dev, const char *name)
 {
-	uint64_t x = 1469598103934665603ull ^ ((uint64_t)pid << 32 | dev);
+	uint64_t x =
+	    khash_fnv64(1469598103934665603ull ^ ((uint64_t)pid << 32 | dev), name, strlen(name));
 
-	for (; *name; name++)
-		x = (x ^ (unsigned char)*name) * 1099511628211ull;
 	x ^= x >> 30;
 	x *= 0xbf58476d1ce4e5b9ull;
 	x ^= x >> 27;
@@ -68,31 +67,9 @@ static uint64_t ktime_entity(uint32_t pid, uint32_t dev, const char *name)
 /* true the first time an entity is seen (it needs its label) */
 static bool ktime_fresh(struct ktime_state *s, uint64_t ent)
 {
-	size_t i;
+	void *rec;
 
-	if (s->nlabelled * 2 >= s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		uint64_t *v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return false;
-		for (size_t k = 0; k < s->cap; k++) {
-			if (!s->labelled[k])
-				continue;
-			for (i = s->labelled[k] & (cap - 1); v[i]; i = (i + 1) & (cap - 1))
-				;
-			v[i] = s->labelled[k];
-		}
-		free(s->labelled);
-		s->labelled = v;
-		s->cap = cap;
-	}
-	for (i = ent & (s->cap - 1); s->labelled[i]; i = (i + 1) & (s->cap - 1))
-		if (s->labelled[i] == ent)
-			return false;
-	s->labelled[i] = ent;
-	s->nlabelled++;
-	return true;
+	return ktab_get(&s->labelled, 0, ent, &rec) == 1;
 }
 
 static void on_proc(void *ctx, const struct ktime_proc *p)
@@ -234,6 +211,7 @@ static int ktime_init(const struct coll_ctx *ctx, void **state)
 	*state = s;
 	if (!s)
 		return -ENOMEM;
+	ktab_init(&s->labelled, sizeof(struct ktab_key), 64, KTAB_MIXED);
 	r = ktime_section(s);
 	if (r)
 		return r;
@@ -266,7 +244,7 @@ static void ktime_fini(void *state)
 
 	if (!s)
 		return;
-	free(s->labelled);
+	ktab_fini(&s->labelled);
 	free(s);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dl_load.h"
 #include "env.h"
 #include "ppu_lib.h"
 #include "util.h"
@@ -80,12 +81,15 @@ static int ppu_resolve(void *h, const char *prefix, const struct ppu_sym *s, voi
 	return 0;
 }
 
+/* The library's symbols are versioned (ppu_resolve): the loader only opens. */
 static void *ppu_try_open(const char *path, char *looked, size_t n)
 {
+	const char *names[] = {path, NULL};
 	size_t used = strlen(looked);
+	struct dl_why w;
 
 	snprintf(looked + used, n - used, "%s%s", used ? ", " : "", path);
-	return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	return dl_load(names, RTLD_NOW | RTLD_LOCAL, NULL, &w);
 }
 
 /* Finds the file. On success *prefix is set and the handle returned. */

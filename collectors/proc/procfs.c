@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "procfs.h"
+#include "strsafe.h"
 #include "util.h"
 
 /* Hand-rolled number reading: strtoull is locale-aware and several times
@@ -253,7 +254,7 @@ static void copy_field(char *dst, size_t n, const char *p)
 
 	p = skip_blanks(p);
 	while (i + 1 < n && *p && *p != '\n') {
-		dst[i++] = (*p >= 0 && *p < 0x20) || *p == 0x7f ? ' ' : *p;
+		dst[i++] = str_ascii_control((unsigned char)*p) ? ' ' : *p;
 		p++;
 	}
 	dst[i] = '\0';
@@ -395,7 +396,7 @@ void procfs_format_cmdline(const char *buf, size_t len, const char *comm, char *
 	for (size_t i = 0; buf && i < len && o + 1 < n; i++) {
 		unsigned char c = (unsigned char)buf[i];
 
-		out[o++] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+		out[o++] = str_ascii_control(c) ? ' ' : (char)c;
 	}
 	while (o > 0 && out[o - 1] == ' ')
 		o--;

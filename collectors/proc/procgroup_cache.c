@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "khash.h"
 #include "procgroup.h"
 
 struct pg_entry {
@@ -30,24 +31,6 @@ struct procgroup_cache {
 	struct procgroup scratch; /* a text too long to keep */
 	struct procgroup_cache_stats st;
 };
-
-/* Eight bytes a step: v1 texts run to a KiB or more, and a hit costs a
- * hash and one memcmp. */
-static uint64_t pg_hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull ^ n, w;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-		h ^= h >> 29;
-	}
-	w = 0;
-	memcpy(&w, s + i, n - i);
-	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 32);
-}
 
 struct procgroup_cache *procgroup_cache_new(size_t cap, unsigned flags)
 {
@@ -140,7 +123,7 @@ const struct procgroup *procgroup_cache_get(struct procgroup_cache *c, const cha
 	nul = memchr(text, '\0', len);
 	if (nul)
 		len = (size_t)(nul - text);
-	h = pg_hash(text, len);
+	h = khash_bytes(text, len); /* a hit costs a hash and one memcmp */
 	b = h & (c->nbuckets - 1);
 	for (int32_t i = c->bucket[b]; i >= 0; i = c->e[i].next) {
 		e = &c->e[i];

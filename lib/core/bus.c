@@ -12,6 +12,7 @@
 
 #include "bus.h"
 #include "collector.h"
+#include "khash.h"
 #include "util.h"
 
 /* Records taken from one ring per pump: bounded so that one busy producer
@@ -193,9 +194,7 @@ void bus_detach(struct bus *b, int handle)
 
 static size_t sticky_bucket(uint32_t stream, uint64_t entity)
 {
-	uint64_t h = (entity ^ (uint64_t)stream << 40) * 0x9E3779B97F4A7C15ull;
-
-	return (size_t)(h >> 52) & (BUS_STICKY_BUCKETS - 1);
+	return (size_t)khash_pair(stream, entity) & (BUS_STICKY_BUCKETS - 1);
 }
 
 static void sticky_drop(struct bus *b, struct sticky **pp)

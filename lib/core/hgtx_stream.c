@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hgtx_stream.h"
+#include "strsafe.h"
 
 /* Copies at most HGTX_STREAM_PART bytes of s, control characters as '?'. */
 static char *hgtx_part(char *out, const char *s)
@@ -10,8 +11,7 @@ static char *hgtx_part(char *out, const char *s)
 	size_t i = 0;
 
 	for (; s && s[i] && i < HGTX_STREAM_PART; i++) {
-		unsigned char c = (unsigned char)s[i];
-		out[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+		out[i] = str_ascii_control((unsigned char)s[i]) ? '?' : s[i];
 	}
 	return out + i;
 }

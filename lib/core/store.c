@@ -6,15 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "khash.h"
 #include "store.h"
 #include "store_int.h"
 
+/* chained buckets: a series never moves, panes hold its pointer */
 static size_t hash_key(uint32_t stream, uint64_t entity, size_t size)
 {
-	uint64_t h = entity * 0x9E3779B97F4A7C15ull ^ ((uint64_t)stream << 32 | stream);
-
-	h ^= h >> 29;
-	return (size_t)(h & (size - 1));
+	return (size_t)khash_pair(stream, entity) & (size - 1);
 }
 
 struct store *store_new(const struct stream_table *t, uint64_t bucket_ns)

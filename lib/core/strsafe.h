@@ -17,6 +17,14 @@ enum str_class {
 	STR_BAD,     /* a byte that does not start valid UTF-8 */
 };
 
+/* An ASCII control byte (C0 or DEL): what the byte-wise scrubs of fixed
+ * fields (/proc texts, labels built in place, a config line) replace or
+ * refuse, where a whole character's class (str_class) is not needed. */
+static inline bool str_ascii_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
 /* The class of the character at s (*s != 0); *len gets its bytes (1 for a
  * bad byte) and *cp its code point (the byte for a bad one). */
 enum str_class str_class(const char *s, size_t *len, uint32_t *cp);

@@ -19,7 +19,7 @@
 
 #include "rec_format.h"
 
-static void put_uvarint(struct rec_buf *b, uint64_t v)
+static void put_uvarint(struct buf *b, uint64_t v)
 {
 	uint8_t tmp[10];
 	int n = 0;
@@ -29,7 +29,7 @@ static void put_uvarint(struct rec_buf *b, uint64_t v)
 		v >>= 7;
 	}
 	tmp[n++] = (uint8_t)v;
-	rec_buf_put(b, tmp, (size_t)n);
+	buf_put(b, tmp, (size_t)n);
 }
 
 static uint64_t zigzag(int64_t v)
@@ -60,16 +60,16 @@ static bool get_uvarint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 	return false;
 }
 
-static void pack_bin(msgpack_packer *pk, const struct rec_buf *b)
+static void pack_bin(msgpack_packer *pk, const struct buf *b)
 {
 	msgpack_pack_bin(pk, b->len);
 	msgpack_pack_bin_body(pk, b->p, b->len);
 }
 
-int rec_data_encode(struct rec_buf *out, uint32_t stream, const uint8_t *recs, size_t len,
+int rec_data_encode(struct buf *out, uint32_t stream, const uint8_t *recs, size_t len,
 		    uint32_t nrecs)
 {
-	struct rec_buf kinds = {0}, ts = {0}, ent = {0}, nv = {0}, vals = {0};
+	struct buf kinds = {0}, ts = {0}, ent = {0}, nv = {0}, vals = {0};
 	msgpack_packer pk;
 	uint32_t nsamples = 0, nf = 0, ntext = 0, count = 0;
 	uint64_t prev_ts = 0, prev_ent = 0;
@@ -89,7 +89,7 @@ int rec_data_encode(struct rec_buf *out, uint32_t stream, const uint8_t *recs, s
 		count++;
 		off += r->len;
 	}
-	if (rec_buf_reserve(&vals, (size_t)nsamples * nf * 8 + 8))
+	if (buf_reserve(&vals, (size_t)nsamples * nf * 8 + 8))
 		goto cleanup;
 	vals.len = (size_t)nsamples * nf * 8;
 	{
@@ -104,7 +104,7 @@ int rec_data_encode(struct rec_buf *out, uint32_t stream, const uint8_t *recs, s
 		for (uint32_t i = 0; i < count; i++) {
 			const struct rec *r = (const struct rec *)(const void *)(recs + off);
 
-			rec_buf_put(&kinds, &r->kind, 1);
+			buf_put(&kinds, &r->kind, 1);
 			put_uvarint(&ts, zigzag((int64_t)(r->ts_ns - prev_ts)));
 			put_uvarint(&ent, zigzag((int64_t)(r->entity - prev_ent)));
 			prev_ts = r->ts_ns;
@@ -126,7 +126,7 @@ int rec_data_encode(struct rec_buf *out, uint32_t stream, const uint8_t *recs, s
 			off += r->len;
 		}
 	}
-	if (kinds.oom || ts.oom || ent.oom || nv.oom)
+	if (kinds.failed || ts.failed || ent.failed || nv.failed)
 		goto cleanup;
 	msgpack_packer_init(&pk, out, rec_buf_msgpack_write);
 	msgpack_pack_array(&pk, 10);
@@ -152,13 +152,13 @@ int rec_data_encode(struct rec_buf *out, uint32_t stream, const uint8_t *recs, s
 		}
 		off += r->len;
 	}
-	rc = out->oom ? -ENOMEM : 0;
+	rc = out->failed ? -ENOMEM : 0;
 cleanup:
-	rec_buf_free(&kinds);
-	rec_buf_free(&ts);
-	rec_buf_free(&ent);
-	rec_buf_free(&nv);
-	rec_buf_free(&vals);
+	buf_free(&kinds);
+	buf_free(&ts);
+	buf_free(&ent);
+	buf_free(&nv);
+	buf_free(&vals);
 	return rc;
 }
 

@@ -10,97 +10,40 @@
 #include "strsafe.h"
 #include "util.h"
 
-static size_t ser_hash(uint32_t stream, uint64_t entity, size_t cap)
-{
-	uint64_t h = (entity + 0x9e3779b97f4a7c15ull * (stream + 1)) * 0xff51afd7ed558ccdull;
-
-	return (size_t)(h >> 17) & (cap - 1);
-}
-
-static bool ser_grow(struct rec_export *x)
-{
-	size_t cap = x->capser ? x->capser * 2 : 1024, i;
-	struct series_ent *ns = calloc(cap, sizeof(*ns));
-
-	if (!ns)
-		return false;
-	for (size_t k = 0; k < x->capser; k++) {
-		if (!x->ser[k].used)
-			continue;
-		i = ser_hash(x->ser[k].stream, x->ser[k].entity, cap);
-		while (ns[i].used)
-			i = (i + 1) & (cap - 1);
-		ns[i] = x->ser[k];
-	}
-	free(x->ser);
-	x->ser = ns;
-	x->capser = cap;
-	return true;
-}
-
-/* The slot of (stream, entity), or capser when it has none. */
-static size_t ser_find(const struct rec_export *x, uint32_t stream, uint64_t entity)
-{
-	size_t i;
-
-	if (!x->capser)
-		return 0;
-	i = ser_hash(stream, entity, x->capser);
-	while (x->ser[i].used) {
-		if (x->ser[i].stream == stream && x->ser[i].entity == entity)
-			return i;
-		i = (i + 1) & (x->capser - 1);
-	}
-	return x->capser;
-}
-
 /* NULL past REC_EXPORT_SERIES_MAX live series (noted once on stderr): the
  * rows are still written, without a label. */
 static struct series_ent *ser_get(struct rec_export *x, uint32_t stream, uint64_t entity)
 {
-	size_t i = ser_find(x, stream, entity);
+	struct series_ent *se;
+	int r;
 
-	if (i < x->capser)
-		return &x->ser[i];
-	if (x->nser >= rec_export_bound(x, REC_EXPORT_SERIES_MAX)) {
+	if (!x->ser.esz)
+		ktab_init(&x->ser, sizeof(struct series_ent), 1024, KTAB_PAIR);
+	x->ser.max = rec_export_bound(x, REC_EXPORT_SERIES_MAX);
+	r = ktab_get(&x->ser, stream, entity, (void **)&se);
+	if (r == -ENOSPC) {
 		if (!x->ser_capped++)
 			fprintf(x->err,
 				"asys export: %s: more than %zu live series; the labels and "
 				"counter rates of the others are not kept\n",
-				x->path, rec_export_bound(x, REC_EXPORT_SERIES_MAX));
+				x->path, x->ser.max);
 		return NULL;
 	}
-	if (x->nser * 2 >= x->capser && !ser_grow(x))
-		return NULL;
-	i = ser_hash(stream, entity, x->capser);
-	while (x->ser[i].used)
-		i = (i + 1) & (x->capser - 1);
-	x->ser[i] = (struct series_ent){.entity = entity, .stream = stream, .used = true};
-	x->nser++;
-	if (stream < STREAM_MAX)
+	if (r == 1 && stream < STREAM_MAX)
 		x->entities[stream]++;
-	return &x->ser[i];
+	return se;
 }
 
-/* An entity that ended frees its slot (linear probing: shift the run back). */
+/* An entity that ended frees its slot. */
 static void ser_remove(struct rec_export *x, uint32_t stream, uint64_t entity)
 {
-	size_t i = ser_find(x, stream, entity), j, k, mask = x->capser - 1;
+	struct series_ent *se = ktab_find(&x->ser, stream, entity);
 
-	if (i >= x->capser)
+	if (!se)
 		return;
-	x->label_bytes -= x->ser[i].label ? strlen(x->ser[i].label) + 1 : 0;
-	free(x->ser[i].label);
-	for (j = (i + 1) & mask; x->ser[j].used; j = (j + 1) & mask) {
-		k = ser_hash(x->ser[j].stream, x->ser[j].entity, x->capser);
-		/* move it back unless its home lies cyclically in (i, j] */
-		if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
-			x->ser[i] = x->ser[j];
-			i = j;
-		}
-	}
-	x->ser[i] = (struct series_ent){0};
-	x->nser--;
+	x->label_bytes -= se->label ? strlen(se->label) + 1 : 0;
+	free(se->label);
+	ktab_remove(&x->ser, se);
 }
 
 static void ser_label(struct rec_export *x, struct series_ent *se, const char *text)
@@ -125,11 +68,11 @@ static void ser_label(struct rec_export *x, struct series_ent *se, const char *t
 
 static void ser_release(struct rec_export *x)
 {
-	for (size_t i = 0; i < x->capser; i++)
-		free(x->ser[i].label);
-	free(x->ser);
-	x->ser = NULL;
-	x->nser = x->capser = 0;
+	struct series_ent *se;
+
+	for (size_t i = 0; (se = ktab_next(&x->ser, &i));)
+		free(se->label);
+	ktab_fini(&x->ser);
 	x->label_bytes = 0;
 	x->ser_capped = x->labels_capped = 0;
 }

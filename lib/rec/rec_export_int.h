@@ -9,14 +9,13 @@
 #include <time.h>
 
 #include "rec_export.h"
+#include "ktab.h"
 #include "rec_format.h"
 
 /* ---- per (stream, entity) state: the label ---- */
 
 struct series_ent {
-	uint64_t entity;
-	uint32_t stream;
-	bool used;
+	struct ktab_key k; /* first: (stream, entity) */
 	char *label;
 };
 
@@ -42,8 +41,8 @@ struct rec_export {
 	bool sel[STREAM_MAX], all;
 	uint64_t tb, te;
 	bool empty_window; /* --begin/--end miss the file: no rows */
-	struct series_ent *ser;
-	size_t nser, capser, label_bytes, res_bytes;
+	struct ktab ser;   /* struct series_ent */
+	size_t label_bytes, res_bytes;
 	uint64_t ser_capped, labels_capped;
 	unsigned share; /* files merged with this one: the bounds are shared */
 	struct sum_state *sum;

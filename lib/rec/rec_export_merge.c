@@ -29,7 +29,7 @@ struct src {
 	struct rec_export x;
 	char host[320];
 	int64_t origin; /* wall = origin + ts */
-	struct rec_buf arena, spare;
+	struct buf arena, spare;
 	size_t live;	   /* bytes of the arena still pending */
 	struct pend *heap; /* min-heap on (ts, seq) */
 	size_t n, cap;
@@ -80,18 +80,18 @@ static void heap_pop(struct src *s)
  * ones move to the spare buffer, which becomes the arena. */
 static void arena_compact(struct src *s)
 {
-	struct rec_buf t;
+	struct buf t;
 
 	if (s->arena.len < (1u << 20) || s->arena.len < 2 * s->live)
 		return;
 	s->spare.len = 0;
-	if (rec_buf_reserve(&s->spare, s->live))
+	if (buf_reserve(&s->spare, s->live))
 		return; /* no room: the arena stays as it is, whole */
 	for (size_t i = 0; i < s->n; i++) {
 		const struct rec *r = (const void *)(s->arena.p + s->heap[i].off);
 
 		s->heap[i].off = s->spare.len;
-		rec_buf_put(&s->spare, r, r->len);
+		buf_put(&s->spare, r, r->len);
 	}
 	t = s->arena;
 	s->arena = s->spare;
@@ -117,9 +117,9 @@ static void on_pend(void *ctx, const struct rec *r)
 		s->heap = nh;
 		s->cap = cap;
 	}
-	rec_buf_put(&s->arena, r, r->len);
-	if (s->arena.oom) {
-		s->arena.oom = false;
+	buf_put(&s->arena, r, r->len);
+	if (s->arena.failed) {
+		s->arena.failed = false;
 		s->arena.len = off;
 		return;
 	}
@@ -305,8 +305,8 @@ static void src_free(struct src *s)
 	rec_reader_free(s->x.r);
 	s->x.r = NULL;
 	rec_export_reset(&s->x);
-	rec_buf_free(&s->arena);
-	rec_buf_free(&s->spare);
+	buf_free(&s->arena);
+	buf_free(&s->spare);
 	free(s->heap);
 }
 

@@ -235,47 +235,12 @@ const char *rec_frame_type_name(unsigned type)
 
 /* ---- byte buffer ---- */
 
-int rec_buf_reserve(struct rec_buf *b, size_t more)
-{
-	size_t cap;
-	uint8_t *np;
-
-	if (b->len + more <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + more)
-		cap *= 2;
-	np = realloc(b->p, cap);
-	if (!np) {
-		b->oom = true;
-		return -ENOMEM;
-	}
-	b->p = np;
-	b->cap = cap;
-	return 0;
-}
-
-void rec_buf_put(struct rec_buf *b, const void *p, size_t n)
-{
-	/* a GONE record has no text: memcpy from NULL is undefined even for 0 */
-	if (!n || rec_buf_reserve(b, n))
-		return;
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-void rec_buf_free(struct rec_buf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
 int rec_buf_msgpack_write(void *data, const char *buf, size_t len)
 {
-	struct rec_buf *b = data;
+	struct buf *b = data;
 
-	rec_buf_put(b, buf, len);
-	return b->oom ? -1 : 0;
+	buf_put(b, buf, len);
+	return b->failed ? -1 : 0;
 }
 
 /* ---- schema ---- */

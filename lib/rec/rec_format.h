@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "record.h"
 #include "stream.h"
 
@@ -93,16 +94,8 @@ int rec_footer_decode(const uint8_t in[REC_FOOTER_LEN], struct rec_footer *f);
 
 const char *rec_frame_type_name(unsigned type);
 
-/* ---- a growable byte buffer (also the msgpack-c write target) ---- */
-struct rec_buf {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
-};
-int rec_buf_reserve(struct rec_buf *b, size_t more);
-void rec_buf_put(struct rec_buf *b, const void *p, size_t n);
-void rec_buf_free(struct rec_buf *b);
-/* msgpack_packer write callback; data = struct rec_buf * */
+/* ---- msgpack-c's write target: the core's buffer ---- */
+/* msgpack_packer write callback; data = struct buf * */
 int rec_buf_msgpack_write(void *data, const char *buf, size_t len);
 
 /* ---- a bounded msgpack reader: every length is checked against what is
@@ -129,7 +122,7 @@ bool mp_key_is(const char *s, uint32_t n, const char *key);
 
 /* DATA: the records of one stream, columnar. recs is a byte run of struct
  * rec (each r->len long). Returns 0 or -ENOMEM. */
-int rec_data_encode(struct rec_buf *out, uint32_t stream, const uint8_t *recs, size_t len,
+int rec_data_encode(struct buf *out, uint32_t stream, const uint8_t *recs, size_t len,
 		    uint32_t nrecs);
 /* Calls cb for each record in order (built in a scratch buffer valid only
  * during the call). 0, or -EBADMSG for a malformed payload. */

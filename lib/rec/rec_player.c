@@ -61,8 +61,8 @@ static void on_rec(void *ctx, const struct rec *r)
 		p->pend = np;
 		p->cappend = cap;
 	}
-	rec_buf_put(&p->arena, r, r->len);
-	if (p->arena.oom)
+	buf_put(&p->arena, r, r->len);
+	if (p->arena.failed)
 		return;
 	p->pend[p->npend++] = (struct player_rec){r->ts_ns, p->seq++, off};
 }
@@ -340,7 +340,7 @@ void rec_player_free(struct rec_player *p)
 		return;
 	rec_player_stop(p);
 	rec_reader_free(p->r);
-	rec_buf_free(&p->arena);
+	buf_free(&p->arena);
 	free(p->pend);
 	free(p->name);
 	pthread_mutex_destroy(&p->lock);

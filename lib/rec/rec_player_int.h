@@ -47,7 +47,7 @@ struct rec_player {
 	uint64_t holes;
 
 	/* player thread only */
-	struct rec_buf arena;
+	struct buf arena;
 	struct player_rec *pend;
 	size_t npend, cappend, sorted;
 	uint64_t seq, read_hwm;

@@ -204,7 +204,7 @@ int reader_load_payload(struct rec_reader *r, const struct rec_frame_header *h, 
 		return -EBADMSG;
 	}
 	r->stored.len = 0;
-	if (rec_buf_reserve(&r->stored, h->stored_len ? h->stored_len : 1))
+	if (buf_reserve(&r->stored, h->stored_len ? h->stored_len : 1))
 		return -ENOMEM;
 	rc = reader_pread(r, r->stored.p, h->stored_len, off + REC_FRAME_HDR);
 	if (rc)
@@ -217,7 +217,7 @@ int reader_load_payload(struct rec_reader *r, const struct rec_frame_header *h, 
 	if (h->codec == REC_CODEC_NONE)
 		return 0;
 	r->raw.len = 0;
-	if (rec_buf_reserve(&r->raw, h->raw_len ? h->raw_len : 1))
+	if (buf_reserve(&r->raw, h->raw_len ? h->raw_len : 1))
 		return -ENOMEM;
 	if (!r->dctx && !(r->dctx = r->zstd->create_dctx()))
 		return -ENOMEM;
@@ -258,7 +258,7 @@ uint64_t reader_find_frame(struct rec_reader *r, uint64_t from, uint64_t limit)
 
 	if (limit > r->size)
 		limit = r->size;
-	if (rec_buf_reserve(&r->scan, SCAN_BLOCK))
+	if (buf_reserve(&r->scan, SCAN_BLOCK))
 		return limit;
 	while (from + REC_FRAME_HDR <= limit) {
 		size_t n = limit - from < SCAN_BLOCK ? (size_t)(limit - from) : SCAN_BLOCK;

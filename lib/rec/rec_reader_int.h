@@ -15,10 +15,10 @@ struct rec_reader {
 	struct rec_meta meta;
 	struct stream_table *tab;
 	int map[STREAM_MAX]; /* file stream id -> table id, -1 unknown */
-	struct rec_buf stored, raw, scan;
-	struct rec_buf region; /* a seek's bytes past its checkpoint */
-	uint64_t trailer_end;  /* just after a TRAILER frame read by next() */
-	uint8_t *win;	       /* read-ahead window: [win_off, win_off + win_len) */
+	struct buf stored, raw, scan;
+	struct buf region;    /* a seek's bytes past its checkpoint */
+	uint64_t trailer_end; /* just after a TRAILER frame read by next() */
+	uint8_t *win;	      /* read-ahead window: [win_off, win_off + win_len) */
 	uint64_t win_off;
 	size_t win_len;
 	const struct rec_zstd_api *zstd; /* loaded at open */

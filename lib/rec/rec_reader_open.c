@@ -179,9 +179,9 @@ static void load_head(struct rec_reader *r)
 	 * bytes are not kept, so that files opened together (a merge) do not
 	 * each hold one before rec_reader_set_data_max applies */
 	if (r->raw.cap > REC_DATA_MAX_MIN)
-		rec_buf_free(&r->raw);
+		buf_free(&r->raw);
 	if (r->stored.cap > REC_DATA_MAX_MIN)
-		rec_buf_free(&r->stored);
+		buf_free(&r->stored);
 }
 
 /* One seek checkpoint per this much file, from the walk at open: a seek
@@ -373,10 +373,10 @@ void rec_reader_free(struct rec_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	stream_table_free(r->tab);
-	rec_buf_free(&r->stored);
-	rec_buf_free(&r->raw);
-	rec_buf_free(&r->scan);
-	rec_buf_free(&r->region);
+	buf_free(&r->stored);
+	buf_free(&r->raw);
+	buf_free(&r->scan);
+	buf_free(&r->region);
 	free(r->win);
 	if (r->zstd)
 		r->zstd->free_dctx(r->dctx);

@@ -65,7 +65,7 @@ static uint64_t scan_to(struct rec_reader *r, uint64_t from, uint64_t limit, uin
 	if (limit > from && limit - from + REC_FRAME_HDR <= SEEK_REGION_MAX)
 		n = (size_t)(limit - from) + REC_FRAME_HDR;
 	r->region.len = 0;
-	if (from < r->size && !rec_buf_reserve(&r->region, n) &&
+	if (from < r->size && !buf_reserve(&r->region, n) &&
 	    !reader_pread_some(r, r->region.p, n, from, &g.len))
 		g.p = r->region.p;
 	while (pos < r->size) {

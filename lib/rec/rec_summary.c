@@ -58,20 +58,23 @@ struct sum_list {
 /* A process's command, from mem.proc's label: proc.cpu's own label names
  * its container, so its rows take the command from here. */
 struct sum_cmd {
-	uint64_t pid;
-	bool used;
+	struct ktab_key k;	     /* first: the pid */
 	char cmd[SHOWN_CMD_MAX + 1]; /* escaped */
+};
+
+struct sum_ref {
+	struct ktab_key k;
+	struct sum_series *se;
 };
 
 struct sum_state {
 	char host[SHOWN_HOST_MAX + 1];	     /* the host column: one word */
 	struct sum_list streams[STREAM_MAX]; /* first-seen order */
 	struct peak_est iv[STREAM_MAX];	     /* each stream's first sample intervals */
-	struct sum_cmd *cmds;		     /* open addressing by pid */
-	size_t ncmds, capcmds;
-	uint32_t *hash; /* index + 1 into all; 0 = empty */
+	struct ktab cmds;		     /* struct sum_cmd */
+	struct ktab index;		     /* struct sum_ref: (stream, entity) */
 	struct sum_series **all;
-	size_t nall, capall, hcap;
+	size_t nall, capall;
 	uint64_t capped;
 };
 
@@ -123,31 +126,16 @@ static void res_add(struct rec_export *x, struct sum_field *a, double v)
 	}
 }
 
-static size_t sum_hash(uint32_t stream, uint64_t entity, size_t cap)
+/* The summary's state, made at its first use. */
+static struct sum_state *sum_state(struct rec_export *x)
 {
-	uint64_t h = (entity + 0x9e3779b97f4a7c15ull * (stream + 1)) * 0xff51afd7ed558ccdull;
+	struct sum_state *st = x->sum;
 
-	return (size_t)(h >> 17) & (cap - 1);
-}
-
-static bool sum_grow(struct sum_state *st)
-{
-	size_t cap = st->hcap ? st->hcap * 2 : 1024;
-	uint32_t *h = calloc(cap, sizeof(*h));
-
-	if (!h)
-		return false;
-	for (size_t k = 0; k < st->nall; k++) {
-		size_t i = sum_hash(st->all[k]->stream, st->all[k]->entity, cap);
-
-		while (h[i])
-			i = (i + 1) & (cap - 1);
-		h[i] = (uint32_t)k + 1;
-	}
-	free(st->hash);
-	st->hash = h;
-	st->hcap = cap;
-	return true;
+	if (st || !(st = x->sum = calloc(1, sizeof(*st))))
+		return st;
+	ktab_init(&st->cmds, sizeof(struct sum_cmd), 1024, KTAB_U64);
+	ktab_init(&st->index, sizeof(struct sum_ref), 1024, KTAB_PAIR);
+	return st;
 }
 
 static bool list_push(struct sum_series ***v, size_t *n, size_t *cap, struct sum_series *se)
@@ -200,20 +188,13 @@ static struct sum_series *sum_new(struct sum_state *st, const struct stream_desc
 static struct sum_series *sum_get(struct rec_export *x, const struct stream_desc *d,
 				  uint32_t stream, uint64_t entity)
 {
-	struct sum_state *st = x->sum;
-	size_t i;
+	struct sum_state *st = sum_state(x);
+	struct sum_ref *ref;
 
-	if (!st && !(st = x->sum = calloc(1, sizeof(*st))))
+	if (!st)
 		return NULL;
-	if (st->hcap) {
-		for (i = sum_hash(stream, entity, st->hcap); st->hash[i];
-		     i = (i + 1) & (st->hcap - 1)) {
-			struct sum_series *se = st->all[st->hash[i] - 1];
-
-			if (se->stream == stream && se->entity == entity)
-				return se;
-		}
-	}
+	if ((ref = ktab_find(&st->index, stream, entity)))
+		return ref->se;
 	if (st->nall >= rec_export_bound(x, REC_SUMMARY_SERIES_MAX)) {
 		if (!st->capped++)
 			fprintf(x->err,
@@ -222,71 +203,42 @@ static struct sum_series *sum_get(struct rec_export *x, const struct stream_desc
 				x->path, rec_export_bound(x, REC_SUMMARY_SERIES_MAX));
 		return NULL;
 	}
-	if ((st->nall + 1) * 2 > st->hcap && !sum_grow(st))
+	if (ktab_get(&st->index, stream, entity, (void **)&ref) < 0)
 		return NULL;
-	if (!sum_new(st, d, stream, entity))
+	ref->se = sum_new(st, d, stream, entity);
+	if (!ref->se) {
+		/* its slot may now hold a record moved back into it */
+		ktab_remove(&st->index, ref);
 		return NULL;
-	for (i = sum_hash(stream, entity, st->hcap); st->hash[i]; i = (i + 1) & (st->hcap - 1))
-		;
-	st->hash[i] = (uint32_t)st->nall;
-	return st->all[st->nall - 1];
-}
-
-static struct sum_cmd *cmd_slot(struct sum_cmd *t, size_t cap, uint64_t pid)
-{
-	size_t i = (size_t)((pid * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
-
-	while (t[i].used && t[i].pid != pid)
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
-static bool cmd_grow(struct sum_state *st)
-{
-	size_t cap = st->capcmds ? st->capcmds * 2 : 1024;
-	struct sum_cmd *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return false;
-	for (size_t k = 0; k < st->capcmds; k++)
-		if (st->cmds[k].used)
-			*cmd_slot(t, cap, st->cmds[k].pid) = st->cmds[k];
-	free(st->cmds);
-	st->cmds = t;
-	st->capcmds = cap;
-	return true;
+	}
+	return ref->se;
 }
 
 void rec_export_sum_label(struct rec_export *x, const struct stream_desc *d, const struct rec *r)
 {
-	struct sum_state *st = x->sum;
+	struct sum_state *st;
 	struct sum_cmd *c;
 
 	if (r->kind != REC_LABEL || d->entity != ENTITY_PID ||
 	    strcmp(d->name, catalogue_name(STREAM_MEM_PROC)))
 		return;
-	if (!st && !(st = x->sum = calloc(1, sizeof(*st))))
+	if (!(st = sum_state(x)))
 		return;
-	if ((st->ncmds + 1) * 2 > st->capcmds &&
-	    (st->ncmds >= rec_export_bound(x, SUM_CMDS_MAX) || !cmd_grow(st)))
-		return; /* past the cap, a process is named by its pid alone */
-	c = cmd_slot(st->cmds, st->capcmds, r->entity);
-	if (!c->used)
-		st->ncmds++;
-	c->used = true;
-	c->pid = r->entity;
+	/* past the cap, a process is named by its pid alone (the bound is
+	 * checked where the table would grow, as it always was) */
+	if ((st->cmds.n + 1) * 2 > st->cmds.cap && st->cmds.n >= rec_export_bound(x, SUM_CMDS_MAX))
+		return;
+	if (ktab_get(&st->cmds, 0, r->entity, (void **)&c) < 0)
+		return;
 	/* the latest: a process that execs is named by what it became */
 	str_escape(c->cmd, sizeof(c->cmd), rec_text(r), SHOWN_CMD_MAX);
 }
 
 static const char *cmd_find(const struct sum_state *st, uint64_t pid)
 {
-	const struct sum_cmd *c;
+	const struct sum_cmd *c = ktab_find(&st->cmds, 0, pid);
 
-	if (!st->capcmds)
-		return NULL;
-	c = cmd_slot(st->cmds, st->capcmds, pid);
-	return c->used ? c->cmd : NULL;
+	return c ? c->cmd : NULL;
 }
 
 static void counter_add(struct rec_export *x, struct sum_series *se, struct sum_field *a, double v,
@@ -706,8 +658,8 @@ void rec_export_acc_free(struct rec_export *x)
 	}
 	for (int s = 0; s < STREAM_MAX; s++)
 		free(st->streams[s].v);
-	free(st->cmds);
+	ktab_fini(&st->cmds);
 	free(st->all);
-	free(st->hash);
+	ktab_fini(&st->index);
 	free(st);
 }

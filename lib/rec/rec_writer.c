@@ -24,7 +24,7 @@ static void chunk_free(struct wchunk *c)
 {
 	if (!c)
 		return;
-	rec_buf_free(&c->recs);
+	buf_free(&c->recs);
 	free(c);
 }
 
@@ -85,10 +85,10 @@ static void wr_consume(void *ctx, const struct rec *r)
 		c->t_min = UINT64_MAX;
 		w->open[r->stream] = c;
 	}
-	rec_buf_put(&c->recs, r, r->len);
-	if (c->recs.oom) {
+	buf_put(&c->recs, r, r->len);
+	if (c->recs.failed) {
 		w->dropped++;
-		c->recs.oom = false;
+		c->recs.failed = false;
 		return;
 	}
 	c->nrecs++;

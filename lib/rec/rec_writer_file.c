@@ -106,7 +106,7 @@ static int put_data(struct rec_writer *w, uint32_t stream, const uint8_t *recs, 
 static void put_sticky(struct rec_writer *w)
 {
 	for (uint32_t s = 0; s < w->nschemas; s++) {
-		struct rec_buf b = {0};
+		struct buf b = {0};
 		uint32_t n = 0;
 
 		for (size_t i = 0; i < w->nsticky; i++) {
@@ -116,12 +116,12 @@ static void put_sticky(struct rec_writer *w)
 				continue;
 			r->ts_ns = w->hwm;
 			r->flags |= REC_FLAG_REPEAT;
-			rec_buf_put(&b, r, r->len);
+			buf_put(&b, r, r->len);
 			n++;
 		}
-		if (n && !b.oom)
+		if (n && !b.failed)
 			put_data(w, s, b.p, b.len, n, w->hwm, w->hwm);
-		rec_buf_free(&b);
+		buf_free(&b);
 	}
 	w->last_sticky_ns = asys_now_ns();
 }
@@ -355,7 +355,7 @@ void writer_release(struct rec_writer *w)
 	free(w->gaps);
 	if (w->zstd)
 		w->zstd->free_cctx(w->zctx);
-	rec_buf_free(&w->enc);
-	rec_buf_free(&w->zbuf);
-	rec_buf_free(&w->fbuf);
+	buf_free(&w->enc);
+	buf_free(&w->zbuf);
+	buf_free(&w->fbuf);
 }

@@ -23,7 +23,7 @@ struct wchunk {
 	struct wchunk *next;
 	uint32_t stream, nrecs;
 	uint64_t t_min, t_max, opened_ns;
-	struct rec_buf recs; /* struct rec, back to back */
+	struct buf recs; /* struct rec, back to back */
 };
 
 struct wgap {
@@ -96,7 +96,7 @@ struct rec_writer {
 	size_t nsticky, capsticky;
 	const struct rec_zstd_api *zstd; /* NULL until writer_init loads it */
 	void *zctx;
-	struct rec_buf enc, zbuf, fbuf;
+	struct buf enc, zbuf, fbuf;
 	uint64_t fbuf_hwm; /* the high-water mark of the frame in fbuf */
 };
 

@@ -66,7 +66,7 @@ ssize_t writer_build_frame(struct rec_writer *w, uint8_t type, uint32_t stream, 
 		size_t bound = w->zstd->compress_bound(raw_len);
 
 		w->zbuf.len = 0;
-		if (!rec_buf_reserve(&w->zbuf, bound)) {
+		if (!buf_reserve(&w->zbuf, bound)) {
 			size_t z =
 			    w->zstd->compress_cctx(w->zctx, w->zbuf.p, bound, raw, raw_len,
 						   w->opts.zstd_level ? w->opts.zstd_level : 1);
@@ -85,7 +85,7 @@ ssize_t writer_build_frame(struct rec_writer *w, uint8_t type, uint32_t stream, 
 	h.payload_crc = rec_crc32c(0, payload, stored);
 	flen = REC_FRAME_OVERHEAD + stored;
 	w->fbuf.len = 0;
-	if (rec_buf_reserve(&w->fbuf, flen))
+	if (buf_reserve(&w->fbuf, flen))
 		return -ENOMEM;
 	rec_frame_header_encode(w->fbuf.p, &h);
 	memcpy(w->fbuf.p + REC_FRAME_HDR, payload, stored);
@@ -165,7 +165,7 @@ int writer_put_frame(struct rec_writer *w, uint8_t type, uint32_t stream, uint64
 static int put_packed(struct rec_writer *w, uint8_t type, uint64_t t_min, uint64_t t_max,
 		      bool compress)
 {
-	if (w->enc.oom)
+	if (w->enc.failed)
 		return -ENOMEM;
 	return writer_put_frame(w, type, REC_NO_STREAM, t_min, t_max, w->enc.p, w->enc.len,
 				compress);

@@ -1,9 +1,9 @@
 #include "config.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 
+#include "dl_load.h"
 #include "rec_zstd.h"
 
 static struct rec_zstd_api api;
@@ -11,38 +11,29 @@ static const char *api_missing; /* the first symbol not found, or the soname */
 static char api_why[256];
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 
-#define REC_ZSTD_SYM(field, name)                                                                  \
-	do {                                                                                       \
-		if (!(api.field = (__typeof__(api.field))dlsym(h, name)) && !api_missing)          \
-			api_missing = name;                                                        \
-	} while (0)
+static const char *const zstd_names[] = {REC_ZSTD_SONAME, NULL};
+static const struct dl_sym zstd_syms[] = {DL_SYM("ZSTD_createCCtx", &api.create_cctx),
+					  DL_SYM("ZSTD_freeCCtx", &api.free_cctx),
+					  DL_SYM("ZSTD_compressBound", &api.compress_bound),
+					  DL_SYM("ZSTD_compressCCtx", &api.compress_cctx),
+					  DL_SYM("ZSTD_createDCtx", &api.create_dctx),
+					  DL_SYM("ZSTD_freeDCtx", &api.free_dctx),
+					  DL_SYM("ZSTD_decompressDCtx", &api.decompress_dctx),
+					  DL_SYM("ZSTD_isError", &api.is_error),
+					  DL_SYM_END};
 
 static void rec_zstd_load(void)
 {
+	struct dl_why w;
+
 	/* kept open for the life of the process: recordings come and go */
-	void *h = dlopen(REC_ZSTD_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-	if (!h) {
-		const char *e = dlerror();
-
-		snprintf(api_why, sizeof(api_why),
-			 "cannot load %s (%s): install the zstd library (Debian and Ubuntu: "
-			 "libzstd1; Fedora and RHEL: libzstd)",
-			 REC_ZSTD_SONAME, e ? e : "not found");
-		api_missing = REC_ZSTD_SONAME;
+	if (dl_load(zstd_names, RTLD_NOW | RTLD_LOCAL, zstd_syms, &w))
 		return;
-	}
-	REC_ZSTD_SYM(create_cctx, "ZSTD_createCCtx");
-	REC_ZSTD_SYM(free_cctx, "ZSTD_freeCCtx");
-	REC_ZSTD_SYM(compress_bound, "ZSTD_compressBound");
-	REC_ZSTD_SYM(compress_cctx, "ZSTD_compressCCtx");
-	REC_ZSTD_SYM(create_dctx, "ZSTD_createDCtx");
-	REC_ZSTD_SYM(free_dctx, "ZSTD_freeDCtx");
-	REC_ZSTD_SYM(decompress_dctx, "ZSTD_decompressDCtx");
-	REC_ZSTD_SYM(is_error, "ZSTD_isError");
-	if (api_missing)
-		snprintf(api_why, sizeof(api_why), "%s lacks %s: install zstd 1.3 or later",
-			 REC_ZSTD_SONAME, api_missing);
+	api_missing = w.missing ? w.missing : REC_ZSTD_SONAME;
+	dl_why_text(&w, api_why, sizeof(api_why),
+		    "install the zstd library (Debian and Ubuntu: libzstd1; Fedora and RHEL: "
+		    "libzstd)",
+		    "install zstd 1.3 or later");
 }
 
 const struct rec_zstd_api *rec_zstd(const char **why)

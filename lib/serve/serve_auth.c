@@ -1,7 +1,6 @@
 #include "config.h"
 
 #include <crypt.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -11,6 +10,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "dl_load.h"
 #include "serve_auth.h"
 #include "util.h"
 
@@ -69,23 +69,19 @@ static pthread_once_t xcrypt_once = PTHREAD_ONCE_INIT;
 
 static void serve_crypt_load(void)
 {
-	/* kept open for the life of the process: a server may start again */
-	void *h = dlopen(SERVE_CRYPT_SONAME, RTLD_NOW | RTLD_LOCAL);
-	const char *e;
+	static const char *const names[] = {SERVE_CRYPT_SONAME, NULL};
+	const struct dl_sym syms[] = {DL_SYM("crypt_rn", &xcrypt.rn),
+				      DL_SYM("crypt_gensalt_rn", &xcrypt.gensalt_rn), DL_SYM_END};
+	struct dl_why w;
 
-	if (!h) {
-		e = dlerror();
-		snprintf(xcrypt.why, sizeof(xcrypt.why),
-			 "cannot load %s (%s): install libxcrypt (Debian and Ubuntu: libcrypt1)",
-			 SERVE_CRYPT_SONAME, e ? e : "not found");
+	/* kept open for the life of the process: a server may start again */
+	if (dl_load(names, RTLD_NOW | RTLD_LOCAL, syms, &w))
 		return;
-	}
-	xcrypt.rn = (__typeof__(xcrypt.rn))dlsym(h, "crypt_rn");
-	xcrypt.gensalt_rn = (__typeof__(xcrypt.gensalt_rn))dlsym(h, "crypt_gensalt_rn");
-	if (!xcrypt.rn || !xcrypt.gensalt_rn)
-		snprintf(xcrypt.why, sizeof(xcrypt.why),
-			 "%s lacks crypt_rn or crypt_gensalt_rn: install libxcrypt 4 or later",
-			 SERVE_CRYPT_SONAME);
+	if (w.missing)
+		w.missing = "crypt_rn or crypt_gensalt_rn";
+	dl_why_text(&w, xcrypt.why, sizeof(xcrypt.why),
+		    "install libxcrypt (Debian and Ubuntu: libcrypt1)",
+		    "install libxcrypt 4 or later");
 }
 
 /* Equal strings of n bytes, in a time that depends on n only. */

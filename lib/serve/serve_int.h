@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "catalogue.h"
 #include "serve.h"
 
@@ -93,24 +94,17 @@ struct serve_snap {
 	double window_s;
 };
 
-/* A growing text; once memory runs out it stays failed. */
-struct serve_buf {
-	char *p;
-	size_t len, cap;
-	bool failed;
-};
-void serve_buf_put(struct serve_buf *b, const char *s, size_t n);
-void serve_buf_printf(struct serve_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* The texts are the core's buffers (buf.h); these two write the format's
+ * spellings into one. */
 /* A label value, escaped (\\ \" \n), other control bytes as '?' and bytes
  * that are not UTF-8 as '?': the format is UTF-8. */
-void serve_buf_label_value(struct serve_buf *b, const char *s);
+void serve_buf_label_value(struct buf *b, const char *s);
 /* A number as the text format spells it: integers whole, NaN never. */
-void serve_buf_value(struct serve_buf *b, double v);
+void serve_buf_value(struct buf *b, double v);
 /* The labels of a row, without braces, each ",name=\"value\"" but the
  * first without the comma; empty for SERVE_ENT_NONE. false: the row is not
  * exported (the CPU total, which sum() makes). */
 bool serve_row_labels(const struct serve_snap *s, const struct serve_stream *st,
-		      const struct serve_row *r, struct serve_buf *b);
+		      const struct serve_row *r, struct buf *b);
 
 #endif

@@ -15,7 +15,7 @@
  * parses. */
 static void serve_json_str(FILE *f, const char *s)
 {
-	struct serve_buf b = {0};
+	struct buf b = {0};
 
 	serve_buf_label_value(&b, s ? s : "");
 	/* its escapes (\\ \" \n) are JSON's too */
@@ -151,7 +151,7 @@ int serve_write_json(const struct serve_snap *s, const struct serve_collector *c
 static void serve_text_row(FILE *f, const struct serve_snap *s, const struct serve_stream *st,
 			   const struct serve_row *r)
 {
-	struct serve_buf b = {0};
+	struct buf b = {0};
 
 	if (r->has_label)
 		serve_buf_label_value(&b, r->label);
@@ -166,7 +166,7 @@ static void serve_text_row(FILE *f, const struct serve_snap *s, const struct ser
 			fprintf(f, "%s %llu", st->d->name, (unsigned long long)r->entity);
 		fprintf(f, " %s %.15g", st->d->fields[fi].name, v);
 		if (b.p && b.len)
-			fprintf(f, " %.*s", (int)b.len, b.p);
+			fprintf(f, " %s", buf_str(&b));
 		fputc('\n', f);
 	}
 	free(b.p);
@@ -178,10 +178,10 @@ int serve_write_text(const struct serve_snap *s, FILE *f)
 		const struct serve_stream *st = &s->streams[i];
 
 		if (st->has_status && !st->nrows) {
-			struct serve_buf b = {0};
+			struct buf b = {0};
 
 			serve_buf_label_value(&b, st->status);
-			fprintf(f, "%s - status %s\n", st->d->name, b.p ? b.p : "");
+			fprintf(f, "%s - status %s\n", st->d->name, buf_str(&b));
 			free(b.p);
 		}
 		for (size_t k = 0; k < st->nrows; k++)

@@ -8,14 +8,14 @@
 #include "serve_int.h"
 #include "util.h"
 
-static void serve_label(struct serve_buf *b, const char *name, const char *value)
+static void serve_label(struct buf *b, const char *name, const char *value)
 {
-	serve_buf_printf(b, "%s%s=\"", b->len ? "," : "", name);
+	buf_printf(b, "%s%s=\"", b->len ? "," : "", name);
 	serve_buf_label_value(b, value);
-	serve_buf_put(b, "\"", 1);
+	buf_put(b, "\"", 1);
 }
 
-static void serve_label_u64(struct serve_buf *b, const char *name, uint64_t v)
+static void serve_label_u64(struct buf *b, const char *name, uint64_t v)
 {
 	char num[24];
 
@@ -35,7 +35,7 @@ static void serve_cut(const char *from, const char *to, char *out, size_t n)
 }
 
 /* "eth0 (rdma: mlx5_0)": the netdev and the RDMA device it carries. */
-static void serve_netdev(struct serve_buf *b, const struct serve_row *r)
+static void serve_netdev(struct buf *b, const struct serve_row *r)
 {
 	char dev[SERVE_LABEL_MAX], nic[SERVE_LABEL_MAX] = "";
 	const char *sp = strstr(r->label, " (rdma: ");
@@ -57,7 +57,7 @@ static void serve_netdev(struct serve_buf *b, const struct serve_row *r)
 
 /* "mlx5_0/1 (eth0)": device, port and the netdev over it. The entity is
  * the device index << 8 | port where the label says nothing. */
-static void serve_rdma(struct serve_buf *b, const struct serve_row *r)
+static void serve_rdma(struct buf *b, const struct serve_row *r)
 {
 	char nic[SERVE_LABEL_MAX], port[16], dev[SERVE_LABEL_MAX] = "";
 	const char *slash = strchr(r->label, '/'), *sp = strstr(r->label, " (");
@@ -122,7 +122,7 @@ static void serve_dev_ids(const struct serve_snap *s, uint64_t dev, char *bus, c
 	}
 }
 
-static void serve_ppu(const struct serve_snap *s, struct serve_buf *b, uint64_t dev)
+static void serve_ppu(const struct serve_snap *s, struct buf *b, uint64_t dev)
 {
 	char bus[SERVE_LABEL_MAX], uuid[SERVE_LABEL_MAX];
 
@@ -142,8 +142,7 @@ static const char *serve_after_pid(const char *label, char sep)
 	return p ? p + 1 : label;
 }
 
-static void serve_generic(const struct serve_stream *st, const struct serve_row *r,
-			  struct serve_buf *b)
+static void serve_generic(const struct serve_stream *st, const struct serve_row *r, struct buf *b)
 {
 	static const char *const names[] = {
 	    [ENTITY_NONE] = NULL,	[ENTITY_CPU] = "cpu", [ENTITY_PID] = "pid",
@@ -182,7 +181,7 @@ static const struct serve_row *serve_find_row(const struct serve_snap *s, const 
  * proc.cpu's has neither. grp: proc.cpu's row of the process, or NULL to
  * look it up. */
 static void serve_group(const struct serve_snap *s, uint64_t pid, const struct serve_row *grp,
-			struct serve_buf *b)
+			struct buf *b)
 {
 	const char *l;
 
@@ -200,7 +199,7 @@ static void serve_group(const struct serve_snap *s, uint64_t pid, const struct s
 /* A process: its pid, its command (the label of mem.proc; proc.cpu's own
  * label names its container instead) and its container or job. */
 static void serve_pid(const struct serve_snap *s, const struct serve_stream *st,
-		      const struct serve_row *r, struct serve_buf *b)
+		      const struct serve_row *r, struct buf *b)
 {
 	bool is_cpu = !strcmp(st->d->name, catalogue_name(STREAM_PROC_CPU));
 	const struct serve_row *cmd =
@@ -219,7 +218,7 @@ static void serve_pid(const struct serve_snap *s, const struct serve_stream *st,
 
 /* An HGTX range: its process, domain and name, split at the unit separator. */
 static void serve_range(const struct serve_snap *s, const struct serve_stream *st,
-			const struct serve_row *r, struct serve_buf *b)
+			const struct serve_row *r, struct buf *b)
 {
 	const char *us = strchr(r->label, '\x1f');
 	int fp = catalogue_field_index(st->d, STREAM_HGTX_RANGES, HGTX_PID);
@@ -234,7 +233,7 @@ static void serve_range(const struct serve_snap *s, const struct serve_stream *s
 }
 
 bool serve_row_labels(const struct serve_snap *s, const struct serve_stream *st,
-		      const struct serve_row *r, struct serve_buf *b)
+		      const struct serve_row *r, struct buf *b)
 {
 	switch (st->rule->ent) {
 	case SERVE_ENT_NONE:

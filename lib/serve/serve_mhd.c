@@ -1,10 +1,10 @@
 #include "config.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "dl_load.h"
 #include "serve_mhd.h"
 
 static struct serve_mhd_api api;
@@ -12,44 +12,36 @@ static const char *api_missing; /* the first symbol not found, or the dlerror */
 static char api_why[256];
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 
-#define SERVE_MHD_SYM(field, name)                                                                 \
-	do {                                                                                       \
-		if (!(api.field = (__typeof__(api.field))dlsym(h, name)) && !api_missing)          \
-			api_missing = name;                                                        \
-	} while (0)
+static const char *const mhd_names[] = {SERVE_MHD_SONAME, NULL};
+static const struct dl_sym mhd_syms[] = {
+    /* the daemon and what it knows of a connection */
+    DL_SYM("MHD_start_daemon", &api.start_daemon), DL_SYM("MHD_stop_daemon", &api.stop_daemon),
+    DL_SYM("MHD_get_daemon_info", &api.get_daemon_info),
+    DL_SYM("MHD_get_connection_info", &api.get_connection_info),
+    DL_SYM("MHD_lookup_connection_value", &api.lookup_connection_value),
+    /* the answer */
+    DL_SYM("MHD_create_response_from_buffer", &api.create_response_from_buffer),
+    DL_SYM("MHD_create_response_from_buffer_with_free_callback",
+	   &api.create_response_from_buffer_with_free_callback),
+    DL_SYM("MHD_add_response_header", &api.add_response_header),
+    DL_SYM("MHD_queue_response", &api.queue_response),
+    DL_SYM("MHD_destroy_response", &api.destroy_response),
+    /* what the build supports; freeing what it hands out */
+    DL_SYM("MHD_is_feature_supported", &api.is_feature_supported), DL_SYM("MHD_free", &api.free),
+    /* absent from a build without basic authentication: users are then refused */
+    DL_SYM_OPTIONAL("MHD_queue_basic_auth_fail_response", &api.queue_basic_auth_fail_response),
+    DL_SYM_END};
 
 static void serve_mhd_load(void)
 {
+	struct dl_why w;
+
 	/* kept open for the life of the process: a server may start again */
-	void *h = dlopen(SERVE_MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-	if (!h) {
-		const char *e = dlerror();
-
-		snprintf(api_why, sizeof(api_why), "cannot load %s (%s): install libmicrohttpd12",
-			 SERVE_MHD_SONAME, e ? e : "not found");
-		api_missing = SERVE_MHD_SONAME;
+	if (dl_load(mhd_names, RTLD_NOW | RTLD_LOCAL, mhd_syms, &w))
 		return;
-	}
-	SERVE_MHD_SYM(start_daemon, "MHD_start_daemon");
-	SERVE_MHD_SYM(stop_daemon, "MHD_stop_daemon");
-	SERVE_MHD_SYM(get_daemon_info, "MHD_get_daemon_info");
-	SERVE_MHD_SYM(get_connection_info, "MHD_get_connection_info");
-	SERVE_MHD_SYM(lookup_connection_value, "MHD_lookup_connection_value");
-	SERVE_MHD_SYM(create_response_from_buffer, "MHD_create_response_from_buffer");
-	SERVE_MHD_SYM(create_response_from_buffer_with_free_callback,
-		      "MHD_create_response_from_buffer_with_free_callback");
-	SERVE_MHD_SYM(add_response_header, "MHD_add_response_header");
-	SERVE_MHD_SYM(queue_response, "MHD_queue_response");
-	SERVE_MHD_SYM(destroy_response, "MHD_destroy_response");
-	SERVE_MHD_SYM(is_feature_supported, "MHD_is_feature_supported");
-	SERVE_MHD_SYM(free, "MHD_free");
-	api.queue_basic_auth_fail_response = (__typeof__(api.queue_basic_auth_fail_response))dlsym(
-	    h, "MHD_queue_basic_auth_fail_response");
-	if (api_missing)
-		snprintf(api_why, sizeof(api_why),
-			 "%s lacks %s: install libmicrohttpd12 0.9.71 or later", SERVE_MHD_SONAME,
-			 api_missing);
+	api_missing = w.missing ? w.missing : SERVE_MHD_SONAME;
+	dl_why_text(&w, api_why, sizeof(api_why), "install libmicrohttpd12",
+		    "install libmicrohttpd12 0.9.71 or later");
 }
 
 #define SERVE_GNUTLS_SONAME "libgnutls.so.30"
@@ -60,15 +52,14 @@ static pthread_once_t tls_once = PTHREAD_ONCE_INIT;
 
 static void serve_mhd_tls_load(void)
 {
-	/* the copy libmicrohttpd brought in, never a second one */
-	void *h = dlopen(SERVE_GNUTLS_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	static const char *const names[] = {SERVE_GNUTLS_SONAME, NULL};
+	const struct dl_sym syms[] = {
+	    DL_SYM("gnutls_certificate_get_peers", &tls_api.get_peers),
+	    DL_SYM("gnutls_certificate_verify_peers2", &tls_api.verify_peers2), DL_SYM_END};
+	struct dl_why w;
 
-	if (!h)
-		return;
-	tls_api.get_peers = (__typeof__(tls_api.get_peers))dlsym(h, "gnutls_certificate_get_peers");
-	tls_api.verify_peers2 =
-	    (__typeof__(tls_api.verify_peers2))dlsym(h, "gnutls_certificate_verify_peers2");
-	tls_ok = tls_api.get_peers && tls_api.verify_peers2;
+	/* the copy libmicrohttpd brought in, never a second one */
+	tls_ok = dl_load(names, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD, syms, &w) != NULL;
 }
 
 const struct serve_tls_api *serve_mhd_tls(char *err, size_t n)

@@ -10,8 +10,8 @@
 struct serve_fmt {
 	const struct serve_snap *s;
 	bool om;
-	struct serve_buf out;
-	struct serve_buf lb; /* one row's labels */
+	struct buf out;
+	struct buf lb; /* one row's labels */
 };
 
 /* HELP text: Prometheus 0.0.4 escapes \ and newline, OpenMetrics the
@@ -20,13 +20,13 @@ static void serve_help_text(struct serve_fmt *x, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\\')
-			serve_buf_put(&x->out, "\\\\", 2);
+			buf_put(&x->out, "\\\\", 2);
 		else if (*s == '\n')
-			serve_buf_put(&x->out, "\\n", 2);
+			buf_put(&x->out, "\\n", 2);
 		else if (*s == '"' && x->om)
-			serve_buf_put(&x->out, "\\\"", 2);
+			buf_put(&x->out, "\\\"", 2);
 		else
-			serve_buf_put(&x->out, s, 1);
+			buf_put(&x->out, s, 1);
 	}
 }
 
@@ -36,12 +36,11 @@ static void serve_header(struct serve_fmt *x, const char *family, bool counter, 
 {
 	const char *tail = counter && !x->om ? "_total" : "";
 
-	serve_buf_printf(&x->out, "# HELP %s%s ", family, tail);
+	buf_printf(&x->out, "# HELP %s%s ", family, tail);
 	serve_help_text(x, help);
-	serve_buf_printf(&x->out, "\n# TYPE %s%s %s\n", family, tail,
-			 counter ? "counter" : "gauge");
+	buf_printf(&x->out, "\n# TYPE %s%s %s\n", family, tail, counter ? "counter" : "gauge");
 	if (x->om && unit && *unit)
-		serve_buf_printf(&x->out, "# UNIT %s %s\n", family, unit);
+		buf_printf(&x->out, "# UNIT %s %s\n", family, unit);
 }
 
 /* One sample: NAME{LABELS,extra="v"} VALUE, NaN left out. */
@@ -50,21 +49,21 @@ static void serve_sample(struct serve_fmt *x, const char *family, bool counter, 
 {
 	if (isnan(v))
 		return;
-	serve_buf_printf(&x->out, "%s%s", family, counter ? "_total" : "");
+	buf_printf(&x->out, "%s%s", family, counter ? "_total" : "");
 	if (x->lb.len || extra) {
-		serve_buf_put(&x->out, "{", 1);
+		buf_put(&x->out, "{", 1);
 		if (x->lb.len)
-			serve_buf_put(&x->out, x->lb.p, x->lb.len);
+			buf_put(&x->out, x->lb.p, x->lb.len);
 		if (extra) {
-			serve_buf_printf(&x->out, "%s%s=\"", x->lb.len ? "," : "", extra);
+			buf_printf(&x->out, "%s%s=\"", x->lb.len ? "," : "", extra);
 			serve_buf_label_value(&x->out, extra_value);
-			serve_buf_put(&x->out, "\"", 1);
+			buf_put(&x->out, "\"", 1);
 		}
-		serve_buf_put(&x->out, "}", 1);
+		buf_put(&x->out, "}", 1);
 	}
-	serve_buf_put(&x->out, " ", 1);
+	buf_put(&x->out, " ", 1);
 	serve_buf_value(&x->out, v);
-	serve_buf_put(&x->out, "\n", 1);
+	buf_put(&x->out, "\n", 1);
 }
 
 /* false: the row is not exported */
@@ -226,14 +225,10 @@ char *serve_format(const struct serve_snap *s, enum serve_format f, const struct
 		}
 	}
 	if (x.om)
-		serve_buf_put(&x.out, "# EOF\n", 6);
-	free(x.lb.p);
-	if (x.out.failed || !x.out.p) {
-		free(x.out.p);
-		return NULL;
-	}
+		buf_put(&x.out, "# EOF\n", 6);
+	buf_free(&x.lb);
 	*len = x.out.len;
-	return x.out.p;
+	return buf_take(&x.out);
 }
 
 const char *serve_content_type(enum serve_format f)

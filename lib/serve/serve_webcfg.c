@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "serve_webcfg.h"
+#include "strsafe.h"
 #include "util.h"
 
 enum webcfg_section { WEBCFG_NONE, WEBCFG_TLS, WEBCFG_USERS };
@@ -479,10 +480,10 @@ int serve_webcfg_parse(const char *name, const char *dir, const char *text, size
 		if (e - s >= SERVE_WEB_LINE_MAX)
 			rc = webcfg_fail(&p, "a line longer than %d bytes", SERVE_WEB_LINE_MAX - 1);
 		for (const char *b = s; !rc && b < e; b++)
-			if ((unsigned char)*b < 0x20 || *b == 0x7f)
-				rc = *b == '\t' ? webcfg_fail(&p, "a tab: YAML indents with spaces")
-						: webcfg_fail(&p, "a control byte 0x%02x",
-							      (unsigned char)*b);
+			if (str_ascii_control((unsigned char)*b))
+				rc = *b == '\t'
+					 ? webcfg_fail(&p, "a tab: YAML indents with spaces")
+					 : webcfg_fail(&p, "a control byte 0x%02x", (unsigned char)*b);
 		if (!rc)
 			rc = webcfg_line(&p, s, e);
 		s = nl ? nl + 1 : end;

@@ -1,5 +1,6 @@
 /* needs: none */
-/* The probes' entity tables: records found again by their entity through
+/* The probes' entity tables (the core's keyed table, keyed by an entity
+ * that is already a mixed hash): records found again by their entity through
  * growth and colliding slots, fresh ones zeroed, a sweep that drops what its
  * callback says once per record and keeps the rest findable. */
 #include "config.h"
@@ -7,11 +8,11 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "enttab.h"
+#include "ktab.h"
 #include "../check_run.h"
 
 struct rec {
-	struct enttab_key ek;
+	struct ktab_key ek;
 	uint32_t pid;
 	uint64_t payload;
 };
@@ -35,18 +36,16 @@ static bool drop_odd_pid(void *rec, void *ctx)
 
 START_TEST(enttab_finds_grows_and_sweeps)
 {
-	struct enttab t;
-	bool fresh;
+	struct ktab t;
+	struct rec *r;
 	unsigned calls = 0;
 
-	enttab_init(&t, sizeof(struct rec), 4);
-	ck_assert_ptr_null(enttab_find(&t, ent(1)));
+	ktab_init(&t, sizeof(struct rec), 4, KTAB_MIXED);
+	ck_assert_ptr_null(ktab_find(&t, 0, ent(1)));
 	for (uint32_t i = 0; i < N; i++) {
-		struct rec *r = enttab_get(&t, ent(i), &fresh);
-
+		ck_assert_int_eq(ktab_get(&t, 0, ent(i), (void **)&r), 1);
 		ck_assert_ptr_nonnull(r);
-		ck_assert(fresh);
-		ck_assert_uint_eq(r->ek.entity, ent(i));
+		ck_assert_uint_eq(r->ek.key, ent(i));
 		ck_assert_uint_eq(r->pid, 0);
 		ck_assert_uint_eq(r->payload, 0);
 		r->pid = i;
@@ -55,22 +54,19 @@ START_TEST(enttab_finds_grows_and_sweeps)
 	ck_assert_uint_eq(t.n, N);
 	ck_assert_uint_le(t.n * 2, t.cap);
 	for (uint32_t i = 0; i < N; i++) {
-		struct rec *r = enttab_get(&t, ent(i), &fresh);
-
-		ck_assert(!fresh);
-		ck_assert_ptr_eq(r, enttab_find(&t, ent(i)));
+		ck_assert_int_eq(ktab_get(&t, 0, ent(i), (void **)&r), 0);
+		ck_assert_ptr_eq(r, ktab_find(&t, 0, ent(i)));
 		ck_assert_uint_eq(r->pid, i);
 		ck_assert_uint_eq(r->payload, ent(i) ^ 0xffff);
 	}
 	ck_assert_uint_eq(t.n, N);
-	ck_assert_ptr_null(enttab_find(&t, ent(N)));
+	ck_assert_ptr_null(ktab_find(&t, 0, ent(N)));
 
-	ck_assert_int_eq(enttab_sweep(&t, drop_odd_pid, &calls), 0);
+	ck_assert_int_eq(ktab_sweep(&t, drop_odd_pid, &calls), 0);
 	ck_assert_uint_eq(calls, N);
 	ck_assert_uint_eq(t.n, N / 2);
 	for (uint32_t i = 0; i < N; i++) {
-		struct rec *r = enttab_find(&t, ent(i));
-
+		r = ktab_find(&t, 0, ent(i));
 		if (i & 1) {
 			ck_assert_ptr_null(r);
 			continue;
@@ -79,11 +75,12 @@ START_TEST(enttab_finds_grows_and_sweeps)
 		ck_assert_uint_eq(r->pid, i);
 	}
 	/* a dropped entity comes back fresh */
-	ck_assert(((struct rec *)enttab_get(&t, ent(1), &fresh))->pid == 0 && fresh);
-	enttab_fini(&t);
+	ck_assert_int_eq(ktab_get(&t, 0, ent(1), (void **)&r), 1);
+	ck_assert_uint_eq(r->pid, 0);
+	ktab_fini(&t);
 	ck_assert_uint_eq(t.n, 0);
-	ck_assert_ptr_null(enttab_find(&t, ent(0)));
-	enttab_fini(&t);
+	ck_assert_ptr_null(ktab_find(&t, 0, ent(0)));
+	ktab_fini(&t);
 }
 END_TEST
 

@@ -30,8 +30,7 @@
 	} while (0)
 
 /* Records equal, stream by stream in order (the file keeps per-stream order). */
-static inline void same_records_n(const struct rec_buf *a, const struct rec_buf *b,
-				  uint32_t nstreams)
+static inline void same_records_n(const struct buf *a, const struct buf *b, uint32_t nstreams)
 {
 	for (uint32_t s = 0; s < nstreams; s++) {
 		size_t ia = 0, ib = 0, n = 0;

@@ -28,7 +28,7 @@ struct forge {
 };
 
 static void put_frame(struct forge *g, uint8_t type, uint32_t stream, uint64_t t_min,
-		      uint64_t t_max, const struct rec_buf *raw, bool zstd)
+		      uint64_t t_max, const struct buf *raw, bool zstd)
 {
 	struct rec_frame_header h = {
 	    .type = type, .stream = stream, .t_min = t_min, .t_max = t_max};
@@ -76,7 +76,7 @@ static void put_head(struct forge *g, const char *host, int64_t origin)
 	struct rec_file_header fh = {
 	    .major = REC_MAJOR, .minor = REC_MINOR, .header_len = REC_HEADER_LEN, .created_ns = 1};
 	uint8_t b[REC_HEADER_LEN];
-	struct rec_buf m = {0};
+	struct buf m = {0};
 	msgpack_packer pk;
 
 	memcpy(fh.uuid, "forged-recording", 16);
@@ -96,14 +96,14 @@ static void put_head(struct forge *g, const char *host, int64_t origin)
 	pstr(&pk, "clock_origin_ns");
 	msgpack_pack_int64(&pk, origin);
 	put_frame(g, REC_FT_META, REC_NO_STREAM, 0, 0, &m, false);
-	rec_buf_free(&m);
+	buf_free(&m);
 }
 
 /* nstreams streams of nfields fields each, named from the stems given */
 static void put_schema(struct forge *g, uint32_t nstreams, uint32_t nfields, const char *sname,
 		       const char *fname, const char *unit)
 {
-	struct rec_buf m = {0};
+	struct buf m = {0};
 	msgpack_packer pk;
 	char name[64], fn[64];
 
@@ -130,7 +130,7 @@ static void put_schema(struct forge *g, uint32_t nstreams, uint32_t nfields, con
 			free((char *)fd[f].name);
 	}
 	put_frame(g, REC_FT_SCHEMA, REC_NO_STREAM, T0, T0, &m, true);
-	rec_buf_free(&m);
+	buf_free(&m);
 }
 
 /* mem.proc as the collector writes it, so the process pane draws the flood */
@@ -147,7 +147,7 @@ static void put_schema_mem_proc(struct forge *g)
 				.nfields = 5,
 				.fields = fd,
 				.help = "forged"};
-	struct rec_buf m = {0};
+	struct buf m = {0};
 	msgpack_packer pk;
 
 	msgpack_packer_init(&pk, &m, rec_buf_msgpack_write);
@@ -156,7 +156,7 @@ static void put_schema_mem_proc(struct forge *g)
 	msgpack_pack_array(&pk, 1);
 	rec_schema_encode_one(&pk, 0, &d);
 	put_frame(g, REC_FT_SCHEMA, REC_NO_STREAM, T0, T0, &m, true);
-	rec_buf_free(&m);
+	buf_free(&m);
 }
 
 /* n records of one kind for entities 0..n-1, one ns apart, in one DATA frame */
@@ -164,9 +164,9 @@ static void put_flood(struct forge *g, uint32_t stream, uint8_t kind, uint32_t n
 		      const char *text)
 {
 	size_t one = sizeof(struct rec) + (kind == REC_SAMPLE ? nfields * 8 : 64);
-	struct rec_buf recs = {0}, out = {0};
+	struct buf recs = {0}, out = {0};
 
-	if (rec_buf_reserve(&recs, one * n))
+	if (buf_reserve(&recs, one * n))
 		exit(1);
 	for (uint32_t i = 0; i < n; i++) {
 		struct rec *r = (struct rec *)(void *)(recs.p + recs.len);
@@ -186,8 +186,8 @@ static void put_flood(struct forge *g, uint32_t stream, uint8_t kind, uint32_t n
 	if (rec_data_encode(&out, stream, recs.p, recs.len, n))
 		exit(1);
 	put_frame(g, REC_FT_DATA, stream, T0, T0 + n - 1, &out, true);
-	rec_buf_free(&recs);
-	rec_buf_free(&out);
+	buf_free(&recs);
+	buf_free(&out);
 }
 
 /* one sample of every field: enough for --summary to keep every field */
@@ -195,7 +195,7 @@ static void put_one_sample(struct forge *g, uint32_t stream, uint32_t nfields, u
 {
 	_Alignas(8) uint8_t b[sizeof(struct rec) + STREAM_MAX_FIELDS * 8] = {0};
 	struct rec *r = (struct rec *)(void *)b;
-	struct rec_buf out = {0};
+	struct buf out = {0};
 	double *v = (double *)(void *)(r + 1);
 
 	r->len = (uint32_t)(sizeof(*r) + nfields * 8);
@@ -208,7 +208,7 @@ static void put_one_sample(struct forge *g, uint32_t stream, uint32_t nfields, u
 	if (rec_data_encode(&out, stream, b, r->len, 1))
 		exit(1);
 	put_frame(g, REC_FT_DATA, stream, ts, ts, &out, true);
-	rec_buf_free(&out);
+	buf_free(&out);
 }
 
 static void put_label(struct forge *g, uint32_t stream, uint64_t entity, uint64_t ts,
@@ -216,7 +216,7 @@ static void put_label(struct forge *g, uint32_t stream, uint64_t entity, uint64_
 {
 	_Alignas(8) uint8_t b[sizeof(struct rec) + 256] = {0};
 	struct rec *r = (struct rec *)(void *)b;
-	struct rec_buf out = {0};
+	struct buf out = {0};
 	size_t tl = strlen(text);
 
 	r->len = (uint32_t)(sizeof(*r) + ((tl + 1 + 7) & ~7u));
@@ -228,14 +228,14 @@ static void put_label(struct forge *g, uint32_t stream, uint64_t entity, uint64_
 	if (rec_data_encode(&out, stream, b, r->len, 1))
 		exit(1);
 	put_frame(g, REC_FT_DATA, stream, ts, ts, &out, false);
-	rec_buf_free(&out);
+	buf_free(&out);
 }
 
 /* A trailer of n copies of one small msgpack item under key, with a footer. */
 static void put_trailer_bomb(struct forge *g, const char *key, uint32_t n, const uint8_t *item,
 			     size_t ilen)
 {
-	struct rec_buf m = {0};
+	struct buf m = {0};
 	struct rec_footer ft;
 	uint8_t fb[REC_FOOTER_LEN];
 	msgpack_packer pk;
@@ -256,16 +256,16 @@ static void put_trailer_bomb(struct forge *g, const char *key, uint32_t n, const
 	msgpack_pack_uint64(&pk, T0);
 	pstr(&pk, key);
 	msgpack_pack_array(&pk, n);
-	if (rec_buf_reserve(&m, (size_t)n * ilen))
+	if (buf_reserve(&m, (size_t)n * ilen))
 		exit(1);
 	for (uint32_t i = 0; i < n; i++)
-		rec_buf_put(&m, item, ilen);
+		buf_put(&m, item, ilen);
 	ft.trailer_off = g->off;
 	put_frame(g, REC_FT_TRAILER, REC_NO_STREAM, T0, T0, &m, true);
 	ft.trailer_len = (uint32_t)(g->off - ft.trailer_off);
 	rec_footer_encode(fb, &ft);
 	fwrite(fb, 1, sizeof(fb), g->f);
-	rec_buf_free(&m);
+	buf_free(&m);
 }
 
 /* C0, then C1 (CSI, OSC), bidi controls and bytes that are not UTF-8 */
@@ -354,16 +354,16 @@ static int forge(const char *name, struct forge *g)
 					       0xce, 0xff, 0xff, 0xff, 0xff, 0x01, 0xc4,
 					       0x00, 0xc4, 0x00, 0xc4, 0x00, 0xc4, 0x00,
 					       0xc4, 0x00, 0xdd, 0xff, 0xff, 0xff, 0xff};
-		struct rec_buf b = {0};
+		struct buf b = {0};
 
 		put_head(g, "forged", 0);
 		put_schema(g, 1, 1, "s", "v", "B");
-		rec_buf_put(&b, schema, sizeof(schema));
+		buf_put(&b, schema, sizeof(schema));
 		put_frame(g, REC_FT_SCHEMA, REC_NO_STREAM, T0, T0, &b, false);
 		b.len = 0;
-		rec_buf_put(&b, data, sizeof(data));
+		buf_put(&b, data, sizeof(data));
 		put_frame(g, REC_FT_DATA, 0, T0, T0, &b, false);
-		rec_buf_free(&b);
+		buf_free(&b);
 		put_one_sample(g, 0, 1, T0 + 1);
 	} else if (!strcmp(name, "procs-200000")) {
 		put_head(g, "forged", 0);

@@ -95,7 +95,7 @@ const struct rec *tl_next(struct tl_gen *g, void *buf)
 }
 
 int tl_write(const char *path, uint64_t nrecs, size_t chunk_bytes, uint64_t gap_every,
-	     struct rec_buf *expect)
+	     struct buf *expect)
 {
 	struct stream_table *t = tl_table();
 	struct rec_writer_opts o = {
@@ -116,7 +116,7 @@ int tl_write(const char *path, uint64_t nrecs, size_t chunk_bytes, uint64_t gap_
 
 		rec_writer_consumer_ops.consume(w, r);
 		if (expect)
-			rec_buf_put(expect, r, r->len);
+			buf_put(expect, r, r->len);
 		if (i % 64 == 0)
 			rec_writer_consumer_ops.end(w);
 	}
@@ -231,10 +231,10 @@ int tl_write_late(const char *path, double early_s, double late_s, bool trailer,
 
 static void collect(void *ctx, const struct rec *r)
 {
-	rec_buf_put(ctx, r, r->len);
+	buf_put(ctx, r, r->len);
 }
 
-int tl_read_all(const char *path, struct rec_buf *out, uint64_t *holes)
+int tl_read_all(const char *path, struct buf *out, uint64_t *holes)
 {
 	struct rec_reader *r;
 	struct rec_item it;

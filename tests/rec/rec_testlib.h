@@ -23,7 +23,7 @@ const struct rec *tl_next(struct tl_gen *g, void *buf);
 /* Writes nrecs generated records through a real writer. expect, if not
  * NULL, receives copies of them back to back. Returns 0. */
 int tl_write(const char *path, uint64_t nrecs, size_t chunk_bytes, uint64_t gap_every,
-	     struct rec_buf *expect);
+	     struct buf *expect);
 /* A recording in which "nic.link" (the NIC pane's stream, interface
  * "late0", entity TL_LATE_IFINDEX) first appears after early_s seconds of
  * syn.a samples, then both run for late_s more, at 100 Hz each. Without
@@ -33,7 +33,7 @@ int tl_write(const char *path, uint64_t nrecs, size_t chunk_bytes, uint64_t gap_
 int tl_write_late(const char *path, double early_s, double late_s, bool trailer,
 		  uint64_t *late_samples);
 /* All DATA records of a file, back to back, in file order. */
-int tl_read_all(const char *path, struct rec_buf *out, uint64_t *holes);
+int tl_read_all(const char *path, struct buf *out, uint64_t *holes);
 /* Frames of a whole file: offsets, ends and a CRC of each payload. */
 struct tl_frame {
 	uint64_t off, end, t_max;

@@ -94,7 +94,7 @@ START_TEST(reader_refuses_a_long_name_and_reads_on)
 	struct field_desc f = FIELD_DESC(over, "%", FIELD_GAUGE), g = FIELD_DESC("g", "", 0);
 	struct stream_desc bad = {"t.bad", 1, ENTITY_NONE, 1, &f, NULL, .rate_hz = 0};
 	struct stream_desc good = {"t.good", 1, ENTITY_NONE, 1, &g, NULL, .rate_hz = 0};
-	struct rec_buf b = {0};
+	struct buf b = {0};
 	struct stream_desc got;
 	msgpack_packer pk;
 	uint32_t id = 0;
@@ -111,7 +111,7 @@ START_TEST(reader_refuses_a_long_name_and_reads_on)
 		ck_assert_str_eq(got.name, "t.good");
 		rec_schema_desc_free(&got);
 	}
-	rec_buf_free(&b);
+	buf_free(&b);
 	free(over);
 }
 END_TEST

@@ -52,7 +52,7 @@ static void spit(const char *path, const void *p, size_t n)
 	close(fd);
 }
 
-static void same_records(const struct rec_buf *a, const struct rec_buf *b)
+static void same_records(const struct buf *a, const struct buf *b)
 {
 	same_records_n(a, b, 3);
 }
@@ -103,7 +103,7 @@ END_TEST
 START_TEST(roundtrip_synthetic)
 {
 	char p[512];
-	struct rec_buf exp = {0}, got = {0};
+	struct buf exp = {0}, got = {0};
 	uint64_t holes;
 
 	path_in(p, sizeof(p), "rt.asys");
@@ -111,8 +111,8 @@ START_TEST(roundtrip_synthetic)
 	ck_assert_int_eq(tl_read_all(p, &got, &holes), 0);
 	ck_assert_uint_eq(holes, 0);
 	same_records(&exp, &got);
-	rec_buf_free(&exp);
-	rec_buf_free(&got);
+	buf_free(&exp);
+	buf_free(&got);
 }
 END_TEST
 
@@ -122,7 +122,7 @@ static void pack_str(msgpack_packer *pk, const char *s)
 	msgpack_pack_str_body(pk, s, strlen(s));
 }
 
-static int decode_schema(const struct rec_buf *b, uint32_t *id, struct stream_desc *d)
+static int decode_schema(const struct buf *b, uint32_t *id, struct stream_desc *d)
 {
 	struct mp_cur c = {b->p, b->p + b->len, false};
 
@@ -143,7 +143,7 @@ START_TEST(schema_display_roundtrip)
 	};
 	const struct stream_desc d = {"t.meta", 1, ENTITY_DEVICE, 3, f, "help", .rate_hz = 0};
 	struct stream_table *t = stream_table_new();
-	struct rec_buf b = {0};
+	struct buf b = {0};
 	struct stream_desc got;
 	msgpack_packer pk;
 	uint32_t id = 0;
@@ -170,7 +170,7 @@ START_TEST(schema_display_roundtrip)
 	ck_assert_str_eq(stream_table_get(t, 0)->fields[0].label, "CU act");
 	rec_schema_desc_free(&got);
 	stream_table_free(t);
-	rec_buf_free(&b);
+	buf_free(&b);
 }
 END_TEST
 
@@ -178,7 +178,7 @@ END_TEST
  * with keys and a way of showing this build does not know. */
 START_TEST(schema_without_display_keys)
 {
-	struct rec_buf b = {0};
+	struct buf b = {0};
 	struct stream_desc got;
 	msgpack_packer pk;
 	uint32_t id = 9;
@@ -221,7 +221,7 @@ START_TEST(schema_without_display_keys)
 	ck_assert_int_eq(got.fields[1].show, FIELD_SHOW_AUTO);
 	ck_assert_int_eq(field_show_of(&got.fields[1]), FIELD_SHOW_BYTES);
 	rec_schema_desc_free(&got);
-	rec_buf_free(&b);
+	buf_free(&b);
 }
 END_TEST
 

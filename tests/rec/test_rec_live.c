@@ -159,7 +159,7 @@ START_TEST(rotate_segments)
 	_Alignas(8) uint8_t buf[4096];
 	struct tl_gen g = {.ts = 1000};
 	struct rec_writer_stats st;
-	struct rec_buf got = {0};
+	struct buf got = {0};
 	uint64_t holes, total = 0, samples = 0, sent = 0;
 	int err;
 	struct rec_writer *w;
@@ -203,7 +203,7 @@ START_TEST(rotate_segments)
 	 * start), and every sample exactly once: none lost at a rotation */
 	ck_assert_uint_ge(total, 50000);
 	ck_assert_uint_eq(samples, sent);
-	rec_buf_free(&got);
+	buf_free(&got);
 	rec_writer_free(w);
 	stream_table_free(t);
 }
@@ -211,7 +211,7 @@ END_TEST
 
 static void tap_consume(void *ctx, const struct rec *r)
 {
-	rec_buf_put(ctx, r, r->len);
+	buf_put(ctx, r, r->len);
 }
 
 static const struct bus_consumer_ops tap_ops = {.consume = tap_consume};
@@ -222,7 +222,7 @@ START_TEST(roundtrip_live)
 {
 	struct asys_options o;
 	struct session *s;
-	struct rec_buf tap = {0}, got = {0};
+	struct buf tap = {0}, got = {0};
 	struct rec_writer_opts wo = {.force = true};
 	struct rec_writer *w;
 	char p[512], msg[256];
@@ -256,8 +256,8 @@ START_TEST(roundtrip_live)
 	same_records_n(&tap, &got, stream_table_count(s->streams));
 	rec_writer_free(w);
 	session_free(s);
-	rec_buf_free(&tap);
-	rec_buf_free(&got);
+	buf_free(&tap);
+	buf_free(&got);
 }
 END_TEST
 
@@ -284,7 +284,7 @@ static const struct bus_consumer_ops order_ops = {.consume = order_consume};
 START_TEST(player_plays_and_seeks)
 {
 	char p[512], msg[256];
-	struct rec_buf exp = {0};
+	struct buf exp = {0};
 	struct rec_player *pl;
 	struct store *st;
 	struct bus *b = bus_new();
@@ -345,7 +345,7 @@ START_TEST(player_plays_and_seeks)
 	store_free(st);
 	ring_free(ring);
 	rec_player_free(pl);
-	rec_buf_free(&exp);
+	buf_free(&exp);
 }
 END_TEST
 

@@ -154,35 +154,10 @@ void proc_detail_open(struct proc_pane *s, const struct view *v, const struct pr
 
 bool proc_text_key(struct proc_pane *s, int ch, int page)
 {
-	switch (ch) {
-	case KEY_UP:
-		s->text_top--;
-		break;
-	case KEY_DOWN:
-		s->text_top++;
-		break;
-	case KEY_PPAGE:
-		s->text_top -= page;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		s->text_top += page;
-		break;
-	case KEY_HOME:
-		s->text_top = 0;
-		break;
-	case KEY_END:
-		s->text_top = s->text_lines - page;
-		break;
-	default:
-		/* Esc, q, e, Enter and the rest close the view, as htop's do */
-		proc_text_close(s);
+	if (widget_scroll_key(&s->text_top, s->text_lines, page, ch, false))
 		return true;
-	}
-	if (s->text_top > s->text_lines - page)
-		s->text_top = s->text_lines - page;
-	if (s->text_top < 0)
-		s->text_top = 0;
+	/* Esc, q, e, Enter and the rest close the view, as htop's do */
+	proc_text_close(s);
 	return true;
 }
 
