@@ -19,7 +19,7 @@ esac
 cd "$top_srcdir" || exit 1
 [ -f .clang-format ] || skip "no .clang-format in $top_srcdir"
 errs=$(mktemp) || exit 1
-files=$(find src collectors tui inject demo tests bench -name '*.[ch]' ! -name vmlinux.h ! -name '*.skel.h' \
+files=$(find src lib collectors tui inject demo tests bench -name '*.[ch]' ! -name vmlinux.h ! -name '*.skel.h' \
 	-not -path '*/build/*' 2>/dev/null | sort)
 [ -n "$files" ] || fail "no C files found under $top_srcdir"
 # one clang-format for every file: a process a file costs most of the test's

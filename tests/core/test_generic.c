@@ -1,3 +1,4 @@
+/* needs: none */
 /* The generic pieces of the core: the keyed table (removal keeps the rest
  * findable, a bound and a fixed array say full), the buffer (a bound, an
  * insert, a failed one hands nothing out) and the loader (a library found,
