@@ -76,16 +76,20 @@ static void exit_parse(struct memproc *st, const char *buf, size_t len)
 
 	for (; NLMSG_OK(nh, len); nh = NLMSG_NEXT(nh, len)) {
 		const struct cn_msg *cn = NLMSG_DATA(nh);
-		const struct proc_event *ev = (const struct proc_event *)(const void *)cn->data;
+		struct proc_event ev;
 
-		if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*cn) + sizeof(*ev)) ||
-		    cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC ||
-		    cn->len < sizeof(*ev) || ev->what != PROC_EVENT_EXIT)
+		if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*cn) + sizeof(ev)) ||
+		    cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC || cn->len < sizeof(ev))
+			continue;
+		/* the event sits 4 bytes past an 8-byte boundary in the datagram:
+		 * copied out, its 64-bit fields are read aligned */
+		memcpy(&ev, cn->data, sizeof(ev));
+		if (ev.what != PROC_EVENT_EXIT)
 			continue;
 		/* a thread's end is not the process's */
-		if (ev->event_data.exit.process_pid != ev->event_data.exit.process_tgid)
+		if (ev.event_data.exit.process_pid != ev.event_data.exit.process_tgid)
 			continue;
-		exit_keep(st, ev->event_data.exit.process_tgid, (int)ev->event_data.exit.exit_code);
+		exit_keep(st, ev.event_data.exit.process_tgid, (int)ev.event_data.exit.exit_code);
 	}
 }
 
