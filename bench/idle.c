@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bench/procs' idle processes: forks N children that sleep in pause() until
  * this process ends. SIGTERM, SIGINT or SIGHUP kill them all and wait for
  * them; if this process is killed outright, PR_SET_PDEATHSIG ends each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* NIC collector cost, for bench/nic: at each requested rate it runs the real
  * collector in the engine for a few seconds (achieved rate, the sampling
  * thread's CPU), and in the same run times the parts on their own:

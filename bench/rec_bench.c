@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Helpers for bench/record:
  *   rec_bench gen FILE MIB       a synthetic recording of about MIB MiB
  *   rec_bench seek FILE N        N random seeks, with the trailer and without

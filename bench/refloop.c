@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The least a 1 kHz sampler of /proc/stat and /proc/meminfo can cost: a
  * timerfd with absolute deadlines, two preads and a parse of the numbers,
  * nothing else. bench/overhead compares asys against it, and runs it at

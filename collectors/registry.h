@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef ASYS_REGISTRY_H
 #define ASYS_REGISTRY_H
 

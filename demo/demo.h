@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The generator of the demo recording (demo.asys, for `asys demo`): synthetic
  * samples of every stream the panes draw, in the collectors' own schemas,
  * written by the recorder itself. The same build always writes the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Writes the demo recording:
  *   demo_gen OUT.asys
  * The records go through a ring and the bus to the recorder, as a live

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The host streams of the demo: the NICs (nic.link, nic.rdma) at 20 Hz, so
  * that bursts show as peaks, and the CPU cores (cpu.core, cpu.perf) once a
  * second. Counters only grow, by whole units, as the kernel's do. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The story the demo tells: eight processes of one training job, one per
  * PPU, in steps of 5 s (3.6 s of forward and backward, then the gradient
  * all-reduce, then the next batch), and a checkpoint every 45 s that

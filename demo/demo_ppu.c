@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The PPU streams of the demo: eight devices, each running one rank of the
  * training job (demo_load.c), their state once a second (ppu.dev, as the
  * ppu collector reads it at a 1 s refresh), the processes on them

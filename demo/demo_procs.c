@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The memory and runtime streams of the demo: host memory (mem.sys) twice a
  * second, and once a second the processes (mem.proc, and their CPU time,
  * state and nice in proc.cpu), their device and

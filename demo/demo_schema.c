@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The demo's streams, registered as the collectors register them: from
  * their descriptors in the registry (the catalogue's), so that the panes
  * recognise the data. Two exceptions: ppu.metrics has fields only once a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The shared region between asys and the tools it injects into a workload
  * (libasys-inject.so: the NVTX/HGTX ranges, the profiling interface's kernel
  * and copy activity). asys creates the region as a memfd before it starts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The HGTX section of the shared region (ASYS_INJECT_SEC_HGTX): what
  * libasys-inject.so writes of the HGTX/NVTX ranges of a workload, and asys
  * reads once per refresh.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Kernel and copy activity inside a workload started by asys: the driver
  * loads this library from CUDA_INJECTION64_PATH (or the variable a site
  * names for its runtime) and calls InitializeInjection; that loads the

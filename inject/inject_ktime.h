@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The KTIME section of the shared region (asys_inject.h): kernel and copy
  * activity from the runtime's profiling interface (CUPTI's Activity API),
  * aggregated inside the workload by inject_ktime.c and read by asys

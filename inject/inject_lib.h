@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Inside libasys-inject.so: the region as this process sees it, and the
  * aggregation the NVTX callbacks feed. Internal to the library. */
 #ifndef ASYS_INJECT_LIB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The few NVTX v3 types and numbers the injection library needs, declared
  * here so that it builds without the CUDA toolkit. They are the ABI of the
  * header-only NVTX (nvtx3/nvtxDetail/nvtxTypes.h and nvToolsExt.h): a

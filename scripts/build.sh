@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Bootstraps, configures and builds out of tree in build/plain (or in the
 # directory given first, with extra configure arguments after it). A first
 # build takes minutes, so each stage says what it does and how long it took,

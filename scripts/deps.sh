@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Installs the Debian packages asys needs to build and test, only those that
 # are missing, and man-db so that `man asys-top` works once asys is
 # installed. Every program a test runs is here, so that no test skips for a

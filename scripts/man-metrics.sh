@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Prints the METRICS list of man/asys-serve.1 from `asys serve --list-metrics`
 # (the families a scrape has, from the exposition's own table), as roff.
 # Usage: scripts/man-metrics.sh [ASYS]; paste its output between the

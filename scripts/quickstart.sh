@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # One command from a fresh Debian 12 machine to a running `asys top`:
 # installs the packages that are missing, builds in build/plain, installs
 # asys and its man pages with `make install` (prefix /usr/local, on root's

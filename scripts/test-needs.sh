@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # What each test needs, from its own declaration: one line in its first ten,
 #   # needs: WORD...        in a shell test (tests/x/y.sh)
 #   /* needs: WORD... */    in a C test, in the .c of its name (tests/x/test_y.c)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The whole test suite from a fresh Debian 12 machine: installs what is
 # missing, then builds and runs every test of both tiers (`make check` and
 # `make check-system`) twice, once plain and once under ASan+UBSan, with

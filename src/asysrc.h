@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* asysrc(5): the settings that persist between runs. /etc/asys/asysrc (under
  * ASYS_SYSROOT) is read first, then $XDG_CONFIG_HOME/asys/asysrc (default
  * ~/.config/asys/asysrc), both before the command line, which overrides

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What asysrc.c (reading) and asysrc_save.c (writing) share. */
 #ifndef ASYS_ASYSRC_INT_H
 #define ASYS_ASYSRC_INT_H

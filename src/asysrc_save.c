@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Writing asysrc: the values the setup screen changed replace those keys'
  * lines where the file has them, or go at the end of their section; every
  * other line (comments, unknown keys, bad lines) stays as it was. The new

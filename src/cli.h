@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The command line of every subcommand: one parser over the application's
  * option table and the tables of the registered collectors. Bad input
  * prints one line naming the word and the valid range or choices; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The values of the application's own options that need more than a range:
  * scope, pids, replay speed, and the sizes and durations of recording. Each
  * has the signature of opt_desc.parse; its block is the one of its table in

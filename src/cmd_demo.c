@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* asys demo: the panes of asys top on a recording made at build time, so
  * that a machine without PPUs or RDMA NICs shows every pane at once. It is
  * asys replay's view with a file of its own (doc/demo.md). */

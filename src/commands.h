@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The subcommands; src/main.c dispatches through its table. */
 #ifndef ASYS_COMMANDS_H
 #define ASYS_COMMANDS_H

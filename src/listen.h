@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The metrics endpoint of a live session: asys serve, and --listen on
  * asys top and asys record. The collectors' figures come from the registry
  * and the engine; the values from the session's store. */

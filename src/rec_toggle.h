@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* On-demand recording in a live view: R starts a recorder on the running
  * bus and R stops it. Used by `asys top` (and -o FILE from the start). */
 #ifndef ASYS_REC_TOGGLE_H

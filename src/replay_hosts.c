@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The recordings of a replay, one host each (see replay_hosts.h). */
 #include "config.h"
 

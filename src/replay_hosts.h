@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The recordings of a replay, one host each (asys replay a.asys b.asys):
  * each has its own player, store and bus; one is shown at a time. They
  * share one time axis, the wall clock: the host switched to is put at the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The replay view (see replay_view.h): the player feeds a store through a
  * bus, and the TUI draws it as it draws live data. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The replay view: a recording in the panes of asys top, played by the
  * player, with the replay keys. asys replay and asys demo both run it. */
 #ifndef ASYS_REPLAY_VIEW_H

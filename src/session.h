@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A live session: the stream table, the bus, the engine with its collectors,
  * and the store the panes read. `asys top` and `asys record` both use it. */
 #ifndef ASYS_SESSION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The command after `--`: started stopped, released once the collectors are
  * attached, and watched until it exits. */
 #ifndef ASYS_WORKLOAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The main of every Check-based test program: runs the suites given (a
  * NULL-terminated list) and says whether all of them passed. Header only. */
 #ifndef ASYS_TESTS_CHECK_RUN_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # Every bad value of the top-level options: exit 2 and one line naming the
 # bad word and what is expected.

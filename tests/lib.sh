@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared helpers for shell tests. Source it: . "$top_srcdir/tests/lib.sh"
 # shellcheck shell=sh
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # --help, the man pages and the option tables agree. --help is printed from
 # the tables (the application's and each collector's), so checking --help

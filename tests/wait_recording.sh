@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 # wait_recording FILE LOG: until the recording FILE, written in the
 # background, has grown past its first frames (its first samples are in),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* When the screen draws its next frame (see frame_clock.c). */
 #ifndef ASYS_FRAME_CLOCK_H
 #define ASYS_FRAME_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The windows a frame keeps from one frame to the next (struct tui_wins).
  * They are derived from stdscr and share its cells: a window of its own
  * would hold a copy of its part of the screen (28 bytes a cell with wide

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The help screen (h, ?, F1): the keys that apply to the panes shown, the
  * driver's hint and each visible pane's own help, scrolled by its keys. */
 #include "config.h"

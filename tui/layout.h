@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Layout of the panes, kept apart from ncurses so it can be tested: which
  * panes share a band of rows (side by side on a wide screen), who is shown,
  * and where each box goes. */

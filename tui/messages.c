@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Messages: the lines above the key hints, where each message a user must
  * read (the workload's fate, a recording that failed, why the focused pane
  * has no data) gets its own lines, wrapped, not cut; and the message log

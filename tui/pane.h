@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Panes: one file per pane (tui/panes/pane_NAME.c) exporting one const struct
  * pane_class; tui/panes.c lists them in display order. A pane draws inside
  * its box from the store, as of v->end_ns, and never calls a collector. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The process table's columns as asysrc(5) and the setup screen name them:
  * by title, in the table's built-in order. The pane that draws the table
  * provides them; the last column takes the rest of the width, so it stays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The setup screen (F2), in place of the panes: the panes and the process
  * table's columns (each shown or hidden, in order), the refresh interval,
  * units, colour theme and default sort. A change applies to the view at

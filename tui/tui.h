@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The ncurses front end. It reads the store, never a collector or the
  * engine, and what differs between live data and a replay comes through the
  * driver: the same code shows both and cannot tell them apart. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* State shared by the TUI's main loop (tui.c) and its frame drawing
  * (frame.c). Not for panes: they see only pane.h and widget.h. */
 #ifndef ASYS_TUI_INT_H

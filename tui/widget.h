@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Drawing helpers shared by panes: colours that mean something, bars,
  * sparklines, scaled numbers, sortable tables. ASCII when not UTF-8. */
 #ifndef ASYS_WIDGET_H

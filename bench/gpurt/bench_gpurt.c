@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bench/gpurt: what the runtime probes cost.
  *  1. ns per cudaLaunchKernel as the workload sees it, without and then with
  *     the gpurt collector attached, in the same run (fake runtime library,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench/gpurt/churn.sh: what process churn costs the runtime-probe discovery
 # of `asys top` at its defaults (system-wide). It starts asys top in tmux
 # (120x40), lets it settle (the BPF load and the first read of every

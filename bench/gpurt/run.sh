@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench/gpurt: cost of the runtime probes (see bench_gpurt.c). Run as root
 # from the build tree after `make check` (which builds the fake runtime):
 #   sh bench/gpurt/run.sh [SECONDS_PER_RATE]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bench/hgtx: NVTX push+pop pairs, as fast as they go or at a set rate,
  * in a program built with the toolkit's header-only NVTX v3. Run plain,
  * NVTX's calls are no-ops; under `asys record -- hgtx_bench` they go to

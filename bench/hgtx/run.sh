@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench/hgtx: the cost of an NVTX push+pop pair inside a workload that asys
 # started, against the same program without the library, and asys's own
 # CPU meanwhile. From the build tree after `make`:

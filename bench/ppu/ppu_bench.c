@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bench/ppu: the ppu metrics collector at a requested rate over the fake's N
  * devices (or, with ASYS_HGML_LIBRARY unset on a GPU server, over the real
  * library's devices), through the real engine and bus. It reports the achieved rate, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench/ppu: the ppu metrics collector at 1 kHz and 10 kHz over 8 fake
 # devices. Run from a configured build tree (make first):
 #   sh bench/ppu/run.sh [SECONDS]

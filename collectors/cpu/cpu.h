@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The cpu collector: per-core utilisation, frequency and, with libpfm4,
  * perf counters. */
 #ifndef ASYS_CPU_H

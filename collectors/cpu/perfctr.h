@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Per-core hardware counters (cycles, instructions) for the cpu collector,
  * encoded by libpfm4 and counted with perf_event_open. Only built with
  * HAVE_PFM. Counting on a CPU needs perf_event_paranoid <= 0 or CAP_PERFMON

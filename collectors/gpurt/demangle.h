@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* C++ names as people read them: the kernels' symbols from the probes'
  * stubs and from the profiling interface are Itanium-mangled. The C++
  * runtime's __cxa_demangle does the work, from libstdc++ loaded with dlopen

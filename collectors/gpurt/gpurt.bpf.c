@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* gpurt, kernel side: uprobes on the PPU runtime libraries count device and
  * pinned allocations, failures and kernel launches in hash maps. User space
  * reads the aggregates each refresh; there is no event per call, because a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt: device and pinned memory per process, failed allocations and kernel
  * launches per kernel, from eBPF uprobes on the PPU runtime libraries (see
  * gpurt.bpf.c). This side attaches the probe table once per library file

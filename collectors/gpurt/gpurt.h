@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared between gpurt.bpf.c (kernel side) and gpurt.c (user side): map keys,
  * values and the attach-cookie layout. __u32 / __u64 only. */
 #ifndef ASYS_GPURT_H

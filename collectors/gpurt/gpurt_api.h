@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt's public header: what the rest of the tree uses of the runtime
  * probes. gpurt.h is the one the BPF programs share, so this one has
  * another name. The kernel time collector reads gpurt's options (the

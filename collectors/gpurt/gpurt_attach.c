@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt: attaching the probe table to a library file (one pass over its
  * symbols, then a uprobe per probe at its offset) and keeping the links. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt, kernel side, included by gpurt.bpf.c: memory copies and memsets
  * per process and direction, counted at entry (whether the call succeeds or
  * not: a return probe would double the cost of every copy). Uses

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt.copy: memory copies and memsets per process, by direction, from the
  * copy probes (gpurt_copy.bpf.h). One entity per process with a pair of
  * counters (calls, bytes) per direction: a pane reads a process's traffic

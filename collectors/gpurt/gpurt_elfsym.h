@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Symbol names to uprobe offsets, for all the probes of one library in one
  * pass over its ELF file. libbpf resolves a uprobe's func_name by opening
  * and walking the file's symbol tables once per probe, which for a runtime

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt, kernel side, included by gpurt.bpf.c: NVTX v2 ranges from uprobes
  * on libnvToolsExt.so.1 (processes not started under asys, which cannot be
  * given the injection library). A push notes its time on the thread's

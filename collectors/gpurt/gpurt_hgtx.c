@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* hgtx.ranges from the NVTX v2 probes (gpurt_hgtx.bpf.h): one entity per
  * (process, name hash), in the default domain, named from the range_names
  * map the first time it is seen. Each refresh moves the BPF side to a new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt, user side, shared between its files: the collector's state. */
 #ifndef ASYS_GPURT_INT_H
 #define ASYS_GPURT_INT_H

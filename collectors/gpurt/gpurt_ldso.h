@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The dynamic loader's debugger interface, read from its file: where its
  * r_debug lies relative to its _dl_debug_state, so the BPF hook on the
  * latter can read the former (gpurt.bpf.c, gpurt_on_loader). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Where the dynamic loader would find a runtime library: the directories of
  * LD_LIBRARY_PATH, the loader's cache (/etc/ld.so.cache) and the PPU SDK's
  * library directories. gpurt attaches to these files before a followed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt: opening, loading and attaching the BPF object, and the start of the
  * discovery (the process tree, the files the loader would resolve, the
  * discovery thread). */

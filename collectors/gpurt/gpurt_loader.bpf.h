@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt, kernel side, included by gpurt.bpf.c: the programs that tell the
  * discovery thread (gpurt_watch.c) which processes to read, through the
  * `loader` ring. They use gpurt.bpf.c's maps and its wanted(). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The runtime probes' stand-in in a build without eBPF (no libbpf, clang or
  * bpftool at configure time): it takes the same options, so that a command
  * line or an asysrc written for a full build still works, and it registers

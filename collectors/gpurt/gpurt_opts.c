@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The runtime probes' command-line options (what is tracked, and extra
  * libraries to probe), their rate and their two fixed streams: shared by the
  * collector and by its stand-in in a build without eBPF (gpurt_none.c), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The gpurt probe table: which library (a file-name glob), which symbol, what
  * it does (a role) and where its arguments are. Built in for libcudart,
  * libcuda and the HGGC runtime; --hggc-probe-file adds lines without a

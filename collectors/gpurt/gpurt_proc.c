@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The discovery's helpers on processes that are not about their maps:
  * their command line, whether they live, and the sweep of what the BPF maps
  * keep for one that ended (declared in gpurt_scan.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt discovery: finds the runtime libraries in /proc/PID/maps (all
  * processes, or the followed tree), attaches the probe table once per
  * library file (by device and inode) and the discovery hook once per

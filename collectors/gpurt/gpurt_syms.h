@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Names for host-stub addresses: the ELF symbol table (.symtab, else
  * .dynsym) of the file mapped at the address, cached per file by device and
  * inode, demangled (demangle.h). */

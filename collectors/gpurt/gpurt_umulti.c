@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt: uprobe-multi links through the bpf(2) system call. libbpf 1.1 and
  * the uapi headers of the systems asys builds on predate them, so the
  * attach type and the part of BPF_LINK_CREATE's attributes it needs are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt: uprobe-multi links (kernel 6.6 and later). One link holds all of
  * a program's probes in one file, and closing it waits for the kernel's
  * grace periods once, where a perf-event uprobe waits once per probe

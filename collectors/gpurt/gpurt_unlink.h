@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Removing the runtime probes. */
 #ifndef ASYS_GPURT_UNLINK_H
 #define ASYS_GPURT_UNLINK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* gpurt discovery thread: attaches the probe table to a runtime library
  * within milliseconds of a followed process loading it (the `loader` ring of
  * gpurt.bpf.c, fed by a uprobe on the dynamic loader's debugger hook that

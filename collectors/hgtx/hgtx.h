@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The hgtx collector: HGTX/NVTX ranges of a workload started after --,
  * from the region libasys-inject.so writes, and the host's side of that
  * region (inject_host.h), which the kernel time collector and the commands

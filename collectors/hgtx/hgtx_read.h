@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Reading the HGTX section of the shared region (inject/inject_hgtx.h) into
  * rows of the stream hgtx.ranges: one per (process, domain, name), the
  * categories of a name merged. The section is the workload's to write, so

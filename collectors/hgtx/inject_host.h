@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* asys's side of the shared region (inject/asys_inject.h): created as a
  * memfd before a `-- cmd` workload starts, handed to it in ASYS_INJECT_FD
  * with the variables that make its tools load libasys-inject.so, and read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ktime: kernel GPU time and copies of a workload started with
  * `asys top -- cmd` / `asys record -- cmd`, from the runtime's profiling
  * interface. libasys-inject.so (inject/inject_ktime.c) aggregates CUPTI's

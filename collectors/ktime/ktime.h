@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The kernel time collector: kernel GPU time and copies of a workload
  * started after `--`, from the section libasys-inject.so fills through
  * CUPTI's Activity API, and what the command sets in the workload's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The injection table: built-in pairs and a site's `inject` lines. */
 #include "config.h"
 

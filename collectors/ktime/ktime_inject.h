@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Which variable makes a runtime load a profiling tool, and which profiling
  * library that tool then loads: (variable, library) pairs. Built in for
  * CUDA (CUDA_INJECTION64_PATH, libcupti.so); a site adds its runtime's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Reads the KTIME section without locks: each row under its sequence number
  * (a seqlock; the workload is the only writer), each count bounded. */
 #include "config.h"

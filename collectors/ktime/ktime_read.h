@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The reader of the KTIME section (inject/inject_ktime.h): kernel durations
  * and copies that libasys-inject.so aggregates inside a workload started
  * with `-- cmd`. The section is the workload's to write: every count is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The per-process part of the mem collector: every process system-wide, or
  * the process tree of the roots in opts->pids. */
 #ifndef ASYS_MEMPROC_H

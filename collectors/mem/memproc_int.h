@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Internals shared by memproc.c (rows, reports, the system-wide scan),
  * memtree.c (the process tree) and memthread.c (proc.thread). Not an
  * interface for anything else. */

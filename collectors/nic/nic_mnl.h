@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the NIC collector's two netlink users share: a bound socket, and one
  * request with its answer (rtnetlink for link counters, RDMA netlink for
  * port counters). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* rtnetlink side of the NIC collector: one libmnl socket, RTM_GETSTATS
  * dumps (IFLA_STATS_LINK_64) with an RTM_GETLINK (IFLA_STATS64) fallback,
  * and RTM_GETLINK dumps for the interface names. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The NIC collector's options: which NICs, how often. */
 #ifndef ASYS_NIC_OPTS_H
 #define ASYS_NIC_OPTS_H

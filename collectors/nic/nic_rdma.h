@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* RDMA side of the NIC collector: port counters from /sys/class/infiniband
  * (kept fds, pread), hw_counters from RDMA netlink STAT_GET where the kernel
  * has it (nic_rdmanl.c) and from sysfs otherwise, the netdev of each port,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* RDMA netlink (NETLINK_RDMA, nldev) for the NIC collector: the device list
  * (RDMA_NLDEV_CMD_GET dump) and the hw_counters of one port
  * (RDMA_NLDEV_CMD_STAT_GET with DEV_INDEX + PORT_INDEX: the kernel's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The ppu collector: device state (utilisation, memory, clocks, power,
  * temperature, PCIe link) and the processes using each device, through HGML
  * or NVML loaded with dlopen (ppu_lib.c). It runs at the refresh rate; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The ppu collectors: device state (ppu) and GPM metrics (ppu_metrics)
  * through HGML/NVML, and the catalogue of the metrics, which the endpoint's
  * command line reads too. */

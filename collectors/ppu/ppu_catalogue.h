@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The PPU metric catalogue, as data: every metric asys can sample, where its
  * value comes from (a GPM metric id or a device field), what it costs in the
  * device's sampling capacity, and the named sets. Also the selection of a set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The PPU options: their table (shared by the ppu and ppu_metrics
  * collectors), the listings and checks that run before anything else
  * (--ppu-metrics-device help, --ppu-metrics-set help, --ppu-metrics-list

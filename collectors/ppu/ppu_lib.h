@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The PPU management library (HGML, or NVML on NVIDIA machines), loaded with
  * dlopen only. The two share one API with different prefixes ("hgml",
  * "nvml"); the types below are declared here, with the layouts of nvml.h, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The ppu metrics collector: GPM metric sets of the devices named by
  * --ppu-metrics-device, at --ppu-metrics-frequency. Its schema (one field per
  * metric of the set and list) is known only from the options, so init

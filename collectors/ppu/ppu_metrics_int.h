@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The ppu metrics collector's state, shared by its sampling (ppu_metrics.c)
  * and its set-up of each device (ppu_metrics_setup.c). */
 #ifndef ASYS_PPU_METRICS_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The set-up of the ppu metrics collector: the devices it samples, and for
  * each, on its first tick, the metrics it can keep and how their values are
  * made from its reads. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Per-process PPU utilisation (ppu.proc_util). Each tick asks the library
  * for the samples newer than the newest one already read on that device, so
  * each sample counts once; of several samples of one process the newest is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Per-process PPU utilisation for the ppu collector (ppu.c): the stream
  * ppu.proc_util, read with HGML/NVML's GetProcessesUtilizationInfo or, from
  * an older library, GetProcessUtilization (ppu_lib.c). */

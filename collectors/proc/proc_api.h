@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* proc: what the collectors read of /proc and of each process, for the
  * cpu, mem and hgtx collectors: the parsers, the CPU time each process ran
  * (procrun) and what it runs in (procgroup). */

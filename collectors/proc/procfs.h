@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Pure parsers of /proc and /sys text. They take a NUL-terminated buffer and
  * never touch files, so unit tests feed them odd content directly. Outside
  * input: nothing here trusts a length, a count or a number it reads; a value

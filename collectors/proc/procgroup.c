@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* /proc/PID/cgroup to a kind and a short name. Every layout is matched on
  * whole path components, so a directory named like a layout's prefix but
  * with the wrong id (not 64 hex digits, not a job number) falls through to

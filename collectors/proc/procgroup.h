@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What a process runs in, named from its /proc/PID/cgroup: a Kubernetes pod,
  * a Docker, containerd, CRI-O or podman container, an LXC container, a Slurm
  * job, a systemd unit, or nothing. Pure parsing, an optional look-up of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A bounded map from the text of /proc/PID/cgroup to its procgroup: a
  * node's thousands of processes live in a few hundred cgroups, and a name
  * look-up reads a file of tens of KiB. The whole text is the key and is

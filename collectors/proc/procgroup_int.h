@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Inside the procgroup module: the JSON look-up its name files need, here
  * so that the fuzzer reaches it too. */
 #ifndef ASYS_PROCGROUP_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The bounded JSON look-up of the runtimes' state files: a string value at
  * a path of object keys, found only at its own depth, every length checked
  * against the end of the buffer, nesting counted rather than recursed into.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Container and pod names from the runtimes' state files. Those files are
  * root's, but what they hold came from users (a container's name, its
  * labels), so the JSON is walked with every length bounded and a name is

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* Every task's run time and switch count, one record each, for procrun.c:
  * one read(2) of the iterator replaces a schedstat read per process. */
 #include "vmlinux.h"

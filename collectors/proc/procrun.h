@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* procrun: every task's run time in one read, through a BPF task iterator,
  * for the system-wide process scan (memscan.c). Where BPF cannot be loaded
  * (no root, no BTF, a build without BPF) procrun_open fails and the scan

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A growable byte buffer, kept NUL-terminated so that a text in it is a C
  * string. A failed growth sets failed, and buf_put and buf_printf then add
  * nothing more (a text with a hole is worse than none); the owner reads

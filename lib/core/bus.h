@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The bus: drains the producers' rings on its own thread and hands each
  * record to the attached consumers (store, recorder, exporters). Consumers
  * can attach and detach at run time; a new one first gets the current labels

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The catalogue: every stream asys produces and its fields, declared once.
  * Collectors register these descriptors; panes, the endpoint, the recorder's
  * summary and the demo name a stream by its STREAM_ constant and a field by

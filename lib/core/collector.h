@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The collector interface. One collector = one file exporting one const
  * struct collector; collectors/registry.c lists them in display order. */
 #ifndef ASYS_COLLECTOR_H

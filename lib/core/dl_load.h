@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The one dlopen loader: a vendor or optional library is found by name (or
  * path) from a list, and its entry points are taken from a table. Header-only
  * and freestanding (libc alone), so libasys-inject.so loads CUPTI with it

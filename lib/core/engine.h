@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The engine runs the enabled collectors. Collectors of the same frequency
  * share one thread and one timer wake per tick (a wake costs ~20 us on a VM,
  * more than most reads). Deadlines are absolute on CLOCK_MONOTONIC, so a late

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The engine's insides, shared by engine.c (threads and ticks) and
  * engine_share.c (which groups share a thread, and each group's rate and
  * CPU figures). */

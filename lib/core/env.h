@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Whom asys believes. The environment and the files a user names are
  * hostile when asys holds privileges its caller may not have: a binary given
  * cap_bpf,cap_perfmon by setcap, or root under `sudo -E` with the caller's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The stream hgtx.ranges' entity labels. Its schema is the catalogue's
  * (STREAM_HGTX_RANGES), one whoever produces it (the hgtx collector, from the
  * injection library's region; the gpurt collector, from the NVTX v2

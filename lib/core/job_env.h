@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What a job that asys starts (the command after --) is handed besides its
  * argv: variables and descriptors that collectors prepare before its fork
  * (struct collector's prepare_job), applied in the child before exec; and

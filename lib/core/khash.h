@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The hash functions of the keyed tables, header-only and freestanding (libc
  * headers only): libasys-inject.so, which may include nothing of the core but
  * this, hashes the names of its shared tables with the same functions. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A keyed table: open addressing with linear probing, at most half full,
  * keyed by a 64-bit key or a (32-bit, 64-bit) pair. Every record starts with
  * a struct ktab_key and is esz bytes, the caller's size. The table owns its

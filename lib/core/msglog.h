@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A bounded log of the messages a user was shown: every distinct status
  * (entity, text: streams that say the same share an entry, under the first
  * one's name) with the time it was first and last seen, for the

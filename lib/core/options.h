@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the engine needs of one run's options: the refresh, the scope and the
  * processes it follows, and each collector's block, described by the option
  * table in its descriptor and read back with options_get. Collectors read

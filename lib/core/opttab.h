@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Option tables: each owner (a collector, or a command of the application)
  * describes its command-line options once, with where each value goes in a
  * block of its own. The command line merges the tables it is given; --help,

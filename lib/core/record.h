@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The unit that flows from producers (collectors, the player) to consumers
  * (store, recorder): a sample, a label, a status line or an entity's end. */
 #ifndef ASYS_RECORD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A bounded single-producer single-consumer ring of variable-size records.
  * The producer never blocks: a record that does not fit is dropped and
  * counted, so a slow consumer cannot stall a collector. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The screen's settings that persist (asysrc(5), the F2 setup screen): the
  * panes and the process table's columns, each in order and shown or hidden,
  * the colour theme, the units of rates and the default sort. Plain data with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The store keeps what the panes show: per (stream, entity) series with the
  * latest sample, per-second rates of counters, and a bucketed history (fine
  * buckets of one refresh each, then coarse ones of STORE_COARSE_FACTOR). It

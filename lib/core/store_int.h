@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Internals of the store shared by store.c (ingest) and store_query.c (reads). */
 #ifndef ASYS_STORE_INT_H
 #define ASYS_STORE_INT_H

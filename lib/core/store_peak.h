@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Peaks of counters: the highest rate over windows of at least the nominal
  * sampling period of the stream. A tick that comes late is followed by a
  * short interval, and a rate over a few microseconds is no rate a link or a

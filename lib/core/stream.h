@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Streams: named, versioned schemas of samples. */
 #ifndef ASYS_STREAM_H
 #define ASYS_STREAM_H

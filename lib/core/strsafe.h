@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Strings from files, /proc and argv, made safe to show on a terminal. */
 #ifndef ASYS_STRSAFE_H
 #define ASYS_STRSAFE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Every /proc and /sys path goes through one root so tests can point the
  * collectors at fixture trees (ASYS_SYSROOT, default "/"). */
 #ifndef ASYS_SYSROOT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef ASYS_UTIL_H
 #define ASYS_UTIL_H
 

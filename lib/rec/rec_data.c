@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The DATA payload: the records of one stream, columnar.
  *
  *   [stream, count, nsamples, nfields, kinds:bin, ts:bin, ent:bin,

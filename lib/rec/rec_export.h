@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Reading recordings into text: export (csv, json, summary) and --info.
  * In the library so tests and the commands share it. */
 #ifndef ASYS_REC_EXPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Export's text: the time column, CSV and JSON rows. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Internal to export (rec_export.c, rec_summary.c): the state of one
  * export or --info run, shared by the file walk and the summaries. */
 #ifndef ASYS_REC_EXPORT_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Export of several recordings at once (asys-export(1), "Several hosts"):
  * a k-way merge of the files by wall-clock time. Each file keeps its own
  * export state (labels, summary) and a bounded reorder buffer: its frames

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The .asys recording format: file header, self-checking frames, footer,
  * CRC32C, and the payload codecs (doc/asys-file-format.md is the spec).
  * Everything here is pure: no I/O, no threads. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A bounded msgpack reader for untrusted payloads: msgpack-c has no size
  * limits (a 4-billion-element header makes it allocate), so the reader
  * checks every count against the bytes left and caps nesting. */

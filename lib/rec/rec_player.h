@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The player: another producer. A thread reads a recording and pushes its
  * records into its own ring with the recorded timestamps, at the replay
  * clock's pace, so the store and every pane see what they saw live. */

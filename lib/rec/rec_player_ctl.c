@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Steering a player from the screen: pause, step, speed, seek, and what it
  * says of where it is. Each call takes the lock the player thread reads
  * under. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The player's state, shared by its thread (rec_player.c) and the calls
  * that steer it from the screen (rec_player_ctl.c). */
 #ifndef ASYS_REC_PLAYER_INT_H

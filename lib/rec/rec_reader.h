@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The .asys reader. The file is untrusted: every length is checked against
  * the file size before anything is allocated, CRCs are checked before any
  * parsing, msgpack is read with caps, a bad stretch becomes a reported hole

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Internal to the reader (rec_reader.c, rec_reader_open.c). */
 #ifndef ASYS_REC_READER_INT_H
 #define ASYS_REC_READER_INT_H

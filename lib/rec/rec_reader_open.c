@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The reader's opening (header, trailer, head frames), seeking, and the
  * words it uses to describe holes and times. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The reader's seeking: from a checkpoint (the trailer's, or one the walk at
  * open left) to the first frame with hwm >= t, or by bisecting the bytes a
  * growing file added after the walk. */

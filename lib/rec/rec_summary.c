@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Export's numbers: --summary (one row per series and field: min, avg,
  * max, p99) and the --info report of one file. The figures follow the
  * store's rules: a counter's mean is its increase over the time it covers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Times in a recording: the expressions of --begin, --end and the replay's
  * `g` key, and the wall-clock time of a record. Every product and sum is
  * checked: the clock origin and the times come from the file, the

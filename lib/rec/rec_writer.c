@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The recorder's bus side and its writer thread; the file side (frames,
  * segments, trailer, disk full) is in rec_writer_file.c. */
 #include "config.h"

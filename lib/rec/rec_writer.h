@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The recorder: a bus consumer that writes the .asys format.
  *
  * On the bus thread it only appends records to per-stream chunks and hands

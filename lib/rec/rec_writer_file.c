@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The recorder's file side, run on the writer thread: what to write when.
  * Chunks become DATA frames; labels and statuses are repeated so a seek
  * finds names; a full disk pauses recording and a GAP frame resumes it;

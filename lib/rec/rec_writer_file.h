@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Internal to the recorder (rec_writer.c, rec_writer_file.c): the writer state. */
 #ifndef ASYS_REC_WRITER_FILE_H
 #define ASYS_REC_WRITER_FILE_H

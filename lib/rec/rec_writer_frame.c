@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The recorder's frames and segments, on the writer thread: one frame per
  * pwrite, META, SCHEMA, GAP, INDEX, the trailer and footer, and opening and
  * closing segment files. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Internal to the recorder's file side (rec_writer_file.c, rec_writer_frame.c): the
  * frames and segments that the writing policy builds on. Writer thread only. */
 #ifndef ASYS_REC_WRITER_INT_H

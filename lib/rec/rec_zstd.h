@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libzstd, loaded with dlopen when a recording is first written or a
  * compressed frame first read: linked, it is mapped into every asys top
  * (about 90 KiB resident) that never records. The types and prototypes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The exposition: the store's current values as Prometheus text 0.0.4 or
  * OpenMetrics text 1.0.0, and as the snapshot's JSON and text. A scrape
  * copies what it shows out of the store under the store's lock (serve_snap:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The address of the metrics endpoint: "ADDR:PORT", "[V6ADDR]:PORT" or
  * ":PORT" (loopback), numeric only, so that no name lookup decides where a
  * daemon listens. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Basic authentication against the bcrypt hashes of basic_auth_users,
  * with libxcrypt's crypt_rn. A bcrypt check costs tens of milliseconds by
  * design (cost 10: about 50 ms here), and a scraper sends its password

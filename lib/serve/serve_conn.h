@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The connections of one endpoint, for two bounds that libmicrohttpd's idle
  * timeout does not give, since it starts again at every byte:
  *

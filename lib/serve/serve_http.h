@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The metrics endpoint: libmicrohttpd, a thread that accepts and one per
  * connection, serving /metrics (serve.h) and / (a page linking to it);
  * other paths 404, other methods 405. Limits: connections in all and per

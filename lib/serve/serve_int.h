@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The exposition's insides: the rules that name metrics and labels, and the
  * snapshot copied out of the store, shared by serve_names.c, serve_snap.c,
  * serve_text.c and serve_json.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libmicrohttpd, loaded with dlopen when an endpoint starts: linked, it
  * and what it needs (GnuTLS, p11-kit, nettle, ...) cost every asys top
  * about 2.5 MiB resident, served or not. The types come from its header;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "config.h"
 
 #include <errno.h>
@@ -481,9 +482,9 @@ int serve_webcfg_parse(const char *name, const char *dir, const char *text, size
 			rc = webcfg_fail(&p, "a line longer than %d bytes", SERVE_WEB_LINE_MAX - 1);
 		for (const char *b = s; !rc && b < e; b++)
 			if (str_ascii_control((unsigned char)*b))
-				rc = *b == '\t'
-					 ? webcfg_fail(&p, "a tab: YAML indents with spaces")
-					 : webcfg_fail(&p, "a control byte 0x%02x", (unsigned char)*b);
+				rc = *b == '\t' ? webcfg_fail(&p, "a tab: YAML indents with spaces")
+						: webcfg_fail(&p, "a control byte 0x%02x",
+							      (unsigned char)*b);
 		if (!rc)
 			rc = webcfg_line(&p, s, e);
 		s = nl ? nl + 1 : end;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The web configuration of the metrics endpoint (--web-config FILE), in the
  * format of Prometheus' exporter-toolkit: TLS (tls_server_config) and basic
  * authentication (basic_auth_users, bcrypt hashes). The file is read by a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # Every C file is formatted with the committed .clang-format: one style, so
 # that a diff shows what changed and not how someone's editor indents.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # `make install DESTDIR=...` puts the binary, every man page, the demo
 # recording and libasys-inject.so where asys and man(1) look for them, and `make uninstall` takes

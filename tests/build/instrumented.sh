@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # In a sanitizer build, every object of libasys and of the asys program must
 # carry ASan instrumentation, and the build as a whole UBSan's: a per-target

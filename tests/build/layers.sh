@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # The folders are layers with one-way arrows: the application (src) may
 # include anything; tui, collectors, lib/rec and lib/serve only themselves and

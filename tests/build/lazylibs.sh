@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root tmux
 # libzstd and libxcrypt are loaded only when asys needs them: the binary
 # does not link them, asys top runs where neither can be loaded, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # scripts/test-needs.sh, which the scheduler and the two tiers read each
 # test's declaration through: a missing or malformed one fails the whole

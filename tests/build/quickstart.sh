@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # scripts/quickstart.sh, the README's first command, without touching the
 # machine: ASYS_QUICKSTART_BUILD points it at this build tree (already built,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The fixture of the store's tests: a store fed through an emitter ring
  * that a bus drains, and a test stream of a counter and a gauge. */
 #ifndef ASYS_TEST_STORE_FX_H

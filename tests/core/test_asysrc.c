@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* asysrc(5): the files read before the command line, each bad line one
  * file:line message with the rest applied, hostile files refused, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The command line: the parser every subcommand shares, the values of the
  * application's options, and the option tables of the registry. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: serial */
 /* The engine's timing: over 2 s at 1 kHz the tick count is within 1% of
  * what was asked, and deadlines stay on their grid (no cumulative drift).

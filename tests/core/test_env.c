@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* Whom asys believes: trusted paths, and the environment when asys runs
  * with privileges. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The generic pieces of the core: the keyed table (removal keeps the rest
  * findable, a bound and a fixed array say full), the buffer (a bound, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The store and the bus that feeds it: rates, windows and peaks (the peak over windows of at least
  * the sampling period), resets, labels and statuses, caps, history. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The store's flat runs: a series that holds one row for long stretches
  * keeps no history rings, and reads exactly as the rings would. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The small helpers of lib/core/util.c: the parsers of numbers, durations
  * and sizes, and the release of read-only bytes of the binary. */

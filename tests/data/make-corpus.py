@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Rebuilds the bad-file corpus from good.asys (a small recording made with
 tests/rec/rec_synth). Each NAME.asys has NAME.expected: the exit status of
 `asys replay --info` on the first line, a text its stderr or stdout must

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Kernel GPU time through the real driver and the real CUPTI: builds asys's
 # injection library and the rig (tests/ktime/ktime_rig.c), builds a small CUDA
 # program whose kernels take known times, runs it with the region made and

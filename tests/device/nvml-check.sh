@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The ppu collector against a real NVIDIA GPU through libnvidia-ml.so.1: builds
 # asys (when there is no ./asys yet), keeps the GPU busy with a small CUDA
 # program, records 20 s with --ppu-metrics-device all and prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A kernel that has uprobe-multi links but refuses asys's runtime programs
  * for them, loaded with LD_PRELOAD into the real asys binary: syscall(2)
  * fails BPF_PROG_LOAD with EINVAL when the program is marked for those links

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A test stand-in for the PPU driver library (libcuda): memory, launches by
  * handle, and the functions that hand out named handles. A handle is a heap
  * block holding the kernel name. Allocations of FAKE_FAIL_MIN bytes or more

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A test stand-in for the PPU runtime library (libcudart): the exported
  * names and argument layout of the real API, so real uprobes attach to it.
  * Device "memory" is a unique small heap block; an allocation of

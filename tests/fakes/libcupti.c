@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A test stand-in for CUPTI's Activity API: the calls inject_ktime.c makes,
  * with the real header's record layouts, delivering records of known
  * durations from a thread of its own, as CUPTI does.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A test HGML: a real shared library with the HGML calls (and the same calls
  * with the nvml prefix) that simulates devices. asys loads it through the
  * same dlopen path as on a server (PPU_HOME or ASYS_HGML_LIBRARY).

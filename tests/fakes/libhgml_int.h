@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the parts of the test HGML (libhgml.c, libhgml_util.c) share: the
  * return codes, the device handle, the process list and the exports. */
 #ifndef ASYS_FAKE_LIBHGML_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The test HGML's per-process utilisation calls (the pattern and switches
  * are described at the top of libhgml.c). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A test stand-in for NVTX v2's library, libnvToolsExt.so.1: the exported
  * range functions. As the real one does, the first call loads the tool
  * NVTX_INJECTION64_PATH names and hands it the core module's table of

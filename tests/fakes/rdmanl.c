@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A test double for the kernel's RDMA netlink (NETLINK_RDMA, nldev), loaded
  * with LD_PRELOAD into the real asys binary. socket(AF_NETLINK, ...,
  * NETLINK_RDMA) returns a descriptor this shim answers itself; bind,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: asysrc(5)'s parser takes any bytes (lines of any
  * length, NUL bytes, no newline at the end) without reading outside them,
  * its messages stay within their bound, and the settings it fills stay in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: the HGTX section of the region a workload shares with
  * asys, read by hgtx_read. The input is a list of patches (a 4-byte offset
  * into the section, a length byte, that many bytes) applied to a section

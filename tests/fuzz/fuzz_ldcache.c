@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: the ld.so.cache reader (gpurt_libpath_cache) takes any
  * bytes without reading outside them, and every path it reports is a
  * NUL-terminated absolute path inside the input whose name a probe wants. */

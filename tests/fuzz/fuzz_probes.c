@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: the --hggc-probe-file parser takes any bytes without
  * crashing, and a table it accepts has sane entries. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: procgroup_parse takes any bytes without crashing, what
  * it gives back is bounded, terminated and free of control bytes, and a
  * small cache (evicting all the time) answers as the parser does. The same

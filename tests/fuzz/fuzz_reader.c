@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target for the .asys reader: the input is written to a file and
  * read the ways the tools read it (walk, decode DATA, seek, time bounds).
  * Build: CC=clang ./configure --enable-fuzzing --enable-sanitizers && make

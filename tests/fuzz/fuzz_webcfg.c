@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libFuzzer target: the web config's reader takes any bytes (lines of any
  * length, NUL bytes, no newline at the end) without reading outside them,
  * its message stays within its bound and ends, and what it fills holds

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Builds the reader fuzzer with clang, ASan and UBSan in build/fuzz and runs
 # it for ${FUZZ_SECONDS:-60} s, seeded from the bad-file corpus and the
 # forged files (tests/data/forged). An input that runs longer than

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes serial
 # Process churn costs the discovery nothing, system-wide (`asys record -s
 # system-wide`, the scope of `asys top` at its defaults), from the counters

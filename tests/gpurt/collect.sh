@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes serial
 # Real uprobes on the fake runtime: exact byte totals, failures, launches per
 # demangled name, per-pid split, late start, exit; then process-tree scope;

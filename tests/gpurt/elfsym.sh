@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # The uprobe offsets of gpurt_elf_offsets, resolved for all probes of a
 # library in one pass, against readelf's reading of the same files: the

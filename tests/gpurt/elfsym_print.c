@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Prints "NAME OFFSET" (decimal, 0 when absent) for each name, from
  * gpurt_elf_offsets on the ELF file: tests/gpurt/elfsym.sh compares them
  * with readelf's reading of the same file. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Common setup for the gpurt shell tests (sourced).
 : "${top_builddir:=.}"
 # The tests read and print text and numbers with grep, sed, awk and printf:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes serial
 # How the probes are linked, and what removing them costs: system-wide
 # `asys record` beside a workload of the fake runtime, once as asys chooses

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # A build without eBPF takes the runtime probes' options as a full build
 # does (values checked the same way), and the kernels pane says why it stays

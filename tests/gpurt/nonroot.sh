@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # Without root or CAP_BPF+CAP_PERFMON the collector's init fails with a
 # sentence that says so and how to fix it.

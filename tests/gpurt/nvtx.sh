@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes
 # NVTX v2 ranges of a process started outside asys (-p PID), from uprobes on
 # the fake libnvToolsExt.so.1, through asys record + asys export: exact

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes
 # NVTX v2 ranges of a command asys starts (`asys record -- workload`): the
 # fake libnvToolsExt.so.1 loads libasys-inject.so, as the real one loads the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes serial
 # asys record + asys export with real uprobes: two workloads at once give the
 # exact byte totals, failures, launches per demangled name, copies per

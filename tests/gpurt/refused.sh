@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes serial
 # record.sh on a kernel that has uprobe-multi links but refuses the runtime
 # probes' programs for them (tests/fakes/bpfrefuse.c, preloaded into asys,

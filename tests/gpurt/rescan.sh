@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes
 # The system-wide discovery reads again only the processes no event can
 # report: with the scan's period cut to 1 s (ASYS_GPURT_RESCAN_MS, for

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes serial
 # Short jobs recorded with `asys record -- cmd`, the runtime loaded with
 # dlopen by full path from a directory no search names (so not attached

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Test helper: drains a producer ring and keeps, per (stream, entity), the
  * last sample, the label, whether it is gone and the last status. */
 #ifndef ASYS_TEST_SINK_H

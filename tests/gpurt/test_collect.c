@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The gpurt collector end to end in one process: real BPF, real uprobes on
  * the fake runtime libraries, real workload processes with a known pattern
  * (see workload.c). Modes:

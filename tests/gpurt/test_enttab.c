@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The probes' entity tables (the core's keyed table, keyed by an entity
  * that is already a mixed hash): records found again by their entity through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The probe table, --hggc-probe-file parsing and demangling, without BPF. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The system-wide scan of the runtime-probe discovery over a fixture /proc:
  * which processes it reads again, and when. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes tmux serial
 # asys top in tmux with real uprobes: the top kernels pane lists the demangled
 # kernels with their totals, filters with / and groups with g, and its copies

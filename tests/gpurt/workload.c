@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Test workload for the runtime probes: loads the fake libcudart and libcuda
  * with dlopen (as frameworks do), waits for a go file, then makes a known
  * pattern of calls, scaled by --scale K:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The gpurt test workload's parts (workload.c, workload_copy.c). */
 #ifndef ASYS_TEST_GPURT_WORKLOAD_H
 #define ASYS_TEST_GPURT_WORKLOAD_H

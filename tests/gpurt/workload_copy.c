@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The gpurt test workload's copies and NVTX ranges (see workload.c).
  *
  * Copies at scale K, through the fake runtime (rt) and driver (drv):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux serial
 # A hostile job against asys's side of the region it shares (hostile_prog
 # writes the region through ASYS_INJECT_FD as any process of a job could):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A hostile workload for asys's side of the shared region: it writes the
  * region through the descriptor asys hands it (ASYS_INJECT_FD), as any
  * process of a job may, without libasys-inject.so.

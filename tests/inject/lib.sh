@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared by the tests of libasys-inject.so: builds the NVTX test program with
 # the toolkit's real NVTX v3 headers, and names the library of this build.
 # shellcheck shell=sh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A program annotated with the toolkit's header-only NVTX v3, as a user's
  * would be: in each of 4 threads, 1000 x Loop around DoProcess (a 1 ms
  * sleep) and a 0.2 ms sleep of its own, every 10th loop a range of a custom domain named by a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # A real program annotated with the toolkit's NVTX v3 headers, recorded by
 # `asys record -- prog`: the export holds every range with the program's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The hgtx collector's table of the ranges it has labelled, driven tick by
  * tick over a region this program writes as a job would, with the bound

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The HGTX section end to end without a program of NVTX's: the real
  * libasys-inject.so (dlopen) is handed tables as NVTX's headers lay them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* asys's side of the region against the workload it is shared with: the
  * region's size cannot be changed by any process (itself, a file opened

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # `asys top -- prog` in tmux, with a real program annotated with the
 # toolkit's NVTX v3 headers: the Top ranges pane lists its ranges with the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # The injection library in a process that starts it as the driver does
 # (tests/ktime/ktime_rig.c), over the CUPTI stand-in: exact counts, totals,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The kernel-time path end to end without a driver: this program makes the
  * shared region as asys does (a memfd, the head, a KTIME section), starts a
  * child that does what the driver does with CUDA_INJECTION64_PATH (dlopen

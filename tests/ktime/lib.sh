@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared by the kernel-time tests: where the injection library, the CUPTI
 # stand-in and the rig are. Source it after tests/lib.sh.
 # shellcheck shell=sh

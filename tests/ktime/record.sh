@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Kernel durations from the profiling interface through the collector into
 # a recording (tests/ktime/ktime_rig.c, over the CUPTI stand-in): `asys export`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The KTIME section's reader against sections a workload could leave: right
  * ones (exact values back), busy rows, and garbage heads, counts, names and

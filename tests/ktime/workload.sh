@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # `asys record -- command` end to end: asys makes the shared region and hands
 # it to the command, whose InitializeInjection (called as the driver would,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # NIC options: a bad regex prints the regcomp error and exits 2, so does a
 # frequency out of 1..100000; --nic-metrics false records no NIC stream,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Two network namespaces joined by a veth pair (veth-nA 10.231.0.1 in $NS1,
 # veth-nB 10.231.0.2 in $NS2), with no IPv6 and static neighbours so only the
 # test's own datagrams cross it. Source it; exits 77 where that is impossible.

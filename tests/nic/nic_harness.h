@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* In-process harness for the NIC tests and bench: the real nic collector,
  * engine, bus and store, as `asys top` wires them. */
 #ifndef ASYS_NIC_HARNESS_H

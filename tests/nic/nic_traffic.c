@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* UDP sender and receiver for the NIC tests: a known number of datagrams of
  * a known size at a known pace, so the veth counters can be checked.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root netns tmux serial
 # The NIC pane in the real `asys top` inside tmux: RDMA rows from a sysfs
 # fixture (ASYS_SYSROOT) advanced at known rates, rates in bit/s and byte/s

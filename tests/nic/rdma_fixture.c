@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Builds an RDMA sysfs fixture tree under ROOT and advances its counters at
  * known rates, as a driver would: value(t) = start + rate * t, with one
  * 32-bit counter that wraps (mlx5_0 port_rcv_data at t = 1.5 s) and one that

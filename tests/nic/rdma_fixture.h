@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The RDMA fixture's devices and counter rates, shared by the helper that
  * advances them (rdma_fixture.c), the test that checks them and the bench. */
 #ifndef ASYS_RDMA_FIXTURE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Probe of the RDMA side's sources for tests/nic/rdmanl.sh: lists the ports
  * under $ASYS_SYSROOT as the collector does, reads each port COUNT times and
  * prints where the counters came from (nic_rdma_source) and, per port, the

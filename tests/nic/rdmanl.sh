@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial
 # RDMA netlink (NETLINK_RDMA, RDMA_NLDEV_CMD_STAT_GET) for the hw_counters,
 # through a test double of the kernel's socket (tests/fakes/rdmanl.c, loaded

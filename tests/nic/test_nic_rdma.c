@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: serial */
 /* The NIC collector's RDMA side against a sysfs fixture tree under a
  * temporary sysroot, advanced by tests/nic/rdma_fixture at known rates (with a

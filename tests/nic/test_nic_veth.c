@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The NIC collector against real traffic: run inside a network namespace
  * whose veth peer (in another namespace) runs `nic_traffic recv`. The real
  * collector + engine + store sample at 1 kHz while nic_traffic sends a known

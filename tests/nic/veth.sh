@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root netns serial
 # NIC rates on real traffic, in process: the collector + engine + store run in
 # one namespace of a veth pair (tests/nic/test_nic_veth), the receiver in the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root netns serial
 # The same traffic through the real binaries: `asys record --nic-metrics true
 # --nic-device-include veth` in one namespace of a veth pair, then `asys

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # The PPU help listings and the capacity check through the real binary, with
 # the fake libhgml.so: asys top prints them and exits before needing a terminal.

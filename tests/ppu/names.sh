@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Every metric name of the PPU catalogue survives record -> export whole
 # (recorded through the fake libhgml.so, in as many runs as the capacity

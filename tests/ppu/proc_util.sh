@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # ppu.proc_util through asys record and asys export, with the fake
 # libhgml.so and its two processes shared by devices 0 and 1: every exported

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # PPU streams through asys record and asys export, with the fake
 # libhgml.so: the exported values follow the fake's patterns.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Replay of a recording with PPU streams: the PPU pane is drawn from the file
 # alone (no library), like live; a recording made by asys top replays with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: serial */
 /* The PPU metric catalogue, sets, capacity check, help listings and library
  * loading, against the fake libhgml.so built by make check. The collectors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Shared helpers of the ppu tests. */
 #ifndef ASYS_TEST_PPU_H
 #define ASYS_TEST_PPU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The ppu collectors run for real, in process, through the engine, the bus
  * and the store, with the fake libhgml.so loaded by the real dlopen path:
  * values match the fake's patterns, a lost device, GPM refused, no library,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ppu.proc_util, per-process PPU utilisation, from the fake libhgml.so
  * through the real dlopen path, the engine, the bus and the store: the
  * values follow the fake's pattern exactly, each library sample is read

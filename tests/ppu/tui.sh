@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # The PPU pane in the real asys top inside tmux, with the fake libhgml.so:
 # 16 devices at 80x24 (compact, scrolls, nothing overlaps), a lost device,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Helpers for the procfs tests: fixture paths, temporary sysroots written
  * on the fly, and an emitter whose ring the test drains. */
 #ifndef ASYS_TEST_PROCFS_FIXTURE_H

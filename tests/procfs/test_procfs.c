@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* Unit tests of the /proc parsers (collectors/procfs.c) over odd content,
  * plus the collector tests of test_procfs_coll.c. */

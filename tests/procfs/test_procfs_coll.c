@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The cpu and mem collectors driven through their descriptors against
  * fixture sysroots: init, sample into a ring, and the records that come out. */
 #include "config.h"

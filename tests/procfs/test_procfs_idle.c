@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The rows that repeat without a read of stat, on this machine's real /proc:
  * a sleeping process's CPU after it runs (also a second thread's), its new
  * parent after its parent exits, and the BPF task iterator behind them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The mem collector against a /proc of 10,000 processes generated here
  * (kernel threads, every state, negative nice): every process in mem.proc
  * and proc.cpu with the fixture's exact values, exits, and the kept fds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The cpu and mem collectors on this machine's real /proc (what the fixture
  * trees cannot show: the real formats, a real child process, real time), and
  * the cpu collector feeding the real store, and real file permissions. */

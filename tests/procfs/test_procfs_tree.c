@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The mem collector in process-tree mode, through its descriptor, against
  * fixture sysroots: the tree of the roots, found through the children files
  * or a ppid scan, growing, shrinking and ending. */

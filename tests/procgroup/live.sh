@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root
 # The CONTAINER label on a real cgroup: a process moved into a cgroup laid
 # out as Docker lays it out (cgroup v2: system.slice/docker-ID.scope; v1:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the procgroup tests share: the fixtures' ids and a reader for them. */
 #ifndef ASYS_TEST_PG_TEST_H
 #define ASYS_TEST_PG_TEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* procgroup_parse over the fixture cgroup files of each layout, and over
  * odd, long and hostile text. The look-ups and the cache are in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* procgroup_resolve against a sysroot holding the runtimes' state files
  * (Docker, containerd, CRI-O, nerdctl, the kubelet), hostile versions of
  * them, and the cache: each distinct text classified once, bounded, a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # Bad input: every file of tests/data gets its one-line message, a non-zero
 # exit only when nothing at all can be read, and never a crash. Then the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # A recorder held off the CPU (SIGSTOP for a second, as a starved machine
 # would) skips the ticks it is too late for, and says so at the end: per

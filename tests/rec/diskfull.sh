@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root serial syswide
 # Disk full: `asys record` onto a small tmpfs that fills up. No partial frame
 # is left, the recorder keeps running, it resumes with a GAP when space comes

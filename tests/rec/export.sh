@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # asys export through the real binary: a failure writes no byte to standard
 # output and leaves no -o file; the time column carries its zone; jq reads

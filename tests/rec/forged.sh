@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # Hostile recordings (tests/data/forged, made by tests/rec/rec_forge: valid
 # CRCs, lies inside): every command that reads them stays within a memory

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux serial
 # A stream that first appears mid-recording (here nic.link, interface
 # "late0", after 4 s): `asys export` selects it by name and has all its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root
 # asys export of several hosts' recordings: two real `asys record` runs,
 # each in its own UTS namespace under its own host name, overlapping in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the check-based rec tests share: a cheap assert for hot loops, the
  * per-test selection, and record comparison. Header only, static: each test
  * program includes it once. */

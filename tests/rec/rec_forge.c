@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Writes hostile recordings with valid CRCs, so the reader gets past the
  * framing and meets the lies inside: entity, label and GONE floods, trailer
  * bombs, a schema of 256 streams x 128 fields, extreme clock values and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Writes a recording in which "nic.link" first appears late, for
  * tests/rec/late.sh:  rec_late FILE EARLY_S LATE_S [notrailer] */
 #include "config.h"

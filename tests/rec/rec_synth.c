@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A recorder fed by a synthetic producer through the real ring, bus and
  * writer, for the SIGKILL and disk-full tests:
  *   rec_synth FILE [RATE_HZ] [SECONDS]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Synthetic recordings for the rec tests: a fixed stream table, a
  * deterministic record generator, and helpers to write and read back. */
 #ifndef ASYS_REC_TESTLIB_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root tmux
 # asys replay of two hosts' recordings in tmux, at 80x24 and 160x48: two
 # real `asys record` runs under their own host names (UTS namespaces),

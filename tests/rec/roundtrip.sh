@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # `asys record` then `asys export`: the command-line path end to end. (The
 # exact sample-for-sample check of live collectors is roundtrip_live in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* Names kept whole from the stream table through the writer and the reader,
  * and what asys export writes: nothing at all when it fails, a time with its

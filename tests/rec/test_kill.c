@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* SIGKILL the recorder at 50 random moments: every file still opens, has no
  * hole, and lost at most the last chunk (250 ms) of each stream, plus what
  * a loaded machine kept the recorder from running just before the kill.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: serial */
 /* A stream that first appears mid-recording (a NIC showing up, a workload
  * starting): the reader knows it from the start, and when a growing file

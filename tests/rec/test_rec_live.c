@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: serial */
 /* The rec tests of things in motion: a reader following a growing file, a
  * writer falling behind or rotating, the real collectors recorded for 10 s,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* Seeking through the trailer: the writer's checkpoints are as dense as the
  * reader's own from a walk at open, a seek reads one region past its

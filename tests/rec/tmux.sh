@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # In tmux: R in `asys top` creates a file and R stops it; `asys replay` of
 # that file shows the same panes; pause, step, speed and seek work.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # `asys record -- command` has no screen to protect: the command's standard
 # output and error stay asys record's own, as under perf record, and no log

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root
 # Where asys writes and what it reads at start: --force never removes what
 # is not the user's regular file, the workload log is a new private file and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root
 # A copy of asys given the probes' file capabilities, run by an ordinary
 # user: the caller's ASYS_HGML_LIBRARY must not be loaded (it would run with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: system
 # No terminal control leaves asys in text: a process whose command line holds
 # C0, C1 (CSI, OSC), bidi controls and bytes that are not UTF-8 is shown

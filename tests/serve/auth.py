@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Basic auth under a flood, against asys serve at 127.0.0.1:PORT (pid PID)
 whose web config has the user prom, password "s3cret", at bcrypt cost 13:
 the password with "\\0junk" after it is refused (a C string would end at

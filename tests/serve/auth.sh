@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial
 # Basic auth's costs (auth.py): a web config with a bcrypt cost above 14 is
 # refused at load; with a user at cost 13, a password with a NUL byte and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Bad requests against asys serve at 127.0.0.1:PORT: each gets an error or
 is dropped, and the server answers a good scrape after each and during a
 slowloris; a 17th connection from one address is not served while 16 are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: system
 # Bad requests to asys serve get an error or a timeout while it goes on
 # answering scrapes (badreq.py): an unknown path, a 1 MiB header, HTTP/0.9,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: system
 # The Grafana dashboards (contrib/grafana/*.json) against a real asys serve:
 # each is JSON with Grafana's basic structure (schemaVersion, the datasource

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # --listen on asys top and asys record: both serve /metrics while they run,
 # top shows where in its header, and a bad address stops either at once.

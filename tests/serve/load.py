@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Load on asys serve at 127.0.0.1:PORT: N scrapers (default 50), each from
 its own loopback address (127.0.0.10 up) over a kept-alive connection as
 Prometheus scrapes, as fast as they can for SECONDS (default 10), while a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial loud
 # 50 scrapers at once for 10 s against asys serve with the fake PPU library
 # (its metrics at 1 kHz): no scrape fails, and no collector's achieved rate

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # The METRICS list of man/asys-serve.1 is what scripts/man-metrics.sh makes
 # of `asys serve --list-metrics` (the families a scrape has): every family

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial
 # A real Prometheus scrapes asys serve (with the fake PPU library) every
 # second, on loopback; its HTTP API then has the fake's values with their

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root netns serial
 # asys serve end to end, in one namespace of a veth pair with the fake PPU
 # library: scraped with curl, it carries the fake's values with their labels,

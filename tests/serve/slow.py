@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Slow clients against asys serve at 127.0.0.1:PORT: 16 connections from
 each of 127.0.0.2 to 127.0.0.7 (the per-address cap times six, more than
 the 64 the server keeps), each sending a header line every 2 s and never

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial
 # Slow clients from several addresses (slow.py): 16 connections from each of
 # 127.0.0.2 to 127.0.0.7 dripping header lines, more than the 64 the server

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: none
 # asys snapshot: the JSON parses and follows its schema (asys-snapshot(1))
 # with the fake PPU library, with no PPU library at all, and as a user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The exposition fed from a store: names, base units and counters, label
  * escaping, NaN left out, gone entities dropped, per-process series only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The web config's reader: exporter-toolkit's files are taken (quoted and
  * plain values, comments, a document marker, relative paths from the

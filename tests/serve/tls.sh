@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial
 # asys serve --web-config: TLS with a certificate made here by openssl, and
 # basic auth against a bcrypt hash made by libxcrypt. No, a wrong or an

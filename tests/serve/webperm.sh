@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root
 # --web-config as root: the web config, its certificate and its key are
 # believed only where root alone could have written them, as the libraries

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial
 # Ground truth for the per-core CPU shares: `asys record` samples cpu.core
 # while this test reads /proc/stat itself at two known instants (CLOCK_MONOTONIC,

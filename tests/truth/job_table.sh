@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux serial
 # Ground truth for the process table after a job: `asys top -- /usr/bin/time
 # -v CHILD`, where the child touches 64 MiB, holds them 2.5 s and exits with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root probes serial
 # Ground truth for kernel launch counts: the real `asys record --trace hggc`
 # and `asys export`, against the workload's own count of launch calls that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial
 # Ground truth for host memory: `asys record` samples mem.sys while this test
 # runs `free -b` five times. Each of free's total, used, buff/cache and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root netns serial
 # Ground truth for the NIC peak. A sender on a veth pair never lets the
 # counters gain more than K bytes in any 1 ms (nic_traffic capped: K = N

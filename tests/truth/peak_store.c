@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Reads a recording into a store, as asys replay does, and prints what the
  * NIC pane would show for one counter of one series: the highest peak and
  * the highest mean over every refresh window (1 s) and over the whole

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial
 # Ground truth for per-process CPU (proc.cpu): a busy child (`yes`, at nice
 # 2) runs while `asys record` samples every process; this test reads

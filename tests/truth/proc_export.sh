@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: system
 # The process streams survive record -> export -> replay: `asys record
 # --process-threads` of every process while a known child sleeps at nice 3;

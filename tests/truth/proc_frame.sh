@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux serial
 # Ground truth for CPU% beside TIME+ in the process table: a helper is busy
 # for 1.5 s and asleep for 1.5 s, over and over, so that its share changes

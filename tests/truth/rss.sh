@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial
 # Ground truth for process memory: a helper holds 96 MiB of touched memory,
 # then unmaps down to 16 MiB, so its RSS falls while its high-water mark

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: system
 # Ground truth for the RSS of an idle process in the system-wide table: a
 # helper touches 32 MiB and then wakes every 20 ms to do nothing, as a

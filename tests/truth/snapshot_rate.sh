@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: serial
 # Ground truth for `asys snapshot`'s collector rates: each collector that
 # sampled must report the rate it sampled at over the snapshot's interval,

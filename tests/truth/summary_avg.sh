@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: root netns serial
 # Ground truth for `asys export --summary` averages: for every series of a
 # counter (the veth's byte and packet counters at 1 kHz, each core's and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The ground-truth tests' side of the clock and of a process's memory.
  *
  *   truth_helper now           CLOCK_MONOTONIC in ns (the clock of t_ns in an export)

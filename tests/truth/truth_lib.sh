@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared by the ground-truth tests: a recording in the background and its
 # samples as plain rows. Source it after tests/lib.sh.
 # shellcheck shell=sh

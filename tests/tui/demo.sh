@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # asys demo in tmux: the recording made by the build (beside the binary)
 # shows all five panes with data at 160x48, draws whole boxes at 80x24, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Messages a user can act on, read in the real asys top and asys replay at
 # 80x24: the missing-library message in one line, what to set, its paths in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The fixture of the process-table tests (test_proc.c, test_proc_act.c):
  * the memory pane over a store fed with proc_scene.h's five ticks, drawn in
  * a curses window on /dev/null, and readers of what it drew. */

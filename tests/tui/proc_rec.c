@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Writes the process table's test scene (proc_scene.h) as a recording, for
  * the tmux tests that replay it: proc_rec FILE [SECONDS [STREAMS]]: 60
  * ticks by default, one a second; STREAMS a mask of the SC_* streams, all

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A fixed set of processes for the process table's tests, as the schema
  * agreed for the process view (mem.sys, mem.proc, proc.cpu, proc.thread,
  * ppu.proc_util) has them: fed into a store by test_proc.c, written into a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* One record into a store, as the bus would deliver it: for tests that
  * draw panes from a store they fill themselves. Header only. */
 #ifndef ASYS_TESTS_STORE_FEED_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The windows a frame keeps from one frame to the next: one that stays
  * where it was comes back as newwin would leave it (blank, plain

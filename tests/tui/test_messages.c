@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* Messages a user must be able to read whole: widget_wrap breaks text over
  * lines and never drops a word, the store's message log keeps every

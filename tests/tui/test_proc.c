@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* needs: none */
 /* The process table of the memory pane over a store fed with fixed values
  * (proc_scene.h): each column's figure, the orders (sort, tree, groups),

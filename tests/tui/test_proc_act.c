@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The process table's actions over the fixture of proc_fix.h: refused in a
  * replay, under ASYS_SYSROOT and for a process the user may not signal,
  * each with the reason; k sends a signal to a real child. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Drives the real `asys top` inside a private tmux server.
 # Source it: . "$top_srcdir/tests/tui/tmux_lib.sh"; then tui_start W H [asys top args...].
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Frames keep the refresh, and the sampling thread brings them. At -d 0.5
 # the screen's thread wakes about twice a second, once a frame: its voluntary

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # A 192-core machine fits: a fixture /proc/stat (through ASYS_SYSROOT) with
 # 192 CPUs whose counters move. At 80x24 the CPU pane shows one cell per

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Every pane the setup shows is reached by its key. Live on a machine where
 # no process uses the PPU runtime and no command runs after --, 5 and 6

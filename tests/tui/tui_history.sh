@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # The CPU pane's history line at 80x24: "all", a sparkline of the total busy
 # share that grows from the right as refreshes go by (braille in UTF-8, the

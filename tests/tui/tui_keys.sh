@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Keys: help opens and closes, Tab and the digit hotkeys move focus, < and >
 # change the sort order of the process table, space pauses, q exits 0, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Every figure says what it is and every help entry reads whole, in asys
 # demo and live, at 80x24, 132x43 and 200x50: the NIC rows' packet size is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Glyphs follow the locale: box drawing and blocks in UTF-8, plain ASCII in
 # the C locale. NO_COLOR and --no-color leave no colour on screen.

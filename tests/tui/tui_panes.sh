@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Both panes are drawn at 120x40 and at 80x24, nothing overlaps, and the
 # figures move between two captures while a core is kept busy.

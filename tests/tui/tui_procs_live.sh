@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux serial syswide
 # The process table on this machine: a busy child (yes) shows a CPU% within
 # 15 points of top's second reading, the filter narrows to it, the tree

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # The process table over a recording of fixed processes (proc_rec): the
 # columns of proc.cpu and ppu.proc_util, the filter in the title, the tree,

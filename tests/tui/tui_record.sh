@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # R in `asys top` at 80x24: the header keeps the recording's size and time
 # whole (the file's name only where it fits, as at 132 columns), and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Resizing: below 80x24 the screen asks for a bigger window and nothing
 # crashes; back at a usable size the panes return. The refresh is 10 s, so

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Settings that persist, on the real asys top at 80x24 and 160x48: F2 hides
 # a column and changes the units, leaving saves asysrc, and a restarted asys

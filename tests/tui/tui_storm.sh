@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux serial syswide
 # A storm of keys and resizes (tiny, huge, below 80x24 and back) at a fast
 # refresh: asys top must stay up, draw a sane screen afterwards, and exit 0.

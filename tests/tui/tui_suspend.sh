@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # Ctrl-Z in a shell with job control: the terminal is given back (the
 # shell's prompt and its "Stopped" line are on screen, asys is stopped), and

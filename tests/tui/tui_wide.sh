@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # SCREEN.md's 160x48: the PPU and NIC panes side by side in one band, the
 # PPU on the left with the larger part, both boxes the same height, the CPU

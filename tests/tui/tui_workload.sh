@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # `asys top -- sleep 2`: the workload's exit shows on the screen, which stays
 # open until q. On the way out asys says where the output went, or, for a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # needs: tmux
 # A frame reaches the terminal in a few write(2) calls, not one per cursor
 # move: each write wakes the terminal and, over SSH, sends a packet. ncurses

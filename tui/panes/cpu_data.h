@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The CPU pane's figures, computed from the store for the view's instant:
  * per-core state shares, their total and its history, and the IPC. Drawing is in pane_cpu.c. */
 #ifndef ASYS_CPU_DATA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The memory pane's process rows (pane_mem.c), the copy of the last ones
  * it keeps for when every process of the table has gone (a workload that
  * ended): the table then shows them, and those of its processes that ended

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The memory pane's system half: host figures from mem.sys, the Mem and Swp
  * bars and the title text. The process table is in pane_mem.c. */
 #ifndef ASYS_MEM_SYS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The kernels pane's copies section: memory copies per process and
  * direction from the stream gpurt.copy, above the kernels. */
 #ifndef ASYS_PANE_COPIES_H

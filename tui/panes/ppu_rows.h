@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The PPU pane's metric rows (ppu.metrics), drawn from the stream's schema
  * alone: its groups, labels and ways of showing, so that a replay looks as
  * it did live whatever build plays it. The rest of the pane is pane_ppu.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The process table of the memory pane (pane_mem.c), split by concern:
  * columns and cells (proc_columns.c), rows from the store (proc_rows.c), tree,
  * subtree and groups (proc_tree.c), keys (proc_keys.c), the signal and nice
