@@ -14,7 +14,7 @@ command -v nm >/dev/null 2>&1 || skip "nm is not installed"
 # kernel, not the host: nothing to instrument there. Of the injection
 # library, the checked copy the tests load (the installed one is plain, as
 # the workloads it loads into are).
-objs=$(find "$top_builddir/src" "$top_builddir/collectors" "$top_builddir/tui" \
+objs=$(find "$top_builddir/src" "$top_builddir/lib" "$top_builddir/collectors" "$top_builddir/tui" \
 	-name '*.o' ! -name '*.bpf.o' ! -name '*.lbpf.o' 2>/dev/null
 	find "$top_builddir/inject" -name 'tests_inject_libasys_inject_checked_la-*.o' 2>/dev/null)
 # One nm for all: each nm loads the linker plugins (LLVM's gold plugin among
@@ -34,9 +34,13 @@ for o in $missing; do
 	fail "$o has no ASan instrumentation"
 done
 [ "$nmiss" -eq 0 ] && pass
-# the library objects are the ones a per-target CFLAGS can strip
-nlib=$(echo "$objs" | grep -c 'libasys_a-')
+# the library objects are the ones a per-target CFLAGS can strip: each
+# layer's archive has its own flags, so each must be there
+nlib=$(echo "$objs" | grep -cE 'libasys(_[a-z]+)?_a-')
 [ "$nlib" -ge 40 ] && pass || fail "only $nlib libasys objects found under $top_builddir"
+for a in libasys libasys_tui libasys_collectors libasys_serve libasys_rec libasys_core; do
+	echo "$objs" | grep -q "/${a}_a-" && pass || fail "no object of $a.a found under $top_builddir"
+done
 ninj=$(echo "$objs" | grep -c 'inject_checked_la-')
 [ "$ninj" -ge 3 ] && pass || fail "only $ninj objects of the checked injection library under $top_builddir"
 for check in __ubsan_handle_ __ubsan_handle_float_cast_overflow; do
