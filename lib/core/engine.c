@@ -248,7 +248,10 @@ static void group_sample(struct engine_group *g, uint64_t deadline, uint64_t t)
 	 * the next ticks. */
 	if (!g->trimmed && g->hz < 100) {
 		g->trimmed = 1;
-#ifdef __GLIBC__
+		/* Under ASan the allocator is the sanitizer's: glibc's arenas
+		 * hold nothing to return, and trimming them from this thread
+		 * while another starts up was seen to fault inside mtrim. */
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
 		malloc_trim(0);
 #endif
 	}
