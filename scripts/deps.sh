@@ -4,13 +4,16 @@
 # are missing, and man-db so that `man asys-top` works once asys is
 # installed. Every program a test runs is here, so that no test skips for a
 # missing tool on a fresh Debian 12 (minbase has no python3): python3,
-# curl, openssl, jq, prometheus (promtool), /usr/bin/time, groff,
-# readelf and nm (binutils), setcap (libcap2-bin), ss and ip (iproute2),
-# setpriv, unshare, nsenter and taskset (util-linux), top and free (procps),
-# and clang-format-14, the version tests/build/format.sh checks the committed
-# .clang-format with (another version formats some lines differently). Usage: scripts/deps.sh [--bench] [--check]  (--bench adds htop,
-# atop, sysstat and prometheus-node-exporter; --check lists what is missing
-# and exits 1 if anything is, installing nothing)
+# curl with a CA store (ca-certificates: without one curl refuses every
+# certificate alike, and tests/serve/tls.sh cannot tell an untrusted one),
+# openssl, jq, prometheus (promtool), /usr/bin/time, groff, readelf and nm
+# (binutils), setcap (libcap2-bin), ss and ip (iproute2), setpriv, unshare,
+# nsenter and taskset (util-linux), top and free (procps), and
+# clang-format-14, the version tests/build/format.sh checks the committed
+# .clang-format with (another version formats some lines differently).
+# Usage: scripts/deps.sh [--bench] [--check]  (--bench adds htop, atop,
+# sysstat and prometheus-node-exporter; --check lists what is missing and
+# exits 1 if anything is, installing nothing)
 set -euo pipefail
 
 pkgs=(gcc g++ make autoconf automake libtool pkg-config
@@ -18,7 +21,7 @@ pkgs=(gcc g++ make autoconf automake libtool pkg-config
       libbpf-dev libelf-dev zlib1g-dev libpfm4-dev check
       clang libclang-rt-dev llvm bpftool tmux iproute2 util-linux procps
       libmicrohttpd-dev libcrypt-dev prometheus curl openssl man-db
-      python3 clang-format-14 time jq groff-base binutils libcap2-bin)
+      python3 clang-format-14 time jq groff-base binutils libcap2-bin ca-certificates)
 check=0
 for a in "$@"; do
 	case $a in
