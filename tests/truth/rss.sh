@@ -25,24 +25,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_file FILE: 60 s at most, for the helper to finish a phase
-wait_file() {
-	wf_i=0
-	while [ ! -s "$1" ] && [ $wf_i -lt 600 ]; do
-		sleep 0.1
-		wf_i=$((wf_i + 1))
-	done
-	[ -s "$1" ]
-}
-
-# status_b FIELD: the helper's VmRSS or VmHWM in bytes, from /proc/PID/status
-status_b() {
-	awk -v f="$1:" '$1 == f && $3 == "kB" { print $2 * 1024 }' "/proc/$hog/status"
-}
-
 "$truth_helper" hog "$truth_work" 96 16 &
 hog=$!
-wait_file "$truth_work/phase1" || { fail "the helper did not hold its memory in 60 s"; finish; exit; }
+truth_wait_file "$truth_work/phase1" || { fail "the helper did not hold its memory in 60 s"; finish; exit; }
 freq=50
 truth_record -p "$hog" --nic-metrics false --host-memory-sampling-frequency $freq
 
@@ -56,8 +41,8 @@ check_phase() {
 		fail "phase $phase: fewer than 3 mem.proc samples of pid $hog in 60 s"
 		return
 	fi
-	rss=$(status_b VmRSS)
-	hwm=$(status_b VmHWM)
+	rss=$(truth_status_b "$hog" VmRSS)
+	hwm=$(truth_status_b "$hog" VmHWM)
 	now=$(truth_now)
 	truth_wait_sample mem.proc "\$2 == $hog && \$4 == \"rss\" && \$1 > $now" 3 || fail "phase $phase: no sample after the test's read"
 	end=$(truth_now)
@@ -90,7 +75,7 @@ check_phase() {
 
 check_phase 1
 kill -USR1 "$hog"
-wait_file "$truth_work/phase2" || { fail "the helper did not unmap in 60 s"; finish; exit; }
+truth_wait_file "$truth_work/phase2" || { fail "the helper did not unmap in 60 s"; finish; exit; }
 check_phase 2
 kill -USR1 "$hog"
 wait "$hog"

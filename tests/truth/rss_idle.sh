@@ -26,23 +26,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_file() {
-	wf_i=0
-	while [ ! -s "$1" ] && [ $wf_i -lt 600 ]; do
-		sleep 0.1
-		wf_i=$((wf_i + 1))
-	done
-	[ -s "$1" ]
-}
-
-# status_b FIELD: the helper's VmRSS or VmHWM in bytes
-status_b() {
-	awk -v f="$1:" '$1 == f && $3 == "kB" { print $2 * 1024 }' "/proc/$hog/status"
-}
-
 "$truth_helper" tick "$truth_work" 32 20 &
 hog=$!
-wait_file "$truth_work/phase1" || { fail "the helper did not hold its memory in 60 s"; finish; exit; }
+truth_wait_file "$truth_work/phase1" || { fail "the helper did not hold its memory in 60 s"; finish; exit; }
 truth_record -s system-wide -d 0.1 --nic-metrics false
 truth_wait_sample mem.proc "\$2 == $hog && \$4 == \"rss\"" ||
 	{ fail "no mem.proc sample of pid $hog in 60 s: $(tail -n 3 "$truth_work/record.log")"; finish; exit; }
@@ -50,13 +36,13 @@ truth_wait_sample mem.proc "\$2 == $hog && \$4 == \"rss\"" ||
 # a window of 60 reports or more in which the helper's status did not move
 tries=0
 while :; do
-	rss=$(status_b VmRSS)
-	hwm=$(status_b VmHWM)
+	rss=$(truth_status_b "$hog" VmRSS)
+	hwm=$(truth_status_b "$hog" VmHWM)
 	t0=$(truth_now)
 	truth_wait_sample mem.proc "\$2 == $hog && \$4 == \"rss\" && \$1 > $t0" 60 ||
 		{ fail "fewer than 60 samples of pid $hog in 60 s"; finish; exit; }
 	t1=$(truth_now)
-	[ "$rss $hwm" = "$(status_b VmRSS) $(status_b VmHWM)" ] && break
+	[ "$rss $hwm" = "$(truth_status_b "$hog" VmRSS) $(truth_status_b "$hog" VmHWM)" ] && break
 	tries=$((tries + 1))
 	[ $tries -lt 3 ] || skip "the kernel kept moving the helper's memory (reclaim?)"
 done

@@ -77,3 +77,18 @@ truth_wait_sample() {
 truth_now() {
 	"$truth_helper" now
 }
+
+# truth_wait_file FILE: 60 s at most, for the helper to finish a phase
+truth_wait_file() {
+	wf_i=0
+	while [ ! -s "$1" ] && [ $wf_i -lt 600 ]; do
+		sleep 0.1
+		wf_i=$((wf_i + 1))
+	done
+	[ -s "$1" ]
+}
+
+# truth_status_b PID FIELD: VmRSS or VmHWM of PID in bytes, from /proc/PID/status
+truth_status_b() {
+	awk -v f="$2:" '$1 == f && $3 == "kB" { print $2 * 1024 }' "/proc/$1/status"
+}
